@@ -1,0 +1,90 @@
+"""Shuffling: seeded decks that never change, and fresh random seeds.
+
+The seeded shuffle ("pisti-shuffle/1") is defined here and must never change,
+so that a shared deal link deals the same cards forever, on any Python:
+
+1. Start from :data:`~app.engine.cards.FULL_DECK` (clubs A..K, diamonds,
+   hearts, spades).
+2. Random numbers are 64-bit big-endian words read from SHA-256 blocks:
+   block ``k`` is ``sha256(b"pisti-shuffle/1\\0" + seed + b"\\0" +
+   str(hand) + b"\\0" + str(k))`` (seed UTF-8, ``hand`` and ``k`` in
+   decimal), giving four words each.
+3. Fisher-Yates: for ``i`` from 51 down to 1, draw words until one is below
+   ``2**64 - 2**64 % (i + 1)`` (rejection, so no bias), swap positions
+   ``i`` and ``word % (i + 1)``.
+4. If the rule set forbids the result (four Jacks in the centre, a Jack at the
+   bottom under the partners cut), shuffle the result again with the same
+   stream, as a table would redeal or recut, until it is allowed.
+
+The result is the deck top first, as in ``shared/spec/record-format.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Iterator
+
+from .cards import FULL_DECK
+from .rules import RuleSet
+
+SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_LIMIT = 2**64
+
+
+class InvalidSeed(ValueError):
+    """Raised for a seed that is not 1-64 letters, digits, ``-`` or ``_``."""
+
+
+def check_seed(seed: object) -> str:
+    """Return ``seed`` if it is a valid deal seed.
+
+    Raises:
+        InvalidSeed: not a string of 1 to 64 characters from ``A-Z a-z 0-9 - _``.
+    """
+    if not isinstance(seed, str) or not SEED_PATTERN.fullmatch(seed):
+        raise InvalidSeed("a seed is 1 to 64 letters, digits, '-' or '_'")
+    return seed
+
+
+def new_seed() -> str:
+    """Return a fresh unpredictable seed: 128 bits from :mod:`secrets`, as
+    22 URL-safe characters (a valid seed)."""
+    return secrets.token_urlsafe(16)
+
+
+def _words(seed: str, hand: int) -> Iterator[int]:
+    prefix = b"pisti-shuffle/1\0" + seed.encode() + b"\0" + str(hand).encode() + b"\0"
+    block = 0
+    while True:
+        digest = hashlib.sha256(prefix + str(block).encode()).digest()
+        for offset in range(0, 32, 8):
+            yield int.from_bytes(digest[offset : offset + 8], "big")
+        block += 1
+
+
+def _below(words: Iterator[int], bound: int) -> int:
+    limit = _LIMIT - _LIMIT % bound
+    for word in words:
+        if word < limit:
+            return word % bound
+    raise AssertionError("the word stream is infinite")
+
+
+def seeded_deck(seed: str, rules: RuleSet, hand: int = 0) -> list[str]:
+    """Return the deck for hand number ``hand`` (0 for the first hand of a
+    match) of the deal seeded by ``seed``, top of the stock first.
+
+    Raises:
+        InvalidSeed: the seed is malformed (see :func:`check_seed`).
+    """
+    check_seed(seed)
+    words = _words(seed, hand)
+    deck = list(FULL_DECK)
+    while True:
+        for i in range(len(deck) - 1, 0, -1):
+            j = _below(words, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        if rules.deck_problem(deck) is None:
+            return deck

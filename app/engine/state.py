@@ -1,0 +1,302 @@
+"""One hand of Pişti: dealing, legal plays, applying a play.
+
+The common rules come from ``shared/spec/record-format.md`` (from the seeds
+000, 001 and 003): a card of the top card's rank, or any Jack, captures the
+whole pile; a pişti is taking a lone card with a card of its rank; a Jack on a
+lone Jack is a Jack pişti; the table goes to the last capturer at the end.
+Everything that varies is a field of :class:`~app.engine.rules.RuleSet`.
+
+Seats are numbered in playing order for the hand: seat 0 plays first, the
+last seat is the dealer. Team of a seat is ``seat % 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import FULL_DECK, InvalidCard, parse_card
+from .rules import RuleSet, UnknownRuleSet, get_rules
+
+HAND_SIZE = 4
+CENTRE = 4
+PLAYS_PER_HAND = 48
+
+
+class IllegalPlay(ValueError):
+    """Raised by :meth:`GameState.play` when the hand is over or the card is
+    not in the hand of the seat whose turn it is. Nothing is changed."""
+
+
+class InvalidState(ValueError):
+    """Raised when a deck, a list of plays or a saved state cannot be a hand
+    of Pişti under its rule set (the message names the problem)."""
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """What one play did.
+
+    Attributes:
+        seat: the seat that played.
+        card: the card code played.
+        captured: cards taken by this play, the played card included
+            (0 when the card stayed on the pile).
+        pisti: whether the capture was a pişti (10 points).
+        jack_pisti: whether it was a Jack pişti (20 points).
+        dealt: whether a new four-card deal followed the play.
+        hand_over: whether this was the hand's last play.
+        swept: cards left on the table that went to ``swept_to`` at the end.
+        swept_to: the team that took the leftovers, or ``None``.
+    """
+
+    seat: int
+    card: str
+    captured: int = 0
+    pisti: bool = False
+    jack_pisti: bool = False
+    dealt: bool = False
+    hand_over: bool = False
+    swept: int = 0
+    swept_to: int | None = None
+
+
+def would_capture(card: str, pile_top: str | None) -> bool:
+    """Return whether ``card`` takes a pile whose top card is ``pile_top``
+    (``None`` for an empty table, where nothing is captured)."""
+    return pile_top is not None and (card[0] == pile_top[0] or card[0] == "J")
+
+
+def check_deck(rules: RuleSet, cards: object) -> tuple[str, ...]:
+    """Return ``cards`` as a deck of canonical codes, top of the stock first.
+
+    Raises:
+        InvalidState: not a list of the 52 distinct cards, or a deck the rule
+            set forbids (four centre Jacks, a Jack at the bottom under the
+            partners cut).
+    """
+    if not isinstance(cards, (list, tuple)):
+        raise InvalidState("deck is not a list of card codes")
+    if len(cards) != len(FULL_DECK):
+        raise InvalidState(f"deck has {len(cards)} cards, not 52")
+    deck = []
+    seen = set()
+    for index, text in enumerate(cards):
+        try:
+            card = parse_card(text)
+        except InvalidCard as exc:
+            raise InvalidState(f"deck[{index}]: {exc}") from None
+        if card in seen:
+            raise InvalidState(f"deck[{index}]: {card} appears twice in the deck")
+        seen.add(card)
+        deck.append(card)
+    problem = rules.deck_problem(deck)
+    if problem:
+        raise InvalidState(f"invalid deck: {problem}")
+    return tuple(deck)
+
+
+class GameState:
+    """A hand of Pişti in progress.
+
+    Build one with :meth:`deal` (a new hand from a deck) or :meth:`from_dict`.
+    The state is fully determined by its rule set, its deck and the plays so
+    far, which is exactly what :meth:`to_dict` saves.
+
+    Attributes (read them, do not change them):
+        rules: the :class:`RuleSet`.
+        deck: the 52 card codes, top of the stock first.
+        pile: the centre pile, bottom to top.
+        face_down: how many cards at the bottom of ``pile`` are face down.
+        hands: each seat's hand, a list of card codes.
+        captured: each team's captured cards.
+        pisti, jack_pisti: each team's pişti and Jack pişti counts.
+        plays: the card codes played so far, in order.
+        last_capturer: the team that captured last, or ``None``.
+        next_card: index in ``deck`` of the top card of the stock.
+        face_up_at_start: the centre cards turned face up before the first
+            play (the top card, and any Jacks passed over), seen by everyone.
+    """
+
+    __slots__ = (
+        "rules", "deck", "pile", "face_down", "hands", "captured", "pisti",
+        "jack_pisti", "plays", "last_capturer", "next_card", "face_up_at_start",
+    )
+
+    def __init__(self, rules: RuleSet, deck: Sequence[str]) -> None:
+        """Start a hand from a checked deck; prefer :meth:`deal`."""
+        self.rules = rules
+        self.deck = tuple(deck)
+        n = rules.players
+        face_down = list(self.deck[: CENTRE - 1])
+        face_up = [self.deck[CENTRE - 1]]
+        if face_up[-1][0] == "J":
+            if rules.opening_jack == "swap":
+                for i in range(len(face_down) - 1, -1, -1):
+                    if face_down[i][0] != "J":
+                        face_down[i], face_up[0] = face_up[0], face_down[i]
+                        break
+            elif rules.opening_jack == "pass":
+                while face_up[-1][0] == "J" and face_down:
+                    face_up.append(face_down.pop())
+        self.pile = face_down + face_up
+        self.face_down = len(face_down)
+        self.face_up_at_start = tuple(face_up)
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.captured: list[list[str]] = [[], []]
+        self.pisti = [0, 0]
+        self.jack_pisti = [0, 0]
+        self.plays: list[str] = []
+        self.last_capturer: int | None = None
+        self.next_card = CENTRE
+        self._deal_round()
+
+    @classmethod
+    def deal(cls, rules: RuleSet, deck: Iterable[str]) -> GameState:
+        """Start a hand with ``deck`` (card codes, top of the stock first).
+
+        Raises:
+            InvalidState: the deck is not 52 distinct cards, or the rule set
+                forbids it (see :func:`check_deck`).
+        """
+        return cls(rules, check_deck(rules, list(deck)))
+
+    def _deal_round(self) -> None:
+        deck, start = self.deck, self.next_card
+        for seat, hand in enumerate(self.hands):
+            hand.extend(deck[start + HAND_SIZE * seat : start + HAND_SIZE * (seat + 1)])
+        self.next_card = start + HAND_SIZE * len(self.hands)
+
+    @property
+    def turn(self) -> int:
+        """The seat whose turn it is (seat 0 plays first)."""
+        return len(self.plays) % self.rules.players
+
+    @property
+    def finished(self) -> bool:
+        """Whether all 48 cards have been played (the table is swept)."""
+        return len(self.plays) == PLAYS_PER_HAND
+
+    @property
+    def stock(self) -> int:
+        """Number of cards left in the stock."""
+        return len(self.deck) - self.next_card
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal, 1-based (1 to 6 with two seats, 1 to 3 with four)."""
+        return (self.next_card - CENTRE) // (HAND_SIZE * self.rules.players)
+
+    @property
+    def pile_top(self) -> str | None:
+        """The top card of the pile, or ``None`` for an empty table."""
+        return self.pile[-1] if self.pile else None
+
+    def legal_plays(self) -> list[str]:
+        """Return the cards the seat to play may play: its whole hand
+        (there is no passing and any card may be played); empty when over."""
+        return [] if self.finished else list(self.hands[self.turn])
+
+    def play(self, card: str) -> PlayResult:
+        """Play ``card`` (a canonical code) for the seat whose turn it is.
+
+        Captures, piştis, the next deal and the final sweep happen here.
+
+        Raises:
+            IllegalPlay: the hand is over, or ``card`` is not in the hand of
+                the seat to play. The state is left unchanged.
+        """
+        if len(self.plays) == PLAYS_PER_HAND:
+            raise IllegalPlay("the hand is over")
+        rules = self.rules
+        seat = len(self.plays) % rules.players
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalPlay(f"{card} is not in seat {seat}'s hand")
+        hand.remove(card)
+        self.plays.append(card)
+        number = len(self.plays)
+        pile = self.pile
+        captured = 0
+        pisti = jack_pisti = False
+        if pile and (card[0] == pile[-1][0] or card[0] == "J"):
+            team = seat % 2
+            if (
+                len(pile) == 1
+                and card[0] == pile[0][0]
+                and (number > 1 or rules.pisti_on_first_play)
+                and (number < PLAYS_PER_HAND or rules.pisti_on_last_play)
+            ):
+                if card[0] == "J":
+                    jack_pisti = True
+                    self.jack_pisti[team] += 1
+                else:
+                    pisti = True
+                    self.pisti[team] += 1
+            pile.append(card)
+            captured = len(pile)
+            self.captured[team].extend(pile)
+            pile.clear()
+            self.face_down = 0
+            self.last_capturer = team
+        else:
+            pile.append(card)
+        if any(self.hands):
+            return PlayResult(seat, card, captured, pisti, jack_pisti)
+        if self.next_card < len(self.deck):
+            self._deal_round()
+            return PlayResult(seat, card, captured, pisti, jack_pisti, dealt=True)
+        swept_to = self.last_capturer
+        if swept_to is None:
+            first_seat = rules.leftovers_when_no_capture == "first_seat"
+            swept_to = (0 if first_seat else rules.players - 1) % 2
+        swept = len(pile)
+        self.captured[swept_to].extend(pile)
+        pile.clear()
+        self.face_down = 0
+        return PlayResult(
+            seat, card, captured, pisti, jack_pisti,
+            hand_over=True, swept=swept, swept_to=swept_to if swept else None,
+        )
+
+    def to_dict(self) -> dict:
+        """Return the state as plain data: ``{"rules", "deck", "plays"}``
+        (rule-set name and lists of card codes), which determine it fully."""
+        return {"rules": self.rules.name, "deck": list(self.deck), "plays": list(self.plays)}
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameState:
+        """Rebuild a state saved by :meth:`to_dict` by replaying its plays.
+
+        Raises:
+            InvalidState: unknown rule set, an impossible deck, more than 48
+                plays, or a play that was not legal (``"play 17: ..."``, the
+                index counting from 0).
+        """
+        if not isinstance(data, dict):
+            raise InvalidState("state is not an object")
+        try:
+            rules = get_rules(data.get("rules"))
+        except UnknownRuleSet as exc:
+            raise InvalidState(str(exc)) from None
+        return cls.replay(rules, data.get("deck"), data.get("plays"))
+
+    @classmethod
+    def replay(cls, rules: RuleSet, deck: object, plays: object) -> GameState:
+        """Deal ``deck`` under ``rules`` and apply ``plays`` (card codes,
+        ``10`` and lower case accepted) in order.
+
+        Raises:
+            InvalidState: as :meth:`from_dict`.
+        """
+        state = cls(rules, check_deck(rules, deck))
+        if not isinstance(plays, (list, tuple)):
+            raise InvalidState("plays is not a list of card codes")
+        if len(plays) > PLAYS_PER_HAND:
+            raise InvalidState(f"{len(plays)} plays, more than the 48 of a hand")
+        for index, text in enumerate(plays):
+            try:
+                state.play(parse_card(text))
+            except (InvalidCard, IllegalPlay) as exc:
+                raise InvalidState(f"play {index}: {exc}") from None
+        return state
