@@ -1,0 +1,44 @@
+"""Computer opponents.
+
+Every bot has one method, ``choose(observation) -> card code``: it is given
+only its seat's :class:`~app.engine.observation.Observation`, never the game
+state, and returns a card from ``observation.hand``. Randomness comes from an
+injected :class:`random.Random`, never the global one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from app.engine import Observation
+
+from .easy import EasyBot
+from .medium import MediumBot
+
+
+class Bot(Protocol):
+    """A computer player: picks a card for the seat it observes."""
+
+    def choose(self, observation: Observation) -> str:
+        """Return a card code from ``observation.hand``."""
+
+
+LEVELS: dict[str, type] = {"easy": EasyBot, "medium": MediumBot}
+DEFAULT_LEVEL = "medium"
+
+
+class UnknownLevel(ValueError):
+    """Raised by :func:`make_bot` for a level name that is not in :data:`LEVELS`."""
+
+
+def make_bot(level: str, rng: random.Random) -> Bot:
+    """Return a bot of ``level`` (a key of :data:`LEVELS`) drawing from ``rng``.
+
+    Raises:
+        UnknownLevel: ``level`` is not a known level.
+    """
+    try:
+        return LEVELS[level](rng)
+    except KeyError:
+        raise UnknownLevel(f"unknown level {level!r}") from None

@@ -1,0 +1,1 @@
+"""The web side: blueprints, the session store, error pages."""

@@ -1,0 +1,54 @@
+"""The one module that touches the session: the player's table and settings.
+
+The session lives server-side (Flask-Session); the cookie holds only its
+random id. The whole table is assigned back after every move, because
+Flask-Session does not notice changes inside nested data.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, session
+
+from app.engine import InvalidState
+
+from .table import Table
+
+_TABLE = "table"
+_LEVEL = "level"
+
+
+def load_table() -> Table | None:
+    """Return the player's table, or ``None`` when there is none (or the
+    saved one is damaged, which is logged and dropped)."""
+    data = session.get(_TABLE)
+    if data is None:
+        return None
+    try:
+        return Table.from_dict(data)
+    except InvalidState as exc:
+        current_app.logger.warning("dropping a saved game: %s", exc)
+        session.pop(_TABLE, None)
+        return None
+
+
+def save_table(table: Table) -> None:
+    """Keep ``table`` in the session."""
+    session[_TABLE] = table.to_dict()
+
+
+def start_table(table: Table) -> None:
+    """Keep a newly dealt ``table``, under a fresh session id (so an id
+    seen before the new game gives no access to it)."""
+    if session:
+        current_app.session_interface.regenerate(session)
+    save_table(table)
+
+
+def preferred_level() -> str | None:
+    """Return the computer level the player chose last, if any."""
+    return session.get(_LEVEL)
+
+
+def set_preferred_level(level: str) -> None:
+    """Remember the player's computer level for later games."""
+    session[_LEVEL] = level
