@@ -1,0 +1,86 @@
+"""Fixtures shared by the web and browser tests."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app import create_app
+from app.engine import CARDEMS, GameState, seeded_deck
+
+
+@pytest.fixture
+def app(tmp_path):
+    """An app with its own session folder and CSRF on, as in production."""
+    return create_app({
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+    })
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+MOVE = re.compile(r'name="move" value="(\d+)"')
+HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
+
+
+class Player:
+    """Plays through the web pages as a browser would, form by form."""
+
+    def __init__(self, client):
+        self.client = client
+        self.page = ""
+
+    def deal(self, seed: str):
+        response = self.client.get(f"/deal/{seed}", follow_redirects=True)
+        self.page = response.get_data(as_text=True)
+        return response
+
+    def get(self):
+        response = self.client.get("/game")
+        self.page = response.get_data(as_text=True)
+        return response
+
+    @property
+    def hand(self) -> list[str]:
+        return HAND.findall(self.page)
+
+    @property
+    def move(self) -> str:
+        return MOVE.search(self.page).group(1)
+
+    @property
+    def token(self) -> str:
+        return CSRF.search(self.page).group(1)
+
+    def post(self, **fields):
+        """POST /play with these fields (the page's token unless given)."""
+        data = {"csrf_token": self.token, **fields}
+        return self.client.post("/play", data={k: v for k, v in data.items() if v is not None})
+
+    def play(self, card: str):
+        """Play ``card`` with the page's move number and follow the redirect."""
+        response = self.post(card=card, move=self.move)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return self.get()
+
+
+@pytest.fixture
+def player(client):
+    return Player(client)
+
+
+def expected_state(seed: str, plays: list[str]) -> GameState:
+    """The engine's state for a cardems deal from ``seed`` after ``plays``."""
+    return GameState.replay(CARDEMS, seeded_deck(seed, CARDEMS), plays)

@@ -1,0 +1,51 @@
+"""Browser tests: Playwright driving Debian's Chromium against a live server."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium,
+        "args": [
+            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app served on a free loopback port; yields its base URL."""
+    app = create_app({
+        "SECRET_KEY": "e2e-secret",
+        "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
+    })
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,62 @@
+"""A whole hand played by clicking, at phone and desktop sizes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from app.ai import make_bot
+from app.engine import CARDEMS, GameState, hand_winner, observe, score_hand, seeded_deck
+from tests.e2e.conftest import DESKTOP, PHONE
+
+
+def engine_result(seed: str, mine: list[str]) -> tuple[GameState, list]:
+    """Replay ``seed`` with the player's cards and the default computer."""
+    state = GameState(CARDEMS, seeded_deck(seed, CARDEMS))
+    for card in mine:
+        state.play(card)
+        while not state.finished and state.turn == 1:
+            rng = random.Random()
+            state.play(make_bot("medium", rng).choose(observe(state, 1)))
+    return state, score_hand(state)
+
+
+@pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("desktop", DESKTOP)])
+def test_deal_from_seed_and_play_a_whole_hand(page: Page, live_server, screenshots, size_name, size):
+    seed = f"e2e-{size_name}"
+    page.set_viewport_size(size)
+    page.goto(live_server + "/")
+    page.screenshot(path=screenshots / f"home-{size_name}.png", full_page=True)
+    page.get_by_label("Seed").fill(seed)
+    page.get_by_role("button", name="Deal from a seed").click()
+    expect(page.locator(".hand button")).to_have_count(4)
+    mine = []
+    for turn in range(24):
+        buttons = page.locator(".hand button")
+        # Prefer a capturing card when the page marks one, as a player would.
+        capturing = page.locator(".hand button.captures")
+        button = capturing.first if capturing.count() else buttons.last
+        mine.append(button.get_attribute("value"))
+        button.click()
+        if turn == 2:
+            page.screenshot(path=screenshots / f"table-{size_name}.png")
+        if turn < 23:
+            expect(page.locator(".log")).to_contain_text("You played")
+    expect(page.locator(".verdict")).to_be_visible()
+    page.screenshot(path=screenshots / f"final-{size_name}.png", full_page=True)
+
+    state, scores = engine_result(seed, mine)
+    assert state.finished
+    totals = page.locator(".score tfoot td").all_inner_texts()
+    assert [int(t) for t in totals] == [scores[0].points, scores[1].points]
+    cards_row = page.locator(".score tbody tr").first.locator("td").all_inner_texts()
+    assert [int(t) for t in cards_row] == [scores[0].cards, scores[1].cards]
+    winner, _ = hand_winner(state, scores)
+    expect(page.locator(".verdict")).to_have_text({0: "You won!", 1: "The computer won", None: "A draw"}[winner])
+    expect(page.locator("#share")).to_have_value(f"{live_server}/deal/{seed}")
+
+    page.get_by_role("link", name="Play this deal again").click()
+    expect(page.locator(".hand button")).to_have_count(4)
+    assert page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)") == seeded_deck(seed, CARDEMS)[4:8]

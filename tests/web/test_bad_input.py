@@ -1,0 +1,120 @@
+"""Bad input gets a clear message and changes nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app import create_app
+from tests.conftest import expected_state
+
+
+def snapshot(client) -> str:
+    """What the table shows, minus the per-response CSRF token."""
+    page = client.get("/game").get_data(as_text=True)
+    return "\n".join(line for line in page.splitlines() if "csrf_token" not in line)
+
+
+# Fields of a bad POST /play; "<hand>" stands for a card in the player's hand,
+# "<hidden>" for one in the computer's.
+CASES = [
+    # (fields, status, message)
+    ({"card": "ZZ", "move": "0"}, 400, "is not a card"),
+    ({"card": "", "move": "0"}, 400, "is not a card"),
+    ({"move": "0"}, 400, "is not a card"),
+    ({"card": "<hidden>", "move": "0"}, 400, "not in your hand"),
+    ({"card": "<hand>", "move": ""}, 400, "did not say which move"),
+    ({"card": "<hand>"}, 400, "did not say which move"),
+    ({"card": "<hand>", "move": "abc"}, 400, "did not say which move"),
+    ({"card": "<hand>", "move": "7"}, 409, "out of date"),
+    ({"card": "<hand>", "move": "-2"}, 409, "out of date"),
+    ({"card": "<hand>", "move": "9" * 400}, 409, "out of date"),
+    ({"card": "x" * 20_000, "move": "0"}, 413, "too large"),
+]
+
+
+@pytest.mark.parametrize("fields,status,message", CASES)
+def test_bad_play_is_refused_and_changes_nothing(player, fields, status, message):
+    player.deal("bad-input")
+    cards = {"<hand>": player.hand[0], "<hidden>": expected_state("bad-input", []).hands[1][0]}
+    before = snapshot(player.client)
+    response = player.post(**{key: cards.get(value, value) for key, value in fields.items()})
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+
+
+def test_repeated_post_is_refused(player):
+    player.deal("double-click")
+    card, move, token = player.hand[0], player.move, player.token
+    first = player.client.post("/play", data={"card": card, "move": move, "csrf_token": token})
+    assert first.status_code == 303
+    after_first = snapshot(player.client)
+    second = player.client.post("/play", data={"card": card, "move": move, "csrf_token": token})
+    assert second.status_code == 409
+    assert "out of date" in second.get_data(as_text=True)
+    assert snapshot(player.client) == after_first
+
+
+def test_play_without_a_game(client):
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    response = client.post("/play", data={"card": "7H", "move": "0", "csrf_token": token})
+    assert response.status_code == 404
+    assert "No game in progress" in response.get_data(as_text=True)
+    assert client.get("/game").status_code == 404
+
+
+def test_play_after_the_hand_is_over(player):
+    player.deal("over")
+    while player.hand:
+        player.play(player.hand[0])
+    before = snapshot(player.client)
+    response = player.post(card="7H", move="48")
+    assert response.status_code == 409
+    assert "This hand is over" in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+
+
+def test_post_without_csrf_token_is_refused(player):
+    player.deal("csrf")
+    before = snapshot(player.client)
+    response = player.client.post("/play", data={"card": player.hand[0], "move": player.move})
+    assert response.status_code == 400
+    assert "security token" in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+
+
+def test_post_with_another_sessions_token_is_refused(app, player):
+    player.deal("csrf-other")
+    before = snapshot(player.client)
+    other = app.test_client()
+    other.get("/deal/csrf-other")
+    foreign = re.search(r'name="csrf_token" value="([^"]+)"', other.get("/game").get_data(as_text=True)).group(1)
+    response = player.client.post("/play", data={"card": player.hand[0], "move": player.move, "csrf_token": foreign})
+    assert response.status_code == 400
+    assert snapshot(player.client) == before
+
+
+@pytest.mark.parametrize("method,path,status", [
+    ("get", "/play", 405), ("get", "/no-such-page", 404), ("post", "/healthz", 405),
+])
+def test_error_pages_are_pages(client, method, path, status):
+    response = getattr(client, method)(path)
+    assert response.status_code == status
+    assert "<html" in response.get_data(as_text=True)
+    assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_unexpected_error_is_a_500_page_not_a_trace(tmp_path):
+    app = create_app({"SECRET_KEY": "x", "SESSION_FILE_DIR": str(tmp_path), "PROPAGATE_EXCEPTIONS": False})
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret detail")
+
+    response = app.test_client().get("/boom")
+    assert response.status_code == 500
+    page = response.get_data(as_text=True)
+    assert "Your game is safe" in page and "secret detail" not in page

@@ -1,0 +1,135 @@
+"""Pages a player opens: home, deal links, the table, the final score."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from app.ai.medium import MediumBot
+from app.engine import CARDEMS, card_label, card_name, hand_winner, observe, score_hand, seeded_deck
+from tests.conftest import expected_state
+
+
+def test_home_offers_new_game_and_seed(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "New game" in page
+    assert "Deal from a seed" in page
+    assert 'name="seed"' in page
+
+
+def test_healthz(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json() == {"status": "ok"}
+
+
+def test_deal_link_deals_the_seeded_hand(player):
+    response = player.deal("friday-night")
+    assert response.status_code == 200
+    deck = seeded_deck("friday-night", CARDEMS)
+    assert player.hand == deck[4:8]
+    assert card_name(deck[3]) in player.page  # the face-up centre card
+    assert "Stock: 40" in player.page
+    assert "Pile: 4 cards, 3 face down" in player.page
+
+
+def test_same_seed_same_deal_in_two_browsers(app):
+    pages = []
+    for _ in range(2):
+        client = app.test_client()
+        client.get("/deal/shared-42")
+        pages.append(re.findall(r'value="([2-9TJQKA][CDHS])"', client.get("/game").get_data(as_text=True)))
+    assert pages[0] == pages[1] and len(pages[0]) == 4
+
+
+def test_seed_form_goes_to_the_deal_link(client):
+    response = client.get("/deal?seed=abc_1")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("/deal/abc_1")
+
+
+@pytest.mark.parametrize("path", [
+    "/deal/has%20space", "/deal/" + "x" * 65, "/deal/caf%C3%A9", "/deal/a/b", "/deal/a.b",
+    "/deal?seed=", "/deal?seed=%3Cscript%3E",
+])
+def test_bad_seed_is_a_400_page_that_says_so(client, path):
+    response = client.get(path)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "not a valid seed" in page
+    assert "1 to 64 letters, digits" in page
+    assert "<script>" not in page
+
+
+def test_a_play_shows_what_the_computer_did(player):
+    player.deal("log-test")
+    card = player.hand[0]
+    player.play(card)
+    state = expected_state("log-test", [card])
+    reply = MediumBot(random.Random(0)).choose(observe(state, 1))
+    assert f"You played {card_label(card)}" in player.page
+    assert f"The computer played {card_label(reply)}" in player.page
+    assert player.move == "2"
+    assert len(player.hand) == 3
+
+
+def test_record_waits_for_the_end_of_the_hand(player):
+    player.deal("record-early")
+    response = player.client.get("/record")
+    assert response.status_code == 409
+    assert "when the hand is over" in response.get_data(as_text=True)
+
+
+def play_out(player, seed: str, choose=lambda hand: hand[0]) -> list[str]:
+    """Play a whole hand through the pages; return the cards the player chose."""
+    player.deal(seed)
+    mine = []
+    while player.hand:
+        card = choose(player.hand)
+        mine.append(card)
+        player.play(card)
+    return mine
+
+
+def test_full_game_final_page_matches_the_engine(player, runner, tmp_path):
+    play_out(player, "full-game")
+    page = player.page
+    assert "Score" in page and "Total" in page
+    record = player.client.get("/record")
+    assert record.status_code == 200
+    assert "attachment" in record.headers["Content-Disposition"]
+    data = json.loads(record.get_data(as_text=True))
+    assert data["format"] == "pisti-record/1" and data["seed"] == "full-game"
+    assert data["deck"] == seeded_deck("full-game", CARDEMS)
+    state = expected_state("full-game", data["plays"])
+    assert state.finished
+    scores = score_hand(state)
+    totals = re.search(r"<th scope=\"row\">Total</th><td>(\d+)</td><td>(\d+)</td>", page)
+    assert (int(totals.group(1)), int(totals.group(2))) == (scores[0].points, scores[1].points)
+    winner, _ = hand_winner(state, scores)
+    verdict = {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
+    assert verdict in page
+    assert "Play again" in page and "Play this deal again" in page and "Download record" in page
+    assert "http://localhost/deal/full-game" in page
+    # The downloaded record replays to the same score.
+    path = tmp_path / "record.json"
+    path.write_bytes(record.data)
+    result = runner.invoke(args=["replay", str(path)])
+    assert result.exit_code == 0
+    assert [team["points"] for team in json.loads(result.stdout)["teams"]] == [s.points for s in scores]
+
+
+def test_random_game_keeps_its_seed_secret_until_the_end(player):
+    response = player.client.post("/new", data={"csrf_token": _token(player.client), "level": "easy"})
+    assert response.status_code == 303
+    page = player.get().get_data(as_text=True)
+    assert "/deal/" not in page
+    assert "Easy computer" in page
+
+
+def _token(client) -> str:
+    page = client.get("/").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
