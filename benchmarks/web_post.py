@@ -1,0 +1,42 @@
+"""Time a POST of a play on Flask's test client (the play, the computer's
+answer, saving the session; the redirect is not followed).
+
+Run: .venv/bin/python benchmarks/web_post.py [GAMES]
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+import tempfile
+import time
+
+from app import create_app
+
+FIELD = re.compile(r'name="(csrf_token|move)" value="([^"]+)"')
+HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
+
+
+def main(games: int) -> None:
+    with tempfile.TemporaryDirectory() as sessions:
+        app = create_app({"SECRET_KEY": "bench", "SESSION_FILE_DIR": sessions})
+        client = app.test_client()
+        timings = []
+        for game in range(games):
+            page = client.get(f"/deal/bench-{game}", follow_redirects=True).get_data(as_text=True)
+            while hand := HAND.findall(page):
+                fields = dict(FIELD.findall(page))
+                start = time.perf_counter()
+                response = client.post("/play", data={**fields, "card": hand[0]})
+                timings.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 303
+                page = client.get("/game").get_data(as_text=True)
+    timings.sort()
+    p99 = timings[int(len(timings) * 0.99) - 1]
+    print(f"{len(timings)} POSTs of a play: median {statistics.median(timings):.2f} ms, "
+          f"p99 {p99:.2f} ms, max {timings[-1]:.2f} ms")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
