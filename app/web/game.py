@@ -1,4 +1,4 @@
-"""The game pages: home, table, final score, plays, records."""
+"""The game pages: home, table, between hands, final score, records."""
 
 from __future__ import annotations
 
@@ -8,26 +8,29 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
+    RULE_SETS,
+    GameState,
     InvalidSeed,
+    RuleSet,
     card_label,
     card_name,
     check_seed,
-    hand_winner,
     make_record,
     new_seed,
-    observe,
-    score_hand,
-    would_capture,
+    seeded_deck,
 )
 
 from . import store
-from .narrate import describe, seat_names
 from .table import Refused, Table
+from .view import hand_scores, table_context
 
 bp = Blueprint("game", __name__)
 
-#: How many face-up cards of the pile are drawn fanned on the table.
-PILE_FAN = 4
+RULE_NAMES = {
+    "cardems": "Single deal (Cardems)",
+    "classic": "Classic match (2 players)",
+    "partners": "Partners (2 v 2, to 151)",
+}
 
 
 @bp.app_template_filter("card_label")
@@ -52,125 +55,160 @@ def home() -> str:
     table = store.load_table()
     return render_template(
         "game/home.html",
+        settings=_settings(store.settings()),
+        rule_sets=RULE_SETS,
+        rule_names=RULE_NAMES,
         levels=LEVELS,
-        level=_level(),
-        in_progress=table is not None and not table.state.finished,
+        in_progress=table is not None and not table.match.over,
     )
 
 
 @bp.post("/new")
-def new_game() -> Response:
-    """Start a game with a fresh random deal."""
-    level = request.form.get("level", "")
-    if level not in LEVELS:
-        level = _level()
-    store.set_preferred_level(level)
-    store.start_table(Table.start(new_seed(), level, seed_public=False))
-    return redirect(url_for("game.table"), 303)
+def new_game() -> Response | tuple[str, int]:
+    """Start a game with a fresh random deal and the posted settings."""
+    settings = _settings(request.form)
+    store.save_settings(settings)
+    return _start(settings, new_seed(), seed_public=False)
 
 
 @bp.get("/deal")
 def deal_from_form() -> Response | tuple[str, int]:
-    """Take the home page's seed field to the deal's own link."""
+    """Take the home page's seed form to the deal's own link."""
     seed = request.args.get("seed", "").strip()
     try:
         check_seed(seed)
     except InvalidSeed:
         return _bad_seed(seed)
-    return redirect(url_for("game.deal", seed=seed), 303)
+    settings = _settings(request.args)
+    return redirect(_deal_url(seed, settings["rules"], settings["target"]), 303)
 
 
 @bp.get("/deal/<path:seed>")
 def deal(seed: str) -> Response | tuple[str, int]:
-    """Start a game from ``seed``: everyone opening this link gets this deal."""
+    """Start a game from ``seed``: everyone opening this link gets this deal
+    (``?rules=classic&target=101`` choose the game; levels are the player's)."""
     try:
         check_seed(seed)
     except InvalidSeed:
         return _bad_seed(seed)
-    store.start_table(Table.start(seed, _level(), seed_public=True))
-    return redirect(url_for("game.table"), 303)
+    rules = request.args.get("rules", "cardems")
+    if rules not in RULE_SETS:
+        return _bad_request("Unknown game", f"There is no rule set called “{rules[:40]}”.")
+    settings = _settings({**store.settings(), "rules": rules, "target": request.args.get("target", "")})
+    return _start(settings, seed, seed_public=True)
 
 
 @bp.get("/game")
 def table() -> str | tuple[str, int]:
-    """Show the table, or the final score once the hand is over."""
+    """Show the table, the hand's score between hands, or the final score."""
     table = store.load_table()
     if table is None:
         return _no_game()
-    return _render_table(table)
+    return _render(table)
 
 
 @bp.post("/play")
 def play() -> Response | tuple[str, int]:
-    """Play the posted card (fields ``card`` and ``move``), let the computer
+    """Play the posted card (fields ``card`` and ``move``), let the computers
     answer, and redirect to the table; a refused move changes nothing."""
-    table = store.load_table()
-    if table is None:
-        return _no_game()
-    try:
-        table.play(request.form.get("card", ""), request.form.get("move", ""))
-    except Refused as refusal:
-        return _render_table(store.load_table(), refusal.message), refusal.status
-    store.save_table(table)
-    return redirect(url_for("game.table"), 303)
+    return _act(lambda table: table.play(request.form.get("card", ""), request.form.get("move", "")))
+
+
+@bp.post("/next")
+def next_hand() -> Response | tuple[str, int]:
+    """Deal the next hand of the match (field ``hand``: the hand shown)."""
+    return _act(lambda table: table.next_hand(request.form.get("hand", "")))
 
 
 @bp.get("/record")
 def record() -> Response | tuple[str, int]:
-    """Download the finished hand's record (``pisti-record/1`` JSON)."""
+    """Download a finished hand's record (``pisti-record/1`` JSON);
+    ``?hand=N`` (from 1) picks a hand of the match, default the current one."""
     table = store.load_table()
     if table is None:
         return _no_game()
-    if not table.state.finished:
-        message = "The record can be downloaded when the hand is over: it shows every card."
-        return _render_table(table, message), 409
-    body = json.dumps(make_record(table.state, table.seed), indent=2) + "\n"
+    match = table.match
+    number = request.args.get("hand", str(match.hand_number + 1))
+    finished = len(match.plays_history)
+    if not number.isdigit() or not 1 <= int(number) <= finished:
+        message = "The record of a hand can be downloaded when that hand is over: it shows every card."
+        return _render(table, message), 409
+    index = int(number) - 1
+    deck = seeded_deck(match.seed, match.rules, index)
+    state = GameState.replay(match.rules, deck, match.plays_history[index])
+    extra = {"hand": index + 1} if match.target else {}
+    body = json.dumps(make_record(state, match.seed, **extra), indent=2) + "\n"
+    suffix = f"-hand{index + 1}" if match.target else ""
     return Response(
         body,
         mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="pisti-{table.seed}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="pisti-{match.seed}{suffix}.json"'},
     )
 
 
-def _level() -> str:
-    level = store.preferred_level()
-    return level if level in LEVELS else DEFAULT_LEVEL
+def _settings(source) -> dict:
+    """Return complete, valid game settings from form-like ``source``,
+    falling back to defaults for anything missing or unknown."""
+    rules_name = source.get("rules")
+    rules: RuleSet = RULE_SETS.get(rules_name, RULE_SETS["cardems"])
+    target = None
+    if rules.match_targets:
+        target = rules.match_targets[0]
+        text = str(source.get("target", ""))
+        if text.isdigit() and int(text) in rules.match_targets:
+            target = int(text)
+    level = source.get("level")
+    level = level if level in LEVELS else DEFAULT_LEVEL
+    levels = [level]
+    if rules.players == 4:
+        levels = []
+        for position in (1, 2, 3):
+            chosen = source.get(f"level_{position}", level)
+            levels.append(chosen if chosen in LEVELS else level)
+    return {"rules": rules.name, "target": target, "level": level, "levels": levels}
 
 
-def _render_table(table: Table, message: str | None = None) -> str:
-    """Render the player's view: the table page, or the final page. Only
-    the player's observation reaches the template, never the state."""
-    state = table.state
-    obs = observe(state, table.human)
-    names = seat_names(state.rules.players, table.human)
-    happened = [line for event in table.log for line in describe(event, names, table.human)]
-    context = {
-        "obs": obs,
-        "names": names,
-        "happened": happened,
-        "message": message,
-        "level": table.level,
-        "levels": LEVELS,
-        "seed": table.seed if table.seed_public or obs.finished else None,
-        "move": table.move,
-    }
-    if obs.finished:
-        scores = score_hand(state)
-        winner, reason = hand_winner(state, scores)
-        return render_template("game/final.html", scores=scores, winner=winner, reason=reason, **context)
-    fan = obs.pile_face_up[-PILE_FAN:]
-    hand = [
-        {"card": card, "captures": would_capture(card, obs.pile_top), "key": index + 1}
-        for index, card in enumerate(obs.hand)
-    ]
-    return render_template(
-        "game/table.html",
-        fan=fan,
-        under=obs.pile_size - len(fan),
-        hand=hand,
-        opponent=(obs.seat + 1) % state.rules.players,
-        **context,
+def _deal_url(seed: str, rules: str, target: int | None, external: bool = False) -> str:
+    """Return the share link of a deal: the seed, and the game when it is
+    not the default single deal."""
+    args = {"rules": rules, "target": target} if rules != "cardems" else {}
+    return url_for("game.deal", seed=seed, _external=external, **args)
+
+
+def _start(settings: dict, seed: str, seed_public: bool) -> Response:
+    table = Table.start(
+        RULE_SETS[settings["rules"]], seed, settings["levels"], seed_public, settings["target"]
     )
+    store.start_table(table)
+    return redirect(url_for("game.table"), 303)
+
+
+def _act(action) -> Response | tuple[str, int]:
+    table = store.load_table()
+    if table is None:
+        return _no_game()
+    try:
+        action(table)
+    except Refused as refusal:
+        return _render(store.load_table(), refusal.message), refusal.status
+    store.save_table(table)
+    return redirect(url_for("game.table"), 303)
+
+
+def _render(table: Table, message: str | None = None) -> str:
+    """Render the table page, the between-hands page or the final page."""
+    context = table_context(table)
+    context.update(message=message, rule_names=RULE_NAMES)
+    match = table.match
+    if table.seed_public or match.over:
+        context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
+    if not match.hand_counted:
+        return render_template("game/table.html", **context)
+    scores, winner, reason = hand_scores(table)
+    context.update(scores=scores, hand_winner=winner, reason=reason)
+    if match.over:
+        return render_template("game/final.html", match_winner=match.winner(), **context)
+    return render_template("game/between.html", **context)
 
 
 def _no_game() -> tuple[str, int]:
@@ -178,4 +216,9 @@ def _no_game() -> tuple[str, int]:
 
 
 def _bad_seed(seed: str) -> tuple[str, int]:
-    return render_template("game/bad_seed.html", seed=seed[:80]), 400
+    message = f"“{seed[:80]}” cannot be used: a seed is 1 to 64 letters, digits, - or _."
+    return _bad_request("That is not a valid seed", message)
+
+
+def _bad_request(title: str, message: str) -> tuple[str, int]:
+    return render_template("game/bad_request.html", title=title, message=message), 400

@@ -14,7 +14,7 @@ from app.engine import InvalidState
 from .table import Table
 
 _TABLE = "table"
-_LEVEL = "level"
+_SETTINGS = "settings"
 
 
 def load_table() -> Table | None:
@@ -44,11 +44,13 @@ def start_table(table: Table) -> None:
     save_table(table)
 
 
-def preferred_level() -> str | None:
-    """Return the computer level the player chose last, if any."""
-    return session.get(_LEVEL)
+def settings() -> dict:
+    """Return the player's game settings from the last game they started
+    (rule set, target, computer levels), or ``{}``."""
+    value = session.get(_SETTINGS)
+    return value if isinstance(value, dict) else {}
 
 
-def set_preferred_level(level: str) -> None:
-    """Remember the player's computer level for later games."""
-    session[_LEVEL] = level
+def save_settings(value: dict) -> None:
+    """Remember the player's game settings (plain data) for later games."""
+    session[_SETTINGS] = value

@@ -1,28 +1,25 @@
-"""A player's game at the table: the hand, the computer seats, and what
+"""A player's game at the table: a match, the computer seats, and what
 happened since the player's last move. No Flask here; :mod:`.store` keeps it
-in the session as plain data."""
+in the session as plain data.
+
+The player is always position 0 (the bottom of the screen); the computers
+sit at the other positions (see :mod:`app.engine.match`).
+"""
 
 from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, field
 
-from app.ai import make_bot
-from app.engine import (
-    CARDEMS,
-    GameState,
-    IllegalPlay,
-    InvalidCard,
-    InvalidState,
-    RuleSet,
-    observe,
-    parse_card,
-    seeded_deck,
-)
+from app.ai import LEVELS, make_bot
+from app.engine import IllegalPlay, InvalidCard, InvalidState, Observation, RuleSet, observe, parse_card
+from app.engine.match import Match
+
+HUMAN = 0
 
 
 class Refused(Exception):
-    """A move the table will not take; nothing was changed.
+    """A request the table will not take; nothing was changed.
 
     Attributes:
         message: what to tell the player.
@@ -40,39 +37,62 @@ class Table:
     """One game against the computer.
 
     Attributes:
-        state: the hand being played.
-        seed: the seed the deck came from (every deal has one).
+        match: the match being played (a single hand for ``cardems``).
         seed_public: whether the player chose the seed, so it may be shown
-            during the hand; a random game's seed stays secret until the end.
-        level: the computer's level (a key of :data:`app.ai.LEVELS`).
-        human: the player's seat.
-        log: the plays since the player's last move, as
-            :class:`~app.engine.PlayResult` fields (plain dicts).
+            during play; a random game's seed stays secret until the end.
+        levels: each position's computer level, ``None`` for the player.
+        log: the plays since the player's last move: ``PlayResult`` fields
+            plus ``position``, as plain dicts.
     """
 
-    state: GameState
-    seed: str
+    match: Match
     seed_public: bool
-    level: str
-    human: int = 0
+    levels: list[str | None]
     log: list[dict] = field(default_factory=list)
 
     @classmethod
-    def start(cls, seed: str, level: str, seed_public: bool, rules: RuleSet = CARDEMS) -> Table:
-        """Deal a new hand from ``seed`` and let the computer play up to the
-        player's first turn. ``seed`` must be valid (see ``check_seed``)."""
-        state = GameState(rules, seeded_deck(seed, rules))
-        table = cls(state=state, seed=seed, seed_public=seed_public, level=level)
+    def start(
+        cls,
+        rules: RuleSet,
+        seed: str,
+        levels: list[str],
+        seed_public: bool,
+        target: int | None = None,
+    ) -> Table:
+        """Deal a new match and let the computers play up to the player's
+        first turn.
+
+        ``levels`` gives the computer positions' levels (1 or 3 names). Raises
+        ``InvalidSeed`` for a bad seed, ``ValueError`` for a bad target or
+        levels.
+        """
+        if len(levels) != rules.players - 1 or any(level not in LEVELS for level in levels):
+            raise ValueError(f"{rules.name} needs {rules.players - 1} computer levels")
+        table = cls(match=Match(rules, seed, target), seed_public=seed_public, levels=[None, *levels])
         table._computer_plays()
         return table
 
     @property
+    def state(self):
+        """The current hand (:class:`~app.engine.GameState`)."""
+        return self.match.state
+
+    @property
+    def seat(self) -> int:
+        """The player's seat in the current hand."""
+        return self.match.seat_of(HUMAN)
+
+    @property
     def move(self) -> int:
-        """The number of plays made so far: a form's move number."""
+        """The number of plays made in this hand: a form's move number."""
         return len(self.state.plays)
 
+    def observation(self) -> Observation:
+        """What the player may see of the current hand."""
+        return observe(self.state, self.seat)
+
     def play(self, card_text: object, move_text: object) -> None:
-        """Play the player's card, then the computer's answers.
+        """Play the player's card, then the computers' answers.
 
         ``card_text`` is a card code (``"7H"``, ``"10d"``); ``move_text`` the
         move number the page was showing, as text.
@@ -83,11 +103,8 @@ class Table:
                 not a card in the player's hand.
         """
         if self.state.finished:
-            raise Refused("This hand is over. Start a new game to play again.", 409)
-        try:
-            move = int(str(move_text))
-        except ValueError:
-            raise Refused("The form did not say which move it was for; nothing was played.", 400) from None
+            raise Refused("This hand is over; there is nothing left to play.", 409)
+        move = _number(move_text, "The form did not say which move it was for; nothing was played.")
         if move != self.move:
             raise Refused(
                 "That page was out of date (the move was already played, or the game went on "
@@ -102,43 +119,66 @@ class Table:
             result = self.state.play(card)
         except IllegalPlay:
             raise Refused("That card is not in your hand; nothing was played.", 400) from None
-        self.log = [asdict(result)]
+        self.log = [{**asdict(result), "position": HUMAN}]
+        self._computer_plays()
+
+    def next_hand(self, hand_text: object) -> None:
+        """Deal the next hand of the match.
+
+        ``hand_text`` is the number of the hand the page was showing.
+
+        Raises:
+            Refused: the hand is not over, the match is over, or the page
+                was out of date.
+        """
+        hand = _number(hand_text, "The form did not say which hand it was for.")
+        if hand != self.match.hand_number or not self.match.hand_counted:
+            raise Refused("That page was out of date; here is the game as it stands.", 409)
+        if self.match.over:
+            raise Refused("This match is over. Start a new game to play again.", 409)
+        self.match.next_hand()
+        self.log = []
         self._computer_plays()
 
     def _computer_plays(self) -> None:
-        state = self.state
-        while not state.finished and state.turn != self.human:
+        match, state = self.match, self.match.state
+        while not state.finished and state.turn != self.seat:
             seat = state.turn
-            rng = random.Random(f"{self.seed}:{seat}:{len(state.plays)}")
-            card = make_bot(self.level, rng).choose(observe(state, seat))
-            self.log.append(asdict(state.play(card)))
+            position = match.position_of(seat)
+            rng = random.Random(f"{match.seed}:{match.hand_number}:{len(state.plays)}")
+            card = make_bot(self.levels[position], rng).choose(observe(state, seat))
+            self.log.append({**asdict(state.play(card)), "position": position})
+        if state.finished:
+            match.count_hand()
 
     def to_dict(self) -> dict:
         """Return the table as plain data for the session."""
         return {
-            "state": self.state.to_dict(),
-            "seed": self.seed,
+            "match": self.match.to_dict(),
             "seed_public": self.seed_public,
-            "level": self.level,
-            "human": self.human,
+            "levels": self.levels,
             "log": self.log,
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Table:
+    def from_dict(cls, data: object) -> Table:
         """Rebuild a table saved by :meth:`to_dict`.
 
         Raises:
             InvalidState: the saved game is damaged.
         """
         try:
-            return cls(
-                state=GameState.from_dict(data["state"]),
-                seed=str(data["seed"]),
-                seed_public=bool(data["seed_public"]),
-                level=str(data["level"]),
-                human=int(data["human"]),
-                log=list(data["log"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
+            match = Match.from_dict(data["match"])
+            levels = list(data["levels"])
+            if len(levels) != match.players or any(level not in LEVELS for level in levels[1:]):
+                raise InvalidState("bad computer levels")
+            return cls(match=match, seed_public=bool(data["seed_public"]), levels=levels, log=list(data["log"]))
+        except (KeyError, TypeError) as exc:
             raise InvalidState(f"damaged saved game: {exc}") from None
+
+
+def _number(text: object, message: str) -> int:
+    try:
+        return int(str(text))
+    except ValueError:
+        raise Refused(message, 400) from None

@@ -39,7 +39,8 @@ def test_deal_from_seed_and_play_a_whole_hand(page: Page, live_server, screensho
         capturing = page.locator(".hand button.captures")
         button = capturing.first if capturing.count() else buttons.last
         mine.append(button.get_attribute("value"))
-        button.click()
+        with page.expect_navigation():
+            button.click()
         if turn == 2:
             page.screenshot(path=screenshots / f"table-{size_name}.png")
         if turn < 23:

@@ -80,7 +80,7 @@ def test_record_waits_for_the_end_of_the_hand(player):
     player.deal("record-early")
     response = player.client.get("/record")
     assert response.status_code == 409
-    assert "when the hand is over" in response.get_data(as_text=True)
+    assert "when that hand is over" in response.get_data(as_text=True)
 
 
 def play_out(player, seed: str, choose=lambda hand: hand[0]) -> list[str]:
@@ -97,7 +97,7 @@ def play_out(player, seed: str, choose=lambda hand: hand[0]) -> list[str]:
 def test_full_game_final_page_matches_the_engine(player, runner, tmp_path):
     play_out(player, "full-game")
     page = player.page
-    assert "Score" in page and "Total" in page
+    assert "Score" in page and "Hand total" in page
     record = player.client.get("/record")
     assert record.status_code == 200
     assert "attachment" in record.headers["Content-Disposition"]
@@ -107,7 +107,7 @@ def test_full_game_final_page_matches_the_engine(player, runner, tmp_path):
     state = expected_state("full-game", data["plays"])
     assert state.finished
     scores = score_hand(state)
-    totals = re.search(r"<th scope=\"row\">Total</th><td>(\d+)</td><td>(\d+)</td>", page)
+    totals = re.search(r"<th scope=\"row\">Hand total</th><td>(\d+)</td><td>(\d+)</td>", page)
     assert (int(totals.group(1)), int(totals.group(2))) == (scores[0].points, scores[1].points)
     winner, _ = hand_winner(state, scores)
     verdict = {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
@@ -127,7 +127,7 @@ def test_random_game_keeps_its_seed_secret_until_the_end(player):
     assert response.status_code == 303
     page = player.get().get_data(as_text=True)
     assert "/deal/" not in page
-    assert "Easy computer" in page
+    assert '<p class="place-level">Easy</p>' in page
 
 
 def _token(client) -> str:

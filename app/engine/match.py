@@ -1,0 +1,181 @@
+"""A match: hands in sequence, the dealer rotating, running totals per side.
+
+Seats (``shared/spec/record-format.md``) are numbered per hand in playing
+order, seat 0 first and the last seat dealing. A match also needs fixed
+places at the table, *positions*: position 0 is the player at the bottom of
+the screen, then the others in playing order (anticlockwise with four, seed
+003). Sides are fixed partnerships, ``position % 2``.
+
+The dealer moves on one place every hand (seed 001: "The dealer changes every
+hand"; seed 003: "the dealer position will pass to the right"). In hand 0
+position ``n - 1`` deals, so position 0 plays first; in hand ``h`` the seat
+of position ``p`` is ``(p - h) % n``.
+
+End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``):
+points are counted at the end of a hand only; when one side has reached the
+target it wins; when both have, the higher total wins, and on equal totals
+one more hand is played. A rule set without a target is a single hand.
+"""
+
+from __future__ import annotations
+
+from .rules import RuleSet, UnknownRuleSet, get_rules
+from .scoring import TeamScore, hand_winner, score_hand
+from .shuffle import InvalidSeed, check_seed, seeded_deck
+from .state import GameState, InvalidState
+
+
+class Match:
+    """A match of ``rules`` dealt from ``seed`` (hand ``h`` uses
+    ``seeded_deck(seed, rules, h)``).
+
+    Attributes:
+        rules: the rule set.
+        seed: the seed every hand's deck comes from.
+        target: points that end the match, or ``None`` for a single hand.
+        hand_number: the current hand, from 0.
+        state: the current hand.
+        history: each finished hand's points per side, ``[[a, b], ...]``.
+        plays_history: each finished hand's plays (its record's ``plays``).
+    """
+
+    def __init__(self, rules: RuleSet, seed: str, target: int | None = None) -> None:
+        """Start a match with its first hand.
+
+        Raises:
+            InvalidSeed: ``seed`` is malformed.
+            ValueError: ``target`` is not one the rule set offers.
+        """
+        check_seed(seed)
+        if rules.match_targets and target is None:
+            target = rules.match_targets[0]
+        if target not in (rules.match_targets or (None,)):
+            raise ValueError(f"{rules.name} is not played to {target}")
+        self.rules = rules
+        self.seed = seed
+        self.target = target
+        self.hand_number = 0
+        self.history: list[list[int]] = []
+        self.plays_history: list[list[str]] = []
+        self.state = GameState(rules, seeded_deck(seed, rules, 0))
+
+    @property
+    def players(self) -> int:
+        """Number of positions at the table."""
+        return self.rules.players
+
+    def seat_of(self, position: int) -> int:
+        """Return the seat that ``position`` plays from in the current hand."""
+        return (position - self.hand_number) % self.players
+
+    def position_of(self, seat: int) -> int:
+        """Return the position playing ``seat`` in the current hand."""
+        return (seat + self.hand_number) % self.players
+
+    def side_of_team(self, team: int, hand_number: int | None = None) -> int:
+        """Return the side (``position % 2``) of a hand's ``team``."""
+        hand = self.hand_number if hand_number is None else hand_number
+        return (team + hand) % 2
+
+    @property
+    def dealer(self) -> int:
+        """The position dealing the current hand."""
+        return self.position_of(self.players - 1)
+
+    @property
+    def totals(self) -> list[int]:
+        """Each side's points from the finished hands."""
+        return [sum(points[side] for points in self.history) for side in (0, 1)]
+
+    def side_scores(self) -> list[TeamScore]:
+        """The current hand's scores, indexed by side."""
+        scores = score_hand(self.state)
+        return [scores[(side + self.hand_number) % 2] for side in (0, 1)]
+
+    @property
+    def hand_counted(self) -> bool:
+        """Whether the current hand is over and added to the totals."""
+        return len(self.history) > self.hand_number
+
+    def count_hand(self) -> None:
+        """Add the finished current hand to the totals (once).
+
+        Raises:
+            InvalidState: the current hand is not finished.
+        """
+        if not self.state.finished:
+            raise InvalidState("the hand is not finished")
+        if not self.hand_counted:
+            self.history.append([score.points for score in self.side_scores()])
+            self.plays_history.append(list(self.state.plays))
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is decided (after a counted hand)."""
+        if not self.hand_counted:
+            return False
+        if self.target is None:
+            return True
+        a, b = self.totals
+        return max(a, b) >= self.target and a != b
+
+    def winner(self) -> int | None:
+        """Return the winning side once :attr:`over`, else ``None``.
+
+        A single-hand match is won as the hand is (``None`` for a draw).
+        """
+        if not self.over:
+            return None
+        if self.target is None:
+            team, _ = hand_winner(self.state, score_hand(self.state))
+            return None if team is None else self.side_of_team(team)
+        a, b = self.totals
+        return 0 if a > b else 1
+
+    def next_hand(self) -> None:
+        """Deal the next hand: the dealer moves on one place.
+
+        Raises:
+            InvalidState: the current hand is not counted, or the match is over.
+        """
+        if not self.hand_counted or self.over:
+            raise InvalidState("the next hand comes after a counted hand of an unfinished match")
+        self.hand_number += 1
+        self.state = GameState(self.rules, seeded_deck(self.seed, self.rules, self.hand_number))
+
+    def to_dict(self) -> dict:
+        """Return the match as plain data (lists, strings and numbers)."""
+        return {
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "target": self.target,
+            "hands": [list(plays) for plays in self.plays_history[: self.hand_number]],
+            "plays": list(self.state.plays),
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Match:
+        """Rebuild a match saved by :meth:`to_dict` by replaying its hands.
+
+        Raises:
+            InvalidState: the data is not a possible match.
+        """
+        if not isinstance(data, dict):
+            raise InvalidState("match is not an object")
+        try:
+            match = cls(get_rules(data.get("rules")), data.get("seed"), data.get("target"))
+        except (UnknownRuleSet, InvalidSeed, ValueError) as exc:
+            raise InvalidState(f"bad match: {exc}") from None
+        hands = data.get("hands")
+        if not isinstance(hands, list):
+            raise InvalidState("bad match: hands is not a list")
+        for plays in hands:
+            match.state = GameState.replay(match.rules, match.state.deck, plays)
+            if not match.state.finished:
+                raise InvalidState("bad match: an earlier hand is not finished")
+            match.count_hand()
+            match.next_hand()
+        match.state = GameState.replay(match.rules, match.state.deck, data.get("plays"))
+        if match.state.finished:
+            match.count_hand()
+        return match

@@ -1,0 +1,74 @@
+"""A partners hand and a classic match played to the end by clicking."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+
+
+def shoot(page: Page, screenshots, name: str) -> None:
+    """Screenshot the page at phone and desktop sizes."""
+    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=screenshots / f"{name}-{size_name}.png", full_page=True)
+
+
+def play_hand(page: Page, screenshots, name: str) -> int:
+    """Click cards until the hand is over; return the number of clicks."""
+    clicks = 0
+    while page.locator(".hand button").count():
+        capturing = page.locator(".hand button.captures")
+        with page.expect_navigation():
+            (capturing.first if capturing.count() else page.locator(".hand button").first).click()
+        clicks += 1
+        if clicks == 3:
+            shoot(page, screenshots, name)
+    return clicks
+
+
+def start(page: Page, live_server: str, seed: str, rules: str, target: str | None = None) -> None:
+    page.goto(live_server + "/")
+    page.get_by_label("Seed").fill(seed)
+    page.locator("form.stack").nth(1).locator(f"input[value='{rules}']").check()
+    if target:
+        page.locator("#seed-target").select_option(target)
+    page.get_by_role("button", name="Deal from a seed").click()
+
+
+def test_partners_hand(page: Page, live_server, screenshots):
+    page.set_viewport_size(PHONE)
+    start(page, live_server, "e2e-partners", "partners")
+    expect(page).to_have_url(f"{live_server}/game")
+    for name in ("East", "North", "West"):
+        expect(page.get_by_role("heading", name=name)).to_be_visible()
+    expect(page.locator(".bottom-card")).to_contain_text("bottom card")
+    assert play_hand(page, screenshots, "partners-table") == 12
+    expect(page.locator(".verdict")).to_have_text("Hand 1 is over")
+    shoot(page, screenshots, "partners-between")
+    rows = page.locator(".score").first.locator("tbody tr").first.locator("td").all_inner_texts()
+    assert sum(int(cards) for cards in rows) == 52
+    page.get_by_role("button", name="Next hand").click()
+    expect(page.locator(".hand button")).to_have_count(4)
+    # The deal passed on: you now deal, so all three computers played first.
+    expect(page.locator(".log li")).to_have_count(3)
+    expect(page.locator(".place-0 .tag.dealer")).to_be_visible()
+
+
+def test_classic_match_to_the_end(page: Page, live_server, screenshots):
+    page.set_viewport_size(DESKTOP)
+    start(page, live_server, "e2e-classic", "classic", "51")
+    hands = 0
+    while True:
+        assert play_hand(page, screenshots, "classic-table") == 24
+        hands += 1
+        if page.get_by_role("button", name="Next hand").count() == 0:
+            break
+        page.get_by_role("button", name="Next hand").click()
+    shoot(page, screenshots, "classic-final")
+    totals = [int(t) for t in page.locator(".totals tfoot td").all_inner_texts()]
+    assert max(totals) >= 51 and totals[0] != totals[1]
+    verdict = "You won!" if totals[0] > totals[1] else "The computer won"
+    expect(page.locator(".verdict")).to_have_text(verdict)
+    assert page.locator(".totals tbody tr").count() == hands
+    expect(page.locator("#share")).to_have_value(f"{live_server}/deal/e2e-classic?rules=classic&target=51")
