@@ -48,6 +48,8 @@ def load_record(text: str | bytes) -> GameState:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidRecord(f"bad JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidRecord("bad JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidRecord("the record is not a JSON object")
     for field in ("format", "rules", "deck", "plays"):

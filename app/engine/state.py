@@ -12,6 +12,7 @@ last seat is the dealer. Team of a seat is ``seat % 2``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +34,7 @@ class InvalidState(ValueError):
     of Pişti under its rule set (the message names the problem)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayResult:
     """What one play did.
 
@@ -121,13 +122,15 @@ class GameState:
     __slots__ = (
         "rules", "deck", "pile", "face_down", "hands", "captured", "pisti",
         "jack_pisti", "plays", "last_capturer", "next_card", "face_up_at_start",
+        "_players", "_round",
     )
 
     def __init__(self, rules: RuleSet, deck: Sequence[str]) -> None:
         """Start a hand from a checked deck; prefer :meth:`deal`."""
         self.rules = rules
         self.deck = tuple(deck)
-        n = rules.players
+        n = self._players = rules.players
+        self._round = HAND_SIZE * n
         face_down = list(self.deck[: CENTRE - 1])
         face_up = [self.deck[CENTRE - 1]]
         if face_up[-1][0] == "J":
@@ -170,7 +173,7 @@ class GameState:
     @property
     def turn(self) -> int:
         """The seat whose turn it is (seat 0 plays first)."""
-        return len(self.plays) % self.rules.players
+        return len(self.plays) % self._players
 
     @property
     def finished(self) -> bool:
@@ -208,56 +211,94 @@ class GameState:
         """
         if len(self.plays) == PLAYS_PER_HAND:
             raise IllegalPlay("the hand is over")
-        rules = self.rules
-        seat = len(self.plays) % rules.players
-        hand = self.hands[seat]
-        if card not in hand:
-            raise IllegalPlay(f"{card} is not in seat {seat}'s hand")
-        hand.remove(card)
-        self.plays.append(card)
-        number = len(self.plays)
+        seat = self.turn
+        try:
+            index = self.hands[seat].index(card)
+        except ValueError:
+            raise IllegalPlay(f"{card} is not in seat {seat}'s hand") from None
+        team = seat % 2
+        pisti, jack_pisti, next_card = self.pisti[team], self.jack_pisti[team], self.next_card
+        left_on_table = len(self.pile) + 1
+        captured = self.play_index(index)
+        hand_over = len(self.plays) == PLAYS_PER_HAND
+        swept = left_on_table if hand_over and not captured else 0
+        return PlayResult(
+            seat,
+            card,
+            captured,
+            pisti=self.pisti[team] != pisti,
+            jack_pisti=self.jack_pisti[team] != jack_pisti,
+            dealt=self.next_card != next_card,
+            hand_over=hand_over,
+            swept=swept,
+            swept_to=self._sweep_team() if swept else None,
+        )
+
+    def play_index(self, index: int) -> int:
+        """Play the card at ``index`` in the hand of the seat to play and
+        return how many cards it captured (0 if none).
+
+        The fast path under :meth:`play` and the playouts of the searching
+        opponent: the caller guarantees the hand is not over and ``index`` is
+        valid (an ``IndexError`` otherwise).
+        """
+        plays = self.plays
+        number = len(plays)
+        seat = number % self._players
+        card = self.hands[seat].pop(index)
+        plays.append(card)
+        number += 1
         pile = self.pile
-        captured = 0
-        pisti = jack_pisti = False
-        if pile and (card[0] == pile[-1][0] or card[0] == "J"):
-            team = seat % 2
-            if (
-                len(pile) == 1
-                and card[0] == pile[0][0]
-                and (number > 1 or rules.pisti_on_first_play)
-                and (number < PLAYS_PER_HAND or rules.pisti_on_last_play)
-            ):
-                if card[0] == "J":
-                    jack_pisti = True
+        rank = card[0]
+        if pile and (rank == pile[-1][0] or rank == "J"):
+            team = seat & 1
+            if len(pile) == 1 and rank == pile[0][0] and self._pisti_allowed(number):
+                if rank == "J":
                     self.jack_pisti[team] += 1
                 else:
-                    pisti = True
                     self.pisti[team] += 1
             pile.append(card)
             captured = len(pile)
-            self.captured[team].extend(pile)
+            self.captured[team] += pile
             pile.clear()
             self.face_down = 0
             self.last_capturer = team
         else:
             pile.append(card)
-        if any(self.hands):
-            return PlayResult(seat, card, captured, pisti, jack_pisti)
-        if self.next_card < len(self.deck):
-            self._deal_round()
-            return PlayResult(seat, card, captured, pisti, jack_pisti, dealt=True)
-        swept_to = self.last_capturer
-        if swept_to is None:
-            first_seat = rules.leftovers_when_no_capture == "first_seat"
-            swept_to = (0 if first_seat else rules.players - 1) % 2
-        swept = len(pile)
-        self.captured[swept_to].extend(pile)
-        pile.clear()
-        self.face_down = 0
-        return PlayResult(
-            seat, card, captured, pisti, jack_pisti,
-            hand_over=True, swept=swept, swept_to=swept_to if swept else None,
+            captured = 0
+        if number % self._round == 0:
+            if self.next_card < 52:
+                self._deal_round()
+            elif pile:
+                self.captured[self._sweep_team()] += pile
+                pile.clear()
+                self.face_down = 0
+        return captured
+
+    def _pisti_allowed(self, number: int) -> bool:
+        rules = self.rules
+        return (number > 1 or rules.pisti_on_first_play) and (
+            number < PLAYS_PER_HAND or rules.pisti_on_last_play
         )
+
+    def _sweep_team(self) -> int:
+        """The team that takes the table at the end: the last capturer, or
+        the rule set's choice when nobody captured."""
+        if self.last_capturer is not None:
+            return self.last_capturer
+        if self.rules.leftovers_when_no_capture == "first_seat":
+            return 0
+        return (self.rules.players - 1) % 2
+
+    def random_playout(self, rng: random.Random) -> None:
+        """Play uniformly random cards for every seat to the end of the hand
+        (the benchmark's random deals; ``rng`` supplies the randomness)."""
+        rand = rng.random
+        hands, plays, players = self.hands, self.plays, self._players
+        play_index = self.play_index
+        while len(plays) < PLAYS_PER_HAND:
+            hand = hands[len(plays) % players]
+            play_index(int(rand() * len(hand)))
 
     def to_dict(self) -> dict:
         """Return the state as plain data: ``{"rules", "deck", "plays"}``
