@@ -1,15 +1,18 @@
-"""Command line: ``flask --app app replay FILE``."""
+"""Command line: ``flask --app app replay FILE`` and ``flask --app app arena``."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import NoReturn
 
 import click
 from flask import Flask
 
-from .engine import InvalidRecord, load_record, replay_summary
+from .ai import LEVELS
+from .ai.arena import report, run_arena
+from .engine import RULE_SETS, InvalidRecord, InvalidSeed, check_seed, load_record, replay_summary
 
 
 @click.command("replay")
@@ -40,6 +43,31 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+@click.command("arena")
+@click.option("--a", "level_a", required=True, type=click.Choice(list(LEVELS)), help="First level.")
+@click.option("--b", "level_b", required=True, type=click.Choice(list(LEVELS)), help="Second level.")
+@click.option("--deals", default=200, show_default=True, type=click.IntRange(1), help="Duplicate deals.")
+@click.option("--seed", default="arena", show_default=True, help="Seed the deals come from.")
+@click.option("--rules", "rules_name", default="cardems", show_default=True, type=click.Choice(list(RULE_SETS)))
+@click.option("--jobs", default=os.cpu_count() or 1, show_default="all cores", type=click.IntRange(1),
+              help="Worker processes.")
+@click.option("--budget-ms", type=click.FloatRange(min=1), default=None,
+              help="Thinking time per move of searching levels, in milliseconds.")
+def arena_command(level_a: str, level_b: str, deals: int, seed: str, rules_name: str, jobs: int,
+                  budget_ms: float | None) -> None:
+    """Play LEVEL A against LEVEL B over duplicate deals (each seeded deal
+    played twice, seats swapped) and print the mean point difference with
+    its 95% confidence interval, the win/draw/loss rate and each level's
+    decision time."""
+    try:
+        check_seed(f"{seed}-0")
+    except InvalidSeed as exc:
+        _fail(str(exc))
+    result = run_arena(level_a, level_b, deals, seed, rules_name, jobs, budget_ms)
+    click.echo(report(result, level_a, level_b))
+
+
 def register_cli(app: Flask) -> None:
     """Add the project's commands to ``app.cli``."""
     app.cli.add_command(replay_command)
+    app.cli.add_command(arena_command)

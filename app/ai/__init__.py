@@ -14,6 +14,8 @@ from typing import Protocol
 from app.engine import Observation
 
 from .easy import EasyBot
+from .expert import ExpertBot
+from .hard import HardBot
 from .medium import MediumBot
 
 
@@ -24,7 +26,7 @@ class Bot(Protocol):
         """Return a card code from ``observation.hand``."""
 
 
-LEVELS: dict[str, type] = {"easy": EasyBot, "medium": MediumBot}
+LEVELS: dict[str, type] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
 DEFAULT_LEVEL = "medium"
 
 
@@ -32,13 +34,18 @@ class UnknownLevel(ValueError):
     """Raised by :func:`make_bot` for a level name that is not in :data:`LEVELS`."""
 
 
-def make_bot(level: str, rng: random.Random) -> Bot:
+def make_bot(level: str, rng: random.Random, budget_ms: float | None = None) -> Bot:
     """Return a bot of ``level`` (a key of :data:`LEVELS`) drawing from ``rng``.
+
+    ``budget_ms`` is the thinking time per move, in milliseconds, of the
+    levels that search (Expert); ``None`` keeps their default.
 
     Raises:
         UnknownLevel: ``level`` is not a known level.
     """
-    try:
-        return LEVELS[level](rng)
-    except KeyError:
-        raise UnknownLevel(f"unknown level {level!r}") from None
+    if level not in LEVELS:
+        raise UnknownLevel(f"unknown level {level!r}")
+    bot_class = LEVELS[level]
+    if budget_ms is not None and getattr(bot_class, "takes_budget", False):
+        return bot_class(rng, budget_ms=budget_ms)
+    return bot_class(rng)

@@ -33,14 +33,15 @@ def parse_card(text: object) -> str:
     """Return the canonical code of a card written as ``text``.
 
     Accepts the canonical form (``"TD"``), ``10`` for ``T`` and lower case
-    (``"10d"``, ``"td"``), with surrounding spaces ignored.
+    (``"10d"``, ``"td"``), as ``shared/spec/record-format.md`` says; nothing
+    else (no spaces, no other alphabets).
 
     Raises:
         InvalidCard: ``text`` is not a string naming one of the 52 cards.
     """
-    if not isinstance(text, str):
+    if not isinstance(text, str) or not text.isascii():
         raise InvalidCard(f"{text!r} is not a card code")
-    code = text.strip().upper()
+    code = text.upper()
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:

@@ -164,6 +164,72 @@ class GameState:
         """
         return cls(rules, check_deck(rules, list(deck)))
 
+    def copy(self) -> GameState:
+        """Return an independent copy (for search: play on the copy)."""
+        other = object.__new__(GameState)
+        other.rules = self.rules
+        other.deck = self.deck
+        other.pile = self.pile[:]
+        other.face_down = self.face_down
+        other.hands = [hand[:] for hand in self.hands]
+        other.captured = [cards[:] for cards in self.captured]
+        other.pisti = self.pisti[:]
+        other.jack_pisti = self.jack_pisti[:]
+        other.plays = self.plays[:]
+        other.last_capturer = self.last_capturer
+        other.next_card = self.next_card
+        other.face_up_at_start = self.face_up_at_start
+        other._players = self._players
+        other._round = self._round
+        return other
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: RuleSet,
+        *,
+        hands: list[list[str]],
+        pile: list[str],
+        face_down: int,
+        stock: list[str],
+        captured: list[list[str]],
+        pisti: list[int],
+        jack_pisti: list[int],
+        plays: list[str],
+        last_capturer: int | None,
+        bottom_card: str | None = None,
+        face_up_at_start: tuple[str, ...] = (),
+    ) -> GameState:
+        """Build a hand in progress from its parts, for search over the
+        possible worlds behind an observation (see :mod:`.worlds`).
+
+        ``stock`` is top first; ``pile`` bottom to top with ``face_down``
+        face-down cards at the bottom; ``captured`` may hold stand-ins
+        (``"?"``) for cards whose faces do not matter; ``bottom_card`` is
+        the dealt-out stock's bottom card where the rule set shows it, and
+        ``face_up_at_start`` the centre cards shown before the first play.
+        Not checked: the caller builds a consistent position.
+        """
+        state = object.__new__(cls)
+        state.rules = rules
+        dealt = len(FULL_DECK) - len(stock)
+        state.deck = ("?",) * dealt + tuple(stock)
+        if bottom_card is not None and not stock:
+            state.deck = state.deck[:-1] + (bottom_card,)
+        state.next_card = dealt
+        state.pile = list(pile)
+        state.face_down = face_down
+        state.hands = [list(hand) for hand in hands]
+        state.captured = [list(cards) for cards in captured]
+        state.pisti = list(pisti)
+        state.jack_pisti = list(jack_pisti)
+        state.plays = list(plays)
+        state.last_capturer = last_capturer
+        state.face_up_at_start = face_up_at_start
+        state._players = rules.players
+        state._round = HAND_SIZE * rules.players
+        return state
+
     def _deal_round(self) -> None:
         deck, start = self.deck, self.next_card
         for seat, hand in enumerate(self.hands):

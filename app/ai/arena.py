@@ -1,0 +1,125 @@
+"""Duplicate matches between two levels, for measuring strength and speed.
+
+Every seeded deal is played twice, the levels swapping seats (and with four
+players, teams), so the luck of the cards cancels out. Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from app.engine import GameState, get_rules, observe, score_hand, seeded_deck
+
+from . import make_bot
+
+
+@dataclass
+class ArenaResult:
+    """What an arena run measured.
+
+    Attributes:
+        differences: per deal, A's points minus B's, averaged over the two
+            seatings.
+        wins, draws, losses: A's results over all games (two per deal).
+        times: each level's decision times, in milliseconds.
+    """
+
+    differences: list[float] = field(default_factory=list)
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+    def merge(self, other: ArenaResult) -> None:
+        """Add another run's figures to these."""
+        self.differences += other.differences
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        for level, times in other.times.items():
+            self.times.setdefault(level, []).extend(times)
+
+    def mean_and_margin(self) -> tuple[float, float]:
+        """Return the mean difference per deal and its 95% margin (±)."""
+        mean = statistics.fmean(self.differences)
+        if len(self.differences) < 2:
+            return mean, math.inf
+        return mean, 1.96 * statistics.stdev(self.differences) / math.sqrt(len(self.differences))
+
+
+def play_deals(a: str, b: str, rules_name: str, seed: str, first: int, count: int,
+               budget_ms: float | None = None) -> ArenaResult:
+    """Play deals ``first`` .. ``first + count - 1`` of ``seed`` twice each."""
+    rules = get_rules(rules_name)
+    result = ArenaResult(times={a: [], b: []})
+    for number in range(first, first + count):
+        deck = seeded_deck(f"{seed}-{number}", rules)
+        difference = 0.0
+        for a_team in (0, 1):
+            state = GameState(rules, deck)
+            while not state.finished:
+                seat = state.turn
+                level = a if seat % 2 == a_team else b
+                bot = make_bot(level, random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"), budget_ms)
+                observation = observe(state, seat)
+                start = time.perf_counter()
+                card = bot.choose(observation)
+                result.times[level].append((time.perf_counter() - start) * 1000)
+                state.play(card)
+            scores = score_hand(state)
+            mine, theirs = scores[a_team].points, scores[1 - a_team].points
+            difference += (mine - theirs) / 2
+            if mine > theirs:
+                result.wins += 1
+            elif mine < theirs:
+                result.losses += 1
+            else:
+                result.draws += 1
+        result.differences.append(difference)
+    return result
+
+
+def run_arena(a: str, b: str, deals: int, seed: str, rules_name: str = "cardems",
+              jobs: int = 1, budget_ms: float | None = None) -> ArenaResult:
+    """Play ``deals`` duplicate deals of ``a`` against ``b`` over ``jobs``
+    processes and return the combined figures."""
+    jobs = max(1, min(jobs, deals))
+    chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
+    result = ArenaResult(times={a: [], b: []})
+    if jobs == 1:
+        result.merge(play_deals(a, b, rules_name, seed, 0, deals, budget_ms))
+        return result
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(play_deals, a, b, rules_name, seed, lo, hi - lo, budget_ms) for lo, hi in chunks]
+        for future in futures:
+            result.merge(future.result())
+    return result
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Return the ``fraction`` quantile (0..1) of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
+
+
+def report(result: ArenaResult, a: str, b: str) -> str:
+    """Return the arena figures as text lines."""
+    mean, margin = result.mean_and_margin()
+    games = result.wins + result.draws + result.losses
+    lines = [
+        f"{a} vs {b}: {len(result.differences)} duplicate deals, {games} games",
+        f"mean point difference per deal ({a} - {b}): {mean:+.2f} ± {margin:.2f} (95% CI)",
+        f"{a} wins {result.wins / games:.1%}, draws {result.draws / games:.1%}, loses {result.losses / games:.1%}",
+    ]
+    for level in dict.fromkeys((a, b)):
+        times = result.times[level]
+        lines.append(
+            f"{level} decision time: median {statistics.median(times):.3f} ms, "
+            f"p99 {percentile(times, 0.99):.3f} ms over {len(times)} decisions"
+        )
+    return "\n".join(lines)

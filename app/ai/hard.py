@@ -1,0 +1,85 @@
+"""Hard: counts every card seen face up and works out the odds (seed 001,
+"Hard counts the cards played and works out the odds").
+
+For each card in hand it weighs what the play wins now against what it risks
+handing the next seat, using :mod:`.counting`: the strategy tips of seeds 001
+and 004 (lead a rank already seen onto an empty table, keep Jacks for big
+piles or the last deal, keep scoring cards off the pile, mind the last card).
+Deterministic: ties go to the card earliest in the hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+from app.engine import Observation, card_points
+
+from .counting import Count, count_cards
+
+#: Worth of one captured card towards the most-cards bonus, in points.
+CARD_WORTH = 0.12
+#: Worth of keeping a Jack in hand, before the last deal.
+JACK_KEEP = 2.5
+
+
+def pile_worth(observation: Observation, count: Count, extra: str | None = None) -> float:
+    """Expected points of taking the pile (plus ``extra``, the card played):
+    the face-up cards' points, the face-down cards' expected points, and the
+    cards towards most cards."""
+    cards = list(observation.pile_face_up)
+    if extra:
+        cards.append(extra)
+    points = sum(card_points(card) for card in cards) + observation.face_down * count.mean_points
+    return points + CARD_WORTH * (len(cards) + observation.face_down)
+
+
+def jack_keep(observation: Observation) -> float:
+    """What keeping a Jack is worth: less as the hand runs out."""
+    if observation.stock == 0:
+        return 0.5 if len(observation.hand) <= 2 else 1.5
+    return JACK_KEEP
+
+
+def evaluate(observation: Observation, count: Count, card: str) -> float:
+    """Return the expected point swing of playing ``card`` (higher is better)."""
+    top = observation.pile_top
+    rank = card[0]
+    is_jack = rank == "J"
+    last_play = observation.plays_left == 1
+    keep = jack_keep(observation) if is_jack else 0.0
+    if top is not None and (rank == top[0] or is_jack):
+        gain = pile_worth(observation, count, card)
+        if observation.pile_size == 1 and rank == top[0]:
+            gain += observation.rules.jack_pisti_points if is_jack else observation.rules.pisti_points
+        return gain - keep
+    # The card stays on the pile.
+    if last_play:
+        # The table goes to the last capturer.
+        worth = pile_worth(observation, count, card)
+        mine = observation.last_capturer == observation.team
+        return (worth if mine else -worth) - keep
+    worth = pile_worth(observation, count, card)
+    by_rank = count.chance_next_holds(rank)
+    jacks = count.chance_holds(count.unseen_by_rank.get("J", 0))
+    if observation.pile_size == 0:
+        # A lone card: a pişti for the next seat if it holds the rank.
+        bonus = observation.rules.jack_pisti_points if is_jack else observation.rules.pisti_points
+        risk = by_rank * (worth + bonus)
+        if not is_jack:
+            risk += (1 - by_rank) * jacks * max(0.0, worth - JACK_KEEP) * 0.5
+    else:
+        risk = by_rank * worth + (1 - by_rank) * jacks * max(0.0, worth - JACK_KEEP)
+    # Cards left on the pile may come back to us: count half their worth.
+    return -risk - keep - 0.5 * card_points(card)
+
+
+class HardBot:
+    """Card-counting player that weighs gains against the odds."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, observation: Observation) -> str:
+        """Return the card code to play from ``observation.hand``."""
+        count = count_cards(observation)
+        return max(observation.hand, key=lambda card: evaluate(observation, count, card))
