@@ -1,0 +1,323 @@
+"""Property tests (hypothesis) over all three rule sets.
+
+Every example is a rule set, a deck that is valid for it, and a list of
+integers that choose which card of the hand each seat plays in turn (index
+modulo the hand size), so every sequence of plays generated is legal. The
+properties come from ``shared/spec/record-format.md``:
+
+* the 52 cards are conserved at every step (hands, pile, captured, stock);
+* a finished hand's card points add up to 13 ("Card points: each Ace 1, each
+  Jack 1, the 2 of clubs 2, the 10 of diamonds 3");
+* the most-cards bonus goes to at most one side, and to none at 26-26;
+* a record written by ``make_record`` and read by ``load_record`` replays to
+  the same summary;
+* an illegal play ("a card not in the hand of the seat whose turn it is", or
+  any play after the hand) raises ``IllegalPlay`` and changes nothing;
+* ``team_points`` (the fast scorer) agrees with ``score_hand``;
+* a world sampled from a seat's observation looks the same to that seat.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.engine import (
+    CARDEMS, CLASSIC, FULL_DECK, PARTNERS, GameState, IllegalPlay, card_points,
+    hand_winner, load_record, make_record, observe, replay_summary, score_hand,
+    seeded_deck,
+)
+from app.engine.scoring import team_points
+from app.engine.worlds import STAND_IN, sample_world
+
+SETTINGS = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+SEED_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+JACKS = [card for card in FULL_DECK if card[0] == "J"]
+FULL = Counter(FULL_DECK)
+
+rule_sets = st.sampled_from([CARDEMS, CLASSIC, PARTNERS])
+#: one choice per play: the index (modulo the hand size) of the card played
+choices = st.lists(st.integers(min_value=0, max_value=3), min_size=48, max_size=48)
+
+
+def make_valid(deck: list[str], rules) -> list[str]:
+    """Adjust a permutation so the rule set accepts it, by the smallest swaps:
+    a fourth centre Jack goes into the stock; a Jack at the bottom (the
+    partners cut) is swapped with a non-Jack of the stock."""
+    if not rules.four_jacks_in_centre and all(card[0] == "J" for card in deck[:4]):
+        i = next(i for i in range(4, 51) if deck[i][0] != "J")
+        deck[3], deck[i] = deck[i], deck[3]
+    if not rules.jack_at_bottom and deck[51][0] == "J":
+        i = next(i for i in range(4, 51) if deck[i][0] != "J")
+        deck[51], deck[i] = deck[i], deck[51]
+    assert rules.deck_problem(deck) is None
+    return deck
+
+
+@st.composite
+def decks(draw, rules):
+    """A deck valid for ``rules``: either a seeded deal (a drawn seed and
+    hand number) or a drawn permutation, some Jacks possibly moved to the top
+    of the centre and to the bottom of the stock to reach the opening-Jack
+    and bottom-card rules often, then adjusted to be valid."""
+    if draw(st.booleans()):
+        seed = draw(st.text(alphabet=SEED_ALPHABET, min_size=1, max_size=64))
+        hand = draw(st.integers(min_value=0, max_value=30))
+        deck = seeded_deck(seed, rules, hand)
+        assert rules.deck_problem(deck) is None
+        return deck
+    deck = list(draw(st.permutations(FULL_DECK)))
+    # Jacks to the centre, top (deck[3]) first, then maybe one to the bottom
+    places = [3, 2, 1, 0][: draw(st.integers(min_value=0, max_value=4))]
+    if draw(st.booleans()):
+        places.append(51)
+    for place, jack in zip(places, draw(st.permutations(JACKS))):
+        i = deck.index(jack)
+        deck[place], deck[i] = deck[i], deck[place]
+    return make_valid(deck, rules)
+
+
+@st.composite
+def hands(draw):
+    """(rules, deck, choices) for one hand."""
+    rules = draw(rule_sets)
+    return rules, draw(decks(rules)), draw(choices)
+
+
+def pick(state: GameState, choice: int) -> str:
+    hand = state.hands[state.turn]
+    return hand[choice % len(hand)]
+
+
+def play_prefix(rules, deck, picks, n=48) -> GameState:
+    state = GameState.deal(rules, deck)
+    for choice in picks[:n]:
+        state.play(pick(state, choice))
+    return state
+
+
+def stock(state: GameState) -> list[str]:
+    return list(state.deck[state.next_card:])
+
+
+def all_cards(state: GameState) -> Counter:
+    held = list(state.pile) + stock(state)
+    for hand in state.hands:
+        held += hand
+    for cards in state.captured:
+        held += cards
+    return Counter(held)
+
+
+def snapshot(state: GameState):
+    """Everything a state holds, as comparable plain data."""
+    return (
+        state.to_dict(),
+        [list(hand) for hand in state.hands],
+        list(state.pile),
+        state.face_down,
+        [list(cards) for cards in state.captured],
+        list(state.pisti),
+        list(state.jack_pisti),
+        list(state.plays),
+        state.last_capturer,
+        state.next_card,
+        state.face_up_at_start,
+    )
+
+
+# --- conservation -------------------------------------------------------------------
+
+
+@SETTINGS
+@given(hands())
+def test_every_legal_sequence_conserves_the_52_cards(hand):
+    rules, deck, picks = hand
+    state = GameState.deal(rules, deck)
+    assert all_cards(state) == FULL
+    for step, choice in enumerate(picks):
+        assert not state.finished and state.turn == step % rules.players
+        card = pick(state, choice)
+        assert card in state.legal_plays()
+        state.play(card)
+        assert all_cards(state) == FULL, step
+        assert state.plays == [] or state.plays[-1] == card
+        assert sum(map(len, state.captured)) + len(state.pile) + sum(map(len, state.hands)) \
+            + state.stock == 52
+    assert state.finished and state.legal_plays() == []
+    assert state.pile == [] and state.stock == 0 and not any(state.hands)
+    assert Counter(state.captured[0] + state.captured[1]) == FULL
+    assert sorted(state.plays) == sorted(set(state.plays))  # 48 distinct cards played
+
+
+@SETTINGS
+@given(hands(), st.integers(min_value=0, max_value=47))
+def test_copy_is_independent_and_play_index_agrees_with_play(hand, n):
+    rules, deck, picks = hand
+    state = play_prefix(rules, deck, picks, n)
+    before = snapshot(state)
+    other = state.copy()
+    assert snapshot(other) == before
+    hand_now = state.hands[state.turn]
+    index = picks[n] % len(hand_now)
+    card = hand_now[index]
+    captured = other.play_index(index)
+    assert snapshot(state) == before  # playing on the copy leaves the original alone
+    result = state.play(card)
+    assert result.captured == captured
+    assert snapshot(state) == snapshot(other)
+
+
+# --- scoring ------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(hands())
+def test_scores_of_a_finished_hand(hand):
+    rules, deck, picks = hand
+    state = play_prefix(rules, deck, picks)
+    scores = score_hand(state)
+    # card points: 13 in all, however the cards fell
+    card_sums = [s.aces + s.jacks + 2 * s.two_of_clubs + 3 * s.ten_of_diamonds for s in scores]
+    assert sum(card_sums) == 13
+    assert card_sums == [sum(card_points(c) for c in state.captured[t]) for t in (0, 1)]
+    # the most-cards bonus: at most one side, none at 26-26
+    bonus = [s.most_cards for s in scores]
+    assert sorted(bonus) in ([0, 0], [0, rules.most_cards_points])
+    cards = [s.cards for s in scores]
+    assert sum(cards) == 52
+    if cards == [26, 26]:
+        assert bonus == [0, 0]
+    elif rules.most_cards == "more_than_other":
+        assert bonus[cards.index(max(cards))] == rules.most_cards_points
+    else:
+        assert bonus == [rules.most_cards_points * (c >= 27) for c in cards]
+    for s in scores:
+        assert s.points == card_sums[s.team] + s.most_cards \
+            + rules.pisti_points * s.pisti + rules.jack_pisti_points * s.jack_pisti
+    # the fast scorer agrees
+    assert team_points(state) == [s.points for s in scores]
+    winner, reason = hand_winner(state, scores)
+    if rules.cards_break_ties:
+        # 13 card points, even pişti values: points can only tie with the
+        # bonus given, and then the cards differ, so cardems never draws
+        assert winner is not None and reason in ("points", "cards")
+
+
+@SETTINGS
+@given(hands(), st.integers(min_value=0, max_value=48))
+def test_team_points_agrees_with_score_hand_at_every_step(hand, n):
+    rules, deck, picks = hand
+    state = GameState.deal(rules, deck)
+    for choice in picks[:n]:
+        assert team_points(state) == [s.points for s in score_hand(state)]
+        state.play(pick(state, choice))
+    assert team_points(state) == [s.points for s in score_hand(state)]
+    if not state.finished:
+        assert [s.most_cards for s in score_hand(state)] == [0, 0]
+
+
+# --- records ------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(hands(), st.integers(min_value=0, max_value=48),
+       st.none() | st.text(alphabet=SEED_ALPHABET, min_size=1, max_size=64))
+def test_record_round_trip_gives_the_same_summary(hand, n, seed):
+    rules, deck, picks = hand
+    state = play_prefix(rules, deck, picks, n)
+    record = make_record(state, seed)
+    loaded = load_record(json.dumps(record))
+    assert replay_summary(loaded) == replay_summary(state)
+    assert snapshot(loaded) == snapshot(state)
+    assert make_record(loaded, seed) == record
+    summary = replay_summary(state)
+    assert summary["plays"] == n and summary["finished"] == (n == 48)
+    if n < 48:
+        assert summary["winner"] is None
+
+
+# --- illegal plays --------------------------------------------------------------------
+
+not_cards = st.one_of(
+    st.text(max_size=4), st.none(), st.integers(), st.sampled_from(["10D", "td", "XX", ""]),
+)
+
+
+@SETTINGS
+@given(hands(), st.integers(min_value=0, max_value=47),
+       st.lists(st.integers(min_value=0, max_value=51), min_size=1, max_size=8),
+       st.lists(not_cards, max_size=3))
+def test_illegal_plays_are_refused_and_change_nothing(hand, n, others, junk):
+    rules, deck, picks = hand
+    state = play_prefix(rules, deck, picks, n)
+    own = state.hands[state.turn]
+    not_own = [card for card in FULL_DECK if card not in own]
+    candidates = [not_own[i % len(not_own)] for i in others]
+    candidates += [text for text in junk if text not in own]
+    # another seat's card is always among them when the others hold cards
+    candidates += [card for s, h in enumerate(state.hands) if s != state.turn for card in h[:1]]
+    before = snapshot(state)
+    for card in candidates:
+        try:
+            state.play(card)
+        except IllegalPlay:
+            pass
+        else:
+            raise AssertionError(f"{card!r} was played by seat {state.turn} holding {own}")
+        assert snapshot(state) == before
+
+
+@SETTINGS
+@given(hands(), st.lists(st.sampled_from(FULL_DECK) | not_cards, min_size=1, max_size=6))
+def test_no_play_after_the_hand_is_over(hand, attempts):
+    rules, deck, picks = hand
+    state = play_prefix(rules, deck, picks)
+    assert state.finished
+    before = snapshot(state)
+    summary = replay_summary(state)
+    for card in attempts + [state.plays[-1], state.plays[0]]:
+        try:
+            state.play(card)
+        except IllegalPlay:
+            pass
+        else:
+            raise AssertionError(f"{card!r} was played after the hand")
+        assert snapshot(state) == before
+    assert replay_summary(state) == summary
+
+
+# --- worlds ---------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(hands(), st.integers(min_value=0, max_value=48), st.integers(min_value=0, max_value=3),
+       st.integers(min_value=0, max_value=2**32))
+def test_a_sampled_world_looks_the_same_to_its_seat(hand, n, seat, rng_seed):
+    rules, deck, picks = hand
+    seat %= rules.players
+    state = play_prefix(rules, deck, picks, n)
+    view = observe(state, seat)
+    world = sample_world(view, random.Random(rng_seed))
+    assert observe(world, seat) == view
+    # the hidden cards are placed among the cards the seat has not seen
+    unseen = set(FULL_DECK) - view.seen - set(view.hand)
+    placed = [c for s, h in enumerate(world.hands) if s != seat for c in h]
+    placed += world.pile[: world.face_down] + stock(world)
+    bottom = view.bottom_card
+    assert Counter(c for c in placed if c != bottom) <= Counter(unseen)
+    assert len(placed) == len(set(placed))
+    assert set(world.captured[0] + world.captured[1]) <= {STAND_IN}
+    # a world is a playable hand: play it out to the end
+    world.random_playout(random.Random(rng_seed))
+    assert world.finished
+    assert sum(map(len, world.captured)) == 52 and not world.pile
