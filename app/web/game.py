@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext, lazy_gettext
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
@@ -13,23 +14,41 @@ from app.engine import (
     InvalidSeed,
     RuleSet,
     card_label,
-    card_name,
     check_seed,
     make_record,
     new_seed,
     seeded_deck,
 )
 
-from . import store
+from . import i18n, store
 from .table import Refused, Table
 from .view import hand_scores, table_context
 
 bp = Blueprint("game", __name__)
+bp.record_once(lambda setup: i18n.init_app(setup.app))
 
 RULE_NAMES = {
-    "cardems": "Single deal (Cardems)",
-    "classic": "Classic match (2 players)",
-    "partners": "Partners (2 v 2, to 151)",
+    "cardems": lazy_gettext("Single deal (Cardems)"),
+    "classic": lazy_gettext("Classic match (2 players)"),
+    "partners": lazy_gettext("Partners (2 v 2, to 151)"),
+}
+LEVEL_NAMES = {
+    "easy": lazy_gettext("Easy"),
+    "medium": lazy_gettext("Medium"),
+    "hard": lazy_gettext("Hard"),
+    "expert": lazy_gettext("Expert"),
+}
+REFUSALS = {
+    "hand_over": lazy_gettext("This hand is over; there is nothing left to play."),
+    "no_move": lazy_gettext("The form did not say which move it was for; nothing was played."),
+    "no_hand": lazy_gettext("The form did not say which hand it was for; nothing was dealt."),
+    "stale": lazy_gettext(
+        "That page was out of date (the move was already played, or the game went on in "
+        "another tab). Nothing was played; here is the table as it stands."
+    ),
+    "not_a_card": lazy_gettext("That is not a card; nothing was played."),
+    "not_in_hand": lazy_gettext("That card is not in your hand; nothing was played."),
+    "match_over": lazy_gettext("This match is over. Start a new game to play again."),
 }
 
 
@@ -40,7 +59,18 @@ def _card_label(card: str) -> str:
 
 @bp.app_template_filter("card_name")
 def _card_name(card: str) -> str:
-    return card_name(card)
+    return i18n.card_name(card)
+
+
+@bp.app_context_processor
+def _page_globals() -> dict:
+    """What every page needs: the aids, the languages, the level names."""
+    return {
+        "aids": store.aids(),
+        "languages": i18n.LANGUAGES,
+        "current_language": str(get_locale() or "en"),
+        "level_names": LEVEL_NAMES,
+    }
 
 
 @bp.get("/healthz")
@@ -59,6 +89,9 @@ def home() -> str:
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
         levels=LEVELS,
+        place_names={
+            1: gettext("East (opponent)"), 2: gettext("North (your partner)"), 3: gettext("West (opponent)")
+        },
         in_progress=table is not None and not table.match.over,
     )
 
@@ -93,7 +126,7 @@ def deal(seed: str) -> Response | tuple[str, int]:
         return _bad_seed(seed)
     rules = request.args.get("rules", "cardems")
     if rules not in RULE_SETS:
-        return _bad_request("Unknown game", f"There is no rule set called “{rules[:40]}”.")
+        return _bad_request(gettext("Unknown game"), gettext("There is no game called “%(name)s”.", name=rules[:40]))
     settings = _settings({**store.settings(), "rules": rules, "target": request.args.get("target", "")})
     return _start(settings, seed, seed_public=True)
 
@@ -131,7 +164,7 @@ def record() -> Response | tuple[str, int]:
     number = request.args.get("hand", str(match.hand_number + 1))
     finished = len(match.plays_history)
     if not number.isdigit() or not 1 <= int(number) <= finished:
-        message = "The record of a hand can be downloaded when that hand is over: it shows every card."
+        message = gettext("The record of a hand can be downloaded when that hand is over: it shows every card.")
         return _render(table, message), 409
     index = int(number) - 1
     deck = seeded_deck(match.seed, match.rules, index)
@@ -168,6 +201,31 @@ def _settings(source) -> dict:
     return {"rules": rules.name, "target": target, "level": level, "levels": levels}
 
 
+@bp.post("/settings")
+def save_settings() -> Response:
+    """Save the playing aids (checkboxes named as ``store.AIDS``) and go
+    back to the page the form was on."""
+    store.save_aids({name: request.form.get(name) == "on" for name in store.AIDS})
+    return redirect(_back(), 303)
+
+
+@bp.post("/language")
+def choose_language() -> Response:
+    """Switch the pages' language (field ``language``) and go back."""
+    code = request.form.get("language", "")
+    if code in i18n.LANGUAGES:
+        store.save_language(code)
+    return redirect(_back(), 303)
+
+
+def _back() -> str:
+    """The form's ``next`` page if it is a path on this site, else the table."""
+    target = request.form.get("next", "")
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("game.home")
+
+
 def _deal_url(seed: str, rules: str, target: int | None, external: bool = False) -> str:
     """Return the share link of a deal: the seed, and the game when it is
     not the default single deal."""
@@ -190,14 +248,14 @@ def _act(action) -> Response | tuple[str, int]:
     try:
         action(table)
     except Refused as refusal:
-        return _render(store.load_table(), refusal.message), refusal.status
+        return _render(store.load_table(), str(REFUSALS[refusal.reason])), refusal.status
     store.save_table(table)
     return redirect(url_for("game.table"), 303)
 
 
 def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
-    context = table_context(table)
+    context = table_context(table, store.aids())
     context.update(message=message, rule_names=RULE_NAMES)
     match = table.match
     if table.seed_public or match.over:
@@ -216,8 +274,8 @@ def _no_game() -> tuple[str, int]:
 
 
 def _bad_seed(seed: str) -> tuple[str, int]:
-    message = f"“{seed[:80]}” cannot be used: a seed is 1 to 64 letters, digits, - or _."
-    return _bad_request("That is not a valid seed", message)
+    message = gettext("“%(seed)s” cannot be used: a seed is 1 to 64 letters, digits, - or _.", seed=seed[:80])
+    return _bad_request(gettext("That is not a valid seed"), message)
 
 
 def _bad_request(title: str, message: str) -> tuple[str, int]:

@@ -54,3 +54,41 @@ def settings() -> dict:
 def save_settings(value: dict) -> None:
     """Remember the player's game settings (plain data) for later games."""
     session[_SETTINGS] = value
+
+
+#: The playing aids and their defaults (seed 001 and 004's aids).
+AIDS = {
+    "highlight": True,   # mark the cards in hand that would capture
+    "counter": False,    # played-cards counter per rank
+    "four_colour": False,  # four-colour deck
+    "hints": False,      # a short note on your turn
+    "bottom_card": True,  # show the stock's bottom card where the rules do
+    "fan": True,         # fan the pile's top cards
+}
+_AIDS = "aids"
+
+
+def aids() -> dict[str, bool]:
+    """Return the player's aids, each on or off (defaults in :data:`AIDS`)."""
+    saved = session.get(_AIDS)
+    saved = saved if isinstance(saved, dict) else {}
+    return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
+
+
+def save_aids(value: dict[str, bool]) -> None:
+    """Remember the player's aids (names of :data:`AIDS` to booleans)."""
+    session[_AIDS] = {name: bool(value.get(name, False)) for name in AIDS}
+
+
+_LANGUAGE = "language"
+
+
+def language() -> str | None:
+    """Return the language the player chose on a page, if any."""
+    value = session.get(_LANGUAGE)
+    return value if isinstance(value, str) else None
+
+
+def save_language(code: str) -> None:
+    """Remember the player's language (a key of ``i18n.LANGUAGES``)."""
+    session[_LANGUAGE] = code

@@ -22,13 +22,15 @@ class Refused(Exception):
     """A request the table will not take; nothing was changed.
 
     Attributes:
-        message: what to tell the player.
+        reason: why, one of ``"hand_over"``, ``"no_move"``, ``"stale"``,
+            ``"not_a_card"``, ``"not_in_hand"``, ``"no_hand"``,
+            ``"match_over"`` (the pages word them in the player's language).
         status: the HTTP status that fits (400 bad input, 409 out of date).
     """
 
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, reason: str, status: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
         self.status = status
 
 
@@ -103,22 +105,17 @@ class Table:
                 not a card in the player's hand.
         """
         if self.state.finished:
-            raise Refused("This hand is over; there is nothing left to play.", 409)
-        move = _number(move_text, "The form did not say which move it was for; nothing was played.")
-        if move != self.move:
-            raise Refused(
-                "That page was out of date (the move was already played, or the game went on "
-                "in another tab). Nothing was played; here is the table as it stands.",
-                409,
-            )
+            raise Refused("hand_over", 409)
+        if _number(move_text, "no_move") != self.move:
+            raise Refused("stale", 409)
         try:
             card = parse_card(card_text)
         except InvalidCard:
-            raise Refused(f"{str(card_text)[:20]!r} is not a card; nothing was played.", 400) from None
+            raise Refused("not_a_card", 400) from None
         try:
             result = self.state.play(card)
         except IllegalPlay:
-            raise Refused("That card is not in your hand; nothing was played.", 400) from None
+            raise Refused("not_in_hand", 400) from None
         self.log = [{**asdict(result), "position": HUMAN}]
         self._computer_plays()
 
@@ -131,11 +128,11 @@ class Table:
             Refused: the hand is not over, the match is over, or the page
                 was out of date.
         """
-        hand = _number(hand_text, "The form did not say which hand it was for.")
+        hand = _number(hand_text, "no_hand")
         if hand != self.match.hand_number or not self.match.hand_counted:
-            raise Refused("That page was out of date; here is the game as it stands.", 409)
+            raise Refused("stale", 409)
         if self.match.over:
-            raise Refused("This match is over. Start a new game to play again.", 409)
+            raise Refused("match_over", 409)
         self.match.next_hand()
         self.log = []
         self._computer_plays()
@@ -177,8 +174,8 @@ class Table:
             raise InvalidState(f"damaged saved game: {exc}") from None
 
 
-def _number(text: object, message: str) -> int:
+def _number(text: object, reason: str) -> int:
     try:
         return int(str(text))
     except ValueError:
-        raise Refused(message, 400) from None
+        raise Refused(reason, 400) from None

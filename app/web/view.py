@@ -5,16 +5,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine import TeamScore, card_label, hand_winner, score_hand, would_capture
+from flask_babel import gettext, lazy_gettext, ngettext
 
+from app.ai.hints import Hint, hints_for
+from app.engine import TeamScore, card_label, hand_winner, score_hand, would_capture
+from app.engine.cards import RANKS
+
+from .i18n import card_name
 from .table import HUMAN, Table
 
 #: How many face-up cards of the pile are drawn fanned on the table.
 PILE_FAN = 4
 
-POSITION_NAMES = {2: ["You", "The computer"], 4: ["You", "East", "North", "West"]}
-SIDE_NAMES = {2: ["You", "Computer"], 4: ["You & North", "East & West"]}
-SIDE_OBJECTS = {2: ["you", "the computer"], 4: ["you and North", "East and West"]}
+POSITION_NAMES = {
+    2: [lazy_gettext("You"), lazy_gettext("The computer")],
+    4: [lazy_gettext("You"), lazy_gettext("East"), lazy_gettext("North"), lazy_gettext("West")],
+}
+SIDE_NAMES = {
+    2: [lazy_gettext("You"), lazy_gettext("Computer")],
+    4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
+}
+SIDE_OBJECTS = {
+    2: [lazy_gettext("you"), lazy_gettext("the computer")],
+    4: [lazy_gettext("you and North"), lazy_gettext("East and West")],
+}
 
 
 @dataclass(frozen=True)
@@ -31,29 +45,63 @@ class Place:
 
 def _result_words(event: dict) -> str:
     if event["jack_pisti"]:
-        return "Jack pişti! 20 points"
+        return gettext("Jack pişti! 20 points")
     if event["pisti"]:
-        return "pişti! 10 points"
+        return gettext("pişti! 10 points")
     if event["captured"]:
-        return f"captured {event['captured']} cards"
-    return "it stays on the pile"
+        return ngettext("captured %(num)s card", "captured %(num)s cards", event["captured"])
+    return gettext("it stays on the pile")
 
 
 def describe(table: Table, event: dict) -> list[str]:
     """Return the sentences telling one logged play, e.g.
     ``["East played J♣: captured 5 cards."]``."""
     players = table.match.players
-    who = POSITION_NAMES[players][event["position"]]
-    lines = [f"{who} played {card_label(event['card'])}: {_result_words(event)}."]
+    card, result = card_label(event["card"]), _result_words(event)
+    if event["position"] == HUMAN:
+        lines = [gettext("You played %(card)s: %(result)s.", card=card, result=result)]
+    else:
+        who = POSITION_NAMES[players][event["position"]]
+        lines = [gettext("%(who)s played %(card)s: %(result)s.", who=who, card=card, result=result)]
     if event["dealt"]:
-        lines.append("Four new cards each were dealt.")
+        lines.append(gettext("Four new cards each were dealt."))
     if event["swept"]:
         side = table.match.side_of_team(event["swept_to"])
-        lines.append(f"The {event['swept']} cards left on the table go to {SIDE_OBJECTS[players][side]}.")
+        lines.append(ngettext(
+            "The %(num)s card left on the table goes to %(side)s.",
+            "The %(num)s cards left on the table go to %(side)s.",
+            event["swept"],
+            side=SIDE_OBJECTS[players][side],
+        ))
     return lines
 
 
-def table_context(table: Table) -> dict:
+def hint_text(hint: Hint) -> str:
+    """Return a hint as a sentence in the page's language."""
+    card = card_name(hint.card)
+    if hint.kind == "pisti":
+        return gettext("Pişti chance: your %(card)s takes the lone card for 10 points.", card=card)
+    if hint.kind == "jack_pisti":
+        return gettext("Jack pişti chance: your %(card)s takes the lone Jack for 20 points.", card=card)
+    if hint.kind == "keep_jack":
+        return ngettext(
+            "Keep your Jack: the pile is only %(num)s card.",
+            "Keep your Jack: the pile is only %(num)s cards.",
+            hint.number,
+        )
+    if hint.kind == "jack_worth":
+        return gettext("Your %(card)s would take %(num)s cards now.", card=card, num=hint.number)
+    if hint.kind == "risky_lead":
+        return gettext(
+            "Risky lead: the next player holds a card of the rank of your %(card)s "
+            "about %(percent)s%% of the time (a pişti for them).",
+            card=card,
+            percent=hint.number,
+        )
+    return gettext("The Hard level would play your %(card)s.", card=card)
+
+
+def table_context(table: Table, aids: dict[str, bool]) -> dict:
     """Return the template context for the table, between-hands and final
     pages. Only the player's observation is used, never the state."""
     match = table.match
@@ -70,8 +118,8 @@ def table_context(table: Table) -> dict:
             "total": match.totals[side],
         })
     last = {}
-    for event in table.log:
-        last[event["position"]] = {"card": event["card"], "said": _result_words(event)}
+    for step, event in enumerate(table.log):
+        last[event["position"]] = {"card": event["card"], "said": _result_words(event), "step": step}
     places = [
         Place(
             position=position,
@@ -83,21 +131,25 @@ def table_context(table: Table) -> dict:
         )
         for position in range(players)
     ]
-    fan = obs.pile_face_up[-PILE_FAN:]
+    fan = obs.pile_face_up[-PILE_FAN:] if aids["fan"] else obs.pile_face_up[-1:]
+    seen = [card[0] for card in obs.seen]
     return {
         "obs": obs,
         "match": match,
         "places": places,
         "sides": sides,
-        "happened": [line for event in table.log for line in describe(table, event)],
+        "happened": [
+            (step, line) for step, event in enumerate(table.log) for line in describe(table, event)
+        ],
         "hand": [
             {"card": card, "captures": would_capture(card, obs.pile_top), "key": index + 1}
             for index, card in enumerate(obs.hand)
         ],
         "fan": fan,
         "under": obs.pile_size - len(fan),
+        "counter": [("10" if rank == "T" else rank, seen.count(rank)) for rank in RANKS],
+        "hints": [hint_text(hint) for hint in hints_for(obs)] if aids["hints"] else [],
         "move": table.move,
-        "seed": match.seed if table.seed_public or match.over else None,
         "human": HUMAN,
     }
 
