@@ -11,6 +11,7 @@ def shoot(page: Page, screenshots, name: str) -> None:
     """Screenshot the page at phone and desktop sizes."""
     for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
+        page.emulate_media(reduced_motion="reduce")
         page.screenshot(path=screenshots / f"{name}-{size_name}.png", full_page=True)
 
 

@@ -28,6 +28,7 @@ def test_deal_from_seed_and_play_a_whole_hand(page: Page, live_server, screensho
     seed = f"e2e-{size_name}"
     page.set_viewport_size(size)
     page.goto(live_server + "/")
+    page.emulate_media(reduced_motion="reduce")
     page.screenshot(path=screenshots / f"home-{size_name}.png", full_page=True)
     page.get_by_label("Seed").fill(seed)
     page.get_by_role("button", name="Deal from a seed").click()
@@ -42,10 +43,12 @@ def test_deal_from_seed_and_play_a_whole_hand(page: Page, live_server, screensho
         with page.expect_navigation():
             button.click()
         if turn == 2:
+            page.emulate_media(reduced_motion="reduce")
             page.screenshot(path=screenshots / f"table-{size_name}.png")
         if turn < 23:
             expect(page.locator(".log")).to_contain_text("You played")
     expect(page.locator(".verdict")).to_be_visible()
+    page.emulate_media(reduced_motion="reduce")
     page.screenshot(path=screenshots / f"final-{size_name}.png", full_page=True)
 
     state, scores = engine_result(seed, mine)

@@ -1,0 +1,233 @@
+"""The table's aids, keyboard play, languages and accessibility, in Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from app.engine import CARDEMS, PARTNERS, GameState, seeded_deck, would_capture
+from tests.e2e.conftest import DESKTOP, PHONE
+
+
+def first_seed(rules, wanted) -> str:
+    """The first seed ``aid-N`` whose opening position satisfies ``wanted``."""
+    for number in range(500):
+        seed = f"aid-{number}"
+        if wanted(GameState(rules, seeded_deck(seed, rules))):
+            return seed
+    raise AssertionError("no such seed")
+
+
+CAPTURE_SEED = first_seed(CARDEMS, lambda s: any(would_capture(c, s.pile_top) for c in s.hands[0]))
+QUIET_SEED = first_seed(CARDEMS, lambda s: not any(would_capture(c, s.pile_top) for c in s.hands[0]))
+
+
+def set_aid(page: Page, label: str, on: bool) -> None:
+    """Toggle an aid in the settings form, as a player would (JS submits it)."""
+    page.locator("details.settings summary").click()
+    box = page.get_by_label(label)
+    if box.is_checked() != on:
+        with page.expect_navigation():
+            box.click()
+
+
+def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> None:
+    query = "" if rules == "cardems" else f"?rules={rules}"
+    page.goto(f"{live_server}/deal/{seed}{query}")
+    expect(page.locator(".hand button").first).to_be_visible()
+
+
+def test_capture_highlight_toggles(page: Page, live_server):
+    deal(page, live_server, CAPTURE_SEED)
+    expect(page.locator(".hand button.captures").first).to_be_visible()
+    assert "captures" in page.locator(".hand button.captures").first.get_attribute("aria-label")
+    set_aid(page, "Highlight the cards that would capture", False)
+    expect(page.locator(".hand button.captures")).to_have_count(0)
+    expect(page.locator(".take-mark")).to_have_count(0)
+    set_aid(page, "Highlight the cards that would capture", True)
+    expect(page.locator(".hand button.captures").first).to_be_visible()
+
+
+def test_played_cards_counter_toggles(page: Page, live_server):
+    deal(page, live_server, QUIET_SEED)
+    expect(page.locator(".counter")).to_have_count(0)
+    set_aid(page, "Played-cards counter", True)
+    expect(page.locator(".counter li")).to_have_count(13)
+    top_rank = page.locator(".fan svg.top text.index").text_content()
+    cell = page.locator(".counter li", has=page.locator(".rank", has_text=top_rank)).first
+    expect(cell.locator(".seen")).to_have_text("1")
+    set_aid(page, "Played-cards counter", False)
+    expect(page.locator(".counter")).to_have_count(0)
+
+
+def test_four_colour_deck_toggles(page: Page, live_server):
+    deal(page, live_server, QUIET_SEED)
+    set_aid(page, "Four-colour deck", True)
+    expect(page.locator("body")).to_have_class(r"table-page players-2 four-colour")
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')")
+    assert page.eval_on_selector("#probe", "e => getComputedStyle(e).color") == "rgb(21, 70, 184)"
+    set_aid(page, "Four-colour deck", False)
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')")
+    assert page.eval_on_selector("#probe", "e => getComputedStyle(e).color") == "rgb(198, 40, 40)"
+
+
+def test_hints_toggle(page: Page, live_server):
+    deal(page, live_server, CAPTURE_SEED)
+    expect(page.locator(".hints")).to_have_count(0)
+    set_aid(page, "Hints on your turn", True)
+    expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
+    set_aid(page, "Hints on your turn", False)
+    expect(page.locator(".hints")).to_have_count(0)
+
+
+def test_bottom_card_toggle(page: Page, live_server):
+    deal(page, live_server, "aid-bottom", "partners")
+    bottom = seeded_deck("aid-bottom", PARTNERS)[51]
+    expect(page.locator(".bottom-card")).to_contain_text("bottom card")
+    set_aid(page, "Show the stock's bottom card (partners)", False)
+    expect(page.locator(".bottom-card")).to_have_count(0)
+    set_aid(page, "Show the stock's bottom card (partners)", True)
+    expect(page.locator(".bottom-card .visually-hidden")).to_have_count(1)
+    assert bottom[1] in page.locator(".bottom-card svg").get_attribute("class")
+
+
+def test_pile_fan_toggle(page: Page, live_server):
+    deal(page, live_server, QUIET_SEED)
+    # A card that stays on the pile makes two face-up cards.
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    faces = page.locator(".fan svg.face").count()
+    set_aid(page, "Fan the pile's top cards", False)
+    expect(page.locator(".fan svg.face")).to_have_count(min(faces, 1))
+    set_aid(page, "Fan the pile's top cards", True)
+    expect(page.locator(".fan svg.face")).to_have_count(faces)
+
+
+def test_aids_work_without_javascript(browser: Browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    deal(page, live_server, QUIET_SEED)
+    page.locator("details.settings summary").click()
+    page.get_by_label("Played-cards counter").check()
+    with page.expect_navigation():
+        page.locator("form.aids").get_by_role("button", name="Save").click()
+    expect(page.locator(".counter li")).to_have_count(13)
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    expect(page.locator(".log li").first).to_contain_text("You played")
+    expect(page.locator(".reveal")).to_have_count(0)
+    context.close()
+
+
+def test_plays_are_revealed_one_after_another(page: Page, live_server, browser: Browser):
+    deal(page, live_server, QUIET_SEED)
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    steps = page.locator(".log li.reveal")
+    expect(steps).to_have_count(2)
+    assert steps.nth(1).evaluate("e => getComputedStyle(e).animationDelay") == "0.7s"
+    calm = browser.new_context(reduced_motion="reduce")
+    quiet = calm.new_page()
+    deal(quiet, live_server, QUIET_SEED)
+    with quiet.expect_navigation():
+        quiet.locator(".hand button").first.click()
+    expect(quiet.locator(".log li")).to_have_count(2)
+    expect(quiet.locator(".reveal")).to_have_count(0)
+    calm.close()
+
+
+def test_whole_game_with_the_keyboard(page: Page, live_server):
+    deal(page, live_server, "keyboard-only")
+    page.keyboard.press("Tab")  # the skip link
+    while page.evaluate("document.activeElement.closest('.hand') === null"):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    for _ in range(23):
+        expect(page.locator(".hand button").first).to_be_visible()
+        count = page.locator(".hand button").count()
+        with page.expect_navigation():
+            page.keyboard.press(str(count))
+    expect(page.locator(".verdict")).to_be_visible()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+def test_no_serious_accessibility_violations(browser: Browser, live_server, locale):
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    axe = Axe()
+    pages = []
+    page.goto(live_server + "/")
+    pages.append(("home", axe.run(page)))
+    deal(page, live_server, "axe-classic", "classic")
+    pages.append(("table", axe.run(page)))
+    while page.locator(".hand button").count():
+        with page.expect_navigation():
+            page.locator(".hand button").first.click()
+    pages.append(("between", axe.run(page)))
+    deal(page, live_server, "axe-cardems")
+    while page.locator(".hand button").count():
+        with page.expect_navigation():
+            page.locator(".hand button").first.click()
+    pages.append(("final", axe.run(page)))
+    context.close()
+    for name, result in pages:
+        serious = [v["id"] for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert serious == [], f"{name}: {serious}"
+
+
+ENGLISH = ["Your hand", "Stock", "Pile", "played", "New game", "Computer", "cards", "Playing aids", "Hand total", "dealer"]
+
+
+def test_turkish_table_has_no_english_left(browser: Browser, live_server, screenshots):
+    context = browser.new_context(locale="tr-TR")
+    page = context.new_page()
+    deal(page, live_server, "turkce", "partners")
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    text = page.locator("body").inner_text()
+    assert [word for word in ENGLISH if word in text] == []
+    assert "Eliniz" in text and "Deste" in text
+    for name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.emulate_media(reduced_motion="reduce")
+        page.screenshot(path=screenshots / f"tr-table-{name}.png")
+    while page.locator(".hand button").count():
+        with page.expect_navigation():
+            page.locator(".hand button").first.click()
+    text = page.locator("body").inner_text()
+    assert [word for word in ENGLISH if word in text] == []
+    assert "El toplamı" in text and "Sonraki el" in text
+    page.emulate_media(reduced_motion="reduce")
+    page.screenshot(path=screenshots / "tr-between-desktop.png", full_page=True)
+    context.close()
+
+
+def test_language_switch_is_remembered(page: Page, live_server):
+    page.goto(live_server + "/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Türkçe").click()
+    expect(page.get_by_role("heading", name="Yeni oyun")).to_be_visible()
+    deal(page, live_server, "switch")
+    expect(page.locator("#your-hand")).to_have_text("Eliniz")
+    assert page.evaluate("document.documentElement.lang") == "tr"
+
+
+@pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("desktop", DESKTOP)])
+@pytest.mark.parametrize("rules", ["cardems", "partners"])
+def test_table_fits_one_screen(page: Page, live_server, screenshots, size_name, size, rules):
+    page.set_viewport_size(size)
+    deal(page, live_server, "fit-check", rules)
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    page.emulate_media(reduced_motion="reduce")
+    page.screenshot(path=screenshots / f"fit-{rules}-{size_name}.png")
+    hand_bottom = page.locator(".hand").evaluate("e => e.getBoundingClientRect().bottom")
+    assert hand_bottom <= size["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    for box in page.locator(".hand button, .button, .link-button").evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => [e.offsetWidth, e.offsetHeight])"
+    ):
+        assert min(box) >= 44, box
