@@ -11,7 +11,7 @@ import click
 from flask import Flask
 
 from .ai import LEVELS
-from .ai.arena import report, run_arena
+from .arena import report, run_arena
 from .engine import RULE_SETS, InvalidRecord, InvalidSeed, check_seed, load_record, replay_summary
 
 

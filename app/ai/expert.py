@@ -3,11 +3,13 @@
 Determinized Monte Carlo (Cowling, Powley and Whitehouse, 2012): it deals
 the cards it cannot see at random, consistently with everything its seat has
 seen (:func:`app.engine.worlds.sample_world`), tries each card of its hand in
-that world and plays the hand out with a fast counting policy for every seat;
+that world and plays the hand out with a fast version of the Hard level's
+reasoning for every seat;
 every card is tried in the same worlds, so their averages compare fairly. In
 the last deal, when few plays are left, each world is solved exactly
 (minimax with alpha-beta) instead of played out. It keeps sampling until the
-budget is spent and plays the card with the best average point difference.
+budget is spent and plays the card with the best average point difference,
+plus half the Hard level's own evaluation of the card as a prior.
 """
 
 from __future__ import annotations
@@ -19,22 +21,26 @@ from app.engine import FULL_DECK, Observation, card_points
 from app.engine.scoring import team_points
 from app.engine.worlds import sample_world
 
+from .counting import count_cards
+from .hard import CARD_WORTH, JACK_KEEP, evaluate
+
 #: Default thinking time per move, in milliseconds.
 BUDGET_MS = 150.0
 #: Solve a world exactly when at most this many plays are left.
 EXACT_PLAYS = 8
-#: A Jack is spent in a playout on a pile of at least this many cards.
-PLAYOUT_JACK_PILE = 3
+#: Weight of the Hard level's evaluation added to the sampled averages (a
+#: prior that steadies the choice when the samples are few).
+PRIOR = 0.5
 RANKS = "A23456789TJQK"
-#: How much a playout minds throwing a card away: Jacks most, then points.
-_THROW_COST = {card: 2 * card_points(card) + (8 if card[0] == "J" else 0) for card in FULL_DECK}
+_POINTS = {card: card_points(card) for card in FULL_DECK}
 
 
 def _playout(world) -> None:
-    """Play the world to the end with a fast version of Medium's play plus
-    card counting, for every seat: capture with a same rank, spend a Jack
-    on a pile of 3 or more, else throw the card that is cheapest to lose
-    and whose rank has been seen most (the safest lead)."""
+    """Play the world to the end with a fast version of the Hard level's
+    reasoning, for every seat: capture with a same rank; spend a Jack when
+    the pile is worth more than keeping it; otherwise throw the card whose
+    expected loss is least (the odds that the next seat matches it, from the
+    ranks seen face up, times what it would take, plus the card's points)."""
     hands, pile, plays = world.hands, world.pile, world.plays
     players = len(hands)
     seen = dict.fromkeys(RANKS, 0)
@@ -42,9 +48,12 @@ def _playout(world) -> None:
         seen[card[0]] += 1
     for card in pile[world.face_down:]:
         seen[card[0]] += 1
+    seen_total = sum(seen.values())
     play_index = world.play_index
+    points = _POINTS
     while len(plays) < 48:
-        hand = hands[len(plays) % players]
+        number = len(plays)
+        hand = hands[number % players]
         choice = -1
         if pile:
             top = pile[-1][0]
@@ -55,15 +64,40 @@ def _playout(world) -> None:
                     break
                 if card[0] == "J":
                     jack = index
-            if choice < 0 and jack >= 0 and len(pile) >= PLAYOUT_JACK_PILE:
-                choice = jack
+            if choice < 0 and jack >= 0:
+                value = CARD_WORTH * len(pile)
+                for card in pile:
+                    value += points[card]
+                keep = JACK_KEEP if world.next_card < 52 else 0.5
+                if value > keep:
+                    choice = jack
         if choice < 0:
-            best = 99
-            for index, card in enumerate(hand):
-                key = _THROW_COST[card] - seen[card[0]]
-                if key < best:
-                    best, choice = key, index
+            if len(hand) == 1:
+                choice = 0
+            else:
+                pile_value = CARD_WORTH * len(pile)
+                for card in pile:
+                    pile_value += points[card]
+                bonus = 10.0 if not pile else 0.0
+                unknown = 52 - seen_total - len(hand)
+                next_hand = len(hands[(number + 1) % players]) or 4
+                best = 1e9
+                for index, card in enumerate(hand):
+                    rank = card[0]
+                    left = 4 - seen[rank]
+                    for other in hand:
+                        if other[0] == rank:
+                            left -= 1
+                    odds = left * next_hand / unknown if unknown > 0 else 0.0
+                    if odds > 1.0:
+                        odds = 1.0
+                    loss = odds * (pile_value + points[card] + bonus) + 0.5 * points[card]
+                    if rank == "J":
+                        loss += JACK_KEEP
+                    if loss < best:
+                        best, choice = loss, index
         seen[hand[choice][0]] += 1
+        seen_total += 1
         play_index(choice)
 
 
@@ -101,13 +135,16 @@ class ExpertBot:
 
     ``budget_ms`` is the thinking time per move in milliseconds; the search
     always looks at one world at least, so a tiny budget still plays.
+    ``max_worlds`` stops the search after that many worlds even within the
+    budget (``None``: no limit), which makes its choice repeatable.
     """
 
     takes_budget = True
 
-    def __init__(self, rng: random.Random, budget_ms: float = BUDGET_MS) -> None:
+    def __init__(self, rng: random.Random, budget_ms: float = BUDGET_MS, max_worlds: int | None = None) -> None:
         self.rng = rng
         self.budget_ms = budget_ms
+        self.max_worlds = max_worlds
 
     def choose(self, observation: Observation) -> str:
         """Return the card code to play from ``observation.hand``."""
@@ -118,6 +155,7 @@ class ExpertBot:
         seat, team = observation.seat, observation.team
         exact = observation.stock == 0 and observation.plays_left <= EXACT_PLAYS
         totals = [0.0] * len(hand)
+        worlds = 0
         while True:
             world = sample_world(observation, self.rng)
             for position, card in enumerate(hand):
@@ -129,6 +167,11 @@ class ExpertBot:
                     _playout(trial)
                     points = team_points(trial)
                     totals[position] += points[team] - points[1 - team]
-            if time.perf_counter() >= deadline:
+            worlds += 1
+            if time.perf_counter() >= deadline or worlds == self.max_worlds:
                 break
-        return hand[max(range(len(hand)), key=totals.__getitem__)]
+        means = [total / worlds for total in totals]
+        if PRIOR and not exact:
+            count = count_cards(observation)
+            means = [mean + PRIOR * evaluate(observation, count, card) for mean, card in zip(means, hand)]
+        return hand[max(range(len(hand)), key=means.__getitem__)]

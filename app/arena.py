@@ -13,9 +13,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from app.engine import GameState, get_rules, observe, score_hand, seeded_deck
+from .engine import GameState, get_rules, observe, score_hand, seeded_deck
 
-from . import make_bot
+from .ai import make_bot
 
 
 @dataclass

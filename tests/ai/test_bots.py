@@ -1,0 +1,141 @@
+"""Every level plays legal cards, fairly (from its observation alone)."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from app.ai import LEVELS, UnknownLevel, make_bot
+from app.ai.expert import ExpertBot
+from app.ai.hints import hints_for
+from app.engine import RULE_SETS, GameState, get_rules, observe, seeded_deck
+
+AI = Path(__file__).resolve().parents[2] / "app" / "ai"
+
+
+def bot(level: str, rng: random.Random):
+    if level == "expert":
+        return ExpertBot(rng, budget_ms=1000, max_worlds=3)
+    return make_bot(level, rng)
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_plays_legal_cards(rules, level):
+    games = 10 if level == "expert" else 400
+    rule_set = get_rules(rules)
+    for number in range(games):
+        state = GameState(rule_set, seeded_deck(f"legal-{number}", rule_set))
+        while not state.finished:
+            seat = state.turn
+            card = bot(level, random.Random(number)).choose(observe(state, seat))
+            assert card in state.hands[seat]
+            state.play(card)
+        assert sum(len(cards) for cards in state.captured) == 52
+
+
+def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """The same position with the cards ``seat`` cannot see shuffled among
+    the places it cannot see (other hands, stock, face-down cards); a
+    bottom card shown to all stays where it is."""
+    twin = state.copy()
+    shown = state.deck[-1] if state.rules.bottom_card_shown else None
+    places = [hand for other, hand in enumerate(twin.hands) if other != seat]
+    stock = list(twin.deck[twin.next_card:])
+    cards = [card for hand in places for card in hand] + stock + twin.pile[: twin.face_down]
+    cards = [card for card in cards if card != shown]
+    rng.shuffle(cards)
+    for hand in places:
+        for index in range(len(hand)):
+            if hand[index] != shown:
+                hand[index] = cards.pop()
+    for index in range(twin.face_down):
+        twin.pile[index] = cards.pop()
+    if stock and shown:
+        cards.append(shown)
+    twin.deck = twin.deck[: twin.next_card] + tuple(cards)
+    return twin
+
+
+@pytest.mark.parametrize("rules", ["cardems", "partners"])
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_choice_ignores_cards_the_seat_cannot_see(rules, level):
+    rule_set = get_rules(rules)
+    checked = 0
+    for number in range(30):
+        rng = random.Random(number)
+        state = GameState(rule_set, seeded_deck(f"fair-{number}", rule_set))
+        for _ in range(rng.randrange(20)):
+            state.play(rng.choice(state.hands[state.turn]))
+        seat = state.turn
+        twin = hidden_twin(state, seat, rng)
+        assert twin.hands[seat] == state.hands[seat]
+        assert observe(twin, seat) == observe(state, seat)
+        if any(a != b for a, b in zip(twin.hands, state.hands)) or twin.deck != state.deck:
+            checked += 1
+        first = bot(level, random.Random(7)).choose(observe(state, seat))
+        second = bot(level, random.Random(7)).choose(observe(twin, seat))
+        assert first == second
+    assert checked > 10
+
+
+@pytest.mark.parametrize("path", sorted(AI.glob("*.py")), ids=lambda p: p.name)
+def test_no_bot_module_imports_the_game_state(path):
+    tree = ast.parse(path.read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert "GameState" not in imported
+    assert not any(name.endswith("engine.state") or name == "state" for name in imported)
+
+
+def test_unknown_level():
+    with pytest.raises(UnknownLevel):
+        make_bot("grandmaster", random.Random(0))
+
+
+def test_expert_takes_a_budget_in_milliseconds():
+    assert make_bot("expert", random.Random(0), budget_ms=5).budget_ms == 5
+    assert make_bot("expert", random.Random(0)).budget_ms == 150
+
+
+def pisti_position() -> GameState:
+    """A cardems hand where seat 0 holds the rank of a lone card on the table."""
+    for number in range(2000):
+        state = GameState(get_rules("cardems"), seeded_deck(f"pisti-{number}", get_rules("cardems")))
+        rng = random.Random(number)
+        for _ in range(12):
+            if state.turn == 0 and len(state.pile) == 1 and any(
+                card[0] == state.pile[0][0] for card in state.hands[0]
+            ):
+                return state
+            state.play(rng.choice(state.hands[state.turn]))
+    raise AssertionError("no pişti position found")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_takes_a_pisti_when_offered(level):
+    state = pisti_position()
+    card = bot(level, random.Random(0)).choose(observe(state, 0))
+    assert card[0] == state.pile[0][0]
+
+
+def test_hints_point_out_the_pisti():
+    state = pisti_position()
+    hints = hints_for(observe(state, 0))
+    kinds = [hint.kind for hint in hints]
+    assert kinds[0] in ("pisti", "jack_pisti")
+    assert hints[0].card[0] == state.pile[0][0]
+    assert kinds[-1] == "suggest"
+
+
+def test_no_hints_when_it_is_not_your_turn():
+    state = pisti_position()
+    assert hints_for(observe(state, 1)) == []
