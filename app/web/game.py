@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, lazy_gettext
 
 from app.ai import DEFAULT_LEVEL, LEVELS
@@ -235,7 +235,12 @@ def _deal_url(seed: str, rules: str, target: int | None, external: bool = False)
 
 def _start(settings: dict, seed: str, seed_public: bool) -> Response:
     table = Table.start(
-        RULE_SETS[settings["rules"]], seed, settings["levels"], seed_public, settings["target"]
+        RULE_SETS[settings["rules"]],
+        seed,
+        settings["levels"],
+        seed_public,
+        settings["target"],
+        expert_ms=float(current_app.config.get("EXPERT_MS", 150.0)),
     )
     store.start_table(table)
     return redirect(url_for("game.table"), 303)

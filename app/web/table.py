@@ -16,6 +16,9 @@ from app.engine import IllegalPlay, InvalidCard, InvalidState, Observation, Rule
 from app.engine.match import Match
 
 HUMAN = 0
+#: Thinking time the searching computers share in one answer to a play, in
+#: milliseconds, so a POST answers within 400 ms even with three Experts.
+TURN_BUDGET_MS = 330.0
 
 
 class Refused(Exception):
@@ -45,12 +48,15 @@ class Table:
         levels: each position's computer level, ``None`` for the player.
         log: the plays since the player's last move: ``PlayResult`` fields
             plus ``position``, as plain dicts.
+        expert_ms: an Expert's thinking time per move, in milliseconds (a
+            setting, not saved); several Experts share :data:`TURN_BUDGET_MS`.
     """
 
     match: Match
     seed_public: bool
     levels: list[str | None]
     log: list[dict] = field(default_factory=list)
+    expert_ms: float = 150.0
 
     @classmethod
     def start(
@@ -60,6 +66,7 @@ class Table:
         levels: list[str],
         seed_public: bool,
         target: int | None = None,
+        expert_ms: float = 150.0,
     ) -> Table:
         """Deal a new match and let the computers play up to the player's
         first turn.
@@ -70,7 +77,9 @@ class Table:
         """
         if len(levels) != rules.players - 1 or any(level not in LEVELS for level in levels):
             raise ValueError(f"{rules.name} needs {rules.players - 1} computer levels")
-        table = cls(match=Match(rules, seed, target), seed_public=seed_public, levels=[None, *levels])
+        table = cls(
+            match=Match(rules, seed, target), seed_public=seed_public, levels=[None, *levels], expert_ms=expert_ms
+        )
         table._computer_plays()
         return table
 
@@ -139,11 +148,13 @@ class Table:
 
     def _computer_plays(self) -> None:
         match, state = self.match, self.match.state
+        experts = self.levels.count("expert")
+        budget_ms = min(self.expert_ms, TURN_BUDGET_MS / experts) if experts else None
         while not state.finished and state.turn != self.seat:
             seat = state.turn
             position = match.position_of(seat)
             rng = random.Random(f"{match.seed}:{match.hand_number}:{len(state.plays)}")
-            card = make_bot(self.levels[position], rng).choose(observe(state, seat))
+            card = make_bot(self.levels[position], rng, budget_ms).choose(observe(state, seat))
             self.log.append({**asdict(state.play(card)), "position": position})
         if state.finished:
             match.count_hand()
@@ -158,8 +169,9 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: object) -> Table:
-        """Rebuild a table saved by :meth:`to_dict`.
+    def from_dict(cls, data: object, expert_ms: float = 150.0) -> Table:
+        """Rebuild a table saved by :meth:`to_dict` (``expert_ms`` as in
+        :meth:`start`).
 
         Raises:
             InvalidState: the saved game is damaged.
@@ -169,7 +181,13 @@ class Table:
             levels = list(data["levels"])
             if len(levels) != match.players or any(level not in LEVELS for level in levels[1:]):
                 raise InvalidState("bad computer levels")
-            return cls(match=match, seed_public=bool(data["seed_public"]), levels=levels, log=list(data["log"]))
+            return cls(
+                match=match,
+                seed_public=bool(data["seed_public"]),
+                levels=levels,
+                log=list(data["log"]),
+                expert_ms=expert_ms,
+            )
         except (KeyError, TypeError) as exc:
             raise InvalidState(f"damaged saved game: {exc}") from None
 
