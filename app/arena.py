@@ -13,7 +13,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .engine import GameState, get_rules, observe, score_hand, seeded_deck
+from .engine import GameState, get_rules, hand_winner, observe, score_hand, seeded_deck
 
 from .ai import make_bot
 
@@ -25,7 +25,8 @@ class ArenaResult:
     Attributes:
         differences: per deal, A's points minus B's, averaged over the two
             seatings.
-        wins, draws, losses: A's results over all games (two per deal).
+        wins, draws, losses: A's results over all games (two per deal),
+            by the rule set's winner rule (cardems breaks ties by cards).
         times: each level's decision times, in milliseconds.
     """
 
@@ -72,14 +73,14 @@ def play_deals(a: str, b: str, rules_name: str, seed: str, first: int, count: in
                 result.times[level].append((time.perf_counter() - start) * 1000)
                 state.play(card)
             scores = score_hand(state)
-            mine, theirs = scores[a_team].points, scores[1 - a_team].points
-            difference += (mine - theirs) / 2
-            if mine > theirs:
-                result.wins += 1
-            elif mine < theirs:
-                result.losses += 1
-            else:
+            difference += (scores[a_team].points - scores[1 - a_team].points) / 2
+            winner, _ = hand_winner(state, scores)
+            if winner is None:
                 result.draws += 1
+            elif winner == a_team:
+                result.wins += 1
+            else:
+                result.losses += 1
         result.differences.append(difference)
     return result
 
