@@ -1,34 +1,40 @@
 """Pişti web app: ``create_app()`` wires configuration, sessions, CSRF,
-blueprints, error pages and the command line."""
+security, blueprints, error pages, logging and the command line."""
 
 from __future__ import annotations
 
-import logging
 import os
 import secrets
-import sys
 from pathlib import Path
 from typing import Any
 
-from cachelib.file import FileSystemCache
 from flask import Flask
-from flask_session import Session
 from flask_wtf.csrf import CSRFProtect
+
+from . import config
+from .logs import init_logging
+from .sessions import init_sessions
+from .web import security
 
 ROOT = Path(__file__).resolve().parent.parent
 
 csrf = CSRFProtect()
-server_session = Session()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create the app.
 
-    Configuration comes from the defaults below, then ``FLASK_*`` environment
-    variables (``FLASK_SECRET_KEY`` ...), then ``test_config``. Without a
-    ``SECRET_KEY`` a random one is made once and kept in the instance folder,
-    so a restart keeps games and forms valid. Sessions are files under
-    ``SESSION_FILE_DIR`` (default: the instance folder's ``sessions``).
+    Configuration comes from :data:`app.config.DEFAULTS`, then ``FLASK_*``
+    environment variables (``FLASK_SECRET_KEY`` ...), then ``test_config``.
+    Without a ``SECRET_KEY`` a random one is made once and kept in the
+    instance folder, so a restart keeps games and forms valid. Sessions are
+    files under ``SESSION_FILE_DIR`` (default: the instance folder's
+    ``sessions``), or in Redis at ``REDIS_URL`` with
+    ``SESSION_BACKEND="redis"``.
+
+    Raises:
+        config.ConfigError: an unknown ``FLASK_*`` variable or an unusable
+            value; the message names each.
     """
     app = Flask(
         __name__,
@@ -36,46 +42,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
-    app.config.from_mapping(
-        SESSION_TYPE="cachelib",
-        SESSION_PERMANENT=True,
-        SESSION_COOKIE_NAME="pisti_session",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_FILE_THRESHOLD=100_000,
-        # A CSRF token lives as long as the session: a long game never
-        # meets an "expired form".
-        WTF_CSRF_TIME_LIMIT=None,
-        MAX_CONTENT_LENGTH=16 * 1024,
-        PISTI_LEVEL="medium",
-    )
-    app.config.from_prefixed_env()
-    if test_config:
-        app.config.update(test_config)
+    config.load(app.config, test_config)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path) / "secret_key")
 
-    instance = Path(app.instance_path)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret_key(instance / "secret_key")
-    if app.config["SESSION_TYPE"] == "cachelib" and not app.config.get("SESSION_CACHELIB"):
-        app.config["SESSION_CACHELIB"] = FileSystemCache(
-            cache_dir=str(app.config.get("SESSION_FILE_DIR") or instance / "sessions"),
-            threshold=int(app.config["SESSION_FILE_THRESHOLD"]),
-            mode=0o600,
-        )
-
-    server_session.init_app(app)
+    # These checks run before CSRF's: a Redis outage is a 503 and a
+    # malformed form a 400, not a "missing token" or a 500.
+    redis_client = init_sessions(app)
+    security.init_security(app)
     csrf.init_app(app)
 
     from .web import errors, game
 
     app.register_blueprint(game.bp)
     errors.register(app)
+    security.limit_game_creation(app, redis_client)
 
     from .cli import register_cli
 
     register_cli(app)
-    if not app.debug and not app.testing:
-        _log_to_stdout(app)
+    if not app.testing:
+        init_logging(app)
     return app
 
 
@@ -94,10 +81,3 @@ def _instance_secret_key(path: Path) -> str:
         finally:
             tmp.unlink()
     return path.read_text().strip()
-
-
-def _log_to_stdout(app: Flask) -> None:
-    handler = logging.StreamHandler(sys.stdout)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    app.logger.handlers[:] = [handler]
-    app.logger.setLevel(logging.INFO)

@@ -3,17 +3,37 @@ stack trace."""
 
 from __future__ import annotations
 
+import redis
 from flask import Flask, render_template
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 MESSAGES = {
     400: "The request was not understood.",
     404: "There is no page here.",
     405: "That address does not take this kind of request.",
     413: "That request was too large.",
+    429: "Too many new games from your address in a short time. Wait a minute, then try again.",
     500: "Something went wrong on our side. Your game is safe; go back and try again.",
+    503: (
+        "The game store is not answering right now. Nothing was played and your game is kept; "
+        "try again in a few seconds."
+    ),
 }
+#: Seconds a client is asked to wait after a 503.
+RETRY_AFTER = 5
+
+
+class StoreUnavailable(ServiceUnavailable):
+    """The session store (Redis) cannot be reached: a 503."""
+
+
+def store_unavailable_page() -> tuple[str, int, dict[str, str]]:
+    """Return the 503 page for an unreachable session store, as
+    ``(html, status, headers)``; needs a request context."""
+    page = render_template("errors/error.html", status=503, message=MESSAGES[503])
+    return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
 
 def register(app: Flask) -> None:
@@ -26,6 +46,20 @@ def register(app: Flask) -> None:
             "(it may come from another site). Nothing was played; reload the page and try again."
         )
         return render_template("errors/error.html", status=400, message=message), 400
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+        page = render_template("errors/error.html", status=429, message=MESSAGES[429])
+        return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
+
+    @app.errorhandler(StoreUnavailable)
+    def store_unavailable(error: StoreUnavailable) -> tuple[str, int, dict[str, str]]:
+        return store_unavailable_page()
+
+    @app.errorhandler(redis.RedisError)
+    def redis_error(error: redis.RedisError) -> tuple[str, int, dict[str, str]]:
+        app.logger.warning("session store unavailable: %s", error)
+        return store_unavailable_page()
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

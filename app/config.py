@@ -1,0 +1,153 @@
+"""Configuration: defaults, then ``FLASK_*`` environment variables, then a
+test's overrides, all checked before the app starts.
+
+``FLASK_NAME`` sets ``NAME``; its value is read as JSON when it parses
+(``true``, ``3600``), else as text (Flask's ``from_prefixed_env``). A
+variable this app does not know, or a value it cannot use, stops start-up
+with :class:`ConfigError` naming each problem.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from typing import Any
+
+import limits
+import redis
+from flask import Config
+
+#: The settings a self-hoster may change, with their defaults.
+DEFAULTS: dict[str, Any] = {
+    "SECRET_KEY": None,  # None: generated once and kept in the instance folder
+    "SESSION_BACKEND": "filesystem",  # or "redis"
+    "SESSION_FILE_DIR": None,  # None: the instance folder's "sessions"
+    "REDIS_URL": None,  # required with the redis backend
+    "PERMANENT_SESSION_LIFETIME": 31 * 24 * 3600,  # seconds an idle game is kept
+    "SESSION_COOKIE_SECURE": False,
+    "LOG_LEVEL": "INFO",
+    "NEW_GAME_LIMIT": "30 per minute",  # per client address, POST /new and /deal/<seed>
+    "RATELIMIT_ENABLED": True,
+    "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
+}
+
+#: Fixed settings; they may be overridden, but are not documented knobs.
+FIXED: dict[str, Any] = {
+    "SESSION_PERMANENT": True,
+    "SESSION_COOKIE_NAME": "pisti_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_FILE_THRESHOLD": 100_000,
+    # A CSRF token lives as long as the session: a long game never meets an
+    # "expired form".
+    "WTF_CSRF_TIME_LIMIT": None,
+    "MAX_CONTENT_LENGTH": 16 * 1024,
+    # A dead rate-limit store must not take the site down with it.
+    "RATELIMIT_SWALLOW_ERRORS": True,
+}
+
+#: Variables the ``flask`` command itself reads; not configuration.
+_CLI_NAMES = {"APP", "ENV_FILE", "SKIP_DOTENV"}
+#: Extensions' own settings, passed through unchecked.
+_EXTENSION_PREFIXES = ("WTF_", "RATELIMIT_", "RUN_")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_MIN_SECRET = 16
+
+
+class ConfigError(RuntimeError):
+    """The configuration cannot be used; the message names every problem,
+    one per line, by its environment variable.
+
+    A ``RuntimeError`` so that gunicorn (with ``--preload``) prints just the
+    message and exits with status 1 instead of retrying workers.
+    """
+
+
+def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
+    """Fill ``config`` from the defaults, the ``FLASK_*`` environment and
+    ``test_config``, then check it.
+
+    Normalises ``LOG_LEVEL`` to upper case and a numeric
+    ``FLASK_SECRET_KEY`` back to text.
+
+    Raises:
+        ConfigError: an unknown ``FLASK_*`` variable, or a value that cannot
+            be used.
+    """
+    config.from_mapping(DEFAULTS)
+    config.from_mapping(FIXED)
+    known = set(config)
+    problems = [
+        f"FLASK_{name}: unknown setting (see the README's Self-hosting section)"
+        for name in sorted(_environment_names())
+        if name not in known and name not in _CLI_NAMES and not name.startswith(_EXTENSION_PREFIXES)
+    ]
+    config.from_prefixed_env()
+    secret = os.environ.get("FLASK_SECRET_KEY")
+    if secret is not None:
+        config["SECRET_KEY"] = secret
+        if len(secret) < _MIN_SECRET:
+            problems.append(f"FLASK_SECRET_KEY: use at least {_MIN_SECRET} random characters")
+    if test_config:
+        config.update(test_config)
+    problems += _check(config)
+    if problems:
+        raise ConfigError("configuration error:\n  " + "\n  ".join(problems))
+
+
+def _environment_names() -> set[str]:
+    return {key.removeprefix("FLASK_") for key in os.environ if key.startswith("FLASK_")}
+
+
+def _check(config: Config) -> list[str]:
+    """Return one message per unusable value (normalising ``LOG_LEVEL``)."""
+    problems = []
+
+    def bad(name: str, rule: str) -> None:
+        problems.append(f"FLASK_{name}: {rule}, not {config[name]!r}")
+
+    if not isinstance(config["SECRET_KEY"], (str, bytes, type(None))):
+        bad("SECRET_KEY", "must be text")
+    backend = config["SESSION_BACKEND"]
+    if backend not in ("filesystem", "redis"):
+        bad("SESSION_BACKEND", "must be filesystem or redis")
+    if not isinstance(config["SESSION_FILE_DIR"], (str, type(None))):
+        bad("SESSION_FILE_DIR", "must be a folder path")
+    url = config["REDIS_URL"]
+    if url is None:
+        if backend == "redis":
+            problems.append("FLASK_REDIS_URL: required with FLASK_SESSION_BACKEND=redis, e.g. redis://redis:6379/0")
+    elif not isinstance(url, str):
+        bad("REDIS_URL", "must be a URL such as redis://host:6379/0")
+    else:
+        try:
+            redis.Redis.from_url(url)
+        except ValueError as exc:
+            bad("REDIS_URL", f"must be a URL such as redis://host:6379/0 ({exc})")
+    lifetime = config["PERMANENT_SESSION_LIFETIME"]
+    if not (_is_int(lifetime) and lifetime > 0 or isinstance(lifetime, timedelta) and lifetime > timedelta(0)):
+        bad("PERMANENT_SESSION_LIFETIME", "must be a whole number of seconds above 0")
+    for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED"):
+        if not isinstance(config[name], bool):
+            bad(name, "must be true or false")
+    level = config["LOG_LEVEL"]
+    if isinstance(level, str) and level.upper() in _LOG_LEVELS:
+        config["LOG_LEVEL"] = level.upper()
+    else:
+        bad("LOG_LEVEL", f"must be one of {', '.join(_LOG_LEVELS)}")
+    try:
+        if not isinstance(config["NEW_GAME_LIMIT"], str):
+            raise ValueError
+        limits.parse_many(config["NEW_GAME_LIMIT"])
+    except ValueError:
+        bad("NEW_GAME_LIMIT", 'must be a rate such as "30 per minute" or "10/second;200/hour"')
+    if not (_is_int(config["TRUSTED_PROXIES"]) and config["TRUSTED_PROXIES"] >= 0):
+        bad("TRUSTED_PROXIES", "must be a whole number, 0 or more")
+    if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
+        bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
+    return problems
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+

@@ -1,0 +1,113 @@
+"""Logging to standard output, one JSON object a line: a line per request
+(method, path, status, milliseconds) and a line per finished game (rule set,
+levels, result), beside the app's warnings and errors.
+
+Example lines::
+
+    {"time": "2026-11-29T10:00:00.123Z", "level": "INFO", "event": "request", "method": "POST", "path": "/play", "status": 303, "ms": 12.4}
+    {"time": "2026-11-29T10:00:00.124Z", "level": "INFO", "event": "game finished", "rules": "cardems", "levels": ["medium"], "result": "win", "points": [14, 9], "hands": 1}
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask
+
+if TYPE_CHECKING:
+    from .web.table import Table
+
+#: The loggers of the two kinds of lines; children of the app's logger.
+REQUESTS = logging.getLogger("app.requests")
+GAMES = logging.getLogger("app.games")
+_RESULTS = {0: "win", 1: "loss", None: "draw"}
+
+
+def init_logging(app: Flask) -> None:
+    """Send the app's log records (its own, requests, games) to standard
+    output as JSON lines at ``LOG_LEVEL``, and log every request."""
+    handler = _StdoutHandler()
+    handler.setFormatter(JsonFormatter())
+    app.logger.handlers[:] = [handler]
+    app.logger.setLevel(app.config["LOG_LEVEL"])
+    app.logger.propagate = False
+    app.wsgi_app = RequestLog(app.wsgi_app)
+
+
+def log_game_finished(table: Table) -> None:
+    """Log one line for a finished match: rule set, computer levels, the
+    player's result (``"win"``, ``"loss"`` or ``"draw"``), each side's points
+    (the player's side first) and the number of hands played.
+
+    Call it once, when a move ends the match (``table.match.over``).
+    """
+    match = table.match
+    GAMES.info("game finished", extra={"fields": {
+        "rules": match.rules.name,
+        "levels": table.levels[1:],
+        "result": _RESULTS[match.winner()],
+        "points": match.totals,
+        "hands": match.hand_number + 1,
+    }})
+
+
+class JsonFormatter(logging.Formatter):
+    """Format a record as one JSON object: time (UTC, ISO 8601), level,
+    event (the message), the record's ``fields`` extra, and ``error`` (the
+    traceback) when it carries an exception."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Return ``record`` as a single line of JSON."""
+        stamp = datetime.fromtimestamp(record.created, timezone.utc)
+        line: dict[str, Any] = {
+            "time": stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{stamp.microsecond // 1000:03d}Z",
+            "level": record.levelname,
+            "event": record.getMessage(),
+            **getattr(record, "fields", {}),
+        }
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+class RequestLog:
+    """WSGI middleware logging each request once it is answered: method,
+    path (no query string), status and the time the app took, in
+    milliseconds. It wraps the whole app, so answers made before a view runs
+    (a 503 with the session store down, a 413) are logged too."""
+
+    def __init__(self, app: Callable) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        """Call the wrapped app, then log the request."""
+        start = time.perf_counter()
+        status = []
+
+        def record_status(line: str, headers: list, exc_info: Any = None) -> Callable:
+            status.append(line)
+            return start_response(line, headers, exc_info)
+
+        try:
+            return self.app(environ, record_status)
+        finally:
+            REQUESTS.info("request", extra={"fields": {
+                "method": environ.get("REQUEST_METHOD"),
+                "path": environ.get("PATH_INFO"),
+                "status": int(status[-1].split()[0]) if status else 500,
+                "ms": round((time.perf_counter() - start) * 1000, 1),
+            }})
+
+
+class _StdoutHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stdout`` is at the time (test runners swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stdout
+        super().emit(record)
