@@ -1,25 +1,35 @@
-# Pişti: one container, sessions and the secret key in the instance volume.
+# Pişti in one container: gunicorn as a non-root user, sessions and the
+# secret key in the /srv/pisti/instance volume. For several containers
+# sharing Redis, see docker-compose.yml. Only `python3` is assumed of the base
+# image, so scripts/build-image can build this against a Debian stand-in.
 FROM python:3.11.7-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PATH=/opt/venv/bin:$PATH \
+    PORT=8000 \
     GUNICORN_WORKERS=2
 
-RUN useradd --create-home --uid 10001 pisti
+RUN useradd --create-home --uid 10001 pisti \
+    && python3 -m venv /opt/venv
 WORKDIR /srv/pisti
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY templates ./templates
 COPY static ./static
+# Editable, so the app finds templates/ and static/ beside app/; the
+# translations are compiled here, never committed.
 RUN pip install --editable . \
+    && pybabel -q compile -d app/translations \
     && mkdir instance \
-    && chown pisti:pisti instance
+    && chown 10001:10001 instance
 
-USER pisti
+USER 10001:10001
 VOLUME ["/srv/pisti/instance"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
-    CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
-CMD ["sh", "-c", "exec gunicorn --bind 0.0.0.0:8000 --workers \"$GUNICORN_WORKERS\" --threads 4 --access-logfile - 'app:create_app()'"]
+    CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ['PORT'], timeout=2)"]
+# --preload: a configuration error stops the container with one clear line.
+CMD ["sh", "-c", "exec gunicorn --bind \"0.0.0.0:$PORT\" --workers \"$GUNICORN_WORKERS\" --threads 4 --preload 'app:create_app()'"]
