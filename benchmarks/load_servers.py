@@ -1,0 +1,178 @@
+"""Throwaway servers on free loopback ports for the load test and the
+reliability tests: Debian's ``redis-server`` and gunicorn serving the app.
+
+Both run in the foreground as child processes, so stopping them (or leaving
+the ``with`` block) leaves nothing running.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Seconds a server gets to start answering before it counts as broken.
+START_TIMEOUT = 30
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """``redis-server`` on 127.0.0.1 with its files in ``folder``.
+
+    With ``persistent`` it writes every change to an append-only file
+    before answering, so a restart after :meth:`kill` finds every session;
+    else it keeps nothing on disk.
+    """
+
+    def __init__(self, folder: Path, persistent: bool = False) -> None:
+        self.folder = folder
+        self.persistent = persistent
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's ``redis://`` URL."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        """Start the server (again, on the same port) and wait until it
+        answers PING.
+
+        Raises:
+            FileNotFoundError: ``redis-server`` is not installed.
+            RuntimeError: it exited or did not answer in time.
+        """
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
+        self.folder.mkdir(parents=True, exist_ok=True)
+        log = open(self.folder / "redis.log", "ab")
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--dir", str(self.folder),
+             *persistence],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        _wait_until(self._answers, self.process, "redis-server")
+        return self
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL), as a crash would."""
+        _end(self.process, signal.SIGKILL)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM) and wait for it."""
+        _end(self.process, signal.SIGTERM)
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Gunicorn:
+    """gunicorn serving ``app`` (a WSGI target such as ``"app:create_app()"``)
+    from the repository root on 127.0.0.1, with ``env`` added to this
+    process's environment; output goes to ``log``. It counts as started
+    when ``ready_path`` answers 200.
+
+    It runs as the README and the container run it: ``--preload``, a
+    configuration error stops it.
+    """
+
+    def __init__(
+        self,
+        log: Path,
+        env: dict[str, str] | None = None,
+        app: str = "app:create_app()",
+        workers: int = 2,
+        threads: int = 4,
+        port: int | None = None,
+        ready_path: str = "/healthz",
+    ) -> None:
+        self.log = log
+        self.env = env or {}
+        self.app = app
+        self.workers = workers
+        self.threads = threads
+        self.port = port or free_port()
+        self.ready_path = ready_path
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base URL, without a trailing slash."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Gunicorn:
+        """Start gunicorn (again, on the same port) and wait until it answers.
+
+        Raises:
+            RuntimeError: gunicorn exited or did not answer in time (the
+                log says why).
+        """
+        log = open(self.log, "ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+             "--threads", str(self.threads), "--preload", self.app],
+            cwd=ROOT, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        _wait_until(self._answers, self.process, f"gunicorn (see {self.log})")
+        return self
+
+    def _answers(self) -> bool:
+        try:
+            return requests.get(self.url + self.ready_path, timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def stop(self) -> None:
+        """Stop gunicorn gracefully (SIGTERM) and wait for it."""
+        _end(self.process, signal.SIGTERM)
+
+    def __enter__(self) -> Gunicorn:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _wait_until(ready, process: subprocess.Popen, name: str) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while not ready():
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with status {process.returncode}")
+        if time.monotonic() > deadline:
+            _end(process, signal.SIGKILL)
+            raise RuntimeError(f"{name} did not answer within {START_TIMEOUT} s")
+        time.sleep(0.05)
+
+
+def _end(process: subprocess.Popen | None, sig: signal.Signals) -> None:
+    if process is not None and process.poll() is None:
+        process.send_signal(sig)
+        process.wait()
