@@ -1,0 +1,42 @@
+"""Fixtures for the operations tests: throwaway Redis and gunicorn servers
+(stopped after each test), and the browser set-up of the browser tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.load_servers import Gunicorn, RedisServer
+from tests.e2e.conftest import browser_type_launch_args  # noqa: F401 (the Chromium set-up)
+
+SECRET = "ops-tests-secret-key"
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """Debian's redis-server on a free loopback port, writing every change
+    to an append-only file so a restart after a kill keeps the sessions."""
+    server = RedisServer(tmp_path / "redis", persistent=True).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """Start gunicorn serving the app: ``serve(env)`` with ``FLASK_*``
+    variables (a fixed secret key and the rate limit off unless given);
+    keyword arguments go to :class:`Gunicorn`. Every server started is
+    stopped after the test."""
+    servers = []
+
+    def start(env: dict[str, str] | None = None, **options) -> Gunicorn:
+        server = Gunicorn(
+            tmp_path / f"gunicorn-{len(servers)}.log",
+            env={"FLASK_SECRET_KEY": SECRET, "FLASK_RATELIMIT_ENABLED": "false", **(env or {})},
+            **options,
+        )
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        server.stop()

@@ -1,0 +1,55 @@
+"""The Dockerfile passes hadolint; docker-compose.yml wires Redis, two app
+replicas and nginx with settings the app accepts. (scripts/build-image
+builds the image for real.)"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_dockerfile_passes_hadolint():
+    hadolint = shutil.which("hadolint", path=str(Path(sys.executable).parent)) or shutil.which("hadolint")
+    result = subprocess.run([hadolint, "Dockerfile"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+@pytest.fixture
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_runs_redis_two_app_replicas_and_a_proxy(compose):
+    services = compose["services"]
+    assert set(services) == {"redis", "app", "proxy"}
+    app = services["app"]
+    assert app["build"] == "."
+    assert app["deploy"]["replicas"] == 2
+    assert app["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "--appendonly" in services["redis"]["command"]
+    assert services["proxy"]["ports"] == ["8000:80"]
+    nginx = compose["configs"]["nginx"]["content"]
+    assert "server app:8000;" in nginx and "proxy_pass http://pisti;" in nginx
+    assert re.search(r"client_max_body_size 16k;", nginx)
+
+
+def test_compose_app_settings_are_accepted(compose, monkeypatch):
+    environment = compose["services"]["app"]["environment"]
+    assert environment["FLASK_SESSION_BACKEND"] == "redis"
+    assert environment["FLASK_REDIS_URL"].startswith("redis://redis:6379/")
+    assert environment["FLASK_SECRET_KEY"].startswith("${FLASK_SECRET_KEY:?")  # required, shared
+    for name, value in environment.items():
+        monkeypatch.setenv(name, str(value))
+    monkeypatch.setenv("FLASK_SECRET_KEY", "a-compose-secret-key")
+    app = create_app()
+    assert app.config["SESSION_BACKEND"] == "redis" and app.config["TRUSTED_PROXIES"] == 1

@@ -1,0 +1,87 @@
+"""Logs: a JSON line per request and per finished game, on standard output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+
+from app import create_app
+from app.engine import RULE_SETS
+from app.logs import log_game_finished
+from app.web.table import Table
+
+
+def lines(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+@pytest.fixture
+def served_app(tmp_path):
+    """An app set up as when served: not testing, so it logs."""
+    return create_app({"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path)})
+
+
+def test_one_line_per_request(served_app, capsys):
+    client = served_app.test_client()
+    client.get("/")
+    client.get("/no-such-page?x=1")
+    client.post("/play", data={"card": "7H"})
+    requests = [line for line in lines(capsys.readouterr().out) if line["event"] == "request"]
+    assert [(line["method"], line["path"], line["status"]) for line in requests] == [
+        ("GET", "/", 200), ("GET", "/no-such-page", 404), ("POST", "/play", 400),
+    ]
+    for line in requests:
+        assert line["level"] == "INFO" and line["time"].endswith("Z")
+        assert isinstance(line["ms"], float) and line["ms"] >= 0
+
+
+def test_log_level_warning_leaves_out_requests(tmp_path, capsys):
+    app = create_app({"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "LOG_LEVEL": "WARNING"})
+    app.test_client().get("/")
+    assert capsys.readouterr().out == ""
+
+
+def test_errors_are_one_json_line_with_the_traceback(tmp_path, capsys):
+    app = create_app({"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path)})
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("kaboom")
+
+    assert app.test_client().get("/boom").status_code == 500
+    error, request = lines(capsys.readouterr().out)
+    assert error["level"] == "ERROR" and error["event"] == "unexpected error"
+    assert "RuntimeError: kaboom" in error["error"]
+    assert (request["path"], request["status"]) == ("/boom", 500)
+
+
+@pytest.mark.parametrize("rules,target", [("cardems", None), ("classic", 51)])
+def test_one_line_per_finished_game(served_app, capsys, rules, target):
+    table = Table.start(RULE_SETS[rules], f"logged-{rules}", ["easy"], seed_public=True, target=target)
+    while not table.match.over:
+        if table.match.hand_counted:
+            table.next_hand(str(table.match.hand_number))
+        else:
+            table.play(table.observation().hand[0], str(table.move))
+    capsys.readouterr()
+    log_game_finished(table)
+    (line,) = lines(capsys.readouterr().out)
+    winner = table.match.winner()
+    assert line["event"] == "game finished"
+    assert line["rules"] == rules and line["levels"] == ["easy"]
+    assert line["result"] == {0: "win", 1: "loss", None: "draw"}[winner]
+    assert line["points"] == table.match.totals
+    assert line["hands"] == table.match.hand_number + 1
+    assert (line["hands"] > 1) == (rules == "classic")
+
+
+def test_gunicorn_writes_request_lines_to_stdout(serve, tmp_path):
+    server = serve({"FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions")})
+    requests.get(server.url + "/deal/logged", timeout=10)
+    server.stop()
+    logged = [json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")]
+    assert {"method": "GET", "path": "/deal/logged", "status": 303} in [
+        {key: line.get(key) for key in ("method", "path", "status")} for line in logged
+    ]

@@ -1,0 +1,104 @@
+"""Redis sessions: several instances serve one game, an outage is a 503
+that changes nothing, and pages come back by themselves with Redis."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import redis
+
+from app import create_app
+from benchmarks.load_test import Player
+from tests.conftest import Player as ClientPlayer
+
+
+def redis_env(server) -> dict[str, str]:
+    return {"FLASK_SESSION_BACKEND": "redis", "FLASK_REDIS_URL": server.url}
+
+
+def logged_paths(log_path) -> list[tuple[str, str]]:
+    """(method, path) of each request line in a gunicorn log."""
+    lines = [json.loads(line) for line in log_path.read_text().splitlines() if line.startswith("{")]
+    return [(line["method"], line["path"]) for line in lines if line["event"] == "request"]
+
+
+def test_two_instances_serve_one_game_in_turn(redis_server, serve):
+    a, b = serve(redis_env(redis_server)), serve(redis_env(redis_server))
+    player = Player(a.url)
+    player.new_game()
+    turn = 0
+    while player.hand:
+        player.base_url = (a.url, b.url)[turn % 2]
+        player.play()
+        turn += 1
+    summary = player.finish()
+    assert summary["finished"] and summary["plays"] == 48
+    assert sum(team["cards"] for team in summary["teams"]) == 52
+    plays = [logged_paths(server.log).count(("POST", "/play")) for server in (a, b)]
+    assert plays == [12, 12]
+
+
+def test_redis_outage_is_a_503_then_the_game_goes_on(redis_server, serve):
+    server = serve(redis_env(redis_server))
+    player = Player(server.url)
+    player.new_game()
+    player.play()
+    player.play()
+    hand, move, token, card = player.hand, player.move, player.token, player.hand[0]
+
+    redis_server.kill()
+    down = player.http.get(server.url + "/game")
+    assert down.status_code == 503
+    assert "The game store is not answering right now" in down.text
+    assert down.headers["Retry-After"] == "5"
+    assert down.headers["Content-Security-Policy"]
+    posted = player.http.post(server.url + "/play", data={"card": card, "move": move, "csrf_token": token},
+                              allow_redirects=False)
+    assert posted.status_code == 503
+    assert player.http.get(server.url + "/healthz").status_code == 200
+    assert player.http.get(server.url + "/static/pisti.css").status_code == 200
+    assert Player(server.url).http.get(server.url + "/").status_code == 503  # a new visitor
+
+    redis_server.start()
+    player.get("/game")
+    assert (player.move, player.hand) == (move, hand)
+    player.play(card)
+    assert int(player.move) > int(move)
+    summary = player.finish()
+    assert summary["plays"] == 48 and sum(team["cards"] for team in summary["teams"]) == 52
+
+
+def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypatch):
+    app = create_app({"TESTING": True, "SECRET_KEY": "ops-redis", "SESSION_BACKEND": "redis",
+                      "REDIS_URL": redis_server.url})
+    player = ClientPlayer(app.test_client())
+    player.deal("failed-save")
+    before = player.page.replace(player.token, "")
+    client = app.session_interface.client
+    original_set = client.set
+
+    def refuse(*args, **kwargs):
+        raise redis.ConnectionError("Redis went away")
+
+    monkeypatch.setattr(client, "set", refuse)
+    response = player.post(card=player.hand[0], move=player.move)
+    assert response.status_code == 503
+    assert "Location" not in response.headers
+    assert "Nothing was played" in response.get_data(as_text=True)
+    monkeypatch.setattr(client, "set", original_set)
+    player.get()
+    assert player.page.replace(player.token, "") == before
+
+
+def test_the_new_game_limit_is_shared_through_redis(redis_server):
+    config = {"TESTING": True, "SECRET_KEY": "ops-redis", "SESSION_BACKEND": "redis",
+              "REDIS_URL": redis_server.url, "NEW_GAME_LIMIT": "2 per minute"}
+    a, b = create_app(config).test_client(), create_app(config).test_client()
+    assert a.get("/deal/one").status_code == 303
+    assert b.get("/deal/two").status_code == 303
+    assert a.get("/deal/three").status_code == 429
+    assert b.get("/deal/three").status_code == 429
+    keys = redis.Redis.from_url(redis_server.url).keys("*")
+    assert any(b"/pisti-limit/127.0.0.1/new-game/" in key for key in keys)
+    assert any(re.match(rb"session:", key) for key in keys)

@@ -1,0 +1,200 @@
+"""Security: headers, cookie flags, CSRF and size limits on every POST, the
+new-game rate limit, and session ids that give nothing beyond themselves."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+import pytest
+
+from app import create_app
+from app.web.security import CONTENT_SECURITY_POLICY
+from tests.conftest import Player
+
+COOKIE = "pisti_session"
+
+
+def make_app(tmp_path, **config):
+    return create_app({"TESTING": True, "SECRET_KEY": "ops-security", "SESSION_FILE_DIR": str(tmp_path), **config})
+
+
+def post_endpoints(app) -> list[str]:
+    return sorted(rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods)
+
+
+def token_of(page: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+@pytest.mark.parametrize("method,path,status", [
+    ("get", "/", 200),
+    ("get", "/static/pisti.css", 200),
+    ("get", "/healthz", 200),
+    ("get", "/game", 404),
+    ("get", "/no-such-page", 404),
+    ("post", "/play", 400),
+])
+def test_security_headers_on_every_kind_of_response(client, method, path, status):
+    response = getattr(client, method)(path)
+    response.close()
+    assert response.status_code == status
+    policy = response.headers["Content-Security-Policy"]
+    assert policy == CONTENT_SECURITY_POLICY
+    directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+    assert directives["default-src"] == directives["script-src"] == directives["style-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert "unsafe" not in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+INLINE = [
+    (re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I), "inline <script>"),
+    (re.compile(r"<style", re.I), "<style> element"),
+    (re.compile(r"\sstyle\s*=", re.I), "style attribute"),
+    (re.compile(r"\son[a-z]+\s*=", re.I), "event handler attribute"),
+    (re.compile(r"javascript:", re.I), "javascript: URL"),
+]
+
+
+def test_pages_have_no_inline_script_or_style(app, client):
+    player = Player(client)
+    pages = {"home": client.get("/").get_data(as_text=True), "no game": client.get("/game").get_data(as_text=True)}
+    pages["table"] = player.deal("inline-check").get_data(as_text=True)
+    while player.hand:
+        player.play(player.hand[0])
+    pages["final"] = player.page
+    match = app.test_client()
+    match.get("/deal/inline-match?rules=classic&target=51")
+    page = match.get("/game").get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="(\w\w)"', page):
+        match.post("/play", data={"card": cards[0], "move": re.search(r'name="move" value="(\d+)"', page).group(1),
+                                  "csrf_token": token_of(page)})
+        page = match.get("/game").get_data(as_text=True)
+    pages["between hands"] = page
+    pages["error"] = client.get("/no-such-page").get_data(as_text=True)
+    assert "Next hand" in pages["between hands"] and "Download record" in pages["final"]
+    found = [(name, what) for name, html in pages.items() for pattern, what in INLINE if pattern.search(html)]
+    assert found == []
+
+
+def test_session_cookie_is_httponly_and_lax(client):
+    cookie = client.get("/").headers["Set-Cookie"]
+    assert cookie.startswith(f"{COOKIE}=")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie
+
+
+def test_session_cookie_is_secure_when_configured(tmp_path):
+    cookie = make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client().get("/").headers["Set-Cookie"]
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_every_post_needs_the_csrf_token(app, player):
+    player.deal("csrf-everywhere")
+    before = player.client.get("/game").get_data(as_text=True).replace(player.token, "")
+    paths = post_endpoints(app)
+    assert {"/new", "/play", "/next"} <= set(paths)
+    for path in paths:
+        response = player.client.post(path, data={"card": player.hand[0], "move": player.move, "rules": "classic"},
+                                      headers={"Origin": "https://evil.example", "Referer": "https://evil.example/"})
+        assert (path, response.status_code) == (path, 400)
+        assert "security token" in response.get_data(as_text=True)
+    assert player.client.get("/game").get_data(as_text=True).replace(player.token, "") == before
+
+
+def test_every_post_refuses_a_body_over_16_kib(app, client):
+    token = token_of(client.get("/").get_data(as_text=True))
+    for path in post_endpoints(app):
+        response = client.post(path, data={"csrf_token": token, "card": "x" * (16 * 1024)})
+        assert (path, response.status_code) == (path, 413)
+        assert "too large" in response.get_data(as_text=True)
+
+
+def test_creating_games_is_rate_limited_per_address(tmp_path):
+    app = make_app(tmp_path, NEW_GAME_LIMIT="3 per minute")
+    client = app.test_client()
+    token = token_of(client.get("/").get_data(as_text=True))
+    # /new and /deal/<seed> share one budget.
+    assert client.post("/new", data={"csrf_token": token}).status_code == 303
+    assert client.get("/deal/one").status_code == 303
+    assert client.get("/deal/two").status_code == 303
+    refused = client.get("/deal/three")
+    assert refused.status_code == 429
+    assert "Too many new games" in refused.get_data(as_text=True)
+    assert int(refused.headers["Retry-After"]) == 60
+    # Playing the game on is not limited; another address may still deal.
+    assert client.get("/game").status_code == 200
+    other = app.test_client()
+    assert other.get("/deal/three", environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code == 303
+
+
+def test_behind_a_trusted_proxy_the_limit_counts_the_forwarded_address(tmp_path):
+    app = make_app(tmp_path, NEW_GAME_LIMIT="1 per minute", TRUSTED_PROXIES=1)
+    client = app.test_client()
+    assert client.get("/deal/a", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 303
+    assert client.get("/deal/b", headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 303
+    assert client.get("/deal/c", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 429
+
+
+def test_untrusted_forwarded_headers_do_not_dodge_the_limit(tmp_path):
+    client = make_app(tmp_path, NEW_GAME_LIMIT="1 per minute").test_client()
+    assert client.get("/deal/a", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 303
+    assert client.get("/deal/b", headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
+
+
+@pytest.mark.parametrize("start", ["new", "deal"])
+def test_a_new_game_gets_a_new_session_id(app, client, start):
+    player = Player(client)
+    player.deal("first-game")
+    old_id = client.get_cookie(COOKIE).value
+    if start == "new":
+        assert client.post("/new", data={"csrf_token": player.token}).status_code == 303
+    else:
+        assert client.get("/deal/second-game").status_code == 303
+    new_id = client.get_cookie(COOKIE).value
+    assert new_id != old_id
+    assert client.get("/game").status_code == 200
+    # Someone holding the old id (copied before) gets neither game.
+    thief = app.test_client()
+    thief.set_cookie(COOKIE, old_id)
+    response = thief.get("/game")
+    assert response.status_code == 404
+    assert "No game in progress" in response.get_data(as_text=True)
+
+
+def test_a_copied_session_id_grants_that_game_only(app, player):
+    player.deal("copied-id")
+    copy = app.test_client()
+    copy.set_cookie(COOKIE, player.client.get_cookie(COOKIE).value)
+    assert copy.get("/game").get_data(as_text=True) == player.client.get("/game").get_data(as_text=True)
+    assert copy.get("/deal/copy-starts-over").status_code == 303
+    assert copy.get_cookie(COOKIE).value != player.client.get_cookie(COOKIE).value
+    assert "copied-id" not in copy.get("/game").get_data(as_text=True)
+
+
+def test_a_forged_session_id_is_not_adopted(app):
+    forged = secrets.token_urlsafe(32)
+    client = app.test_client()
+    client.set_cookie(COOKIE, forged)
+    assert client.get("/game").status_code == 404
+    assert client.get("/deal/after-forging").status_code == 303
+    assert client.get_cookie(COOKIE).value != forged
+    # The game is not reachable under the id the forger chose.
+    forger = app.test_client()
+    forger.set_cookie(COOKIE, forged)
+    assert forger.get("/game").status_code == 404
+
+
+@pytest.mark.parametrize("path,data,status", [
+    ("/play", {"card": "7H", "move": "0"}, 400),
+    ("/play", {"card": "x" * 20_000}, 413),
+    ("/no-such-page", {}, 404),
+])
+def test_a_post_without_the_session_cookie_sets_none(app, path, data, status):
+    """What a form on another site sends (the browser keeps the Lax cookie
+    back): refused, and no new cookie to replace the player's."""
+    response = app.test_client().post(path, data=data, headers={"Origin": "https://evil.example"})
+    assert response.status_code == status
+    assert "Set-Cookie" not in response.headers
