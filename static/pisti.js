@@ -6,7 +6,7 @@ document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
-    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    if (target instanceof Element && target.matches("input, select, textarea, summary, button:not(.hand button)")) return;
     const button = document.querySelector(`.hand button[data-key="${event.key}"]`);
     if (button) {
       event.preventDefault();
@@ -28,10 +28,20 @@ document.addEventListener("DOMContentLoaded", () => {
     box.addEventListener("change", () => box.form.requestSubmit());
   });
 
-  // Your card, then each reply, one after the other.
+  // Your card, then each reply, one after the other; then the table as
+  // it stands after them (the pile and the score).
   if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  document.querySelectorAll("[data-step]").forEach((element) => {
-    element.style.animationDelay = `${Number(element.dataset.step) * 0.7}s`;
+  const steps = document.querySelectorAll("[data-step]");
+  let last = -1;
+  steps.forEach((element) => {
+    const step = Number(element.dataset.step);
+    last = Math.max(last, step);
+    element.style.animationDelay = `${step * 0.7}s`;
+    element.classList.add("reveal");
+  });
+  if (last < 0) return;
+  document.querySelectorAll(".fan, #pile-count, .scoreboard").forEach((element) => {
+    element.style.animationDelay = `${(last + 1) * 0.7}s`;
     element.classList.add("reveal");
   });
 });

@@ -8,8 +8,10 @@ reasoning for every seat;
 every card is tried in the same worlds, so their averages compare fairly. In
 the last deal, when few plays are left, each world is solved exactly
 (minimax with alpha-beta) instead of played out. It keeps sampling until the
-budget is spent and plays the card with the best average point difference,
-plus half the Hard level's own evaluation of the card as a prior.
+budget is spent. It then plays the Hard level's card unless the card with the
+best average point difference beats it clearly (by 1.5 standard errors of
+their difference over the same worlds): the search overrules the heuristic
+only where it has seen enough to know better.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from .hard import CARD_WORTH, JACK_KEEP, evaluate
 BUDGET_MS = 150.0
 #: Solve a world exactly when at most this many plays are left.
 EXACT_PLAYS = 8
-#: Weight of the Hard level's evaluation added to the sampled averages (a
-#: prior that steadies the choice when the samples are few).
-PRIOR = 0.5
+#: The search overrules the Hard level's choice only when its card is better
+#: by this many standard errors of the difference (over the same worlds).
+CONFIDENCE = 1.5
 RANKS = "A23456789TJQK"
 _POINTS = {card: card_points(card) for card in FULL_DECK}
 
@@ -154,24 +156,39 @@ class ExpertBot:
         deadline = time.perf_counter() + self.budget_ms / 1000
         seat, team = observation.seat, observation.team
         exact = observation.stock == 0 and observation.plays_left <= EXACT_PLAYS
-        totals = [0.0] * len(hand)
-        worlds = 0
+        values: list[list[float]] = [[] for _ in hand]
         while True:
             world = sample_world(observation, self.rng)
             for position, card in enumerate(hand):
                 trial = world.copy()
                 trial.play_index(trial.hands[seat].index(card))
                 if exact:
-                    totals[position] += _solve(trial, team, float("-inf"), float("inf"))
+                    values[position].append(_solve(trial, team, float("-inf"), float("inf")))
                 else:
                     _playout(trial)
                     points = team_points(trial)
-                    totals[position] += points[team] - points[1 - team]
-            worlds += 1
-            if time.perf_counter() >= deadline or worlds == self.max_worlds:
+                    values[position].append(points[team] - points[1 - team])
+            if time.perf_counter() >= deadline or len(values[0]) == self.max_worlds:
                 break
-        means = [total / worlds for total in totals]
-        if PRIOR and not exact:
-            count = count_cards(observation)
-            means = [mean + PRIOR * evaluate(observation, count, card) for mean, card in zip(means, hand)]
-        return hand[max(range(len(hand)), key=means.__getitem__)]
+        count = count_cards(observation)
+        default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
+        return hand[_better_than(values, default)]
+
+
+def _better_than(values: list[list[float]], default: int) -> int:
+    """Return the move with the best mean value if it beats ``default`` (the
+    Hard level's choice) by more than :data:`CONFIDENCE` standard errors of
+    their paired difference over the same worlds; else ``default``."""
+    means = [sum(row) / len(row) for row in values]
+    best = max(range(len(values)), key=means.__getitem__)
+    if best == default:
+        return default
+    differences = [a - b for a, b in zip(values[best], values[default])]
+    n = len(differences)
+    mean = sum(differences) / n
+    if n < 2:
+        return default
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    if variance == 0:
+        return best if mean > 0 else default
+    return best if mean > CONFIDENCE * (variance / n) ** 0.5 else default

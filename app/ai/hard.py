@@ -33,6 +33,14 @@ def pile_worth(observation: Observation, count: Count, extra: str | None = None)
     return points + CARD_WORTH * (len(cards) + observation.face_down)
 
 
+def pisti_allowed(observation: Observation) -> bool:
+    """Whether the play about to be made may count as a pişti (the rule
+    set may rule out the hand's first and last plays, seeds 003/004)."""
+    rules = observation.rules
+    number = len(observation.plays) + 1
+    return (number > 1 or rules.pisti_on_first_play) and (number < 48 or rules.pisti_on_last_play)
+
+
 def jack_keep(observation: Observation) -> float:
     """What keeping a Jack is worth: less as the hand runs out."""
     if observation.stock == 0:
@@ -49,7 +57,7 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
     keep = jack_keep(observation) if is_jack else 0.0
     if top is not None and (rank == top[0] or is_jack):
         gain = pile_worth(observation, count, card)
-        if observation.pile_size == 1 and rank == top[0]:
+        if observation.pile_size == 1 and rank == top[0] and pisti_allowed(observation):
             gain += observation.rules.jack_pisti_points if is_jack else observation.rules.pisti_points
         return gain - keep
     # The card stays on the pile.

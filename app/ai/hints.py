@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from app.engine import Observation
 
 from .counting import count_cards
-from .hard import evaluate, jack_keep, pile_worth
+from .hard import evaluate, jack_keep, pile_worth, pisti_allowed
 
 #: A lead is called risky when the next seat holds its rank at least this often.
 RISKY = 0.35
@@ -43,13 +43,13 @@ def hints_for(observation: Observation) -> list[Hint]:
     hand = observation.hand
     top = observation.pile_top
     hints: list[Hint] = []
-    if top is not None and observation.pile_size == 1:
+    if top is not None and observation.pile_size == 1 and pisti_allowed(observation):
         for card in hand:
             if card[0] == top[0]:
                 hints.append(Hint("jack_pisti" if card[0] == "J" else "pisti", card))
                 break
     jacks = [card for card in hand if card[0] == "J"]
-    if jacks and top is not None and not hints:
+    if jacks and len(jacks) < len(hand) and top is not None and not hints:
         worth = pile_worth(observation, count, jacks[0])
         if worth < jack_keep(observation):
             hints.append(Hint("keep_jack", jacks[0], observation.pile_size))

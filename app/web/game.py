@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, lazy_gettext
@@ -22,15 +23,19 @@ from app.engine import (
 
 from . import i18n, store
 from .table import Refused, Table
-from .view import hand_scores, table_context
+from .view import POSITION_NAMES_EN, hand_scores, table_context
 
 bp = Blueprint("game", __name__)
 bp.record_once(lambda setup: i18n.init_app(setup.app))
 
+#: A local path a form may send the player back to: starts with one slash,
+#: then only URL-safe printable characters (so never "//host" or "/\\host").
+SAFE_PATH = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]*")
+
 RULE_NAMES = {
     "cardems": lazy_gettext("Single deal (Cardems)"),
     "classic": lazy_gettext("Classic match (2 players)"),
-    "partners": lazy_gettext("Partners (2 v 2, to 151)"),
+    "partners": lazy_gettext("Partners (2 v 2)"),
 }
 LEVEL_NAMES = {
     "easy": lazy_gettext("Easy"),
@@ -142,15 +147,27 @@ def table() -> str | tuple[str, int]:
 
 @bp.post("/play")
 def play() -> Response | tuple[str, int]:
-    """Play the posted card (fields ``card`` and ``move``), let the computers
-    answer, and redirect to the table; a refused move changes nothing."""
-    return _act(lambda table: table.play(request.form.get("card", ""), request.form.get("move", "")))
+    """Play the posted card (fields ``card`` and ``move``; the page also
+    sends ``hand`` and ``game``), let the computers answer, and redirect to
+    the table; a refused move changes nothing."""
+    form = request.form
+    return _act(lambda table: table.play(
+        form.get("card", ""), form.get("move", ""), hand_text=form.get("hand"), game_text=form.get("game")
+    ))
 
 
 @bp.post("/next")
 def next_hand() -> Response | tuple[str, int]:
     """Deal the next hand of the match (field ``hand``: the hand shown)."""
     return _act(lambda table: table.next_hand(request.form.get("hand", "")))
+
+
+@bp.post("/resume")
+def resume() -> Response | tuple[str, int]:
+    """Go back to the game in progress that a newer game put aside."""
+    if not store.resume_previous():
+        return _no_game()
+    return redirect(url_for("game.table"), 303)
 
 
 @bp.get("/record")
@@ -161,22 +178,32 @@ def record() -> Response | tuple[str, int]:
     if table is None:
         return _no_game()
     match = table.match
-    number = request.args.get("hand", str(match.hand_number + 1))
-    finished = len(match.plays_history)
-    if not number.isdigit() or not 1 <= int(number) <= finished:
+    number = _whole_number(request.args.get("hand", str(match.hand_number + 1)))
+    if number is None or not 1 <= number <= len(match.plays_history):
         message = gettext("The record of a hand can be downloaded when that hand is over: it shows every card.")
         return _render(table, message), 409
-    index = int(number) - 1
+    index = number - 1
     deck = seeded_deck(match.seed, match.rules, index)
     state = GameState.replay(match.rules, deck, match.plays_history[index])
-    extra = {"hand": index + 1} if match.target else {}
-    body = json.dumps(make_record(state, match.seed, **extra), indent=2) + "\n"
-    suffix = f"-hand{index + 1}" if match.target else ""
+    extra = {"players": [str(POSITION_NAMES_EN[match.players][(seat + index) % match.players])
+                         for seat in range(match.players)]}
+    if match.target:
+        extra["hand"] = number
+    # A random game's seed would deal every later hand: it stays secret
+    # until the match is over.
+    seed = match.seed if table.seed_public or match.over else None
+    body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
+    name = "-".join(part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part)
     return Response(
         body,
         mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="pisti-{match.seed}{suffix}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
     )
+
+
+def _whole_number(text: str) -> int | None:
+    """Return ``text`` as a number if it is plain ASCII digits, else ``None``."""
+    return int(text) if re.fullmatch(r"[0-9]{1,6}", text) else None
 
 
 def _settings(source) -> dict:
@@ -187,16 +214,16 @@ def _settings(source) -> dict:
     target = None
     if rules.match_targets:
         target = rules.match_targets[0]
-        text = str(source.get("target", ""))
-        if text.isdigit() and int(text) in rules.match_targets:
-            target = int(text)
+        chosen = _whole_number(str(source.get("target", "")))
+        if chosen in rules.match_targets:
+            target = chosen
     level = source.get("level")
     level = level if level in LEVELS else DEFAULT_LEVEL
     levels = [level]
     if rules.players == 4:
         levels = []
         for position in (1, 2, 3):
-            chosen = source.get(f"level_{position}", level)
+            chosen = source.get(f"level_{position}")
             levels.append(chosen if chosen in LEVELS else level)
     return {"rules": rules.name, "target": target, "level": level, "levels": levels}
 
@@ -219,9 +246,10 @@ def choose_language() -> Response:
 
 
 def _back() -> str:
-    """The form's ``next`` page if it is a path on this site, else the table."""
+    """The form's ``next`` page if it is a plain path on this site (no
+    scheme, no host, no control characters), else the home page."""
     target = request.form.get("next", "")
-    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    if SAFE_PATH.fullmatch(target):
         return target
     return url_for("game.home")
 
@@ -261,7 +289,7 @@ def _act(action) -> Response | tuple[str, int]:
 def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
-    context.update(message=message, rule_names=RULE_NAMES)
+    context.update(message=message, rule_names=RULE_NAMES, previous=store.has_previous())
     match = table.match
     if table.seed_public or match.over:
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)

@@ -14,6 +14,7 @@ from app.engine import InvalidState
 from .table import Table
 
 _TABLE = "table"
+_PREVIOUS = "previous_table"
 _SETTINGS = "settings"
 
 
@@ -38,10 +39,37 @@ def save_table(table: Table) -> None:
 
 def start_table(table: Table) -> None:
     """Keep a newly dealt ``table``, under a fresh session id (so an id
-    seen before the new game gives no access to it)."""
+    seen before the new game gives no access to it). A game still in
+    progress is kept aside, so a deal link opened by mistake loses nothing
+    (see :func:`resume_previous`)."""
+    current = load_table()
+    if current is not None and not current.match.over:
+        session[_PREVIOUS] = current.to_dict()
+    else:
+        session.pop(_PREVIOUS, None)
     if session:
         current_app.session_interface.regenerate(session)
     save_table(table)
+
+
+def has_previous() -> bool:
+    """Whether a game in progress was put aside by a newer one."""
+    return _PREVIOUS in session
+
+
+def resume_previous() -> bool:
+    """Swap the current game with the one put aside; return whether there
+    was one. The current game is put aside in turn if it is unfinished."""
+    previous = session.get(_PREVIOUS)
+    if previous is None:
+        return False
+    current = load_table()
+    if current is not None and not current.match.over:
+        session[_PREVIOUS] = current.to_dict()
+    else:
+        session.pop(_PREVIOUS, None)
+    session[_TABLE] = previous
+    return True
 
 
 def settings() -> dict:
@@ -69,9 +97,12 @@ _AIDS = "aids"
 
 
 def aids() -> dict[str, bool]:
-    """Return the player's aids, each on or off (defaults in :data:`AIDS`)."""
+    """Return the player's aids, each on or off (defaults in :data:`AIDS`;
+    until the player sets the aids, the counter is on against Easy, as seed
+    001 has it)."""
     saved = session.get(_AIDS)
-    saved = saved if isinstance(saved, dict) else {}
+    if not isinstance(saved, dict):
+        return {**AIDS, "counter": settings().get("level") == "easy"}
     return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
 
 

@@ -9,6 +9,7 @@ sit at the other positions (see :mod:`app.engine.match`).
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import asdict, dataclass, field
 
 from app.ai import LEVELS, make_bot
@@ -50,6 +51,8 @@ class Table:
             plus ``position``, as plain dicts.
         expert_ms: an Expert's thinking time per move, in milliseconds (a
             setting, not saved); several Experts share :data:`TURN_BUDGET_MS`.
+        game_id: a short random id of this game, sent with each play so a
+            page of an earlier game cannot play into this one.
     """
 
     match: Match
@@ -57,6 +60,7 @@ class Table:
     levels: list[str | None]
     log: list[dict] = field(default_factory=list)
     expert_ms: float = 150.0
+    game_id: str = field(default_factory=lambda: secrets.token_hex(4))
 
     @classmethod
     def start(
@@ -102,11 +106,15 @@ class Table:
         """What the player may see of the current hand."""
         return observe(self.state, self.seat)
 
-    def play(self, card_text: object, move_text: object) -> None:
+    def play(
+        self, card_text: object, move_text: object, hand_text: object = None, game_text: object = None
+    ) -> None:
         """Play the player's card, then the computers' answers.
 
         ``card_text`` is a card code (``"7H"``, ``"10d"``); ``move_text`` the
-        move number the page was showing, as text.
+        move number the page was showing, as text; ``hand_text`` and
+        ``game_text``, when sent, the hand number and :attr:`game_id` of
+        that page (a page of another hand or game is out of date).
 
         Raises:
             Refused: the hand is over, the move number is missing or not the
@@ -116,6 +124,10 @@ class Table:
         if self.state.finished:
             raise Refused("hand_over", 409)
         if _number(move_text, "no_move") != self.move:
+            raise Refused("stale", 409)
+        if game_text is not None and game_text != self.game_id:
+            raise Refused("stale", 409)
+        if hand_text is not None and _number(hand_text, "no_hand") != self.match.hand_number:
             raise Refused("stale", 409)
         try:
             card = parse_card(card_text)
@@ -164,6 +176,7 @@ class Table:
         return {
             "match": self.match.to_dict(),
             "seed_public": self.seed_public,
+            "game_id": self.game_id,
             "levels": self.levels,
             "log": self.log,
         }
@@ -184,6 +197,7 @@ class Table:
             return cls(
                 match=match,
                 seed_public=bool(data["seed_public"]),
+                game_id=str(data["game_id"]),
                 levels=levels,
                 log=list(data["log"]),
                 expert_ms=expert_ms,

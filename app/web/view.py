@@ -21,6 +21,8 @@ POSITION_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("The computer")],
     4: [lazy_gettext("You"), lazy_gettext("East"), lazy_gettext("North"), lazy_gettext("West")],
 }
+#: Position names as written into records (never translated).
+POSITION_NAMES_EN = {2: ["you", "computer"], 4: ["you", "East", "North", "West"]}
 SIDE_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("Computer")],
     4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
@@ -150,6 +152,7 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         "counter": [("10" if rank == "T" else rank, seen.count(rank)) for rank in RANKS],
         "hints": [hint_text(hint) for hint in hints_for(obs)] if aids["hints"] else [],
         "move": table.move,
+        "game_id": table.game_id,
         "human": HUMAN,
     }
 

@@ -1,0 +1,122 @@
+"""Holes a fresh review found: each stays closed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from app.engine import CLASSIC, seeded_deck
+
+
+def token(client, path="/") -> str:
+    page = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def play_hand(client) -> str:
+    """Play the current hand to its end by the first card; return the page."""
+    page = client.get("/game").get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="([^"]+)"', page):
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        assert client.post("/play", data={**fields, "card": cards[0]}).status_code == 303
+        page = client.get("/game").get_data(as_text=True)
+    return page
+
+
+def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
+    client.post("/new", data={"csrf_token": token(client), "rules": "classic", "target": "101"})
+    play_hand(client)
+    response = client.get("/record?hand=1")
+    assert response.status_code == 200
+    record = json.loads(response.get_data(as_text=True))
+    assert "seed" not in record
+    assert record["players"] == ["you", "computer"]
+    assert "filename=\"pisti-game-hand1.json\"" in response.headers["Content-Disposition"]
+
+
+def test_record_of_a_chosen_seed_names_it(client):
+    client.get("/deal/open-seed?rules=classic&target=51")
+    play_hand(client)
+    record = json.loads(client.get("/record?hand=1").get_data(as_text=True))
+    assert record["seed"] == "open-seed"
+    assert record["deck"] == seeded_deck("open-seed", CLASSIC, 0)
+
+
+@pytest.mark.parametrize("path", ["/record?hand=²", "/record?hand=①", "/deal/abc?rules=classic&target=²"])
+def test_unicode_digits_are_not_numbers(client, path):
+    client.get("/deal/unicode")
+    response = client.get(path)
+    assert response.status_code in (303, 409)
+
+
+def test_new_game_with_unicode_target_uses_the_default(client):
+    response = client.post("/new", data={"csrf_token": token(client), "rules": "classic", "target": "²"})
+    assert response.status_code == 303
+    assert "/ 51 pts" in client.get("/game").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("target,expected", [
+    ("/game", "/game"),
+    ("/deal/x?rules=classic&target=51", "/deal/x?rules=classic&target=51"),
+    ("//evil.example", "/"),
+    ("/\t/evil.example", "/"),
+    ("/\n/evil.example", "/"),
+    ("/\\evil.example", "/"),
+    ("https://evil.example/", "/"),
+])
+def test_language_switch_only_goes_back_to_local_pages(client, target, expected):
+    response = client.post("/language", data={"csrf_token": token(client), "language": "tr", "next": target})
+    assert response.status_code == 303
+    assert response.headers["Location"] == expected
+
+
+def test_partners_levels_follow_the_main_level_unless_chosen(client):
+    csrf = token(client)
+    client.post("/new", data={"csrf_token": csrf, "rules": "partners", "level": "hard",
+                              "level_1": "", "level_2": "", "level_3": ""})
+    page = client.get("/game").get_data(as_text=True)
+    assert re.findall(r'<p class="place-level">(\w+)</p>', page) == ["Hard", "Hard", "Hard"]
+    client.post("/new", data={"csrf_token": csrf, "rules": "partners", "level": "hard",
+                              "level_1": "easy", "level_2": "", "level_3": "medium"})
+    page = client.get("/game").get_data(as_text=True)
+    assert re.findall(r'<p class="place-level">(\w+)</p>', page) == ["Easy", "Hard", "Medium"]
+
+
+def test_a_deal_link_keeps_the_game_in_progress_aside(client):
+    client.get("/deal/first-game?rules=classic")
+    first = client.get("/game").get_data(as_text=True)
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', first))
+    card = re.findall(r'name="card" value="([^"]+)"', first)[0]
+    client.post("/play", data={**fields, "card": card})
+    client.get("/deal/second-game")
+    page = client.get("/game").get_data(as_text=True)
+    assert "Your earlier game is kept." in page
+    assert client.post("/resume", data={"csrf_token": token(client, "/game")}).status_code == 303
+    page = client.get("/game").get_data(as_text=True)
+    assert "Classic match" in page and 'name="move" value="2"' in page
+
+
+def test_a_page_of_an_earlier_hand_cannot_play_in_this_one(client):
+    client.get("/deal/stale-hand?rules=classic&target=101")
+    old = client.get("/game").get_data(as_text=True)
+    old_fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', old))
+    old_card = re.findall(r'name="card" value="([^"]+)"', old)[0]
+    play_hand(client)
+    client.post("/next", data={"csrf_token": token(client, "/game"), "hand": "0"})
+    before = client.get("/game").get_data(as_text=True)
+    assert 'name="move" value="' in before
+    fields = {**old_fields, "move": re.search(r'name="move" value="(\d+)"', before).group(1)}
+    response = client.post("/play", data={**fields, "card": old_card})
+    assert response.status_code in (400, 409)
+
+
+def test_a_page_of_another_game_cannot_play_in_this_one(client):
+    client.get("/deal/game-one")
+    old = client.get("/game").get_data(as_text=True)
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', old))
+    client.get("/deal/game-one")
+    response = client.post("/play", data={**fields, "card": re.findall(r'name="card" value="([^"]+)"', old)[0]})
+    assert response.status_code == 409
+    assert "out of date" in response.get_data(as_text=True)
