@@ -1,7 +1,7 @@
-"""Time a POST of a play on Flask's test client (the play, the computer's
-answer, saving the session; the redirect is not followed).
+"""Time a POST of a play on Flask's test client: the play, the computer's
+answer, saving the session (the redirect is not followed).
 
-Run: .venv/bin/python benchmarks/web_post.py [GAMES]
+Run: .venv/bin/python benchmarks/web_post.py [GAMES] [LEVEL]
 """
 
 from __future__ import annotations
@@ -18,10 +18,14 @@ FIELD = re.compile(r'name="(csrf_token|move)" value="([^"]+)"')
 HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 
 
-def main(games: int) -> None:
+def main(games: int, level: str) -> None:
     with tempfile.TemporaryDirectory() as sessions:
-        app = create_app({"SECRET_KEY": "bench", "SESSION_FILE_DIR": sessions})
+        app = create_app({"SECRET_KEY": "bench-secret-key-0123456789", "SESSION_FILE_DIR": sessions,
+                          "RATELIMIT_ENABLED": False})
         client = app.test_client()
+        home = client.get("/").get_data(as_text=True)
+        token = dict(FIELD.findall(home))["csrf_token"]
+        client.post("/new", data={"csrf_token": token, "level": level})
         timings = []
         for game in range(games):
             page = client.get(f"/deal/bench-{game}", follow_redirects=True).get_data(as_text=True)
@@ -33,10 +37,10 @@ def main(games: int) -> None:
                 assert response.status_code == 303
                 page = client.get("/game").get_data(as_text=True)
     timings.sort()
-    p99 = timings[int(len(timings) * 0.99) - 1]
-    print(f"{len(timings)} POSTs of a play: median {statistics.median(timings):.2f} ms, "
+    p99 = timings[max(0, int(len(timings) * 0.99) - 1)]
+    print(f"{len(timings)} POSTs of a play against {level}: median {statistics.median(timings):.2f} ms, "
           f"p99 {p99:.2f} ms, max {timings[-1]:.2f} ms")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20, sys.argv[2] if len(sys.argv) > 2 else "medium")
