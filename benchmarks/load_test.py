@@ -12,7 +12,8 @@ player makes as many requests as a game takes (52), all ``GET /``.
 
 The script starts and stops everything itself (gunicorn, and Redis for the
 redis backend) and prints requests per second, median and 99th-percentile
-latency and errors per run. The rate limit on new games is switched off (all
+latency, errors, and the CPU seconds the players and the servers used, per
+run. The rate limit on new games is switched off (all
 players share one address). Exits with status 1 when any request failed or
 any game was not finished with its 52 cards.
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import resource
 import statistics
 import sys
 import tempfile
@@ -179,6 +181,8 @@ class Report:
     median_ms: float
     p99_ms: float
     errors: list[str]
+    client_cpu: float  # seconds of CPU used by the players (this process)
+    server_cpu: float  # seconds of CPU used by gunicorn (and Redis)
 
     @property
     def rps(self) -> float:
@@ -189,11 +193,13 @@ class Report:
         """The report as one table row."""
         return (f"| {self.backend:10} | {self.players:7} | {self.games:5} | {self.requests:8} | "
                 f"{self.seconds:7.1f} | {self.rps:7.0f} | {self.median_ms:9.1f} | {self.p99_ms:8.1f} | "
-                f"{len(self.errors):6} |")
+                f"{len(self.errors):6} | {self.client_cpu:12.1f} | {self.server_cpu:12.1f} |")
 
 
-HEADER = ("| backend    | players | games | requests | seconds |   req/s | median ms |   p99 ms | errors |\n"
-          "|------------|---------|-------|----------|---------|---------|-----------|----------|--------|")
+HEADER = ("| backend    | players | games | requests | seconds |   req/s | median ms |   p99 ms | errors "
+          "| client CPU s | server CPU s |\n"
+          "|------------|---------|-------|----------|---------|---------|-----------|----------|--------"
+          "|--------------|--------------|")
 
 
 def run(backend: str, players: int, hands: int, level: str = "medium", workers: int = 2, threads: int = 4) -> Report:
@@ -204,6 +210,8 @@ def run(backend: str, players: int, hands: int, level: str = "medium", workers: 
     Raises:
         RuntimeError: a server did not start.
     """
+    client_before = _cpu(resource.RUSAGE_SELF)
+    server_before = _cpu(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as folder, ExitStack() as servers:
         folder = Path(folder)
         env = {"FLASK_SECRET_KEY": "load-test-secret-key", "FLASK_RATELIMIT_ENABLED": "false"}
@@ -232,6 +240,7 @@ def run(backend: str, players: int, hands: int, level: str = "medium", workers: 
         for thread in bodies:
             thread.join()
         seconds = time.perf_counter() - began
+        client_cpu = _cpu(resource.RUSAGE_SELF) - client_before
     latencies = sorted(tally.latencies)
     games = players * hands if backend == "hello" and not tally.errors else tally.games
     return Report(
@@ -243,7 +252,15 @@ def run(backend: str, players: int, hands: int, level: str = "medium", workers: 
         median_ms=statistics.median(latencies),
         p99_ms=latencies[max(0, int(len(latencies) * 0.99) - 1)],
         errors=tally.errors,
+        client_cpu=client_cpu,
+        # Counted once the servers have stopped (and been waited for).
+        server_cpu=_cpu(resource.RUSAGE_CHILDREN) - server_before,
     )
+
+
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _games(player: Player, hands: int, level: str, start: threading.Barrier) -> None:
