@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from werkzeug.serving import make_server
 
 from app import create_app
 from app.engine import CARDEMS, GameState, seeded_deck
+
+
+@contextmanager
+def serve(app) -> Iterator[str]:
+    """Serve ``app`` on a free loopback port in a thread; yield its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
 
 
 @pytest.fixture

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from app import create_app
+from tests.conftest import serve
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -37,12 +36,8 @@ def live_server(tmp_path_factory):
         "SECRET_KEY": "e2e-secret",
         "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
     })
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with serve(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -170,3 +170,20 @@ def play_all():
 def captures():
     """:func:`capture_indices`."""
     return capture_indices
+
+
+def snapshot(state):
+    """Everything a state holds, as comparable plain data."""
+    return (
+        state.to_dict(),
+        [list(hand) for hand in state.hands],
+        list(state.pile),
+        state.face_down,
+        [list(cards) for cards in state.captured],
+        list(state.pisti),
+        list(state.jack_pisti),
+        list(state.plays),
+        state.last_capturer,
+        state.next_card,
+        state.face_up_at_start,
+    )

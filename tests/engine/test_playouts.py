@@ -9,27 +9,11 @@ import pytest
 
 from app.engine import CARDEMS, CLASSIC, FULL_DECK, PARTNERS, GameState, IllegalPlay
 from app.engine import card_points, hand_winner, score_hand
+from tests.engine.conftest import snapshot
 
 HANDS_PER_RULE_SET = 1000
 CHUNK = 100
 FULL = Counter(FULL_DECK)
-
-
-def snapshot(state):
-    """Everything a state holds, as comparable plain data."""
-    return (
-        state.to_dict(),
-        [list(hand) for hand in state.hands],
-        list(state.pile),
-        state.face_down,
-        [list(cards) for cards in state.captured],
-        list(state.pisti),
-        list(state.jack_pisti),
-        state.last_capturer,
-        state.stock,
-        state.turn,
-        state.finished,
-    )
 
 
 def all_cards(state):

@@ -33,6 +33,7 @@ from app.engine import (
 )
 from app.engine.scoring import team_points
 from app.engine.worlds import STAND_IN, sample_world
+from tests.engine.conftest import snapshot
 
 SETTINGS = settings(
     max_examples=200,
@@ -116,23 +117,6 @@ def all_cards(state: GameState) -> Counter:
     for cards in state.captured:
         held += cards
     return Counter(held)
-
-
-def snapshot(state: GameState):
-    """Everything a state holds, as comparable plain data."""
-    return (
-        state.to_dict(),
-        [list(hand) for hand in state.hands],
-        list(state.pile),
-        state.face_down,
-        [list(cards) for cards in state.captured],
-        list(state.pisti),
-        list(state.jack_pisti),
-        list(state.plays),
-        state.last_capturer,
-        state.next_card,
-        state.face_up_at_start,
-    )
 
 
 # --- conservation -------------------------------------------------------------------

@@ -8,21 +8,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from app import create_app
+from tests.conftest import serve
 
 
 @pytest.fixture
 def site(tmp_path):
     """The app on 127.0.0.1 (a free port); yields its base URL."""
     app = create_app({"SECRET_KEY": "ops-browser", "SESSION_FILE_DIR": str(tmp_path)})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
+    with serve(app) as url:
+        yield url
 
 
 @pytest.fixture
