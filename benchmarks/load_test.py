@@ -53,6 +53,8 @@ TIMEOUT = 60
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 MOVE = re.compile(r'name="move" value="(\d+)"')
 HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
+PLAY_FORM = re.compile(r'<form method="post" action="/play">(.*?)</form>', re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 
 
 class GameError(Exception):
@@ -113,7 +115,8 @@ class Player:
         return response
 
     def post(self, path: str, fields: dict, expect: int = 303) -> requests.Response:
-        """POST form ``fields`` to ``path`` with the page's CSRF token.
+        """POST form ``fields`` to ``path``, with the page's CSRF token
+        unless ``fields`` has one.
 
         Raises:
             GameError: another status than ``expect``.
@@ -144,8 +147,10 @@ class Player:
 
     def play(self, card: str | None = None) -> None:
         """Play ``card`` (default: a random card of the hand; every card in
-        hand is a legal play) and read the table again."""
-        self.post("/play", {"card": card or self.rng.choice(self.hand), "move": self.move})
+        hand is a legal play) with the play form's hidden fields (token,
+        move, hand, game), and read the table again."""
+        fields = dict(HIDDEN.findall(PLAY_FORM.search(self.page).group(1)))
+        self.post("/play", {**fields, "card": card or self.rng.choice(self.hand)})
         self.get("/game")
 
     def finish(self) -> dict:

@@ -42,6 +42,7 @@ def test_fuzzed_posts_are_refused_and_change_nothing():
 
 
 def check_bodies(player, hand, move, token, hidden, other, before):
+    other_game = re.search(r'name="game" value="([^"]*)"', other.page).group(1)
     cards = st.one_of(
         st.sampled_from(hand),  # in hand, but sent with a wrong move
         st.sampled_from(hidden),  # the computer's, the stock's, the pile's
@@ -52,7 +53,7 @@ def check_bodies(player, hand, move, token, hidden, other, before):
     )
     moves = st.one_of(
         st.just(str(move)),
-        st.just(other.move),  # another game's move number
+        st.just(other.move),  # another game's move number (and id, below)
         st.integers(min_value=-5, max_value=60).map(str),
         st.integers(min_value=10**15, max_value=10**40).map(str),
         st.integers(4_000, 5_000).map(lambda size: "9" * size),  # over Python's int digit limit
@@ -69,6 +70,7 @@ def check_bodies(player, hand, move, token, hidden, other, before):
             st.tuples(st.just("card"), cards),
             st.tuples(st.just("move"), moves),
             st.tuples(st.just("hand"), moves),
+            st.tuples(st.just("game"), st.one_of(st.just(other_game), st.text(max_size=12))),
             st.tuples(st.just("csrf_token"), tokens),
             st.tuples(st.text(max_size=12), st.text(max_size=30)),
         ),
