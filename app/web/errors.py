@@ -5,22 +5,27 @@ from __future__ import annotations
 
 import redis
 from flask import Flask, render_template
+from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 MESSAGES = {
-    400: "The request was not understood.",
-    404: "There is no page here.",
-    405: "That address does not take this kind of request.",
-    413: "That request was too large.",
-    429: "Too many new games from your address in a short time. Wait a minute, then try again.",
-    500: "Something went wrong on our side. Your game is safe; go back and try again.",
-    503: (
+    400: lazy_gettext("The request was not understood."),
+    404: lazy_gettext("There is no page here."),
+    405: lazy_gettext("That address does not take this kind of request."),
+    413: lazy_gettext("That request was too large."),
+    429: lazy_gettext("Too many new games from your address in a short time. Wait a minute, then try again."),
+    500: lazy_gettext("Something went wrong on our side. Your game is safe; go back and try again."),
+    503: lazy_gettext(
         "The game store is not answering right now. Nothing was played and your game is kept; "
         "try again in a few seconds."
     ),
 }
+CSRF_MESSAGE = lazy_gettext(
+    "This form was missing its security token or it did not match (it may come from another "
+    "site). Nothing was played; reload the page and try again."
+)
 #: Seconds a client is asked to wait after a 503.
 RETRY_AFTER = 5
 
@@ -41,11 +46,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> tuple[str, int]:
-        message = (
-            "This form was missing its security token or it did not match "
-            "(it may come from another site). Nothing was played; reload the page and try again."
-        )
-        return render_template("errors/error.html", status=400, message=message), 400
+        return render_template("errors/error.html", status=400, message=CSRF_MESSAGE), 400
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
