@@ -21,6 +21,8 @@ from app.engine import (
     seeded_deck,
 )
 
+from app.logs import log_game_finished
+
 from . import i18n, store
 from .table import Refused, Table
 from .view import POSITION_NAMES_EN, hand_scores, table_context
@@ -275,14 +277,19 @@ def _start(settings: dict, seed: str, seed_public: bool) -> Response:
 
 
 def _act(action) -> Response | tuple[str, int]:
+    """Apply ``action`` to the player's table, save it and go back to the
+    table (POST/redirect/GET); log the game when this move ended it."""
     table = store.load_table()
     if table is None:
         return _no_game()
+    was_over = table.match.over
     try:
         action(table)
     except Refused as refusal:
         return _render(store.load_table(), str(REFUSALS[refusal.reason])), refusal.status
     store.save_table(table)
+    if table.match.over and not was_over:
+        log_game_finished(table)
     return redirect(url_for("game.table"), 303)
 
 

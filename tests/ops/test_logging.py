@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import requests
@@ -85,3 +86,17 @@ def test_gunicorn_writes_request_lines_to_stdout(serve, tmp_path):
     assert {"method": "GET", "path": "/deal/logged", "status": 303} in [
         {key: line.get(key) for key in ("method", "path", "status")} for line in logged
     ]
+
+
+def test_the_move_that_ends_a_game_logs_it_once(served_app, capsys):
+    client = served_app.test_client()
+    page = client.get("/deal/logged-through-pages", follow_redirects=True).get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="([^"]+)"', page):
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        client.post("/play", data={**fields, "card": cards[0]})
+        page = client.get("/game").get_data(as_text=True)
+    # A play posted after the end is refused and logs no second game.
+    assert client.post("/play", data={**fields, "card": "7H"}).status_code == 409
+    finished = [line for line in lines(capsys.readouterr().out) if line["event"] == "game finished"]
+    assert len(finished) == 1
+    assert finished[0]["rules"] == "cardems" and finished[0]["levels"] == ["medium"]
