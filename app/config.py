@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "NEW_GAME_LIMIT": "30 per minute",  # per client address, POST /new and /deal/<seed>
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
+    "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds
 }
 
 #: Fixed settings; they may be overridden, but are not documented knobs.
@@ -143,6 +144,9 @@ def _check(config: Config) -> list[str]:
         bad("NEW_GAME_LIMIT", 'must be a rate such as "30 per minute" or "10/second;200/hour"')
     if not (_is_int(config["TRUSTED_PROXIES"]) and config["TRUSTED_PROXIES"] >= 0):
         bad("TRUSTED_PROXIES", "must be a whole number, 0 or more")
+    expert_ms = config["EXPERT_MS"]
+    if not (isinstance(expert_ms, (int, float)) and not isinstance(expert_ms, bool) and 1 <= expert_ms <= 10_000):
+        bad("EXPERT_MS", "must be a number of milliseconds from 1 to 10000")
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
     return problems

@@ -270,7 +270,7 @@ def _start(settings: dict, seed: str, seed_public: bool) -> Response:
         settings["levels"],
         seed_public,
         settings["target"],
-        expert_ms=float(current_app.config.get("EXPERT_MS", 150.0)),
+        expert_ms=float(current_app.config["EXPERT_MS"]),
     )
     store.start_table(table)
     return redirect(url_for("game.table"), 303)

@@ -25,7 +25,7 @@ def load_table() -> Table | None:
     if data is None:
         return None
     try:
-        return Table.from_dict(data, expert_ms=float(current_app.config.get("EXPERT_MS", 150.0)))
+        return Table.from_dict(data, expert_ms=float(current_app.config["EXPERT_MS"]))
     except InvalidState as exc:
         current_app.logger.warning("dropping a saved game: %s", exc)
         session.pop(_TABLE, None)

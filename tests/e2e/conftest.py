@@ -35,6 +35,9 @@ def live_server(tmp_path_factory):
     app = create_app({
         "SECRET_KEY": "e2e-secret",
         "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
+        # Every browser test comes from 127.0.0.1: the new-game limit is for
+        # the outside world (tests/ops checks it).
+        "RATELIMIT_ENABLED": False,
     })
     with serve(app) as url:
         yield url
@@ -44,3 +47,11 @@ def live_server(tmp_path_factory):
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+def play_card(page, button) -> bool:
+    """Click a card of the hand and wait for the answer; return whether the
+    play was taken (a page refusing it shows an alert)."""
+    with page.expect_navigation():
+        button.click()
+    return page.locator(".alert").count() == 0

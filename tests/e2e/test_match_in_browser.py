@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP, PHONE, play_card
 
 
 def shoot(page: Page, screenshots, name: str) -> None:
@@ -16,16 +16,14 @@ def shoot(page: Page, screenshots, name: str) -> None:
 
 
 def play_hand(page: Page, screenshots, name: str) -> int:
-    """Click cards until the hand is over; return the number of clicks."""
-    clicks = 0
+    """Click cards until the hand is over; return the number of plays taken."""
+    plays = 0
     while page.locator(".hand button").count():
         capturing = page.locator(".hand button.captures")
-        with page.expect_navigation():
-            (capturing.first if capturing.count() else page.locator(".hand button").first).click()
-        clicks += 1
-        if clicks == 3:
+        plays += play_card(page, capturing.first if capturing.count() else page.locator(".hand button").first)
+        if plays == 3:
             shoot(page, screenshots, name)
-    return clicks
+    return plays
 
 
 def start(page: Page, live_server: str, seed: str, rules: str, target: str | None = None) -> None:

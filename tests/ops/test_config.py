@@ -112,3 +112,16 @@ def test_gunicorn_stops_with_the_message_and_no_traceback(serve):
         output = log.read()
     assert "Error: configuration error:\n  FLASK_SESSION_BACKEND: must be filesystem or redis, not 'mongodb'" in output
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize("value", ["0", "fast", "20000", "true"])
+def test_expert_thinking_time_must_be_milliseconds(tmp_path, monkeypatch, value):
+    monkeypatch.setenv("FLASK_EXPERT_MS", value)
+    with pytest.raises(ConfigError, match="FLASK_EXPERT_MS"):
+        create_app({"SECRET_KEY": "ops-config-expert", "SESSION_FILE_DIR": str(tmp_path)})
+
+
+def test_expert_thinking_time_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLASK_EXPERT_MS", "40")
+    app = create_app({"SECRET_KEY": "ops-config-expert", "SESSION_FILE_DIR": str(tmp_path)})
+    assert app.config["EXPERT_MS"] == 40
