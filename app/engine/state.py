@@ -309,36 +309,35 @@ class GameState:
         valid (an ``IndexError`` otherwise).
         """
         plays = self.plays
-        number = len(plays)
-        seat = number % self._players
+        seat = len(plays) % self._players
         card = self.hands[seat].pop(index)
         plays.append(card)
-        number += 1
         pile = self.pile
+        captured = 0
         rank = card[0]
         if pile and (rank == pile[-1][0] or rank == "J"):
             team = seat & 1
-            if len(pile) == 1 and rank == pile[0][0] and self._pisti_allowed(number):
+            if len(pile) == 1 and rank == pile[0][0] and self._pisti_allowed(len(plays)):
                 if rank == "J":
                     self.jack_pisti[team] += 1
                 else:
                     self.pisti[team] += 1
             pile.append(card)
             captured = len(pile)
-            self.captured[team] += pile
+            self.captured[team].extend(pile)
             pile.clear()
             self.face_down = 0
             self.last_capturer = team
         else:
             pile.append(card)
-            captured = 0
-        if number % self._round == 0:
-            if self.next_card < 52:
-                self._deal_round()
-            elif pile:
-                self.captured[self._sweep_team()] += pile
-                pile.clear()
-                self.face_down = 0
+        if len(plays) % self._round:
+            return captured
+        if self.next_card < 52:
+            self._deal_round()
+        elif pile:
+            self.captured[self._sweep_team()].extend(pile)
+            pile.clear()
+            self.face_down = 0
         return captured
 
     def _pisti_allowed(self, number: int) -> bool:
