@@ -1,7 +1,7 @@
 """Time a POST of a play on Flask's test client: the play, the computer's
 answer, saving the session (the redirect is not followed).
 
-Run: .venv/bin/python benchmarks/web_post.py [GAMES] [LEVEL]
+Run: .venv/bin/python benchmarks/web_post.py [GAMES] [LEVEL] [RULES]
 """
 
 from __future__ import annotations
@@ -14,21 +14,21 @@ import time
 
 from app import create_app
 
-FIELD = re.compile(r'name="(csrf_token|move)" value="([^"]+)"')
+FIELD = re.compile(r'name="(csrf_token|move|hand|game)" value="([^"]+)"')
 HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 
 
-def main(games: int, level: str) -> None:
+def main(games: int, level: str, rules: str) -> None:
     with tempfile.TemporaryDirectory() as sessions:
         app = create_app({"SECRET_KEY": "bench-secret-key-0123456789", "SESSION_FILE_DIR": sessions,
                           "RATELIMIT_ENABLED": False})
         client = app.test_client()
         home = client.get("/").get_data(as_text=True)
         token = dict(FIELD.findall(home))["csrf_token"]
-        client.post("/new", data={"csrf_token": token, "level": level})
+        client.post("/new", data={"csrf_token": token, "level": level, "rules": rules})
         timings = []
         for game in range(games):
-            page = client.get(f"/deal/bench-{game}", follow_redirects=True).get_data(as_text=True)
+            page = client.get(f"/deal/bench-{game}?rules={rules}", follow_redirects=True).get_data(as_text=True)
             while hand := HAND.findall(page):
                 fields = dict(FIELD.findall(page))
                 start = time.perf_counter()
@@ -38,9 +38,10 @@ def main(games: int, level: str) -> None:
                 page = client.get("/game").get_data(as_text=True)
     timings.sort()
     p99 = timings[max(0, int(len(timings) * 0.99) - 1)]
-    print(f"{len(timings)} POSTs of a play against {level}: median {statistics.median(timings):.2f} ms, "
+    print(f"{len(timings)} POSTs of a play against {level} ({rules}): median {statistics.median(timings):.2f} ms, "
           f"p99 {p99:.2f} ms, max {timings[-1]:.2f} ms")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20, sys.argv[2] if len(sys.argv) > 2 else "medium")
+    args = sys.argv[1:]
+    main(int(args[0]) if args else 20, args[1] if len(args) > 1 else "medium", args[2] if len(args) > 2 else "cardems")
