@@ -26,7 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "PERMANENT_SESSION_LIFETIME": 31 * 24 * 3600,  # seconds an idle game is kept
     "SESSION_COOKIE_SECURE": False,
     "LOG_LEVEL": "INFO",
-    "NEW_GAME_LIMIT": "30 per minute",  # per client address, POST /new and /deal/<seed>
+    "NEW_GAME_LIMIT": "120 per minute",  # per client address, POST /new and /deal/<seed>
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
     "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds

@@ -28,7 +28,7 @@ def test_defaults(tmp_path):
     assert app.permanent_session_lifetime == timedelta(days=31)
     assert app.config["LOG_LEVEL"] == "INFO"
     assert app.config["SESSION_COOKIE_SECURE"] is False
-    assert app.config["NEW_GAME_LIMIT"] == "30 per minute"
+    assert app.config["NEW_GAME_LIMIT"] == "120 per minute"
 
 
 def test_environment_is_read(monkeypatch):
