@@ -36,9 +36,7 @@ def pile_worth(observation: Observation, count: Count, extra: str | None = None)
 def pisti_allowed(observation: Observation) -> bool:
     """Whether the play about to be made may count as a pişti (the rule
     set may rule out the hand's first and last plays, seeds 003/004)."""
-    rules = observation.rules
-    number = len(observation.plays) + 1
-    return (number > 1 or rules.pisti_on_first_play) and (number < 48 or rules.pisti_on_last_play)
+    return observation.rules.pisti_counts(len(observation.plays) + 1)
 
 
 def jack_keep(observation: Observation) -> float:

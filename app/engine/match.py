@@ -77,6 +77,10 @@ class Match:
         hand = self.hand_number if hand_number is None else hand_number
         return (team + hand) % 2
 
+    def team_of_side(self, side: int) -> int:
+        """Return the current hand's team that ``side`` plays as."""
+        return (side + self.hand_number) % 2
+
     @property
     def dealer(self) -> int:
         """The position dealing the current hand."""
@@ -90,7 +94,7 @@ class Match:
     def side_scores(self) -> list[TeamScore]:
         """The current hand's scores, indexed by side."""
         scores = score_hand(self.state)
-        return [scores[(side + self.hand_number) % 2] for side in (0, 1)]
+        return [scores[self.team_of_side(side)] for side in (0, 1)]
 
     @property
     def hand_counted(self) -> bool:

@@ -68,6 +68,11 @@ class RuleSet:
         """Number of four-card deals in a hand: 6 with 2 seats, 3 with 4."""
         return 48 // (4 * self.players)
 
+    def pisti_counts(self, number: int) -> bool:
+        """Whether a pişti made by the hand's play ``number`` (1 to 48)
+        counts: the first and last plays may not (seeds 003/004)."""
+        return (number > 1 or self.pisti_on_first_play) and (number < 48 or self.pisti_on_last_play)
+
     def deck_problem(self, deck: list[str] | tuple[str, ...]) -> str | None:
         """Return why a 52-card deck cannot be played under these rules.
 

@@ -317,7 +317,7 @@ class GameState:
         rank = card[0]
         if pile and (rank == pile[-1][0] or rank == "J"):
             team = seat & 1
-            if len(pile) == 1 and rank == pile[0][0] and self._pisti_allowed(len(plays)):
+            if len(pile) == 1 and rank == pile[0][0] and self.rules.pisti_counts(len(plays)):
                 if rank == "J":
                     self.jack_pisti[team] += 1
                 else:
@@ -339,12 +339,6 @@ class GameState:
             pile.clear()
             self.face_down = 0
         return captured
-
-    def _pisti_allowed(self, number: int) -> bool:
-        rules = self.rules
-        return (number > 1 or rules.pisti_on_first_play) and (
-            number < PLAYS_PER_HAND or rules.pisti_on_last_play
-        )
 
     def _sweep_team(self) -> int:
         """The team that takes the table at the end: the last capturer, or

@@ -111,7 +111,7 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
     players = match.players
     sides = []
     for side in (0, 1):
-        team = (side + match.hand_number) % 2
+        team = match.team_of_side(side)
         sides.append({
             "name": SIDE_NAMES[players][side],
             "captured": obs.captured[team],
