@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 import time
 
-from app.engine import FULL_DECK, Observation, card_points
+from app.engine import Observation
+from app.engine.cards import CARD_POINTS, RANKS
 from app.engine.scoring import team_points
 from app.engine.worlds import sample_world
 
@@ -33,8 +34,6 @@ EXACT_PLAYS = 8
 #: The search overrules the Hard level's choice only when its card is better
 #: by this many standard errors of the difference (over the same worlds).
 CONFIDENCE = 1.5
-RANKS = "A23456789TJQK"
-_POINTS = {card: card_points(card) for card in FULL_DECK}
 
 
 def _playout(world) -> None:
@@ -52,34 +51,28 @@ def _playout(world) -> None:
         seen[card[0]] += 1
     seen_total = sum(seen.values())
     play_index = world.play_index
-    points = _POINTS
+    points = CARD_POINTS
     while len(plays) < 48:
         number = len(plays)
         hand = hands[number % players]
-        choice = -1
+        choice = jack = -1
         if pile:
             top = pile[-1][0]
-            jack = -1
             for index, card in enumerate(hand):
                 if card[0] == top:
                     choice = index
                     break
                 if card[0] == "J":
                     jack = index
-            if choice < 0 and jack >= 0:
-                value = CARD_WORTH * len(pile)
-                for card in pile:
-                    value += points[card]
-                keep = JACK_KEEP if world.next_card < 52 else 0.5
-                if value > keep:
-                    choice = jack
         if choice < 0:
-            if len(hand) == 1:
+            pile_value = CARD_WORTH * len(pile)
+            for card in pile:
+                pile_value += points[card]
+            if jack >= 0 and pile_value > (JACK_KEEP if world.next_card < 52 else 0.5):
+                choice = jack
+            elif len(hand) == 1:
                 choice = 0
             else:
-                pile_value = CARD_WORTH * len(pile)
-                for card in pile:
-                    pile_value += points[card]
                 bonus = 10.0 if not pile else 0.0
                 unknown = 52 - seen_total - len(hand)
                 next_hand = len(hands[(number + 1) % players]) or 4

@@ -82,3 +82,7 @@ def card_label(card: str) -> str:
     """Return a short label for display, e.g. ``"10♦"`` or ``"Q♥"``."""
     shown = "10" if card[0] == "T" else card[0]
     return shown + SUIT_SYMBOLS[card[1]]
+
+
+#: Each card's own points (:func:`card_points`), for fast lookups.
+CARD_POINTS: dict[str, int] = {card: card_points(card) for card in FULL_DECK}

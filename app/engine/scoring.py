@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Literal
 
-from .cards import FULL_DECK, card_points
+from .cards import CARD_POINTS
 from .state import GameState
 
 WinReason = Literal["points", "cards", "draw", "unfinished"]
@@ -88,16 +88,13 @@ def score_hand(state: GameState) -> list[TeamScore]:
     return scores
 
 
-_POINTS = {card: card_points(card) for card in FULL_DECK}
-
-
 def team_points(state: GameState) -> list[int]:
     """Return each team's points so far, fast (search playouts): card
     points of the captured cards (stand-ins count 0), piştis, and the
     most-cards bonus once the hand is finished."""
     rules = state.rules
     points = [
-        sum(_POINTS.get(card, 0) for card in cards)
+        sum(CARD_POINTS.get(card, 0) for card in cards)
         + rules.pisti_points * state.pisti[team]
         + rules.jack_pisti_points * state.jack_pisti[team]
         for team, cards in enumerate(state.captured)
