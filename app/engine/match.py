@@ -68,9 +68,11 @@ class Match:
         """Return the seat that ``position`` plays from in the current hand."""
         return (position - self.hand_number) % self.players
 
-    def position_of(self, seat: int) -> int:
-        """Return the position playing ``seat`` in the current hand."""
-        return (seat + self.hand_number) % self.players
+    def position_of(self, seat: int, hand_number: int | None = None) -> int:
+        """Return the position playing ``seat`` in the current hand (or in
+        hand ``hand_number``)."""
+        hand = self.hand_number if hand_number is None else hand_number
+        return (seat + hand) % self.players
 
     def side_of_team(self, team: int, hand_number: int | None = None) -> int:
         """Return the side (``position % 2``) of a hand's ``team``."""
@@ -146,6 +148,15 @@ class Match:
             raise InvalidState("the next hand comes after a counted hand of an unfinished match")
         self.hand_number += 1
         self.state = GameState(self.rules, seeded_deck(self.seed, self.rules, self.hand_number))
+
+    def finished_hand(self, index: int) -> GameState:
+        """Return finished hand ``index`` (from 0) as it ended.
+
+        Raises:
+            IndexError: that hand is not finished.
+        """
+        plays = self.plays_history[index]
+        return GameState.replay(self.rules, seeded_deck(self.seed, self.rules, index), plays)
 
     def to_dict(self) -> dict:
         """Return the match as plain data (lists, strings and numbers)."""

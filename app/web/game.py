@@ -11,16 +11,13 @@ from flask_babel import get_locale, gettext, lazy_gettext
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
     RULE_SETS,
-    GameState,
     InvalidSeed,
     RuleSet,
     card_label,
     check_seed,
     make_record,
     new_seed,
-    seeded_deck,
 )
-
 from app.logs import log_game_finished
 
 from . import i18n, store
@@ -185,10 +182,9 @@ def record() -> Response | tuple[str, int]:
         message = gettext("The record of a hand can be downloaded when that hand is over: it shows every card.")
         return _render(table, message), 409
     index = number - 1
-    deck = seeded_deck(match.seed, match.rules, index)
-    state = GameState.replay(match.rules, deck, match.plays_history[index])
-    extra = {"players": [str(POSITION_NAMES_EN[match.players][(seat + index) % match.players])
-                         for seat in range(match.players)]}
+    state = match.finished_hand(index)
+    names = POSITION_NAMES_EN[match.players]
+    extra = {"players": [names[match.position_of(seat, index)] for seat in range(match.players)]}
     if match.target:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
