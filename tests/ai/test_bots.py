@@ -141,30 +141,29 @@ def test_no_hints_when_it_is_not_your_turn():
     assert hints_for(observe(state, 1)) == []
 
 
-def test_no_pisti_hint_on_the_dealers_last_card_in_partners():
-    rules = get_rules("partners")
+def random_position(rules_name: str, prefix: str, plays: int, wanted) -> GameState:
+    """The first seeded hand ``prefix-N`` that, after ``plays`` random
+    plays, satisfies ``wanted(state)``."""
+    rules = get_rules(rules_name)
     for number in range(3000):
-        state = GameState(rules, seeded_deck(f"last-{number}", rules))
+        state = GameState(rules, seeded_deck(f"{prefix}-{number}", rules))
         rng = random.Random(number)
-        while len(state.plays) < 47:
+        while len(state.plays) < plays:
             state.play(rng.choice(state.hands[state.turn]))
-        if len(state.pile) == 1 and state.hands[3][0][0] == state.pile[0][0]:
-            break
-    else:
-        raise AssertionError("no last-card match found")
+        if wanted(state):
+            return state
+    raise AssertionError(f"no {prefix} position found")
+
+
+def test_no_pisti_hint_on_the_dealers_last_card_in_partners():
+    state = random_position(
+        "partners", "last", 47, lambda s: len(s.pile) == 1 and s.hands[3][0][0] == s.pile[0][0]
+    )
     kinds = [hint.kind for hint in hints_for(observe(state, 3))]
     assert "pisti" not in kinds and "jack_pisti" not in kinds
 
 
 def test_no_keep_your_jack_hint_when_the_jack_must_be_played():
-    rules = get_rules("cardems")
-    for number in range(3000):
-        state = GameState(rules, seeded_deck(f"jack-{number}", rules))
-        rng = random.Random(number)
-        while len(state.plays) < 46:
-            state.play(rng.choice(state.hands[state.turn]))
-        if state.turn == 0 and state.hands[0] and state.hands[0][0][0] == "J" and state.pile:
-            break
-    else:
-        raise AssertionError("no lone Jack found")
+    state = random_position("cardems", "jack", 46, lambda s: s.hands[0][0][0] == "J" and s.pile)
+    assert state.turn == 0 and len(state.hands[0]) == 1
     assert "keep_jack" not in [hint.kind for hint in hints_for(observe(state, 0))]
