@@ -13,9 +13,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .engine import GameState, get_rules, hand_winner, observe, score_hand, seeded_deck
-
 from .ai import make_bot
+from .engine import GameState, get_rules, hand_winner, observe, score_hand, seeded_deck
 
 
 @dataclass
@@ -53,8 +52,15 @@ class ArenaResult:
         return mean, 1.96 * statistics.stdev(self.differences) / math.sqrt(len(self.differences))
 
 
-def play_deals(a: str, b: str, rules_name: str, seed: str, first: int, count: int,
-               budget_ms: float | None = None) -> ArenaResult:
+def play_deals(
+    a: str,
+    b: str,
+    rules_name: str,
+    seed: str,
+    first: int,
+    count: int,
+    budget_ms: float | None = None,
+) -> ArenaResult:
     """Play deals ``first`` .. ``first + count - 1`` of ``seed`` twice each."""
     rules = get_rules(rules_name)
     result = ArenaResult(times={a: [], b: []})
@@ -66,7 +72,9 @@ def play_deals(a: str, b: str, rules_name: str, seed: str, first: int, count: in
             while not state.finished:
                 seat = state.turn
                 level = a if seat % 2 == a_team else b
-                bot = make_bot(level, random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"), budget_ms)
+                bot = make_bot(
+                    level, random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"), budget_ms
+                )
                 observation = observe(state, seat)
                 start = time.perf_counter()
                 card = bot.choose(observation)
@@ -85,8 +93,15 @@ def play_deals(a: str, b: str, rules_name: str, seed: str, first: int, count: in
     return result
 
 
-def run_arena(a: str, b: str, deals: int, seed: str, rules_name: str = "cardems",
-              jobs: int = 1, budget_ms: float | None = None) -> ArenaResult:
+def run_arena(
+    a: str,
+    b: str,
+    deals: int,
+    seed: str,
+    rules_name: str = "cardems",
+    jobs: int = 1,
+    budget_ms: float | None = None,
+) -> ArenaResult:
     """Play ``deals`` duplicate deals of ``a`` against ``b`` over ``jobs``
     processes and return the combined figures."""
     jobs = max(1, min(jobs, deals))
@@ -96,7 +111,10 @@ def run_arena(a: str, b: str, deals: int, seed: str, rules_name: str = "cardems"
         result.merge(play_deals(a, b, rules_name, seed, 0, deals, budget_ms))
         return result
     with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(play_deals, a, b, rules_name, seed, lo, hi - lo, budget_ms) for lo, hi in chunks]
+        futures = [
+            pool.submit(play_deals, a, b, rules_name, seed, lo, hi - lo, budget_ms)
+            for lo, hi in chunks
+        ]
         for future in futures:
             result.merge(future.result())
     return result
@@ -115,7 +133,8 @@ def report(result: ArenaResult, a: str, b: str) -> str:
     lines = [
         f"{a} vs {b}: {len(result.differences)} duplicate deals, {games} games",
         f"mean point difference per deal ({a} - {b}): {mean:+.2f} ± {margin:.2f} (95% CI)",
-        f"{a} wins {result.wins / games:.1%}, draws {result.draws / games:.1%}, loses {result.losses / games:.1%}",
+        f"{a} wins {result.wins / games:.1%}, draws {result.draws / games:.1%}, "
+        f"loses {result.losses / games:.1%}",
     ]
     for level in dict.fromkeys((a, b)):
         times = result.times[level]

@@ -45,16 +45,42 @@ def _fail(message: str) -> NoReturn:
 
 @click.command("arena")
 @click.option("--a", "level_a", required=True, type=click.Choice(list(LEVELS)), help="First level.")
-@click.option("--b", "level_b", required=True, type=click.Choice(list(LEVELS)), help="Second level.")
-@click.option("--deals", default=200, show_default=True, type=click.IntRange(1), help="Duplicate deals.")
+@click.option(
+    "--b", "level_b", required=True, type=click.Choice(list(LEVELS)), help="Second level."
+)
+@click.option(
+    "--deals", default=200, show_default=True, type=click.IntRange(1), help="Duplicate deals."
+)
 @click.option("--seed", default="arena", show_default=True, help="Seed the deals come from.")
-@click.option("--rules", "rules_name", default="cardems", show_default=True, type=click.Choice(list(RULE_SETS)))
-@click.option("--jobs", default=os.cpu_count() or 1, show_default="all cores", type=click.IntRange(1),
-              help="Worker processes.")
-@click.option("--budget-ms", type=click.FloatRange(min=1), default=None,
-              help="Thinking time per move of searching levels, in milliseconds.")
-def arena_command(level_a: str, level_b: str, deals: int, seed: str, rules_name: str, jobs: int,
-                  budget_ms: float | None) -> None:
+@click.option(
+    "--rules",
+    "rules_name",
+    default="cardems",
+    show_default=True,
+    type=click.Choice(list(RULE_SETS)),
+)
+@click.option(
+    "--jobs",
+    default=os.cpu_count() or 1,
+    show_default="all cores",
+    type=click.IntRange(1),
+    help="Worker processes.",
+)
+@click.option(
+    "--budget-ms",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Thinking time per move of searching levels, in milliseconds.",
+)
+def arena_command(
+    level_a: str,
+    level_b: str,
+    deals: int,
+    seed: str,
+    rules_name: str,
+    jobs: int,
+    budget_ms: float | None,
+) -> None:
     """Play LEVEL A against LEVEL B over duplicate deals (each seeded deal
     played twice, seats swapped) and print the mean point difference with
     its 95% confidence interval, the win/draw/loss rate and each level's

@@ -117,7 +117,9 @@ def _check(config: Config) -> list[str]:
     url = config["REDIS_URL"]
     if url is None:
         if backend == "redis":
-            problems.append("FLASK_REDIS_URL: required with FLASK_SESSION_BACKEND=redis, e.g. redis://redis:6379/0")
+            problems.append(
+                "FLASK_REDIS_URL: required with FLASK_SESSION_BACKEND=redis, e.g. redis://redis:6379/0"
+            )
     elif not isinstance(url, str):
         bad("REDIS_URL", "must be a URL such as redis://host:6379/0")
     else:
@@ -126,7 +128,10 @@ def _check(config: Config) -> list[str]:
         except ValueError as exc:
             bad("REDIS_URL", f"must be a URL such as redis://host:6379/0 ({exc})")
     lifetime = config["PERMANENT_SESSION_LIFETIME"]
-    if not (_is_int(lifetime) and lifetime > 0 or isinstance(lifetime, timedelta) and lifetime > timedelta(0)):
+    if not (
+        (_is_int(lifetime) and lifetime > 0)
+        or (isinstance(lifetime, timedelta) and lifetime > timedelta(0))
+    ):
         bad("PERMANENT_SESSION_LIFETIME", "must be a whole number of seconds above 0")
     for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED"):
         if not isinstance(config[name], bool):
@@ -145,7 +150,11 @@ def _check(config: Config) -> list[str]:
     if not (_is_int(config["TRUSTED_PROXIES"]) and config["TRUSTED_PROXIES"] >= 0):
         bad("TRUSTED_PROXIES", "must be a whole number, 0 or more")
     expert_ms = config["EXPERT_MS"]
-    if not (isinstance(expert_ms, (int, float)) and not isinstance(expert_ms, bool) and 1 <= expert_ms <= 10_000):
+    if not (
+        isinstance(expert_ms, (int, float))
+        and not isinstance(expert_ms, bool)
+        and 1 <= expert_ms <= 10_000
+    ):
         bad("EXPERT_MS", "must be a number of milliseconds from 1 to 10000")
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
@@ -154,4 +163,3 @@ def _check(config: Config) -> list[str]:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-

@@ -4,8 +4,12 @@ levels, result), beside the app's warnings and errors.
 
 Example lines::
 
-    {"time": "2026-11-29T10:00:00.123Z", "level": "INFO", "event": "request", "method": "POST", "path": "/play", "status": 303, "ms": 12.4}
-    {"time": "2026-11-29T10:00:00.124Z", "level": "INFO", "event": "game finished", "rules": "cardems", "levels": ["medium"], "result": "win", "points": [14, 9], "hands": 1}
+    {"time": "2026-11-29T10:00:00.123Z", "level": "INFO", "event": "request",
+     "method": "POST", "path": "/play", "status": 303, "ms": 12.4}
+    {"time": "2026-11-29T10:00:00.124Z", "level": "INFO", "event": "game finished",
+     "rules": "cardems", "levels": ["medium"], "result": "win", "points": [14, 9], "hands": 1}
+
+(each on one line in the log).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
@@ -48,13 +52,18 @@ def log_game_finished(table: Table) -> None:
     Call it once, when a move ends the match (``table.match.over``).
     """
     match = table.match
-    GAMES.info("game finished", extra={"fields": {
-        "rules": match.rules.name,
-        "levels": table.levels[1:],
-        "result": _RESULTS[match.winner()],
-        "points": match.totals,
-        "hands": match.hand_number + 1,
-    }})
+    GAMES.info(
+        "game finished",
+        extra={
+            "fields": {
+                "rules": match.rules.name,
+                "levels": table.levels[1:],
+                "result": _RESULTS[match.winner()],
+                "points": match.totals,
+                "hands": match.hand_number + 1,
+            }
+        },
+    )
 
 
 class JsonFormatter(logging.Formatter):
@@ -64,7 +73,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """Return ``record`` as a single line of JSON."""
-        stamp = datetime.fromtimestamp(record.created, timezone.utc)
+        stamp = datetime.fromtimestamp(record.created, UTC)
         line: dict[str, Any] = {
             "time": stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{stamp.microsecond // 1000:03d}Z",
             "level": record.levelname,
@@ -97,12 +106,17 @@ class RequestLog:
         try:
             return self.app(environ, record_status)
         finally:
-            REQUESTS.info("request", extra={"fields": {
-                "method": environ.get("REQUEST_METHOD"),
-                "path": environ.get("PATH_INFO"),
-                "status": int(status[-1].split()[0]) if status else 500,
-                "ms": round((time.perf_counter() - start) * 1000, 1),
-            }})
+            REQUESTS.info(
+                "request",
+                extra={
+                    "fields": {
+                        "method": environ.get("REQUEST_METHOD"),
+                        "path": environ.get("PATH_INFO"),
+                        "status": int(status[-1].split()[0]) if status else 500,
+                        "ms": round((time.perf_counter() - start) * 1000, 1),
+                    }
+                },
+            )
 
 
 class _StdoutHandler(logging.StreamHandler):

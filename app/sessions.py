@@ -107,5 +107,8 @@ class GuardedRedisSessions(RedisSessionInterface):
 
 
 def _refuse_without_store() -> None:
-    if isinstance(session._get_current_object(), UnavailableSession) and request.endpoint not in _STORELESS:
+    if (
+        isinstance(session._get_current_object(), UnavailableSession)
+        and request.endpoint not in _STORELESS
+    ):
         raise StoreUnavailable()

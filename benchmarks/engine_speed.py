@@ -3,8 +3,9 @@
 A random full deal: shuffle a deck, deal it under ``cardems`` and play all
 48 cards, each a uniformly random card of the hand of the seat to play. The
 deck is shuffled by sorting it on random keys (a uniform shuffle, twice as
-fast as ``random.Random.shuffle``, which is also reported). Measured through the fast path the Expert's playouts use
-(``GameState.random_playout``) and through the public ``play()`` API.
+fast as ``random.Random.shuffle``, which is also reported). Measured through
+the fast path the Expert's playouts use (``GameState.random_playout``) and
+through the public ``play()`` API.
 
 Run: .venv/bin/python benchmarks/engine_speed.py [SECONDS]
 """

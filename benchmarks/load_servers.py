@@ -58,13 +58,28 @@ class RedisServer:
             RuntimeError: it exited or did not answer in time.
         """
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
+        persistence = (
+            ["--appendonly", "yes", "--appendfsync", "always"]
+            if self.persistent
+            else ["--appendonly", "no"]
+        )
         self.folder.mkdir(parents=True, exist_ok=True)
-        log = open(self.folder / "redis.log", "ab")
+        log = open(self.folder / "redis.log", "ab")  # noqa: SIM115 (held by the server process)
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--dir", str(self.folder),
-             *persistence],
-            stdout=log, stderr=subprocess.STDOUT,
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--dir",
+                str(self.folder),
+                *persistence,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         _wait_until(self._answers, self.process, "redis-server")
@@ -134,11 +149,25 @@ class Gunicorn:
             RuntimeError: gunicorn exited or did not answer in time (the
                 log says why).
         """
-        log = open(self.log, "ab")
+        log = open(self.log, "ab")  # noqa: SIM115 (held by the server process)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             "--threads", str(self.threads), "--preload", self.app],
-            cwd=ROOT, env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.workers),
+                "--threads",
+                str(self.threads),
+                "--preload",
+                self.app,
+            ],
+            cwd=ROOT,
+            env={**os.environ, **self.env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         _wait_until(self._answers, self.process, f"gunicorn (see {self.log})")

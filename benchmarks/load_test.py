@@ -19,7 +19,7 @@ any game was not finished with its 52 cards.
 
 Run (about a minute per backend with 100 players on 2 cores):
 
-    .venv/bin/python -m benchmarks.load_test                      # all three, 100 players, 1 hand each
+    .venv/bin/python -m benchmarks.load_test     # all three, 100 players, 1 hand each
     .venv/bin/python -m benchmarks.load_test --players 10 --backend filesystem
 """
 
@@ -97,7 +97,9 @@ class Player:
     instance); the cookie jar goes with the player.
     """
 
-    def __init__(self, base_url: str, tally: Tally | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, base_url: str, tally: Tally | None = None, rng: random.Random | None = None
+    ) -> None:
         self.base_url = base_url
         self.http = requests.Session()
         self.tally = tally or Tally()
@@ -196,18 +198,29 @@ class Report:
 
     def line(self) -> str:
         """The report as one table row."""
-        return (f"| {self.backend:10} | {self.players:7} | {self.games:5} | {self.requests:8} | "
-                f"{self.seconds:7.1f} | {self.rps:7.0f} | {self.median_ms:9.1f} | {self.p99_ms:8.1f} | "
-                f"{len(self.errors):6} | {self.client_cpu:12.1f} | {self.server_cpu:12.1f} |")
+        return (
+            f"| {self.backend:10} | {self.players:7} | {self.games:5} | {self.requests:8} | "
+            f"{self.seconds:7.1f} | {self.rps:7.0f} | {self.median_ms:9.1f} | {self.p99_ms:8.1f} | "
+            f"{len(self.errors):6} | {self.client_cpu:12.1f} | {self.server_cpu:12.1f} |"
+        )
 
 
-HEADER = ("| backend    | players | games | requests | seconds |   req/s | median ms |   p99 ms | errors "
-          "| client CPU s | server CPU s |\n"
-          "|------------|---------|-------|----------|---------|---------|-----------|----------|--------"
-          "|--------------|--------------|")
+HEADER = (
+    "| backend    | players | games | requests | seconds |   req/s | median ms |   p99 ms | errors "
+    "| client CPU s | server CPU s |\n"
+    "|------------|---------|-------|----------|---------|---------|-----------|----------|--------"
+    "|--------------|--------------|"
+)
 
 
-def run(backend: str, players: int, hands: int, level: str = "medium", workers: int = 2, threads: int = 4) -> Report:
+def run(
+    backend: str,
+    players: int,
+    hands: int,
+    level: str = "medium",
+    workers: int = 2,
+    threads: int = 4,
+) -> Report:
     """Serve ``backend`` (``"filesystem"``, ``"redis"`` or ``"hello"``) with
     gunicorn, let ``players`` threads each play ``hands`` games at once
     (hello: make 52 requests per hand), stop everything, and report.
@@ -229,13 +242,22 @@ def run(backend: str, players: int, hands: int, level: str = "medium", workers: 
         else:
             env.update(FLASK_SESSION_FILE_DIR=str(folder / "sessions"))
         server = servers.enter_context(
-            Gunicorn(folder / "gunicorn.log", env=env, app=app, workers=workers, threads=threads, ready_path=ready)
+            Gunicorn(
+                folder / "gunicorn.log",
+                env=env,
+                app=app,
+                workers=workers,
+                threads=threads,
+                ready_path=ready,
+            )
         )
         tally = Tally()
         start = threading.Barrier(players + 1)
         bodies = [
-            threading.Thread(target=_hello if backend == "hello" else _games,
-                             args=(Player(server.url, tally, random.Random(n)), hands, level, start))
+            threading.Thread(
+                target=_hello if backend == "hello" else _games,
+                args=(Player(server.url, tally, random.Random(n)), hands, level, start),
+            )
             for n in range(players)
         ]
         for thread in bodies:
@@ -300,11 +322,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     parser.add_argument("--level", default="medium", help="computer level (default medium)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker (default 4)")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="gunicorn threads per worker (default 4)"
+    )
     args = parser.parse_args(argv)
     backends = BACKENDS if args.backend == "all" else (args.backend,)
-    print(f"{args.players} players x {args.hands} hand(s), level {args.level}, "
-          f"gunicorn --workers {args.workers} --threads {args.threads} --preload\n")
+    print(
+        f"{args.players} players x {args.hands} hand(s), level {args.level}, "
+        f"gunicorn --workers {args.workers} --threads {args.threads} --preload\n"
+    )
     print(HEADER, flush=True)
     failed = False
     for backend in backends:
@@ -313,8 +339,11 @@ def main(argv: list[str] | None = None) -> int:
         expected = args.players * args.hands
         if report.errors or report.games != expected:
             failed = True
-            print(f"  {backend}: {report.games}/{expected} games verified; first errors: {report.errors[:5]}",
-                  file=sys.stderr)
+            print(
+                f"  {backend}: {report.games}/{expected} games verified; "
+                f"first errors: {report.errors[:5]}",
+                file=sys.stderr,
+            )
     return 1 if failed else 0
 
 

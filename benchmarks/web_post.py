@@ -20,15 +20,22 @@ HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 
 def main(games: int, level: str, rules: str) -> None:
     with tempfile.TemporaryDirectory() as sessions:
-        app = create_app({"SECRET_KEY": "bench-secret-key-0123456789", "SESSION_FILE_DIR": sessions,
-                          "RATELIMIT_ENABLED": False})
+        app = create_app(
+            {
+                "SECRET_KEY": "bench-secret-key-0123456789",
+                "SESSION_FILE_DIR": sessions,
+                "RATELIMIT_ENABLED": False,
+            }
+        )
         client = app.test_client()
         home = client.get("/").get_data(as_text=True)
         token = dict(FIELD.findall(home))["csrf_token"]
         client.post("/new", data={"csrf_token": token, "level": level, "rules": rules})
         timings = []
         for game in range(games):
-            page = client.get(f"/deal/bench-{game}?rules={rules}", follow_redirects=True).get_data(as_text=True)
+            page = client.get(f"/deal/bench-{game}?rules={rules}", follow_redirects=True).get_data(
+                as_text=True
+            )
             while hand := HAND.findall(page):
                 fields = dict(FIELD.findall(page))
                 start = time.perf_counter()
@@ -38,10 +45,17 @@ def main(games: int, level: str, rules: str) -> None:
                 page = client.get("/game").get_data(as_text=True)
     timings.sort()
     p99 = timings[max(0, int(len(timings) * 0.99) - 1)]
-    print(f"{len(timings)} POSTs of a play against {level} ({rules}): median {statistics.median(timings):.2f} ms, "
-          f"p99 {p99:.2f} ms, max {timings[-1]:.2f} ms")
+    print(
+        f"{len(timings)} POSTs of a play against {level} ({rules}): "
+        f"median {statistics.median(timings):.2f} ms, "
+        f"p99 {p99:.2f} ms, max {timings[-1]:.2f} ms"
+    )
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    main(int(args[0]) if args else 20, args[1] if len(args) > 1 else "medium", args[2] if len(args) > 2 else "cardems")
+    main(
+        int(args[0]) if args else 20,
+        args[1] if len(args) > 1 else "medium",
+        args[2] if len(args) > 2 else "cardems",
+    )

@@ -30,11 +30,13 @@ def serve(app) -> Iterator[str]:
 @pytest.fixture
 def app(tmp_path):
     """An app with its own session folder and CSRF on, as in production."""
-    return create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test-secret",
-        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
-    })
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        }
+    )
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ injected :class:`random.Random`, never the global one.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from app.engine import Observation
@@ -26,7 +27,12 @@ class Bot(Protocol):
         """Return a card code from ``observation.hand``."""
 
 
-LEVELS: dict[str, type] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
+LEVELS: dict[str, Callable[..., Bot]] = {
+    "easy": EasyBot,
+    "medium": MediumBot,
+    "hard": HardBot,
+    "expert": ExpertBot,
+}
 DEFAULT_LEVEL = "medium"
 
 

@@ -22,7 +22,7 @@ import time
 from app.engine import Observation
 from app.engine.cards import CARD_POINTS, RANKS
 from app.engine.scoring import team_points
-from app.engine.worlds import sample_world
+from app.engine.worlds import World, sample_world
 
 from .counting import count_cards
 from .hard import CARD_WORTH, JACK_KEEP, evaluate
@@ -36,7 +36,7 @@ EXACT_PLAYS = 8
 CONFIDENCE = 1.5
 
 
-def _playout(world) -> None:
+def _playout(world: World) -> None:
     """Play the world to the end with a fast version of the Hard level's
     reasoning, for every seat: capture with a same rank; spend a Jack when
     the pile is worth more than keeping it; otherwise throw the card whose
@@ -47,7 +47,7 @@ def _playout(world) -> None:
     seen = dict.fromkeys(RANKS, 0)
     for card in plays:
         seen[card[0]] += 1
-    for card in pile[world.face_down:]:
+    for card in pile[world.face_down :]:
         seen[card[0]] += 1
     seen_total = sum(seen.values())
     play_index = world.play_index
@@ -96,7 +96,7 @@ def _playout(world) -> None:
         play_index(choice)
 
 
-def _solve(world, team: int, alpha: float, beta: float) -> float:
+def _solve(world: World, team: int, alpha: float, beta: float) -> float:
     """Exact value of a perfect-information world for ``team``: its points
     minus the other team's at the end, both sides playing their best."""
     if len(world.plays) == 48:
@@ -136,7 +136,9 @@ class ExpertBot:
 
     takes_budget = True
 
-    def __init__(self, rng: random.Random, budget_ms: float = BUDGET_MS, max_worlds: int | None = None) -> None:
+    def __init__(
+        self, rng: random.Random, budget_ms: float = BUDGET_MS, max_worlds: int | None = None
+    ) -> None:
         self.rng = rng
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
@@ -176,7 +178,7 @@ def _better_than(values: list[list[float]], default: int) -> int:
     best = max(range(len(values)), key=means.__getitem__)
     if best == default:
         return default
-    differences = [a - b for a, b in zip(values[best], values[default])]
+    differences = [a - b for a, b in zip(values[best], values[default], strict=False)]
     n = len(differences)
     mean = sum(differences) / n
     if n < 2:

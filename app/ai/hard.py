@@ -56,7 +56,9 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
     if top is not None and (rank == top[0] or is_jack):
         gain = pile_worth(observation, count, card)
         if observation.pile_size == 1 and rank == top[0] and pisti_allowed(observation):
-            gain += observation.rules.jack_pisti_points if is_jack else observation.rules.pisti_points
+            gain += (
+                observation.rules.jack_pisti_points if is_jack else observation.rules.pisti_points
+            )
         return gain - keep
     # The card stays on the pile.
     if last_play:

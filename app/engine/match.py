@@ -19,6 +19,8 @@ one more hand is played. A rule set without a target is a single hand.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .rules import RuleSet, UnknownRuleSet, get_rules
 from .scoring import TeamScore, hand_winner, score_hand
 from .shuffle import InvalidSeed, check_seed, seeded_deck
@@ -158,7 +160,7 @@ class Match:
         plays = self.plays_history[index]
         return GameState.replay(self.rules, seeded_deck(self.seed, self.rules, index), plays)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return the match as plain data (lists, strings and numbers)."""
         return {
             "rules": self.rules.name,
@@ -177,8 +179,11 @@ class Match:
         """
         if not isinstance(data, dict):
             raise InvalidState("match is not an object")
+        seed = data.get("seed")
+        if not isinstance(seed, str):
+            raise InvalidState("match has no seed")
         try:
-            match = cls(get_rules(data.get("rules")), data.get("seed"), data.get("target"))
+            match = cls(get_rules(data.get("rules")), seed, data.get("target"))
         except (UnknownRuleSet, InvalidSeed, ValueError) as exc:
             raise InvalidState(f"bad match: {exc}") from None
         hands = data.get("hands")

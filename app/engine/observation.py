@@ -90,7 +90,7 @@ def observe(state: GameState, seat: int) -> Observation:
         seat=seat,
         turn=state.turn,
         hand=tuple(state.hands[seat]),
-        pile_face_up=tuple(state.pile[state.face_down:]),
+        pile_face_up=tuple(state.pile[state.face_down :]),
         pile_size=len(state.pile),
         face_down=state.face_down,
         stock=state.stock,

@@ -6,6 +6,7 @@ A record pins down one hand: the rule set, the deck (top first) and the plays.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .rules import UnknownRuleSet, get_rules
 from .scoring import hand_winner, score_hand
@@ -19,13 +20,13 @@ class InvalidRecord(ValueError):
     the message is one line naming the problem (and the play's index)."""
 
 
-def make_record(state: GameState, seed: str | None = None, **extra: object) -> dict:
+def make_record(state: GameState, seed: str | None = None, **extra: object) -> dict[str, Any]:
     """Return the record of ``state`` as a JSON-ready dict, canonical codes.
 
     ``seed`` is written when given; ``extra`` fields (e.g. ``created``) are
     added as they are, which replay ignores.
     """
-    record: dict = {"format": FORMAT, "rules": state.rules.name}
+    record: dict[str, Any] = {"format": FORMAT, "rules": state.rules.name}
     if seed is not None:
         record["seed"] = seed
     record["deck"] = list(state.deck)
@@ -64,7 +65,7 @@ def load_record(text: str | bytes) -> GameState:
         raise InvalidRecord(str(exc)) from None
 
 
-def replay_summary(state: GameState) -> dict:
+def replay_summary(state: GameState) -> dict[str, Any]:
     """Return the replay output object of ``shared/spec/record-format.md``:
     rules, finished, plays, teams (each a score object) and winner."""
     scores = score_hand(state)

@@ -8,7 +8,7 @@ rule set (``shared/spec/record-format.md``, seeds 000 and 001).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import CARD_POINTS
 from .state import GameState
@@ -37,7 +37,7 @@ class TeamScore:
     jack_pisti: int
     points: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return the score as the replay output's team object."""
         data = asdict(self)
         data["seats"] = list(self.seats)
@@ -68,23 +68,29 @@ def score_hand(state: GameState) -> list[TeamScore]:
         if state.finished and _has_most_cards(state, counts[team], counts[1 - team]):
             most = rules.most_cards_points
         points = (
-            aces + jacks + 2 * two + 3 * ten + most
+            aces
+            + jacks
+            + 2 * two
+            + 3 * ten
+            + most
             + rules.pisti_points * state.pisti[team]
             + rules.jack_pisti_points * state.jack_pisti[team]
         )
-        scores.append(TeamScore(
-            team=team,
-            seats=tuple(range(team, rules.players, 2)),
-            cards=counts[team],
-            aces=aces,
-            jacks=jacks,
-            two_of_clubs=two,
-            ten_of_diamonds=ten,
-            most_cards=most,
-            pisti=state.pisti[team],
-            jack_pisti=state.jack_pisti[team],
-            points=points,
-        ))
+        scores.append(
+            TeamScore(
+                team=team,
+                seats=tuple(range(team, rules.players, 2)),
+                cards=counts[team],
+                aces=aces,
+                jacks=jacks,
+                two_of_clubs=two,
+                ten_of_diamonds=ten,
+                most_cards=most,
+                pisti=state.pisti[team],
+                jack_pisti=state.jack_pisti[team],
+                points=points,
+            )
+        )
     return scores
 
 

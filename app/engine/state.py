@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import FULL_DECK, InvalidCard, parse_card
 from .rules import RuleSet, UnknownRuleSet, get_rules
@@ -120,9 +121,20 @@ class GameState:
     """
 
     __slots__ = (
-        "rules", "deck", "pile", "face_down", "hands", "captured", "pisti",
-        "jack_pisti", "plays", "last_capturer", "next_card", "face_up_at_start",
-        "_players", "_round",
+        "_players",
+        "_round",
+        "captured",
+        "deck",
+        "face_down",
+        "face_up_at_start",
+        "hands",
+        "jack_pisti",
+        "last_capturer",
+        "next_card",
+        "pile",
+        "pisti",
+        "plays",
+        "rules",
     )
 
     def __init__(self, rules: RuleSet, deck: Sequence[str]) -> None:
@@ -215,7 +227,7 @@ class GameState:
         dealt = len(FULL_DECK) - len(stock)
         state.deck = ("?",) * dealt + tuple(stock)
         if bottom_card is not None and not stock:
-            state.deck = state.deck[:-1] + (bottom_card,)
+            state.deck = (*state.deck[:-1], bottom_card)
         state.next_card = dealt
         state.pile = list(pile)
         state.face_down = face_down
@@ -359,7 +371,7 @@ class GameState:
             hand = hands[len(plays) % players]
             play_index(int(rand() * len(hand)))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return the state as plain data: ``{"rules", "deck", "plays"}``
         (rule-set name and lists of card codes), which determine it fully."""
         return {"rules": self.rules.name, "deck": list(self.deck), "plays": list(self.plays)}

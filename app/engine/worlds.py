@@ -16,6 +16,11 @@ from .state import GameState
 STAND_IN = "?"
 
 
+#: A possible world: a whole hand in progress, every card placed, which a
+#: search may play out (a sampled world, never the real game).
+World = GameState
+
+
 def sample_world(observation: Observation, rng: random.Random) -> GameState:
     """Return a hand in progress that looks exactly like ``observation`` to
     its seat, with the unseen cards placed at random: the other seats'
@@ -32,7 +37,12 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     dealer = players - 1
     # Face-down cards captured earlier were never shown: a random few of the
     # unseen cards are out of play already.
-    in_play = sum(observation.hand_sizes) - len(observation.hand) + observation.face_down + observation.stock
+    in_play = (
+        sum(observation.hand_sizes)
+        - len(observation.hand)
+        + observation.face_down
+        + observation.stock
+    )
     if bottom is not None and bottom not in observation.plays and bottom not in observation.hand:
         in_play -= 1
     del unseen[in_play:]
@@ -43,8 +53,11 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
             continue
         hand = []
         if (
-            bottom is not None and seat == dealer and observation.stock == 0
-            and bottom not in observation.plays and bottom not in observation.hand
+            bottom is not None
+            and seat == dealer
+            and observation.stock == 0
+            and bottom not in observation.plays
+            and bottom not in observation.hand
         ):
             hand.append(bottom)
         while len(hand) < size:

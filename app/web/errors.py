@@ -15,8 +15,12 @@ MESSAGES = {
     404: lazy_gettext("There is no page here."),
     405: lazy_gettext("That address does not take this kind of request."),
     413: lazy_gettext("That request was too large."),
-    429: lazy_gettext("Too many new games from your address in a short time. Wait a minute, then try again."),
-    500: lazy_gettext("Something went wrong on our side. Your game is safe; go back and try again."),
+    429: lazy_gettext(
+        "Too many new games from your address in a short time. Wait a minute, then try again."
+    ),
+    500: lazy_gettext(
+        "Something went wrong on our side. Your game is safe; go back and try again."
+    ),
     503: lazy_gettext(
         "The game store is not answering right now. Nothing was played and your game is kept; "
         "try again in a few seconds."

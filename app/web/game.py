@@ -94,7 +94,9 @@ def home() -> str:
         rule_names=RULE_NAMES,
         levels=LEVELS,
         place_names={
-            1: gettext("East (opponent)"), 2: gettext("North (your partner)"), 3: gettext("West (opponent)")
+            1: gettext("East (opponent)"),
+            2: gettext("North (your partner)"),
+            3: gettext("West (opponent)"),
         },
         in_progress=table is not None and not table.match.over,
     )
@@ -130,8 +132,12 @@ def deal(seed: str) -> Response | tuple[str, int]:
         return _bad_seed(seed)
     rules = request.args.get("rules", "cardems")
     if rules not in RULE_SETS:
-        return _bad_request(gettext("Unknown game"), gettext("There is no game called “%(name)s”.", name=rules[:40]))
-    settings = _settings({**store.settings(), "rules": rules, "target": request.args.get("target", "")})
+        return _bad_request(
+            gettext("Unknown game"), gettext("There is no game called “%(name)s”.", name=rules[:40])
+        )
+    settings = _settings(
+        {**store.settings(), "rules": rules, "target": request.args.get("target", "")}
+    )
     return _start(settings, seed, seed_public=True)
 
 
@@ -150,9 +156,14 @@ def play() -> Response | tuple[str, int]:
     sends ``hand`` and ``game``), let the computers answer, and redirect to
     the table; a refused move changes nothing."""
     form = request.form
-    return _act(lambda table: table.play(
-        form.get("card", ""), form.get("move", ""), hand_text=form.get("hand"), game_text=form.get("game")
-    ))
+    return _act(
+        lambda table: table.play(
+            form.get("card", ""),
+            form.get("move", ""),
+            hand_text=form.get("hand"),
+            game_text=form.get("game"),
+        )
+    )
 
 
 @bp.post("/next")
@@ -179,7 +190,9 @@ def record() -> Response | tuple[str, int]:
     match = table.match
     number = _whole_number(request.args.get("hand", str(match.hand_number + 1)))
     if number is None or not 1 <= number <= len(match.plays_history):
-        message = gettext("The record of a hand can be downloaded when that hand is over: it shows every card.")
+        message = gettext(
+            "The record of a hand can be downloaded when that hand is over: it shows every card."
+        )
         return _render(table, message), 409
     index = number - 1
     state = match.finished_hand(index)
@@ -191,7 +204,9 @@ def record() -> Response | tuple[str, int]:
     # until the match is over.
     seed = match.seed if table.seed_public or match.over else None
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
-    name = "-".join(part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part)
+    name = "-".join(
+        part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part
+    )
     return Response(
         body,
         mimetype="application/json",
@@ -310,7 +325,9 @@ def _no_game() -> tuple[str, int]:
 
 
 def _bad_seed(seed: str) -> tuple[str, int]:
-    message = gettext("“%(seed)s” cannot be used: a seed is 1 to 64 letters, digits, - or _.", seed=seed[:80])
+    message = gettext(
+        "“%(seed)s” cannot be used: a seed is 1 to 64 letters, digits, - or _.", seed=seed[:80]
+    )
     return _bad_request(gettext("That is not a valid seed"), message)
 
 

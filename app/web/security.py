@@ -59,7 +59,10 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     if redis_client is None:
         storage = {"storage_uri": "memory://"}
     else:
-        storage = {"storage_uri": "redis://", "storage_options": {"connection_pool": redis_client.connection_pool}}
+        storage = {
+            "storage_uri": "redis://",
+            "storage_options": {"connection_pool": redis_client.connection_pool},
+        }
     limiter = Limiter(get_remote_address, app=app, key_prefix="pisti-limit", **storage)
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
@@ -79,7 +82,10 @@ def _no_session_from_cookieless_posts(response: Response) -> Response:
     # cookie back. Its error page must not set a fresh session cookie, which
     # would replace the player's own and lose their game. An empty, unchanged
     # session is neither saved nor sent.
-    if request.method == "POST" and current_app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+    if (
+        request.method == "POST"
+        and current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
+    ):
         session.clear()
         session.modified = False
     return response

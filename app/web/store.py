@@ -86,12 +86,12 @@ def save_settings(value: dict) -> None:
 
 #: The playing aids and their defaults (seed 001 and 004's aids).
 AIDS = {
-    "highlight": True,   # mark the cards in hand that would capture
-    "counter": False,    # played-cards counter per rank
+    "highlight": True,  # mark the cards in hand that would capture
+    "counter": False,  # played-cards counter per rank
     "four_colour": False,  # four-colour deck
-    "hints": False,      # a short note on your turn
+    "hints": False,  # a short note on your turn
     "bottom_card": True,  # show the stock's bottom card where the rules do
-    "fan": True,         # fan the pile's top cards
+    "fan": True,  # fan the pile's top cards
 }
 _AIDS = "aids"
 

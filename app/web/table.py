@@ -13,7 +13,15 @@ import secrets
 from dataclasses import asdict, dataclass, field
 
 from app.ai import LEVELS, make_bot
-from app.engine import IllegalPlay, InvalidCard, InvalidState, Observation, RuleSet, observe, parse_card
+from app.engine import (
+    IllegalPlay,
+    InvalidCard,
+    InvalidState,
+    Observation,
+    RuleSet,
+    observe,
+    parse_card,
+)
 from app.engine.match import Match
 
 HUMAN = 0
@@ -82,7 +90,10 @@ class Table:
         if len(levels) != rules.players - 1 or any(level not in LEVELS for level in levels):
             raise ValueError(f"{rules.name} needs {rules.players - 1} computer levels")
         table = cls(
-            match=Match(rules, seed, target), seed_public=seed_public, levels=[None, *levels], expert_ms=expert_ms
+            match=Match(rules, seed, target),
+            seed_public=seed_public,
+            levels=[None, *levels],
+            expert_ms=expert_ms,
         )
         table._computer_plays()
         return table
@@ -107,7 +118,11 @@ class Table:
         return observe(self.state, self.seat)
 
     def play(
-        self, card_text: object, move_text: object, hand_text: object = None, game_text: object = None
+        self,
+        card_text: object,
+        move_text: object,
+        hand_text: object = None,
+        game_text: object = None,
     ) -> None:
         """Play the player's card, then the computers' answers.
 

@@ -69,12 +69,14 @@ def describe(table: Table, event: dict) -> list[str]:
         lines.append(gettext("Four new cards each were dealt."))
     if event["swept"]:
         side = table.match.side_of_team(event["swept_to"])
-        lines.append(ngettext(
-            "The %(num)s card left on the table goes to %(side)s.",
-            "The %(num)s cards left on the table go to %(side)s.",
-            event["swept"],
-            side=SIDE_OBJECTS[players][side],
-        ))
+        lines.append(
+            ngettext(
+                "The %(num)s card left on the table goes to %(side)s.",
+                "The %(num)s cards left on the table go to %(side)s.",
+                event["swept"],
+                side=SIDE_OBJECTS[players][side],
+            )
+        )
     return lines
 
 
@@ -84,7 +86,9 @@ def hint_text(hint: Hint) -> str:
     if hint.kind == "pisti":
         return gettext("Pişti chance: your %(card)s takes the lone card for 10 points.", card=card)
     if hint.kind == "jack_pisti":
-        return gettext("Jack pişti chance: your %(card)s takes the lone Jack for 20 points.", card=card)
+        return gettext(
+            "Jack pişti chance: your %(card)s takes the lone Jack for 20 points.", card=card
+        )
     if hint.kind == "keep_jack":
         return ngettext(
             "Keep your Jack: the pile is only %(num)s card.",
@@ -112,16 +116,22 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
     sides = []
     for side in (0, 1):
         team = match.team_of_side(side)
-        sides.append({
-            "name": SIDE_NAMES[players][side],
-            "captured": obs.captured[team],
-            "pisti": obs.pisti[team],
-            "jack_pisti": obs.jack_pisti[team],
-            "total": match.totals[side],
-        })
+        sides.append(
+            {
+                "name": SIDE_NAMES[players][side],
+                "captured": obs.captured[team],
+                "pisti": obs.pisti[team],
+                "jack_pisti": obs.jack_pisti[team],
+                "total": match.totals[side],
+            }
+        )
     last = {}
     for step, event in enumerate(table.log):
-        last[event["position"]] = {"card": event["card"], "said": _result_words(event), "step": step}
+        last[event["position"]] = {
+            "card": event["card"],
+            "said": _result_words(event),
+            "step": step,
+        }
     places = [
         Place(
             position=position,

@@ -7,9 +7,23 @@ import re
 
 
 def test_arena_reports_difference_rates_and_times(runner):
-    result = runner.invoke(args=[
-        "arena", "--a", "hard", "--b", "easy", "--deals", "12", "--seed", "ci", "--rules", "classic", "--jobs", "2",
-    ])
+    result = runner.invoke(
+        args=[
+            "arena",
+            "--a",
+            "hard",
+            "--b",
+            "easy",
+            "--deals",
+            "12",
+            "--seed",
+            "ci",
+            "--rules",
+            "classic",
+            "--jobs",
+            "2",
+        ]
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "12 duplicate deals, 24 games" in out
@@ -17,14 +31,32 @@ def test_arena_reports_difference_rates_and_times(runner):
     assert mean
     rates = re.search(r"hard wins (\d+\.\d)%, draws (\d+\.\d)%, loses (\d+\.\d)%", out)
     assert abs(sum(float(rate) for rate in rates.groups()) - 100) < 0.2
-    assert re.search(r"hard decision time: median \d+\.\d+ ms, p99 \d+\.\d+ ms over 576 decisions", out)
-    assert re.search(r"easy decision time: median \d+\.\d+ ms, p99 \d+\.\d+ ms over 576 decisions", out)
+    assert re.search(
+        r"hard decision time: median \d+\.\d+ ms, p99 \d+\.\d+ ms over 576 decisions", out
+    )
+    assert re.search(
+        r"easy decision time: median \d+\.\d+ ms, p99 \d+\.\d+ ms over 576 decisions", out
+    )
 
 
 def test_arena_expert_with_a_budget(runner):
-    result = runner.invoke(args=[
-        "arena", "--a", "expert", "--b", "medium", "--deals", "1", "--seed", "ci", "--budget-ms", "2", "--jobs", "1",
-    ])
+    result = runner.invoke(
+        args=[
+            "arena",
+            "--a",
+            "expert",
+            "--b",
+            "medium",
+            "--deals",
+            "1",
+            "--seed",
+            "ci",
+            "--budget-ms",
+            "2",
+            "--jobs",
+            "1",
+        ]
+    )
     assert result.exit_code == 0, result.output
     assert "expert decision time" in result.output
 

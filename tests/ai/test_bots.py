@@ -44,7 +44,7 @@ def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
     twin = state.copy()
     shown = state.deck[-1] if state.rules.bottom_card_shown else None
     places = [hand for other, hand in enumerate(twin.hands) if other != seat]
-    stock = list(twin.deck[twin.next_card:])
+    stock = list(twin.deck[twin.next_card :])
     cards = [card for hand in places for card in hand] + stock + twin.pile[: twin.face_down]
     cards = [card for card in cards if card != shown]
     rng.shuffle(cards)
@@ -74,7 +74,8 @@ def test_choice_ignores_cards_the_seat_cannot_see(rules, level):
         twin = hidden_twin(state, seat, rng)
         assert twin.hands[seat] == state.hands[seat]
         assert observe(twin, seat) == observe(state, seat)
-        if any(a != b for a, b in zip(twin.hands, state.hands)) or twin.deck != state.deck:
+        hands_differ = any(a != b for a, b in zip(twin.hands, state.hands, strict=True))
+        if hands_differ or twin.deck != state.deck:
             checked += 1
         first = bot(level, random.Random(7)).choose(observe(state, seat))
         second = bot(level, random.Random(7)).choose(observe(twin, seat))
@@ -109,11 +110,15 @@ def test_expert_takes_a_budget_in_milliseconds():
 def pisti_position() -> GameState:
     """A cardems hand where seat 0 holds the rank of a lone card on the table."""
     for number in range(2000):
-        state = GameState(get_rules("cardems"), seeded_deck(f"pisti-{number}", get_rules("cardems")))
+        state = GameState(
+            get_rules("cardems"), seeded_deck(f"pisti-{number}", get_rules("cardems"))
+        )
         rng = random.Random(number)
         for _ in range(12):
-            if state.turn == 0 and len(state.pile) == 1 and any(
-                card[0] == state.pile[0][0] for card in state.hands[0]
+            if (
+                state.turn == 0
+                and len(state.pile) == 1
+                and any(card[0] == state.pile[0][0] for card in state.hands[0])
             ):
                 return state
             state.play(rng.choice(state.hands[state.turn]))

@@ -22,9 +22,13 @@ def browser_type_launch_args(browser_type_launch_args):
         **browser_type_launch_args,
         "executable_path": chromium,
         "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
         ],
     }
 
@@ -32,13 +36,15 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app served on a free loopback port; yields its base URL."""
-    app = create_app({
-        "SECRET_KEY": "e2e-secret",
-        "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
-        # Every browser test comes from 127.0.0.1: the new-game limit is for
-        # the outside world (tests/ops checks it).
-        "RATELIMIT_ENABLED": False,
-    })
+    app = create_app(
+        {
+            "SECRET_KEY": "e2e-secret",
+            "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
+            # Every browser test comes from 127.0.0.1: the new-game limit is for
+            # the outside world (tests/ops checks it).
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     with serve(app) as url:
         yield url
 

@@ -20,7 +20,9 @@ def play_hand(page: Page, screenshots, name: str) -> int:
     plays = 0
     while page.locator(".hand button").count():
         capturing = page.locator(".hand button.captures")
-        plays += play_card(page, capturing.first if capturing.count() else page.locator(".hand button").first)
+        plays += play_card(
+            page, capturing.first if capturing.count() else page.locator(".hand button").first
+        )
         if plays == 3:
             shoot(page, screenshots, name)
     return plays
@@ -70,4 +72,6 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
     verdict = "You won!" if totals[0] > totals[1] else "The computer won"
     expect(page.locator(".verdict")).to_have_text(verdict)
     assert page.locator(".totals tbody tr").count() == hands
-    expect(page.locator("#share")).to_have_value(f"{live_server}/deal/e2e-classic?rules=classic&target=51")
+    expect(page.locator("#share")).to_have_value(
+        f"{live_server}/deal/e2e-classic?rules=classic&target=51"
+    )

@@ -24,7 +24,9 @@ def engine_result(seed: str, mine: list[str]) -> tuple[GameState, list]:
 
 
 @pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("desktop", DESKTOP)])
-def test_deal_from_seed_and_play_a_whole_hand(page: Page, live_server, screenshots, size_name, size):
+def test_deal_from_seed_and_play_a_whole_hand(
+    page: Page, live_server, screenshots, size_name, size
+):
     seed = f"e2e-{size_name}"
     page.set_viewport_size(size)
     page.goto(live_server + "/")
@@ -59,9 +61,14 @@ def test_deal_from_seed_and_play_a_whole_hand(page: Page, live_server, screensho
     cards_row = page.locator(".score tbody tr").first.locator("td").all_inner_texts()
     assert [int(t) for t in cards_row] == [scores[0].cards, scores[1].cards]
     winner, _ = hand_winner(state, scores)
-    expect(page.locator(".verdict")).to_have_text({0: "You won!", 1: "The computer won", None: "A draw"}[winner])
+    expect(page.locator(".verdict")).to_have_text(
+        {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
+    )
     expect(page.locator("#share")).to_have_value(f"{live_server}/deal/{seed}")
 
     page.get_by_role("link", name="Play this deal again").click()
     expect(page.locator(".hand button")).to_have_count(4)
-    assert page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)") == seeded_deck(seed, CARDEMS)[4:8]
+    assert (
+        page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)")
+        == seeded_deck(seed, CARDEMS)[4:8]
+    )

@@ -20,7 +20,9 @@ def first_seed(rules, wanted) -> str:
 
 
 CAPTURE_SEED = first_seed(CARDEMS, lambda s: any(would_capture(c, s.pile_top) for c in s.hands[0]))
-QUIET_SEED = first_seed(CARDEMS, lambda s: not any(would_capture(c, s.pile_top) for c in s.hands[0]))
+QUIET_SEED = first_seed(
+    CARDEMS, lambda s: not any(would_capture(c, s.pile_top) for c in s.hands[0])
+)
 
 
 def set_aid(page: Page, label: str, on: bool) -> None:
@@ -65,10 +67,14 @@ def test_four_colour_deck_toggles(page: Page, live_server):
     deal(page, live_server, QUIET_SEED)
     set_aid(page, "Four-colour deck", True)
     expect(page.locator("body")).to_have_class(r"table-page players-2 four-colour")
-    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')")
+    page.evaluate(
+        "document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')"
+    )
     assert page.eval_on_selector("#probe", "e => getComputedStyle(e).color") == "rgb(21, 70, 184)"
     set_aid(page, "Four-colour deck", False)
-    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')")
+    page.evaluate(
+        "document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')"
+    )
     assert page.eval_on_selector("#probe", "e => getComputedStyle(e).color") == "rgb(198, 40, 40)"
 
 
@@ -174,11 +180,24 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server, loca
     pages.append(("final", axe.run(page)))
     context.close()
     for name, result in pages:
-        serious = [v["id"] for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
+        serious = [
+            v["id"] for v in result.response["violations"] if v["impact"] in ("serious", "critical")
+        ]
         assert serious == [], f"{name}: {serious}"
 
 
-ENGLISH = ["Your hand", "Stock", "Pile", "played", "New game", "Computer", "cards", "Playing aids", "Hand total", "dealer"]
+ENGLISH = [
+    "Your hand",
+    "Stock",
+    "Pile",
+    "played",
+    "New game",
+    "Computer",
+    "cards",
+    "Playing aids",
+    "Hand total",
+    "dealer",
+]
 
 
 def test_turkish_table_has_no_english_left(browser: Browser, live_server, screenshots):

@@ -91,7 +91,11 @@ def build_deck_from_plays(
     """Return a stacked deck under which ``plays`` (a prefix of the hand, in
     turn order) can be played exactly as listed."""
     return build_stacked_deck(
-        centre, packets_for_plays(plays, players), players=players, bottom=bottom, rest=rest,
+        centre,
+        packets_for_plays(plays, players),
+        players=players,
+        bottom=bottom,
+        rest=rest,
     )
 
 
@@ -121,8 +125,11 @@ def build_no_match_plays(
         else:
             following = fixed.get(i + 1)
             card = next(
-                (c for c in pool
-                 if c[0] != previous[0] and (following is None or c[0] != following[0])),
+                (
+                    c
+                    for c in pool
+                    if c[0] != previous[0] and (following is None or c[0] != following[0])
+                ),
                 None,
             )
             assert card is not None, f"no filler card fits at play {i}"

@@ -26,8 +26,15 @@ import random
 import pytest
 
 from app.engine import (
-    CARDEMS, CLASSIC, PARTNERS, GameState, InvalidSeed, InvalidState, hand_winner,
-    score_hand, seeded_deck,
+    CARDEMS,
+    CLASSIC,
+    PARTNERS,
+    GameState,
+    InvalidSeed,
+    InvalidState,
+    hand_winner,
+    score_hand,
+    seeded_deck,
 )
 from app.engine.match import Match
 
@@ -59,12 +66,20 @@ def finish_hand(match: Match, points: tuple[int, int] | None = None) -> None:
 def snapshot(match: Match):
     """Everything a match holds, as comparable plain data."""
     return (
-        match.rules, match.seed, match.target, match.hand_number,
+        match.rules,
+        match.seed,
+        match.target,
+        match.hand_number,
         [list(points) for points in match.history],
         [list(plays) for plays in match.plays_history],
-        match.state.to_dict(), [list(h) for h in match.state.hands], list(match.state.pile),
+        match.state.to_dict(),
+        [list(h) for h in match.state.hands],
+        list(match.state.pile),
         [list(c) for c in match.state.captured],
-        match.hand_counted, match.over, match.winner(), match.totals,
+        match.hand_counted,
+        match.over,
+        match.winner(),
+        match.totals,
     )
 
 
@@ -73,8 +88,14 @@ def snapshot(match: Match):
 
 @pytest.mark.parametrize(
     ("rules", "target", "expected"),
-    [(CLASSIC, None, 51), (CLASSIC, 51, 51), (CLASSIC, 101, 101),
-     (PARTNERS, None, 151), (PARTNERS, 151, 151), (CARDEMS, None, None)],
+    [
+        (CLASSIC, None, 51),
+        (CLASSIC, 51, 51),
+        (CLASSIC, 101, 101),
+        (PARTNERS, None, 151),
+        (PARTNERS, 151, 151),
+        (CARDEMS, None, None),
+    ],
 )
 def test_a_new_match(rules, target, expected):
     match = Match(rules, "start", target)
@@ -90,8 +111,16 @@ def test_a_new_match(rules, target, expected):
 
 @pytest.mark.parametrize(
     ("rules", "target"),
-    [(CLASSIC, 77), (CLASSIC, 0), (CLASSIC, 151), (CLASSIC, "51"),
-     (PARTNERS, 51), (PARTNERS, 101), (CARDEMS, 51), (CARDEMS, 151)],
+    [
+        (CLASSIC, 77),
+        (CLASSIC, 0),
+        (CLASSIC, 151),
+        (CLASSIC, "51"),
+        (PARTNERS, 51),
+        (PARTNERS, 101),
+        (CARDEMS, 51),
+        (CARDEMS, 151),
+    ],
 )
 def test_a_target_the_rule_set_does_not_offer_is_a_value_error(rules, target):
     with pytest.raises(ValueError, match="is not played to"):
@@ -182,8 +211,9 @@ END_CASES = {
 }
 
 
-@pytest.mark.parametrize(("rules", "target", "hands", "over", "winner"), END_CASES.values(),
-                         ids=END_CASES.keys())
+@pytest.mark.parametrize(
+    ("rules", "target", "hands", "over", "winner"), END_CASES.values(), ids=END_CASES.keys()
+)
 def test_end_of_match(rules, target, hands, over, winner):
     match = Match(rules, f"end-{rules.name}-{target}", target)
     for h, points in enumerate(hands):
@@ -370,8 +400,17 @@ def reload(match: Match) -> Match:
 
 @pytest.mark.parametrize(
     ("rules", "hands", "plays"),
-    [(CLASSIC, 0, 0), (CLASSIC, 0, 17), (CLASSIC, 1, 0), (CLASSIC, 1, 31), (CLASSIC, 2, 47),
-     (PARTNERS, 0, 5), (PARTNERS, 3, 40), (CARDEMS, 0, 0), (CARDEMS, 0, 29)],
+    [
+        (CLASSIC, 0, 0),
+        (CLASSIC, 0, 17),
+        (CLASSIC, 1, 0),
+        (CLASSIC, 1, 31),
+        (CLASSIC, 2, 47),
+        (PARTNERS, 0, 5),
+        (PARTNERS, 3, 40),
+        (CARDEMS, 0, 0),
+        (CARDEMS, 0, 29),
+    ],
 )
 def test_round_trip_mid_hand(rules, hands, plays):
     match = Match(rules, f"save-{rules.name}")
@@ -464,9 +503,11 @@ DAMAGE = {
     "an unfinished earlier hand": lambda d: damaged(d, hands=[d["hands"][0][:10], d["hands"][1]]),
     "a later hand unfinished": lambda d: damaged(d, hands=[d["hands"][0], d["hands"][1][:47]]),
     "an earlier hand with 49 plays": lambda d: damaged(
-        d, hands=[d["hands"][0] + [d["hands"][0][0]], d["hands"][1]]),
+        d, hands=[d["hands"][0] + [d["hands"][0][0]], d["hands"][1]]
+    ),
     "an illegal play in an earlier hand": lambda d: damaged(
-        d, hands=[swap_two_plays(d["hands"][0], 0, 1), d["hands"][1]]),
+        d, hands=[swap_two_plays(d["hands"][0], 0, 1), d["hands"][1]]
+    ),
     "an earlier hand of another seed": lambda d: damaged(d, seed="damaged2"),
     "hands in the wrong order": lambda d: damaged(d, hands=d["hands"][::-1]),
     "an illegal current play": lambda d: damaged(d, plays=swap_two_plays(d["plays"], 0, 1)),

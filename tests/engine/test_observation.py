@@ -82,7 +82,7 @@ def test_hidden_cards_do_not_change_the_observation(rules, n):
             moved = [deck[i] for i in places]
             rng.shuffle(moved)
             other = list(deck)
-            for i, card in zip(places, moved):
+            for i, card in zip(places, moved, strict=False):
                 other[i] = card
             b = GameState.replay(rules, other, plays)  # the same plays stay legal
             assert observe(b, seat) == observe(a, seat)

@@ -7,8 +7,17 @@ from collections import Counter
 
 import pytest
 
-from app.engine import CARDEMS, CLASSIC, FULL_DECK, PARTNERS, GameState, IllegalPlay
-from app.engine import card_points, hand_winner, score_hand
+from app.engine import (
+    CARDEMS,
+    CLASSIC,
+    FULL_DECK,
+    PARTNERS,
+    GameState,
+    IllegalPlay,
+    card_points,
+    hand_winner,
+    score_hand,
+)
 from tests.engine.conftest import snapshot
 
 HANDS_PER_RULE_SET = 1000
@@ -40,7 +49,7 @@ def check_illegal_plays(state, rng):
     others = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
     elsewhere = others + list(state.pile) + [c for cards in state.captured for c in cards]
     stock = list(state.deck[len(state.deck) - state.stock :])
-    candidates = [own[0].lower(), "XX", "", None, "10" + own[0][1]] + elsewhere + stock
+    candidates = [own[0].lower(), "XX", "", None, "10" + own[0][1], *elsewhere, *stock]
     candidates = [c for c in candidates if c not in own]
     before = snapshot(state)
     for card in rng.sample(candidates, min(6, len(candidates))):
@@ -83,7 +92,7 @@ def play_out(rules, i):
         takes = bool(pile) and (card[0] == pile[-1][0] or card[0] == "J")
         if takes:
             assert result.captured == len(pile) + 1
-            assert state.captured[team][-len(pile) - 1 :] == pile + [card]
+            assert state.captured[team][-len(pile) - 1 :] == [*pile, card]
             assert state.last_capturer == team
         else:
             assert result.captured == 0
@@ -125,10 +134,18 @@ def check_finished(state, made, last):
         held = state.captured[s.team]
         assert s.cards == len(held)
         assert s.aces + s.jacks + 2 * s.two_of_clubs + 3 * s.ten_of_diamonds == sum(
-            card_points(c) for c in held)
+            card_points(c) for c in held
+        )
         assert [s.pisti, s.jack_pisti] == made[s.team]
-        assert s.points == (s.aces + s.jacks + 2 * s.two_of_clubs + 3 * s.ten_of_diamonds
-                            + s.most_cards + 10 * s.pisti + 20 * s.jack_pisti)
+        assert s.points == (
+            s.aces
+            + s.jacks
+            + 2 * s.two_of_clubs
+            + 3 * s.ten_of_diamonds
+            + s.most_cards
+            + 10 * s.pisti
+            + 20 * s.jack_pisti
+        )
     a, b = scores
     if rules.most_cards == "27_or_more":
         assert [a.most_cards, b.most_cards] == [3 * (a.cards >= 27), 3 * (b.cards >= 27)]

@@ -27,8 +27,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine import (
-    CARDEMS, CLASSIC, FULL_DECK, PARTNERS, GameState, IllegalPlay, card_points,
-    hand_winner, load_record, make_record, observe, replay_summary, score_hand,
+    CARDEMS,
+    CLASSIC,
+    FULL_DECK,
+    PARTNERS,
+    GameState,
+    IllegalPlay,
+    card_points,
+    hand_winner,
+    load_record,
+    make_record,
+    observe,
+    replay_summary,
+    score_hand,
     seeded_deck,
 )
 from app.engine.scoring import team_points
@@ -81,7 +92,7 @@ def decks(draw, rules):
     places = [3, 2, 1, 0][: draw(st.integers(min_value=0, max_value=4))]
     if draw(st.booleans()):
         places.append(51)
-    for place, jack in zip(places, draw(st.permutations(JACKS))):
+    for place, jack in zip(places, draw(st.permutations(JACKS)), strict=False):
         i = deck.index(jack)
         deck[place], deck[i] = deck[i], deck[place]
     return make_valid(deck, rules)
@@ -107,7 +118,7 @@ def play_prefix(rules, deck, picks, n=48) -> GameState:
 
 
 def stock(state: GameState) -> list[str]:
-    return list(state.deck[state.next_card:])
+    return list(state.deck[state.next_card :])
 
 
 def all_cards(state: GameState) -> Counter:
@@ -135,8 +146,13 @@ def test_every_legal_sequence_conserves_the_52_cards(hand):
         state.play(card)
         assert all_cards(state) == FULL, step
         assert state.plays == [] or state.plays[-1] == card
-        assert sum(map(len, state.captured)) + len(state.pile) + sum(map(len, state.hands)) \
-            + state.stock == 52
+        assert (
+            sum(map(len, state.captured))
+            + len(state.pile)
+            + sum(map(len, state.hands))
+            + state.stock
+            == 52
+        )
     assert state.finished and state.legal_plays() == []
     assert state.pile == [] and state.stock == 0 and not any(state.hands)
     assert Counter(state.captured[0] + state.captured[1]) == FULL
@@ -186,8 +202,13 @@ def test_scores_of_a_finished_hand(hand):
     else:
         assert bonus == [rules.most_cards_points * (c >= 27) for c in cards]
     for s in scores:
-        assert s.points == card_sums[s.team] + s.most_cards \
-            + rules.pisti_points * s.pisti + rules.jack_pisti_points * s.jack_pisti
+        assert (
+            s.points
+            == card_sums[s.team]
+            + s.most_cards
+            + rules.pisti_points * s.pisti
+            + rules.jack_pisti_points * s.jack_pisti
+        )
     # the fast scorer agrees
     assert team_points(state) == [s.points for s in scores]
     winner, reason = hand_winner(state, scores)
@@ -214,8 +235,11 @@ def test_team_points_agrees_with_score_hand_at_every_step(hand, n):
 
 
 @SETTINGS
-@given(hands(), st.integers(min_value=0, max_value=48),
-       st.none() | st.text(alphabet=SEED_ALPHABET, min_size=1, max_size=64))
+@given(
+    hands(),
+    st.integers(min_value=0, max_value=48),
+    st.none() | st.text(alphabet=SEED_ALPHABET, min_size=1, max_size=64),
+)
 def test_record_round_trip_gives_the_same_summary(hand, n, seed):
     rules, deck, picks = hand
     state = play_prefix(rules, deck, picks, n)
@@ -233,14 +257,20 @@ def test_record_round_trip_gives_the_same_summary(hand, n, seed):
 # --- illegal plays --------------------------------------------------------------------
 
 not_cards = st.one_of(
-    st.text(max_size=4), st.none(), st.integers(), st.sampled_from(["10D", "td", "XX", ""]),
+    st.text(max_size=4),
+    st.none(),
+    st.integers(),
+    st.sampled_from(["10D", "td", "XX", ""]),
 )
 
 
 @SETTINGS
-@given(hands(), st.integers(min_value=0, max_value=47),
-       st.lists(st.integers(min_value=0, max_value=51), min_size=1, max_size=8),
-       st.lists(not_cards, max_size=3))
+@given(
+    hands(),
+    st.integers(min_value=0, max_value=47),
+    st.lists(st.integers(min_value=0, max_value=51), min_size=1, max_size=8),
+    st.lists(not_cards, max_size=3),
+)
 def test_illegal_plays_are_refused_and_change_nothing(hand, n, others, junk):
     rules, deck, picks = hand
     state = play_prefix(rules, deck, picks, n)
@@ -269,7 +299,7 @@ def test_no_play_after_the_hand_is_over(hand, attempts):
     assert state.finished
     before = snapshot(state)
     summary = replay_summary(state)
-    for card in attempts + [state.plays[-1], state.plays[0]]:
+    for card in [*attempts, state.plays[-1], state.plays[0]]:
         try:
             state.play(card)
         except IllegalPlay:
@@ -284,8 +314,12 @@ def test_no_play_after_the_hand_is_over(hand, attempts):
 
 
 @SETTINGS
-@given(hands(), st.integers(min_value=0, max_value=48), st.integers(min_value=0, max_value=3),
-       st.integers(min_value=0, max_value=2**32))
+@given(
+    hands(),
+    st.integers(min_value=0, max_value=48),
+    st.integers(min_value=0, max_value=3),
+    st.integers(min_value=0, max_value=2**32),
+)
 def test_a_sampled_world_looks_the_same_to_its_seat(hand, n, seat, rng_seed):
     rules, deck, picks = hand
     seat %= rules.players

@@ -6,11 +6,32 @@ import random
 
 import pytest
 
-from app.engine import CARDEMS, CLASSIC, FULL_DECK, PARTNERS, GameState, InvalidRecord
-from app.engine import load_record, make_record, replay_summary, seeded_deck
+from app.engine import (
+    CARDEMS,
+    CLASSIC,
+    FULL_DECK,
+    PARTNERS,
+    GameState,
+    InvalidRecord,
+    load_record,
+    make_record,
+    replay_summary,
+    seeded_deck,
+)
 
-TEAM_KEYS = ["team", "seats", "cards", "aces", "jacks", "two_of_clubs", "ten_of_diamonds",
-             "most_cards", "pisti", "jack_pisti", "points"]
+TEAM_KEYS = [
+    "team",
+    "seats",
+    "cards",
+    "aces",
+    "jacks",
+    "two_of_clubs",
+    "ten_of_diamonds",
+    "most_cards",
+    "pisti",
+    "jack_pisti",
+    "points",
+]
 
 
 def random_state(rules, seed, plays):
@@ -22,9 +43,12 @@ def random_state(rules, seed, plays):
 
 
 def record_text(rules="cardems", deck=None, plays=(), **fields):
-    data = {"format": "pisti-record/1", "rules": rules,
-            "deck": list(seeded_deck("rec", CARDEMS) if deck is None else deck),
-            "plays": list(plays)}
+    data = {
+        "format": "pisti-record/1",
+        "rules": rules,
+        "deck": list(seeded_deck("rec", CARDEMS) if deck is None else deck),
+        "plays": list(plays),
+    }
     data.update(fields)
     return json.dumps(data)
 
@@ -37,8 +61,13 @@ def record_text(rules="cardems", deck=None, plays=(), **fields):
 def test_make_and_load_round_trip(rules, plays):
     state = random_state(rules, f"rt-{plays}", plays)
     record = make_record(state, f"rt-{plays}")
-    assert record == {"format": "pisti-record/1", "rules": rules.name, "seed": f"rt-{plays}",
-                      "deck": list(state.deck), "plays": list(state.plays)}
+    assert record == {
+        "format": "pisti-record/1",
+        "rules": rules.name,
+        "seed": f"rt-{plays}",
+        "deck": list(state.deck),
+        "plays": list(state.plays),
+    }
     loaded = load_record(json.dumps(record))
     assert loaded.to_dict() == state.to_dict()
     assert loaded.hands == state.hands
@@ -111,9 +140,15 @@ def test_summary_shape_and_points_formula(rules, seed):
     assert [t["seats"] for t in teams] == ([[0], [1]] if rules.players == 2 else [[0, 2], [1, 3]])
     for t in teams:
         assert all(type(t[k]) is int for k in TEAM_KEYS if k != "seats")
-        assert t["points"] == (t["aces"] + t["jacks"] + 2 * t["two_of_clubs"]
-                               + 3 * t["ten_of_diamonds"] + t["most_cards"]
-                               + 10 * t["pisti"] + 20 * t["jack_pisti"])
+        assert t["points"] == (
+            t["aces"]
+            + t["jacks"]
+            + 2 * t["two_of_clubs"]
+            + 3 * t["ten_of_diamonds"]
+            + t["most_cards"]
+            + 10 * t["pisti"]
+            + 20 * t["jack_pisti"]
+        )
     assert sum(t["cards"] for t in teams) == 52
     points = [t["points"] for t in teams]
     if points[0] != points[1]:
@@ -124,18 +159,51 @@ def test_summary_shape_and_points_formula(rules, seed):
 def test_summary_of_a_known_hand(deck_from_plays, no_match_plays):
     # The cardems tie of test_rules_cardems: 8 points each, team 1 has 27 cards.
     centre = ["TD", "3D", "4D", "5D"]
-    fixed = {19: "JC", 20: "AC", 22: "AD", 24: "AH", 26: "AS", 28: "2C",
-             30: "JD", 33: "JH", 40: "JS"}
+    fixed = {
+        19: "JC",
+        20: "AC",
+        22: "AD",
+        24: "AH",
+        26: "AS",
+        28: "2C",
+        30: "JD",
+        33: "JH",
+        40: "JS",
+    }
     plays = no_match_plays(fixed, centre)
     deck = deck_from_plays(centre, plays)
     summary = replay_summary(load_record(record_text(deck=deck, plays=plays)))
     assert summary == {
-        "rules": "cardems", "finished": True, "plays": 48,
+        "rules": "cardems",
+        "finished": True,
+        "plays": 48,
         "teams": [
-            {"team": 0, "seats": [0], "cards": 25, "aces": 4, "jacks": 2, "two_of_clubs": 1,
-             "ten_of_diamonds": 0, "most_cards": 0, "pisti": 0, "jack_pisti": 0, "points": 8},
-            {"team": 1, "seats": [1], "cards": 27, "aces": 0, "jacks": 2, "two_of_clubs": 0,
-             "ten_of_diamonds": 1, "most_cards": 3, "pisti": 0, "jack_pisti": 0, "points": 8},
+            {
+                "team": 0,
+                "seats": [0],
+                "cards": 25,
+                "aces": 4,
+                "jacks": 2,
+                "two_of_clubs": 1,
+                "ten_of_diamonds": 0,
+                "most_cards": 0,
+                "pisti": 0,
+                "jack_pisti": 0,
+                "points": 8,
+            },
+            {
+                "team": 1,
+                "seats": [1],
+                "cards": 27,
+                "aces": 0,
+                "jacks": 2,
+                "two_of_clubs": 0,
+                "ten_of_diamonds": 1,
+                "most_cards": 3,
+                "pisti": 0,
+                "jack_pisti": 0,
+                "points": 8,
+            },
         ],
         "winner": 1,
     }
@@ -157,7 +225,14 @@ def test_summary_of_a_known_hand(deck_from_plays, no_match_plays):
     ids=["3-26", "27-0"],
 )
 def test_summary_of_an_unfinished_hand(
-    deck_from_plays, no_match_plays, rules, centre, fixed, n, cards, jacks,
+    deck_from_plays,
+    no_match_plays,
+    rules,
+    centre,
+    fixed,
+    n,
+    cards,
+    jacks,
 ):
     # Counts so far: nothing is swept and nobody has the most-cards bonus yet.
     plays = no_match_plays(fixed, centre)
@@ -227,32 +302,48 @@ INVALID = [
     pytest.param(with_fields(deck=...), "deck", id="no deck"),
     pytest.param(with_fields(deck="7H KD"), "deck", id="deck not a list"),
     pytest.param(with_fields(deck=DECK[:51]), "51", id="51 cards"),
-    pytest.param(with_fields(deck=DECK + ["7H"]), "53", id="53 cards"),
-    pytest.param(with_fields(deck=DECK[:51] + [DECK[0]]), DECK[0], id="a card twice"),
-    pytest.param(with_fields(deck=DECK[:51] + [DECK[0].lower()]), DECK[0],
-                 id="a card twice, spelled differently"),
-    pytest.param(with_fields(deck=DECK[:10] + ["XX"] + DECK[11:]), "XX", id="bad card code"),
-    pytest.param(with_fields(deck=DECK[:10] + [7] + DECK[11:]), "deck[10]", id="card not a string"),
+    pytest.param(with_fields(deck=[*DECK, "7H"]), "53", id="53 cards"),
+    pytest.param(with_fields(deck=[*DECK[:51], DECK[0]]), DECK[0], id="a card twice"),
+    pytest.param(
+        with_fields(deck=[*DECK[:51], DECK[0].lower()]),
+        DECK[0],
+        id="a card twice, spelled differently",
+    ),
+    pytest.param(with_fields(deck=[*DECK[:10], "XX", *DECK[11:]]), "XX", id="bad card code"),
+    pytest.param(with_fields(deck=[*DECK[:10], 7, *DECK[11:]]), "deck[10]", id="card not a string"),
     pytest.param(with_fields(deck=FOUR_JACKS), "four Jacks", id="cardems four centre Jacks"),
-    pytest.param(with_fields(rules="partners", deck=FOUR_JACKS), "four Jacks",
-                 id="partners four centre Jacks"),
-    pytest.param(with_fields(rules="partners", deck=BOTTOM_JACK), "deck[51]",
-                 id="partners Jack at deck[51]"),
+    pytest.param(
+        with_fields(rules="partners", deck=FOUR_JACKS),
+        "four Jacks",
+        id="partners four centre Jacks",
+    ),
+    pytest.param(
+        with_fields(rules="partners", deck=BOTTOM_JACK), "deck[51]", id="partners Jack at deck[51]"
+    ),
     pytest.param(with_fields(plays=...), "plays", id="no plays"),
     pytest.param(with_fields(plays="7H"), "plays", id="plays not a list"),
     pytest.param(with_fields(plays=["7H"] * 49), "49", id="49 plays"),
     pytest.param(with_fields(plays=[DECK[8]]), "play 0:", id="play 0 from seat 1's hand"),
-    pytest.param(with_fields(plays=PLAYS_3 + [other_seats_card(STATE_3)]),
-                 f"play 3: {other_seats_card(STATE_3)} is not in seat 1's hand",
-                 id="play 3 from seat 0's hand"),
-    pytest.param(with_fields(plays=PLAYS_17 + [other_seats_card(STATE_17)]),
-                 "play 17: ", id="play 17 from the other hand"),
-    pytest.param(with_fields(plays=PLAYS_3 + [DECK[51]]), f"play 3: {DECK[51]}",
-                 id="play 3 from the stock"),
-    pytest.param(with_fields(plays=PLAYS_3 + [PLAYS_3[0]]), f"play 3: {PLAYS_3[0]}",
-                 id="play 3 a card already played"),
+    pytest.param(
+        with_fields(plays=[*PLAYS_3, other_seats_card(STATE_3)]),
+        f"play 3: {other_seats_card(STATE_3)} is not in seat 1's hand",
+        id="play 3 from seat 0's hand",
+    ),
+    pytest.param(
+        with_fields(plays=[*PLAYS_17, other_seats_card(STATE_17)]),
+        "play 17: ",
+        id="play 17 from the other hand",
+    ),
+    pytest.param(
+        with_fields(plays=[*PLAYS_3, DECK[51]]), f"play 3: {DECK[51]}", id="play 3 from the stock"
+    ),
+    pytest.param(
+        with_fields(plays=[*PLAYS_3, PLAYS_3[0]]),
+        f"play 3: {PLAYS_3[0]}",
+        id="play 3 a card already played",
+    ),
     pytest.param(with_fields(plays=["ZZ"]), "play 0:", id="play 0 bad code"),
-    pytest.param(with_fields(plays=PLAYS_3[:2] + [None]), "play 2:", id="play 2 null"),
+    pytest.param(with_fields(plays=[*PLAYS_3[:2], None]), "play 2:", id="play 2 null"),
 ]
 
 
@@ -286,7 +377,7 @@ def test_invalid_record_message_names_the_seat_for_partners():
     plays, state = first_plays(6, PARTNERS, deck)
     wrong = state.hands[0][0]  # seat 2 is to play
     with pytest.raises(InvalidRecord, match=rf"^play 6: {wrong} is not in seat 2's hand$"):
-        load_record(record_text("partners", deck=deck, plays=plays + [wrong]))
+        load_record(record_text("partners", deck=deck, plays=[*plays, wrong]))
 
 
 def test_invalid_bytes_are_an_invalid_record():

@@ -5,16 +5,33 @@ import dataclasses
 
 import pytest
 
-from app.engine import CARDEMS, GameState, IllegalPlay, InvalidState, TeamScore, card_points
-from app.engine import hand_winner, score_hand, would_capture
+from app.engine import (
+    CARDEMS,
+    GameState,
+    IllegalPlay,
+    InvalidState,
+    TeamScore,
+    card_points,
+    hand_winner,
+    score_hand,
+    would_capture,
+)
 
 CENTRE = ["3D", "4D", "5D", "6D"]  # bottom to top: 6D face up, the rest face down
 
 
 @pytest.mark.parametrize(
     ("card", "top", "takes"),
-    [("7H", "7S", True), ("JH", "7S", True), ("JH", "JS", True), ("7H", "8H", False),
-     ("7H", "JS", False), ("JH", None, False), ("7H", None, False), ("TD", "TC", True)],
+    [
+        ("7H", "7S", True),
+        ("JH", "7S", True),
+        ("JH", "JS", True),
+        ("7H", "8H", False),
+        ("7H", "JS", False),
+        ("JH", None, False),
+        ("7H", None, False),
+        ("TD", "TC", True),
+    ],
 )
 def test_would_capture(card, top, takes):
     assert would_capture(card, top) is takes
@@ -28,13 +45,13 @@ SINGLE_PLAYS = [
     pytest.param(
         ["7H"],
         dict(captured=0, pisti=False, jack_pisti=False),
-        dict(pile=CENTRE + ["7H"], face_down=3, cards=[0, 0], pisti=[0, 0], jack_pisti=[0, 0]),
+        dict(pile=[*CENTRE, "7H"], face_down=3, cards=[0, 0], pisti=[0, 0], jack_pisti=[0, 0]),
         id="non-matching card stays on top",
     ),
     pytest.param(
         ["3H"],
         dict(captured=0, pisti=False, jack_pisti=False),
-        dict(pile=CENTRE + ["3H"], face_down=3, cards=[0, 0], pisti=[0, 0], jack_pisti=[0, 0]),
+        dict(pile=[*CENTRE, "3H"], face_down=3, cards=[0, 0], pisti=[0, 0], jack_pisti=[0, 0]),
         id="only the top card is matched, not a face-down one",
     ),
     pytest.param(
@@ -164,8 +181,13 @@ def test_pisti_points_while_playing(deck_from_plays, play_all, plays, team, poin
         (["JH", "3C", "4C", "5C"], ["JH", "3C", "4C", "5C"]),  # Jack face down: nothing
         (["2C", "3C", "JH", "4C"], ["2C", "3C", "JH", "4C"]),
     ],
-    ids=["deck3 with deck2", "deck2 Jack too: deck1", "deck2,1 Jacks: deck0",
-         "bottom Jack untouched", "face-down Jack untouched"],
+    ids=[
+        "deck3 with deck2",
+        "deck2 Jack too: deck1",
+        "deck2,1 Jacks: deck0",
+        "bottom Jack untouched",
+        "face-down Jack untouched",
+    ],
 )
 def test_opening_jack_is_swapped_with_nearest_non_jack_below(stacked_deck, centre, pile):
     state = GameState.deal(CARDEMS, stacked_deck(centre))
@@ -276,27 +298,32 @@ def test_no_play_after_the_hand_is_over(stacked_deck):
 # capture, the sweep, each team's cards and most-cards bonus, the winner.
 HANDS = [
     pytest.param(
-        ["JC", "4D", "5D", "6D"], {0: "JH", 21: "JD", 30: "JS"},
+        ["JC", "4D", "5D", "6D"],
+        {0: "JH", 21: "JD", 30: "JS"},
         dict(captures=[0, 21, 30], swept=17, swept_to=0, cards=[31, 21], most=[3, 0]),
         id="leftovers to the last capturer, seat 0",
     ),
     pytest.param(
-        ["JC", "JS", "5D", "6D"], {0: "JH", 33: "JD"},
+        ["JC", "JS", "5D", "6D"],
+        {0: "JH", 33: "JD"},
         dict(captures=[0, 33], swept=14, swept_to=1, cards=[5, 47], most=[0, 3]),
         id="leftovers to the last capturer, seat 1",
     ),
     pytest.param(
-        ["JC", "JD", "5D", "6D"], {21: "JH", 24: "JS"},
+        ["JC", "JD", "5D", "6D"],
+        {21: "JH", 24: "JS"},
         dict(captures=[21, 24], swept=23, swept_to=0, cards=[26, 26], most=[0, 0]),
         id="26-26 earns nobody the 3 points",
     ),
     pytest.param(
-        ["JC", "JD", "JS", "6D"], {22: "JH"},
+        ["JC", "JD", "JS", "6D"],
+        {22: "JH"},
         dict(captures=[22], swept=25, swept_to=0, cards=[52, 0], most=[3, 0]),
         id="one capture takes everything",
     ),
     pytest.param(
-        ["JC", "JD", "5D", "6D"], {20: "JH", 45: "JS"},
+        ["JC", "JD", "5D", "6D"],
+        {20: "JH", 45: "JS"},
         dict(captures=[20, 45], swept=2, swept_to=1, cards=[25, 27], most=[0, 3]),
         id="27 cards earn 3",
     ),
@@ -325,7 +352,7 @@ def test_whole_hand(deck_from_plays, no_match_plays, play_all, captures, centre,
     assert last.hand_over and state.finished
     assert (last.swept, last.swept_to) == (outcome["swept"], outcome["swept_to"])
     last_capture = outcome["captures"][-1]
-    assert state.captured[outcome["swept_to"]][-outcome["swept"]:] == plays[last_capture + 1 :]
+    assert state.captured[outcome["swept_to"]][-outcome["swept"] :] == plays[last_capture + 1 :]
     assert state.pile == []
     scores = score_hand(state)
     assert [s.cards for s in scores] == outcome["cards"]
@@ -346,8 +373,17 @@ def test_whole_hand(deck_from_plays, no_match_plays, play_all, captures, centre,
 # Team 1: 4 + 20 + 3 = 27 cards, JC JH TD = 5 points + 3 for 27 cards = 8.
 # Team 0: 11 + 7 + 7 (swept) = 25 cards, JD JS, 4 Aces, 2C = 8 points.
 TIE_CENTRE = ["TD", "3D", "4D", "5D"]
-TIE_FIXED = {19: "JC", 20: "AC", 22: "AD", 24: "AH", 26: "AS", 28: "2C",
-             30: "JD", 33: "JH", 40: "JS"}
+TIE_FIXED = {
+    19: "JC",
+    20: "AC",
+    22: "AD",
+    24: "AH",
+    26: "AS",
+    28: "2C",
+    30: "JD",
+    33: "JH",
+    40: "JS",
+}
 
 
 def test_points_tie_is_broken_by_cards(deck_from_plays, no_match_plays, play_all, captures):
@@ -358,7 +394,8 @@ def test_points_tie_is_broken_by_cards(deck_from_plays, no_match_plays, play_all
     scores = score_hand(state)
     assert [(s.cards, s.most_cards, s.points) for s in scores] == [(25, 0, 8), (27, 3, 8)]
     assert [(s.aces, s.jacks, s.two_of_clubs, s.ten_of_diamonds) for s in scores] == [
-        (4, 2, 1, 0), (0, 2, 0, 1),
+        (4, 2, 1, 0),
+        (0, 2, 0, 1),
     ]
     assert hand_winner(state, scores) == (1, "cards")
 
@@ -371,8 +408,19 @@ def test_full_tie_is_a_draw(deck_from_plays, no_match_plays, play_all):
     state = GameState.deal(CARDEMS, deck_from_plays(["JC", "JD", "5D", "6D"], plays))
     play_all(state, plays)
     level = [
-        TeamScore(team=t, seats=(t,), cards=26, aces=2, jacks=2, two_of_clubs=0,
-                  ten_of_diamonds=0, most_cards=0, pisti=0, jack_pisti=0, points=4)
+        TeamScore(
+            team=t,
+            seats=(t,),
+            cards=26,
+            aces=2,
+            jacks=2,
+            two_of_clubs=0,
+            ten_of_diamonds=0,
+            most_cards=0,
+            pisti=0,
+            jack_pisti=0,
+            points=4,
+        )
         for t in (0, 1)
     ]
     assert hand_winner(state, level) == (None, "draw")
@@ -387,7 +435,13 @@ def test_last_card_pisti_counts(deck_from_plays, no_match_plays, play_all, captu
     results = play_all(state, plays)
     assert captures(results) == [45, 47]
     last = results[-1]
-    assert (last.seat, last.captured, last.pisti, last.swept, last.swept_to) == (1, 2, True, 0, None)
+    assert (last.seat, last.captured, last.pisti, last.swept, last.swept_to) == (
+        1,
+        2,
+        True,
+        0,
+        None,
+    )
     scores = score_hand(state)
     assert (scores[1].cards, scores[1].pisti, scores[1].points) == (52, 1, 13 + 3 + 10)
     assert hand_winner(state, scores) == (1, "points")

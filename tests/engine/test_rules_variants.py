@@ -5,8 +5,17 @@ import dataclasses
 
 import pytest
 
-from app.engine import CARDEMS, CLASSIC, PARTNERS, GameState, IllegalPlay, InvalidState
-from app.engine import hand_winner, observe, score_hand
+from app.engine import (
+    CARDEMS,
+    CLASSIC,
+    PARTNERS,
+    GameState,
+    IllegalPlay,
+    InvalidState,
+    hand_winner,
+    observe,
+    score_hand,
+)
 
 CENTRE = ["3D", "4D", "5D", "6D"]
 
@@ -48,7 +57,9 @@ def test_classic_allows_four_jacks_in_the_centre(stacked_deck):
 
 
 def test_classic_leftovers_go_to_the_dealer_when_nobody_captured(
-    deck_from_plays, no_match_plays, play_all,
+    deck_from_plays,
+    no_match_plays,
+    play_all,
 ):
     # Only possible with all four Jacks in the centre (a Jack in hand captures).
     centre = ["JC", "JD", "JH", "JS"]
@@ -67,15 +78,22 @@ def test_classic_leftovers_go_to_the_dealer_when_nobody_captured(
 MOST_CARDS = [
     pytest.param(["JC", "JD", "5D", "6D"], {21: "JH", 24: "JS"}, [26, 26], [0, 0], id="26-26"),
     pytest.param(["JC", "JD", "5D", "6D"], {20: "JH", 45: "JS"}, [25, 27], [0, 3], id="25-27"),
-    pytest.param(["JC", "4D", "5D", "6D"], {0: "JH", 21: "JD", 30: "JS"}, [31, 21], [3, 0],
-                 id="31-21"),
+    pytest.param(
+        ["JC", "4D", "5D", "6D"], {0: "JH", 21: "JD", 30: "JS"}, [31, 21], [3, 0], id="31-21"
+    ),
     pytest.param(["JC", "JD", "JS", "6D"], {22: "JH"}, [52, 0], [3, 0], id="52-0"),
 ]
 
 
 @pytest.mark.parametrize(("centre", "fixed", "cards", "most"), MOST_CARDS)
 def test_classic_most_cards_means_strictly_more(
-    deck_from_plays, no_match_plays, play_all, centre, fixed, cards, most,
+    deck_from_plays,
+    no_match_plays,
+    play_all,
+    centre,
+    fixed,
+    cards,
+    most,
 ):
     plays = no_match_plays(fixed, centre)
     state = GameState.deal(CLASSIC, deck_from_plays(centre, plays))
@@ -89,8 +107,17 @@ def test_classic_points_tie_is_a_draw_whatever_the_cards(deck_from_plays, no_mat
     # The deal of test_rules_cardems.test_points_tie_is_broken_by_cards:
     # 8 points each, 25 cards against 27.
     centre = ["TD", "3D", "4D", "5D"]
-    fixed = {19: "JC", 20: "AC", 22: "AD", 24: "AH", 26: "AS", 28: "2C",
-             30: "JD", 33: "JH", 40: "JS"}
+    fixed = {
+        19: "JC",
+        20: "AC",
+        22: "AD",
+        24: "AH",
+        26: "AS",
+        28: "2C",
+        30: "JD",
+        33: "JH",
+        40: "JS",
+    }
     plays = no_match_plays(fixed, centre)
     state = GameState.deal(CLASSIC, deck_from_plays(centre, plays))
     play_all(state, plays)
@@ -108,18 +135,28 @@ def test_classic_jack_at_the_bottom_is_allowed(stacked_deck):
 # The last play (index 47, by the dealer) takes a lone card of its rank.
 LAST_PLAY = [
     pytest.param(["JC", "JD", "JS", "5D"], {45: "JH", 46: "7H", 47: "7S"}, "pisti", id="pisti"),
-    pytest.param(["JC", "4D", "5D", "6D"], {45: "JD", 46: "JH", 47: "JS"}, "jack_pisti",
-                 id="Jack pisti"),
+    pytest.param(
+        ["JC", "4D", "5D", "6D"], {45: "JD", 46: "JH", 47: "JS"}, "jack_pisti", id="Jack pisti"
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("rules", "counts"), [(CARDEMS, True), (CLASSIC, True), (PARTNERS, False)],
+    ("rules", "counts"),
+    [(CARDEMS, True), (CLASSIC, True), (PARTNERS, False)],
     ids=lambda v: getattr(v, "name", str(v)),
 )
 @pytest.mark.parametrize(("centre", "fixed", "kind"), LAST_PLAY)
 def test_pisti_on_the_last_play(
-    deck_from_plays, no_match_plays, play_all, captures, rules, counts, centre, fixed, kind,
+    deck_from_plays,
+    no_match_plays,
+    play_all,
+    captures,
+    rules,
+    counts,
+    centre,
+    fixed,
+    kind,
 ):
     plays = no_match_plays(fixed, centre)
     deck = deck_from_plays(centre, plays, players=rules.players)
@@ -131,13 +168,18 @@ def test_pisti_on_the_last_play(
     assert captures(results) == [45, 47]
     last = results[-1]
     assert (last.seat, last.captured, last.hand_over) == (rules.players - 1, 2, True)
-    assert (last.pisti, last.jack_pisti) == (counts and kind == "pisti", counts and kind == "jack_pisti")
+    assert (last.pisti, last.jack_pisti) == (
+        counts and kind == "pisti",
+        counts and kind == "jack_pisti",
+    )
     scores = score_hand(state)
     assert scores[1].cards == 52
     bonus = {"pisti": 10, "jack_pisti": 20}[kind] if counts else 0
     assert scores[1].points == 13 + 3 + bonus
     assert (scores[1].pisti, scores[1].jack_pisti) == (
-        int(counts and kind == "pisti"), int(counts and kind == "jack_pisti"))
+        int(counts and kind == "pisti"),
+        int(counts and kind == "jack_pisti"),
+    )
 
 
 # --- partners -------------------------------------------------------------------
@@ -164,21 +206,31 @@ def test_partners_deal_four_seats(stacked_deck):
 # Plays on CENTRE; then the last play's capture and the teams' cards and piştis.
 PARTNER_PLAYS = [
     pytest.param(["7H", "8H", "JS"], 7, [7, 0], [0, 0], [0, 0], id="seat 2 captures for team 0"),
-    pytest.param(["7H", "8H", "9H", "JS"], 8, [0, 8], [0, 0], [0, 0],
-                 id="seat 3 captures for team 1"),
+    pytest.param(
+        ["7H", "8H", "9H", "JS"], 8, [0, 8], [0, 0], [0, 0], id="seat 3 captures for team 1"
+    ),
     pytest.param(["7H", "JH", "8C", "8S"], 2, [0, 8], [0, 1], [0, 0], id="seat 3 pisti, team 1"),
-    pytest.param(["7H", "8H", "JS", "9C", "9S"], 2, [9, 0], [1, 0], [0, 0],
-                 id="seat 0 pisti, team 0"),
-    pytest.param(["7H", "JH", "JC", "JD"], 2, [0, 8], [0, 0], [0, 1],
-                 id="seat 3 Jack pisti, team 1"),
-    pytest.param(["JH", "7H", "8C", "7S"], 0, [5, 0], [0, 0], [0, 0],
-                 id="only the top card is matched"),
+    pytest.param(
+        ["7H", "8H", "JS", "9C", "9S"], 2, [9, 0], [1, 0], [0, 0], id="seat 0 pisti, team 0"
+    ),
+    pytest.param(
+        ["7H", "JH", "JC", "JD"], 2, [0, 8], [0, 0], [0, 1], id="seat 3 Jack pisti, team 1"
+    ),
+    pytest.param(
+        ["JH", "7H", "8C", "7S"], 0, [5, 0], [0, 0], [0, 0], id="only the top card is matched"
+    ),
 ]
 
 
 @pytest.mark.parametrize(("plays", "captured", "cards", "pisti", "jack_pisti"), PARTNER_PLAYS)
 def test_partners_team_is_seat_mod_2(
-    deck_from_plays, play_all, plays, captured, cards, pisti, jack_pisti,
+    deck_from_plays,
+    play_all,
+    plays,
+    captured,
+    cards,
+    pisti,
+    jack_pisti,
 ):
     state = GameState.deal(PARTNERS, deck_from_plays(CENTRE, plays, players=4))
     last = play_all(state, plays)[-1]
@@ -228,10 +280,18 @@ def test_partners_passed_over_jacks_go_with_the_first_capture(stacked_deck, play
     ("centre", "bottom"),
     [
         (["JC", "JD", "JH", "JS"], None),
-        (CENTRE, "JC"), (CENTRE, "JD"), (CENTRE, "JH"), (CENTRE, "JS"),
+        (CENTRE, "JC"),
+        (CENTRE, "JD"),
+        (CENTRE, "JH"),
+        (CENTRE, "JS"),
     ],
-    ids=["four centre Jacks", "JC at deck[51]", "JD at deck[51]", "JH at deck[51]",
-         "JS at deck[51]"],
+    ids=[
+        "four centre Jacks",
+        "JC at deck[51]",
+        "JD at deck[51]",
+        "JH at deck[51]",
+        "JS at deck[51]",
+    ],
 )
 def test_partners_invalid_decks(stacked_deck, centre, bottom):
     deck = stacked_deck(centre, players=4, bottom=bottom)
@@ -252,7 +312,9 @@ def test_partners_jack_just_above_the_bottom_is_fine(stacked_deck):
 
 
 def test_partners_leftovers_go_to_team_1_when_nobody_captured(
-    deck_from_plays, no_match_plays, play_all,
+    deck_from_plays,
+    no_match_plays,
+    play_all,
 ):
     # Impossible under partners itself (four centre Jacks are invalid and any
     # Jack in hand captures), so checked with only that field changed.
@@ -273,7 +335,8 @@ def test_partners_leftovers_go_to_team_1_when_nobody_captured(
 
 
 @pytest.mark.parametrize(
-    ("rules", "shown"), [(PARTNERS, True), (CARDEMS, False), (CLASSIC, False)],
+    ("rules", "shown"),
+    [(PARTNERS, True), (CARDEMS, False), (CLASSIC, False)],
     ids=["partners", "cardems", "classic"],
 )
 def test_bottom_card_shown_only_under_partners(stacked_deck, rules, shown):

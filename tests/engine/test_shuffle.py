@@ -5,8 +5,16 @@ import hashlib
 
 import pytest
 
-from app.engine import CARDEMS, CLASSIC, FULL_DECK, PARTNERS, InvalidSeed, check_seed, new_seed
-from app.engine import seeded_deck
+from app.engine import (
+    CARDEMS,
+    CLASSIC,
+    FULL_DECK,
+    PARTNERS,
+    InvalidSeed,
+    check_seed,
+    new_seed,
+    seeded_deck,
+)
 
 RULE_SETS = [CARDEMS, CLASSIC, PARTNERS]
 
@@ -30,6 +38,7 @@ def test_golden_decks(seed, first8, bottom, rules):
 
 def reference_deck(seed, rules, hand=0):
     """The algorithm as documented in shuffle.py, written out independently."""
+
     def words():
         prefix = b"pisti-shuffle/1\0" + seed.encode("utf-8") + b"\0" + str(hand).encode() + b"\0"
         k = 0
@@ -53,7 +62,8 @@ def reference_deck(seed, rules, hand=0):
             deck[i], deck[j] = deck[j], deck[i]
         four_jacks = all(c[0] == "J" for c in deck[:4])
         bad = (four_jacks and not rules.four_jacks_in_centre) or (
-            deck[51][0] == "J" and not rules.jack_at_bottom)
+            deck[51][0] == "J" and not rules.jack_at_bottom
+        )
         if not bad:
             return deck, reshuffles
         reshuffles += 1
@@ -101,9 +111,22 @@ def test_different_seeds_give_different_decks():
 
 
 @pytest.mark.parametrize(
-    "seed", ["", "a" * 65, "a b", "é", "a/b", " a", "a\n", "a.b", "ü1", None, 5, b"abc"],
-    ids=["empty", "65 chars", "space", "e-acute", "slash", "leading space", "newline",
-         "dot", "u-umlaut", "None", "int", "bytes"],
+    "seed",
+    ["", "a" * 65, "a b", "é", "a/b", " a", "a\n", "a.b", "ü1", None, 5, b"abc"],
+    ids=[
+        "empty",
+        "65 chars",
+        "space",
+        "e-acute",
+        "slash",
+        "leading space",
+        "newline",
+        "dot",
+        "u-umlaut",
+        "None",
+        "int",
+        "bytes",
+    ],
 )
 def test_invalid_seeds_are_rejected(seed):
     with pytest.raises(InvalidSeed):

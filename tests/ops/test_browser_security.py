@@ -50,8 +50,12 @@ def other_site():
 
 def test_pages_run_under_the_policy_without_violations(page: Page, site):
     violations = []
-    page.on("console", lambda message: violations.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     page.goto(site + "/")
     page.get_by_label("Seed").fill("csp-check")
     page.get_by_role("button", name="Deal from a seed").click()

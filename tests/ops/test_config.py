@@ -57,29 +57,65 @@ def test_a_numeric_secret_key_stays_text(monkeypatch, tmp_path):
     assert app.secret_key == "12345678901234567890"
 
 
-@pytest.mark.parametrize("env,message", [
-    ({"FLASK_SESSION_BACKEND": "mongodb"}, "FLASK_SESSION_BACKEND: must be filesystem or redis, not 'mongodb'"),
-    ({"FLASK_SESSION_BACKEND": "redis"}, "FLASK_REDIS_URL: required with FLASK_SESSION_BACKEND=redis"),
-    ({"FLASK_SESSION_BACKEND": "redis", "FLASK_REDIS_URL": "http://cache:6379"}, "FLASK_REDIS_URL: must be a URL"),
-    ({"FLASK_PERMANENT_SESSION_LIFETIME": "a month"}, "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number"),
-    ({"FLASK_PERMANENT_SESSION_LIFETIME": "0"}, "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number"),
-    ({"FLASK_PERMANENT_SESSION_LIFETIME": "true"}, "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number"),
-    ({"FLASK_LOG_LEVEL": "loud"}, "FLASK_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
-    ({"FLASK_SESSION_COOKIE_SECURE": "yes"}, "FLASK_SESSION_COOKIE_SECURE: must be true or false, not 'yes'"),
-    ({"FLASK_RATELIMIT_ENABLED": "off"}, "FLASK_RATELIMIT_ENABLED: must be true or false"),
-    ({"FLASK_NEW_GAME_LIMIT": "lots"}, "FLASK_NEW_GAME_LIMIT: must be a rate such as"),
-    ({"FLASK_TRUSTED_PROXIES": "-1"}, "FLASK_TRUSTED_PROXIES: must be a whole number, 0 or more"),
-    ({"FLASK_MAX_CONTENT_LENGTH": "big"}, "FLASK_MAX_CONTENT_LENGTH: must be a number of bytes"),
-    ({"FLASK_SECRET_KEY": "short"}, "FLASK_SECRET_KEY: use at least 16 random characters"),
-    ({"FLASK_SESION_BACKEND": "redis"}, "FLASK_SESION_BACKEND: unknown setting"),
-    ({"FLASK_ENV": "production"}, "FLASK_ENV: unknown setting"),
-])
+@pytest.mark.parametrize(
+    "env,message",
+    [
+        (
+            {"FLASK_SESSION_BACKEND": "mongodb"},
+            "FLASK_SESSION_BACKEND: must be filesystem or redis, not 'mongodb'",
+        ),
+        (
+            {"FLASK_SESSION_BACKEND": "redis"},
+            "FLASK_REDIS_URL: required with FLASK_SESSION_BACKEND=redis",
+        ),
+        (
+            {"FLASK_SESSION_BACKEND": "redis", "FLASK_REDIS_URL": "http://cache:6379"},
+            "FLASK_REDIS_URL: must be a URL",
+        ),
+        (
+            {"FLASK_PERMANENT_SESSION_LIFETIME": "a month"},
+            "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number",
+        ),
+        (
+            {"FLASK_PERMANENT_SESSION_LIFETIME": "0"},
+            "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number",
+        ),
+        (
+            {"FLASK_PERMANENT_SESSION_LIFETIME": "true"},
+            "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number",
+        ),
+        (
+            {"FLASK_LOG_LEVEL": "loud"},
+            "FLASK_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
+        ),
+        (
+            {"FLASK_SESSION_COOKIE_SECURE": "yes"},
+            "FLASK_SESSION_COOKIE_SECURE: must be true or false, not 'yes'",
+        ),
+        ({"FLASK_RATELIMIT_ENABLED": "off"}, "FLASK_RATELIMIT_ENABLED: must be true or false"),
+        ({"FLASK_NEW_GAME_LIMIT": "lots"}, "FLASK_NEW_GAME_LIMIT: must be a rate such as"),
+        (
+            {"FLASK_TRUSTED_PROXIES": "-1"},
+            "FLASK_TRUSTED_PROXIES: must be a whole number, 0 or more",
+        ),
+        (
+            {"FLASK_MAX_CONTENT_LENGTH": "big"},
+            "FLASK_MAX_CONTENT_LENGTH: must be a number of bytes",
+        ),
+        ({"FLASK_SECRET_KEY": "short"}, "FLASK_SECRET_KEY: use at least 16 random characters"),
+        ({"FLASK_SESION_BACKEND": "redis"}, "FLASK_SESION_BACKEND: unknown setting"),
+        ({"FLASK_ENV": "production"}, "FLASK_ENV: unknown setting"),
+    ],
+)
 def test_broken_values_stop_start_up(monkeypatch, tmp_path, env, message):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError) as raised:
-        create_app({"SESSION_FILE_DIR": str(tmp_path)} if "FLASK_SECRET_KEY" in env
-                   else {"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+        create_app(
+            {"SESSION_FILE_DIR": str(tmp_path)}
+            if "FLASK_SECRET_KEY" in env
+            else {"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)}
+        )
     assert message in str(raised.value)
 
 
@@ -92,7 +128,9 @@ def test_every_problem_is_named_at_once(monkeypatch):
     lines = str(raised.value).splitlines()
     assert lines[0] == "configuration error:"
     assert [line.split(":")[0].strip() for line in lines[1:]] == [
-        "FLASK_TYPO", "FLASK_SESSION_BACKEND", "FLASK_LOG_LEVEL",
+        "FLASK_TYPO",
+        "FLASK_SESSION_BACKEND",
+        "FLASK_LOG_LEVEL",
     ]
 
 
@@ -110,7 +148,10 @@ def test_gunicorn_stops_with_the_message_and_no_traceback(serve):
     log_name = str(raised.value).split("(see ")[1].split(")")[0]
     with open(log_name) as log:
         output = log.read()
-    assert "Error: configuration error:\n  FLASK_SESSION_BACKEND: must be filesystem or redis, not 'mongodb'" in output
+    assert (
+        "Error: configuration error:\n"
+        "  FLASK_SESSION_BACKEND: must be filesystem or redis, not 'mongodb'" in output
+    )
     assert "Traceback" not in output
 
 

@@ -19,8 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_dockerfile_passes_hadolint():
-    hadolint = shutil.which("hadolint", path=str(Path(sys.executable).parent)) or shutil.which("hadolint")
-    result = subprocess.run([hadolint, "Dockerfile"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    hadolint = shutil.which("hadolint", path=str(Path(sys.executable).parent)) or shutil.which(
+        "hadolint"
+    )
+    result = subprocess.run(
+        [hadolint, "Dockerfile"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 
 

@@ -46,9 +46,13 @@ def check_bodies(player, hand, move, token, hidden, other, before):
     cards = st.one_of(
         st.sampled_from(hand),  # in hand, but sent with a wrong move
         st.sampled_from(hidden),  # the computer's, the stock's, the pile's
-        st.sampled_from(["", "ZZ", "1H", "11S", "7X", "JOKER", "7", "H7", "A♠", "7H7H", "10 D", "null"]),
+        st.sampled_from(
+            ["", "ZZ", "1H", "11S", "7X", "JOKER", "7", "H7", "A♠", "7H7H", "10 D", "null"]
+        ),
         st.text(max_size=40),
-        st.builds(lambda char, size: char * size, st.characters(), st.integers(15_000, 17_000)),  # near the body limit
+        st.builds(
+            lambda char, size: char * size, st.characters(), st.integers(15_000, 17_000)
+        ),  # near the body limit
         st.integers().map(str),
     )
     moves = st.one_of(
@@ -61,7 +65,9 @@ def check_bodies(player, hand, move, token, hidden, other, before):
         st.text(max_size=20),
     )
     tokens = st.one_of(
-        st.just(token), st.just(token), st.just(token),  # mostly valid, to reach the game
+        st.just(token),
+        st.just(token),
+        st.just(token),  # mostly valid, to reach the game
         st.just(other.token),  # another session's
         st.text(max_size=100),
     )
@@ -78,25 +84,44 @@ def check_bodies(player, hand, move, token, hidden, other, before):
     )
     encodings = st.sampled_from(["form", "multipart", "raw"])
 
-    @settings(max_examples=1000, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-    @given(path=st.sampled_from(["/play", "/next"]), body=fields, encoding=encodings, raw=st.binary(max_size=200))
+    @settings(
+        max_examples=1000,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(
+        path=st.sampled_from(["/play", "/next"]),
+        body=fields,
+        encoding=encodings,
+        raw=st.binary(max_size=200),
+    )
     # A part name werkzeug cannot read comes out as None (once a 500).
     @example(path="/play", body=[("\r", ""), ("csrf_token", token)], encoding="multipart", raw=b"")
     def check(path, body, encoding, raw):
         first = {}
         for name, value in body:
             first.setdefault(name, value)
-        if path == "/play" and encoding != "raw" and first.get("csrf_token") == token and _is(first.get("move"), move):
+        if (
+            path == "/play"
+            and encoding != "raw"
+            and first.get("csrf_token") == token
+            and _is(first.get("move"), move)
+        ):
             try:
                 if parse_card(first.get("card", "")) in hand:
                     return  # a legal play, not a bad one
             except InvalidCard:
                 pass
         if encoding == "raw":
-            response = player.client.post(path, data=raw, content_type="application/x-www-form-urlencoded")
+            response = player.client.post(
+                path, data=raw, content_type="application/x-www-form-urlencoded"
+            )
         elif encoding == "form":
-            response = player.client.post(path, data=urlencode(body), content_type="application/x-www-form-urlencoded")
+            response = player.client.post(
+                path, data=urlencode(body), content_type="application/x-www-form-urlencoded"
+            )
         else:
             data = {}
             for name, value in body:

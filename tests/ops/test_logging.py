@@ -31,7 +31,9 @@ def test_one_line_per_request(served_app, capsys):
     client.post("/play", data={"card": "7H"})
     requests = [line for line in lines(capsys.readouterr().out) if line["event"] == "request"]
     assert [(line["method"], line["path"], line["status"]) for line in requests] == [
-        ("GET", "/", 200), ("GET", "/no-such-page", 404), ("POST", "/play", 400),
+        ("GET", "/", 200),
+        ("GET", "/no-such-page", 404),
+        ("POST", "/play", 400),
     ]
     for line in requests:
         assert line["level"] == "INFO" and line["time"].endswith("Z")
@@ -39,7 +41,9 @@ def test_one_line_per_request(served_app, capsys):
 
 
 def test_log_level_warning_leaves_out_requests(tmp_path, capsys):
-    app = create_app({"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "LOG_LEVEL": "WARNING"})
+    app = create_app(
+        {"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "LOG_LEVEL": "WARNING"}
+    )
     app.test_client().get("/")
     assert capsys.readouterr().out == ""
 
@@ -60,7 +64,9 @@ def test_errors_are_one_json_line_with_the_traceback(tmp_path, capsys):
 
 @pytest.mark.parametrize("rules,target", [("cardems", None), ("classic", 51)])
 def test_one_line_per_finished_game(served_app, capsys, rules, target):
-    table = Table.start(RULE_SETS[rules], f"logged-{rules}", ["easy"], seed_public=True, target=target)
+    table = Table.start(
+        RULE_SETS[rules], f"logged-{rules}", ["easy"], seed_public=True, target=target
+    )
     while not table.match.over:
         if table.match.hand_counted:
             table.next_hand(str(table.match.hand_number))
@@ -82,7 +88,9 @@ def test_gunicorn_writes_request_lines_to_stdout(serve, tmp_path):
     server = serve({"FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions")})
     requests.get(server.url + "/deal/logged", timeout=10)
     server.stop()
-    logged = [json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")]
+    logged = [
+        json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")
+    ]
     assert {"method": "GET", "path": "/deal/logged", "status": 303} in [
         {key: line.get(key) for key in ("method", "path", "status")} for line in logged
     ]

@@ -53,8 +53,11 @@ def test_redis_outage_is_a_503_then_the_game_goes_on(redis_server, serve):
     assert "The game store is not answering right now" in down.text
     assert down.headers["Retry-After"] == "5"
     assert down.headers["Content-Security-Policy"]
-    posted = player.http.post(server.url + "/play", data={"card": card, "move": move, "csrf_token": token},
-                              allow_redirects=False)
+    posted = player.http.post(
+        server.url + "/play",
+        data={"card": card, "move": move, "csrf_token": token},
+        allow_redirects=False,
+    )
     assert posted.status_code == 503
     assert player.http.get(server.url + "/healthz").status_code == 200
     assert player.http.get(server.url + "/static/pisti.css").status_code == 200
@@ -70,8 +73,14 @@ def test_redis_outage_is_a_503_then_the_game_goes_on(redis_server, serve):
 
 
 def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypatch):
-    app = create_app({"TESTING": True, "SECRET_KEY": "ops-redis", "SESSION_BACKEND": "redis",
-                      "REDIS_URL": redis_server.url})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "ops-redis",
+            "SESSION_BACKEND": "redis",
+            "REDIS_URL": redis_server.url,
+        }
+    )
     player = ClientPlayer(app.test_client())
     player.deal("failed-save")
     before = player.page.replace(player.token, "")
@@ -92,8 +101,13 @@ def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypat
 
 
 def test_the_new_game_limit_is_shared_through_redis(redis_server):
-    config = {"TESTING": True, "SECRET_KEY": "ops-redis", "SESSION_BACKEND": "redis",
-              "REDIS_URL": redis_server.url, "NEW_GAME_LIMIT": "2 per minute"}
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "ops-redis",
+        "SESSION_BACKEND": "redis",
+        "REDIS_URL": redis_server.url,
+        "NEW_GAME_LIMIT": "2 per minute",
+    }
     a, b = create_app(config).test_client(), create_app(config).test_client()
     assert a.get("/deal/one").status_code == 303
     assert b.get("/deal/two").status_code == 303

@@ -21,4 +21,3 @@ def test_restart_mid_game_and_play_on(serve, tmp_path):
     summary = player.finish()
     assert summary["finished"] and summary["plays"] == 48
     assert sum(team["cards"] for team in summary["teams"]) == 52
-

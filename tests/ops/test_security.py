@@ -16,7 +16,9 @@ COOKIE = "pisti_session"
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "ops-security", "SESSION_FILE_DIR": str(tmp_path), **config})
+    return create_app(
+        {"TESTING": True, "SECRET_KEY": "ops-security", "SESSION_FILE_DIR": str(tmp_path), **config}
+    )
 
 
 def post_endpoints(app) -> list[str]:
@@ -27,14 +29,17 @@ def token_of(page: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
 
 
-@pytest.mark.parametrize("method,path,status", [
-    ("get", "/", 200),
-    ("get", "/static/pisti.css", 200),
-    ("get", "/healthz", 200),
-    ("get", "/game", 404),
-    ("get", "/no-such-page", 404),
-    ("post", "/play", 400),
-])
+@pytest.mark.parametrize(
+    "method,path,status",
+    [
+        ("get", "/", 200),
+        ("get", "/static/pisti.css", 200),
+        ("get", "/healthz", 200),
+        ("get", "/game", 404),
+        ("get", "/no-such-page", 404),
+        ("post", "/play", 400),
+    ],
+)
 def test_security_headers_on_every_kind_of_response(client, method, path, status):
     response = getattr(client, method)(path)
     response.close()
@@ -42,7 +47,9 @@ def test_security_headers_on_every_kind_of_response(client, method, path, status
     policy = response.headers["Content-Security-Policy"]
     assert policy == CONTENT_SECURITY_POLICY
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
-    assert directives["default-src"] == directives["script-src"] == directives["style-src"] == "'self'"
+    assert (
+        directives["default-src"] == directives["script-src"] == directives["style-src"] == "'self'"
+    )
     assert directives["frame-ancestors"] == "'none'"
     assert "unsafe" not in policy
     assert response.headers["X-Content-Type-Options"] == "nosniff"
@@ -60,7 +67,10 @@ INLINE = [
 
 def test_pages_have_no_inline_script_or_style(app, client):
     player = Player(client)
-    pages = {"home": client.get("/").get_data(as_text=True), "no game": client.get("/game").get_data(as_text=True)}
+    pages = {
+        "home": client.get("/").get_data(as_text=True),
+        "no game": client.get("/game").get_data(as_text=True),
+    }
     pages["table"] = player.deal("inline-check").get_data(as_text=True)
     while player.hand:
         player.play(player.hand[0])
@@ -69,13 +79,24 @@ def test_pages_have_no_inline_script_or_style(app, client):
     match.get("/deal/inline-match?rules=classic&target=51")
     page = match.get("/game").get_data(as_text=True)
     while cards := re.findall(r'name="card" value="(\w\w)"', page):
-        match.post("/play", data={"card": cards[0], "move": re.search(r'name="move" value="(\d+)"', page).group(1),
-                                  "csrf_token": token_of(page)})
+        match.post(
+            "/play",
+            data={
+                "card": cards[0],
+                "move": re.search(r'name="move" value="(\d+)"', page).group(1),
+                "csrf_token": token_of(page),
+            },
+        )
         page = match.get("/game").get_data(as_text=True)
     pages["between hands"] = page
     pages["error"] = client.get("/no-such-page").get_data(as_text=True)
     assert "Next hand" in pages["between hands"] and "Download record" in pages["final"]
-    found = [(name, what) for name, html in pages.items() for pattern, what in INLINE if pattern.search(html)]
+    found = [
+        (name, what)
+        for name, html in pages.items()
+        for pattern, what in INLINE
+        if pattern.search(html)
+    ]
     assert found == []
 
 
@@ -87,7 +108,9 @@ def test_session_cookie_is_httponly_and_lax(client):
 
 
 def test_session_cookie_is_secure_when_configured(tmp_path):
-    cookie = make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client().get("/").headers["Set-Cookie"]
+    cookie = (
+        make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client().get("/").headers["Set-Cookie"]
+    )
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
@@ -97,8 +120,11 @@ def test_every_post_needs_the_csrf_token(app, player):
     paths = post_endpoints(app)
     assert {"/new", "/play", "/next"} <= set(paths)
     for path in paths:
-        response = player.client.post(path, data={"card": player.hand[0], "move": player.move, "rules": "classic"},
-                                      headers={"Origin": "https://evil.example", "Referer": "https://evil.example/"})
+        response = player.client.post(
+            path,
+            data={"card": player.hand[0], "move": player.move, "rules": "classic"},
+            headers={"Origin": "https://evil.example", "Referer": "https://evil.example/"},
+        )
         assert (path, response.status_code) == (path, 400)
         assert "security token" in response.get_data(as_text=True)
     assert player.client.get("/game").get_data(as_text=True).replace(player.token, "") == before
@@ -168,7 +194,9 @@ def test_a_copied_session_id_grants_that_game_only(app, player):
     player.deal("copied-id")
     copy = app.test_client()
     copy.set_cookie(COOKIE, player.client.get_cookie(COOKIE).value)
-    assert copy.get("/game").get_data(as_text=True) == player.client.get("/game").get_data(as_text=True)
+    assert copy.get("/game").get_data(as_text=True) == player.client.get("/game").get_data(
+        as_text=True
+    )
     assert copy.get("/deal/copy-starts-over").status_code == 303
     assert copy.get_cookie(COOKIE).value != player.client.get_cookie(COOKIE).value
     assert "copied-id" not in copy.get("/game").get_data(as_text=True)
@@ -187,11 +215,14 @@ def test_a_forged_session_id_is_not_adopted(app):
     assert forger.get("/game").status_code == 404
 
 
-@pytest.mark.parametrize("path,data,status", [
-    ("/play", {"card": "7H", "move": "0"}, 400),
-    ("/play", {"card": "x" * 20_000}, 413),
-    ("/no-such-page", {}, 404),
-])
+@pytest.mark.parametrize(
+    "path,data,status",
+    [
+        ("/play", {"card": "7H", "move": "0"}, 400),
+        ("/play", {"card": "x" * 20_000}, 413),
+        ("/no-such-page", {}, 404),
+    ],
+)
 def test_a_post_without_the_session_cookie_sets_none(app, path, data, status):
     """What a form on another site sends (the browser keeps the Lax cookie
     back): refused, and no new cookie to replace the player's."""

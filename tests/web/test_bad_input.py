@@ -91,15 +91,24 @@ def test_post_with_another_sessions_token_is_refused(app, player):
     before = snapshot(player.client)
     other = app.test_client()
     other.get("/deal/csrf-other")
-    foreign = re.search(r'name="csrf_token" value="([^"]+)"', other.get("/game").get_data(as_text=True)).group(1)
-    response = player.client.post("/play", data={"card": player.hand[0], "move": player.move, "csrf_token": foreign})
+    foreign = re.search(
+        r'name="csrf_token" value="([^"]+)"', other.get("/game").get_data(as_text=True)
+    ).group(1)
+    response = player.client.post(
+        "/play", data={"card": player.hand[0], "move": player.move, "csrf_token": foreign}
+    )
     assert response.status_code == 400
     assert snapshot(player.client) == before
 
 
-@pytest.mark.parametrize("method,path,status", [
-    ("get", "/play", 405), ("get", "/no-such-page", 404), ("post", "/healthz", 405),
-])
+@pytest.mark.parametrize(
+    "method,path,status",
+    [
+        ("get", "/play", 405),
+        ("get", "/no-such-page", 404),
+        ("post", "/healthz", 405),
+    ],
+)
 def test_error_pages_are_pages(client, method, path, status):
     response = getattr(client, method)(path)
     assert response.status_code == status
@@ -108,7 +117,9 @@ def test_error_pages_are_pages(client, method, path, status):
 
 
 def test_unexpected_error_is_a_500_page_not_a_trace(tmp_path):
-    app = create_app({"SECRET_KEY": "x", "SESSION_FILE_DIR": str(tmp_path), "PROPAGATE_EXCEPTIONS": False})
+    app = create_app(
+        {"SECRET_KEY": "x", "SESSION_FILE_DIR": str(tmp_path), "PROPAGATE_EXCEPTIONS": False}
+    )
 
     @app.get("/boom")
     def boom():

@@ -41,7 +41,9 @@ def test_same_seed_same_deal_in_two_browsers(app):
     for _ in range(2):
         client = app.test_client()
         client.get("/deal/shared-42")
-        pages.append(re.findall(r'value="([2-9TJQKA][CDHS])"', client.get("/game").get_data(as_text=True)))
+        pages.append(
+            re.findall(r'value="([2-9TJQKA][CDHS])"', client.get("/game").get_data(as_text=True))
+        )
     assert pages[0] == pages[1] and len(pages[0]) == 4
 
 
@@ -51,10 +53,18 @@ def test_seed_form_goes_to_the_deal_link(client):
     assert response.headers["Location"].endswith("/deal/abc_1")
 
 
-@pytest.mark.parametrize("path", [
-    "/deal/has%20space", "/deal/" + "x" * 65, "/deal/caf%C3%A9", "/deal/a/b", "/deal/a.b",
-    "/deal?seed=", "/deal?seed=%3Cscript%3E",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/deal/has%20space",
+        "/deal/" + "x" * 65,
+        "/deal/caf%C3%A9",
+        "/deal/a/b",
+        "/deal/a.b",
+        "/deal?seed=",
+        "/deal?seed=%3Cscript%3E",
+    ],
+)
 def test_bad_seed_is_a_400_page_that_says_so(client, path):
     response = client.get(path)
     assert response.status_code == 400
@@ -119,11 +129,15 @@ def test_full_game_final_page_matches_the_engine(player, runner, tmp_path):
     path.write_bytes(record.data)
     result = runner.invoke(args=["replay", str(path)])
     assert result.exit_code == 0
-    assert [team["points"] for team in json.loads(result.stdout)["teams"]] == [s.points for s in scores]
+    assert [team["points"] for team in json.loads(result.stdout)["teams"]] == [
+        s.points for s in scores
+    ]
 
 
 def test_random_game_keeps_its_seed_secret_until_the_end(player):
-    response = player.client.post("/new", data={"csrf_token": _token(player.client), "level": "easy"})
+    response = player.client.post(
+        "/new", data={"csrf_token": _token(player.client), "level": "easy"}
+    )
     assert response.status_code == 303
     page = player.get().get_data(as_text=True)
     assert "/deal/" not in page

@@ -20,7 +20,12 @@ def finished_record(rules, seed="replay"):
     state = GameState(rules, deck)
     while not state.finished:
         state.play(sorted(state.hands[state.turn])[0])
-    return {"format": "pisti-record/1", "rules": rules.name, "deck": deck, "plays": state.plays}, state
+    return {
+        "format": "pisti-record/1",
+        "rules": rules.name,
+        "deck": deck,
+        "plays": state.plays,
+    }, state
 
 
 @pytest.mark.parametrize("rules", [CARDEMS, CLASSIC, PARTNERS])
@@ -36,8 +41,13 @@ def test_replay_prints_the_score(runner, tmp_path, rules):
     assert out["teams"][0]["seats"] == ([0] if rules.players == 2 else [0, 2])
     for team in out["teams"]:
         assert team["points"] == (
-            team["aces"] + team["jacks"] + 2 * team["two_of_clubs"] + 3 * team["ten_of_diamonds"]
-            + team["most_cards"] + 10 * team["pisti"] + 20 * team["jack_pisti"]
+            team["aces"]
+            + team["jacks"]
+            + 2 * team["two_of_clubs"]
+            + 3 * team["ten_of_diamonds"]
+            + team["most_cards"]
+            + 10 * team["pisti"]
+            + 20 * team["jack_pisti"]
         )
 
 
@@ -67,12 +77,12 @@ INVALID = [
     ({k: v for k, v in GOOD.items() if k != "deck"}, "missing field 'deck'"),
     ({**GOOD, "rules": "tavla"}, "unknown rule set"),
     ({**GOOD, "deck": GOOD["deck"][:51]}, "51 cards, not 52"),
-    ({**GOOD, "deck": GOOD["deck"][:51] + [GOOD["deck"][0]]}, "appears twice"),
-    ({**GOOD, "deck": ["ZZ"] + GOOD["deck"][1:]}, "is not a card code"),
+    ({**GOOD, "deck": [*GOOD["deck"][:51], GOOD["deck"][0]]}, "appears twice"),
+    ({**GOOD, "deck": ["ZZ", *GOOD["deck"][1:]]}, "is not a card code"),
     ({**GOOD, "plays": GOOD["plays"] + ["7H"]}, "49 plays"),
     ({**GOOD, "deck": deck_with({0: "JC", 1: "JD", 2: "JH", 3: "JS"})}, "four Jacks"),
     ({**GOOD, "rules": "partners", "deck": deck_with({51: "JC"}), "plays": []}, "bottom"),
-    ({**GOOD, "plays": GOOD["plays"][:17] + [GOOD["plays"][18]]}, "play 17:"),
+    ({**GOOD, "plays": [*GOOD["plays"][:17], GOOD["plays"][18]]}, "play 17:"),
     ({**GOOD, "plays": ["XX"]}, "play 0:"),
     ({**GOOD, "plays": "7H"}, "plays is not a list"),
 ]

@@ -10,7 +10,7 @@ from app.engine import CARDEMS, GameState, card_label, card_name
 
 
 def hidden_cards(state: GameState) -> set[str]:
-    seen_by_player = set(state.hands[0]) | set(state.pile[state.face_down:]) | set(state.plays)
+    seen_by_player = set(state.hands[0]) | set(state.pile[state.face_down :]) | set(state.plays)
     return set(state.deck) - seen_by_player
 
 
