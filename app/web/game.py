@@ -99,6 +99,7 @@ def home() -> str:
             3: gettext("West (opponent)"),
         },
         in_progress=table is not None and not table.match.over,
+        kept=store.kept_games(),
     )
 
 
@@ -122,23 +123,52 @@ def deal_from_form() -> Response | tuple[str, int]:
     return redirect(_deal_url(seed, settings["rules"], settings["target"]), 303)
 
 
-@bp.get("/deal/<path:seed>")
+@bp.get("/deal/<path:seed>", endpoint="deal_page")
+def ask_deal(seed: str) -> str | tuple[str, int]:
+    """Show what the link ``seed`` deals, with a button that starts it
+    (a POST to the same address): opening a link never changes anything,
+    so a link from another site cannot replace the game in progress."""
+    settings, problem = _deal_settings(seed)
+    if problem is not None:
+        return problem
+    table = store.load_table()
+    return render_template(
+        "game/deal.html",
+        seed=seed,
+        settings=settings,
+        rule_names=RULE_NAMES,
+        in_progress=table is not None and not table.match.over,
+        start_url=url_for("game.deal", seed=seed, **request.args.to_dict()),
+    )
+
+
+@bp.post("/deal/<path:seed>")
 def deal(seed: str) -> Response | tuple[str, int]:
     """Start a game from ``seed``: everyone opening this link gets this deal
-    (``?rules=classic&target=101`` choose the game; levels are the player's)."""
+    (``?rules=classic&target=101`` choose the game; levels are the player's).
+    A game in progress is kept to go back to."""
+    settings, problem = _deal_settings(seed)
+    if problem is not None:
+        return problem
+    return _start(settings, seed, seed_public=True)
+
+
+def _deal_settings(seed: str) -> tuple[dict, tuple[str, int] | None]:
+    """Return the settings of the deal link ``seed`` (its query arguments
+    over the player's settings), or the 400 page of a bad seed or game."""
     try:
         check_seed(seed)
     except InvalidSeed:
-        return _bad_seed(seed)
+        return {}, _bad_seed(seed)
     rules = request.args.get("rules", "cardems")
     if rules not in RULE_SETS:
-        return _bad_request(
+        return {}, _bad_request(
             gettext("Unknown game"), gettext("There is no game called “%(name)s”.", name=rules[:40])
         )
     settings = _settings(
         {**store.settings(), "rules": rules, "target": request.args.get("target", "")}
     )
-    return _start(settings, seed, seed_public=True)
+    return settings, None
 
 
 @bp.get("/game")
@@ -174,9 +204,14 @@ def next_hand() -> Response | tuple[str, int]:
 
 @bp.post("/resume")
 def resume() -> Response | tuple[str, int]:
-    """Go back to the game in progress that a newer game put aside."""
-    if not store.resume_previous():
+    """Go back to a game in progress that a newer game put aside (field
+    ``game``: its id, from the list of kept games)."""
+    if not store.resume(request.form.get("game", "")):
         return _no_game()
+    try:
+        store.commit()
+    except store.Stale:
+        return _stale()
     return redirect(url_for("game.table"), 303)
 
 
@@ -245,7 +280,8 @@ def _settings(source) -> dict:
 def save_settings() -> Response:
     """Save the playing aids (checkboxes named as ``store.AIDS``) and go
     back to the page the form was on."""
-    store.save_aids({name: request.form.get(name) == "on" for name in store.AIDS})
+    aids = {name: request.form.get(name) == "on" for name in store.AIDS}
+    store.apply(lambda: store.save_aids(aids))
     return redirect(_back(), 303)
 
 
@@ -254,7 +290,7 @@ def choose_language() -> Response:
     """Switch the pages' language (field ``language``) and go back."""
     code = request.form.get("language", "")
     if code in i18n.LANGUAGES:
-        store.save_language(code)
+        store.apply(lambda: store.save_language(code))
     return redirect(_back(), 303)
 
 
@@ -284,6 +320,10 @@ def _start(settings: dict, seed: str, seed_public: bool) -> Response:
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
     store.start_table(table)
+    try:
+        store.commit()
+    except store.Stale:
+        return _stale()
     return redirect(url_for("game.table"), 303)
 
 
@@ -299,15 +339,29 @@ def _act(action) -> Response | tuple[str, int]:
     except Refused as refusal:
         return _render(store.load_table(), str(REFUSALS[refusal.reason])), refusal.status
     store.save_table(table)
+    try:
+        store.commit()
+    except store.Stale:
+        return _stale()
     if table.match.over and not was_over:
         log_game_finished(table)
     return redirect(url_for("game.table"), 303)
 
 
+def _stale() -> tuple[str, int]:
+    """Answer a change computed from an out-of-date session: nothing was
+    stored; 409 with the table as it stands now."""
+    store.reload()
+    table = store.load_table()
+    if table is None:
+        return render_template("game/no_game.html"), 409
+    return _render(table, str(REFUSALS["stale"])), 409
+
+
 def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
-    context.update(message=message, rule_names=RULE_NAMES, previous=store.has_previous())
+    context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
     match = table.match
     if table.seed_public or match.over:
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
