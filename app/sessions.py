@@ -69,6 +69,11 @@ VERSION = "_v"
 CSRF_KEY = "csrf_token"
 #: The cookie that carries the CSRF token's secret half.
 CSRF_COOKIE = "pisti_csrf"
+#: What a session id replaced by a new one holds for a while: no data, only
+#: the news that it moved, so a late request from a page of the old id is
+#: told its page is out of date rather than that there is no game.
+MOVED = "_moved"
+MOVED_SECONDS = 600
 #: Stored sessions kept per client address.
 SESSIONS_PER_ADDRESS = 100
 #: Lock files the file-system backend spreads its sessions over.
@@ -90,6 +95,7 @@ class VersionedSession(ServerSideSession):
         snapshot: the loaded content, serialized, to tell a change.
         detached: never loaded and never stored (static files, health).
         committed: stored during this request, so the cookie must be sent.
+        moved: the cookie's id was replaced by a newer game's.
     """
 
     def __init__(
@@ -104,6 +110,7 @@ class VersionedSession(ServerSideSession):
         self.snapshot = b""
         self.detached = False
         self.committed = False
+        self.moved = False
 
 
 class UnavailableSession(VersionedSession):
@@ -133,8 +140,9 @@ class VersionedSessions(ServerSideSessionInterface):
     ) -> None:
         """Atomically: check that ``old_id`` (when given) still holds version
         ``expected``, store ``data`` under ``new_id`` for ``ttl`` seconds
-        (or delete it when ``data`` is ``None``), and delete ``old_id`` when
-        it is not ``new_id``.
+        (or delete it when ``data`` is ``None``), and leave under ``old_id``,
+        when it is not ``new_id``, only a :data:`MOVED` mark for
+        :data:`MOVED_SECONDS`.
 
         Raises:
             Stale: ``old_id`` holds another version, or nothing.
@@ -158,7 +166,11 @@ class VersionedSessions(ServerSideSessionInterface):
             return new
         sid = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
         data = self._load(self._get_store_id(sid)) if sid else None
-        opened = self._new() if data is None or sid is None else self._loaded(sid, data)
+        if data is None or sid is None or MOVED in data:
+            opened = self._new()
+            opened.moved = data is not None
+        else:
+            opened = self._loaded(sid, data)
         csrf = request.cookies.get(CSRF_COOKIE)
         if csrf:
             dict.__setitem__(opened, CSRF_KEY, csrf)
@@ -215,7 +227,11 @@ class VersionedSessions(ServerSideSessionInterface):
         """Replace ``session``'s content with what is stored now (after
         :class:`Stale`); when nothing is stored any more, it becomes new."""
         data = self._load(self._get_store_id(session.stored_sid)) if session.stored_sid else None
-        fresh = self._new() if data is None else self._loaded(session.stored_sid or "", data)
+        if data is None or MOVED in data:
+            fresh = self._new()
+            fresh.moved = data is not None
+        else:
+            fresh = self._loaded(session.stored_sid or "", data)
         csrf = dict.get(session, CSRF_KEY)
         dict.clear(session)
         dict.update(session, fresh)
@@ -223,13 +239,14 @@ class VersionedSessions(ServerSideSessionInterface):
             dict.__setitem__(session, CSRF_KEY, csrf)
         session.sid, session.stored_sid = fresh.sid, fresh.stored_sid
         session.version, session.snapshot = fresh.version, fresh.snapshot
+        session.moved = fresh.moved
         session.modified = False
 
     def save_session(self, app: Flask, session: VersionedSession, response: Response) -> None:
         """Store a changed session of a successful POST (a stale one turns
         ``response`` into the 409 page), send the session cookie when the
-        session was stored, and the CSRF cookie with a page that made a new
-        token."""
+        session was stored under a new id, and the CSRF cookie with a page
+        that made a new token."""
         if session.detached:
             return
         if session.accessed:
@@ -239,7 +256,10 @@ class VersionedSessions(ServerSideSessionInterface):
                 self.commit(app, session)
             except Stale:
                 _replace(response, *stale_page())
-        if session.committed and session.stored_sid:
+        # The cookie is sent only with a new id: an answer that arrives late
+        # must not put back an id that a newer game has replaced.
+        cookie = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+        if session.committed and session.stored_sid and session.stored_sid != cookie:
             response.set_cookie(
                 app.config["SESSION_COOKIE_NAME"],
                 session.stored_sid,
@@ -362,7 +382,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             else:
                 self.cache.set(new_id, data, timeout=ttl)
             if old_id is not None and old_id != new_id:
-                self.cache.delete(old_id)
+                self.cache.set(old_id, {MOVED: True}, timeout=MOVED_SECONDS)
 
     def _register(self, address: str, sid: str, ttl: int) -> None:
         key = f"{self.key_prefix}address:{address}"
@@ -426,6 +446,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         ttl: int,
     ) -> None:
         payload = None if data is None else self.serializer.encode(data)
+        moved = self.serializer.encode({MOVED: True})
 
         def attempt(pipe: redis.client.Pipeline) -> None:
             if old_id is not None:
@@ -439,7 +460,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
             else:
                 pipe.set(new_id, payload, ex=ttl)
             if old_id is not None and old_id != new_id:
-                pipe.delete(old_id)
+                pipe.set(old_id, moved, ex=MOVED_SECONDS)
 
         self.client.transaction(attempt, *([old_id] if old_id else []))
 
@@ -455,7 +476,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         others = [m.decode() for m in members if m.decode() != sid]
         pipe = self.client.pipeline()
         for other in others:
-            pipe.ttl(self._get_store_id(other))
+            pipe.pttl(self._get_store_id(other))
         # The shortest time to live is the longest since written: the idlest.
         ttls = pipe.execute()
         gone = [other for other, left in zip(others, ttls, strict=True) if left < 0]

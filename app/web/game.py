@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, lazy_gettext
@@ -21,6 +23,7 @@ from app.engine import (
 from app.logs import log_game_finished
 
 from . import i18n, store
+from .errors import stale_page
 from .table import Refused, Table
 from .view import POSITION_NAMES_EN, hand_scores, table_context
 
@@ -106,9 +109,7 @@ def home() -> str:
 @bp.post("/new")
 def new_game() -> Response | tuple[str, int]:
     """Start a game with a fresh random deal and the posted settings."""
-    settings = _settings(request.form)
-    store.save_settings(settings)
-    return _start(settings, new_seed(), seed_public=False)
+    return _start(_settings(request.form), new_seed(), seed_public=False, remember=True)
 
 
 @bp.get("/deal")
@@ -138,7 +139,7 @@ def ask_deal(seed: str) -> str | tuple[str, int]:
         settings=settings,
         rule_names=RULE_NAMES,
         in_progress=table is not None and not table.match.over,
-        start_url=url_for("game.deal", seed=seed, **request.args.to_dict()),
+        start_url=url_for("game.deal", seed=seed, **_query()),
     )
 
 
@@ -151,6 +152,11 @@ def deal(seed: str) -> Response | tuple[str, int]:
     if problem is not None:
         return problem
     return _start(settings, seed, seed_public=True)
+
+
+def _query() -> dict[str, Any]:
+    """This request's query arguments (the first value of each)."""
+    return request.args.to_dict()
 
 
 def _deal_settings(seed: str) -> tuple[dict, tuple[str, int] | None]:
@@ -206,12 +212,12 @@ def next_hand() -> Response | tuple[str, int]:
 def resume() -> Response | tuple[str, int]:
     """Go back to a game in progress that a newer game put aside (field
     ``game``: its id, from the list of kept games)."""
-    if not store.resume(request.form.get("game", "")):
-        return _no_game()
     try:
-        store.commit()
+        found = store.apply(lambda: store.resume(request.form.get("game", "")))
     except store.Stale:
         return _stale()
+    if not found:
+        return _stale() if store.moved() else _no_game()
     return redirect(url_for("game.table"), 303)
 
 
@@ -277,20 +283,26 @@ def _settings(source) -> dict:
 
 
 @bp.post("/settings")
-def save_settings() -> Response:
+def save_settings() -> Response | tuple[str, int, dict[str, str]]:
     """Save the playing aids (checkboxes named as ``store.AIDS``) and go
     back to the page the form was on."""
     aids = {name: request.form.get(name) == "on" for name in store.AIDS}
-    store.apply(lambda: store.save_aids(aids))
+    try:
+        store.apply(lambda: store.save_aids(aids))
+    except store.Stale:
+        return stale_page()
     return redirect(_back(), 303)
 
 
 @bp.post("/language")
-def choose_language() -> Response:
+def choose_language() -> Response | tuple[str, int, dict[str, str]]:
     """Switch the pages' language (field ``language``) and go back."""
     code = request.form.get("language", "")
     if code in i18n.LANGUAGES:
-        store.apply(lambda: store.save_language(code))
+        try:
+            store.apply(lambda: store.save_language(code))
+        except store.Stale:
+            return stale_page()
     return redirect(_back(), 303)
 
 
@@ -310,7 +322,11 @@ def _deal_url(seed: str, rules: str, target: int | None, external: bool = False)
     return url_for("game.deal", seed=seed, _external=external, **args)
 
 
-def _start(settings: dict, seed: str, seed_public: bool) -> Response:
+def _start(
+    settings: dict, seed: str, seed_public: bool, remember: bool = False
+) -> Response | tuple[str, int]:
+    """Deal a game and make it the player's (``remember``: keep its
+    settings for the next games too); go to the table."""
     table = Table.start(
         RULE_SETS[settings["rules"]],
         seed,
@@ -319,28 +335,47 @@ def _start(settings: dict, seed: str, seed_public: bool) -> Response:
         settings["target"],
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    store.start_table(table)
+
+    def start() -> None:
+        if remember:
+            store.save_settings(settings)
+        store.start_table(table)
+
     try:
-        store.commit()
+        store.apply(start)
     except store.Stale:
         return _stale()
     return redirect(url_for("game.table"), 303)
 
 
-def _act(action) -> Response | tuple[str, int]:
-    """Apply ``action`` to the player's table, save it and go back to the
-    table (POST/redirect/GET); log the game when this move ended it."""
-    table = store.load_table()
-    if table is None:
-        return _no_game()
-    was_over = table.match.over
-    try:
+class _NoGame(Exception):
+    """There is no game to act on."""
+
+
+def _act(action: Callable[[Table], None]) -> Response | tuple[str, int]:
+    """Apply ``action`` to the player's table, store it and go back to the
+    table (POST/redirect/GET); log the game when this move ended it. When
+    the session changed meanwhile, ``action`` is applied again to the fresh
+    table, which refuses a play made from an out-of-date page (409)."""
+
+    def change() -> tuple[Table, bool]:
+        table = store.load_table()
+        if table is None:
+            raise _NoGame()
+        was_over = table.match.over
         action(table)
-    except Refused as refusal:
-        return _render(store.load_table(), str(REFUSALS[refusal.reason])), refusal.status
-    store.save_table(table)
+        store.save_table(table)
+        return table, was_over
+
     try:
-        store.commit()
+        table, was_over = store.apply(change)
+    except _NoGame:
+        return _stale() if store.moved() else _no_game()
+    except Refused as refusal:
+        current = store.load_table()
+        if current is None:
+            return _no_game()
+        return _render(current, str(REFUSALS[refusal.reason])), refusal.status
     except store.Stale:
         return _stale()
     if table.match.over and not was_over:
@@ -354,7 +389,8 @@ def _stale() -> tuple[str, int]:
     store.reload()
     table = store.load_table()
     if table is None:
-        return render_template("game/no_game.html"), 409
+        page, status, _ = stale_page()
+        return page, status
     return _render(table, str(REFUSALS["stale"])), 409
 
 

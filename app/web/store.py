@@ -14,7 +14,7 @@ the game (aids, language) to the fresh session instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from flask import current_app, session
 
@@ -24,6 +24,8 @@ from app.sessions import Stale, VersionedSession, VersionedSessions
 from .table import Table
 
 __all__ = ["Stale"]
+
+T = TypeVar("T")
 
 _TABLE = "table"
 #: The games in progress put aside by newer ones, most recent first.
@@ -47,6 +49,12 @@ def commit() -> None:
     _interface().commit(current_app, _session())
 
 
+def moved() -> bool:
+    """Whether the player's session id was replaced by a newer game's (so
+    a page of the old id is out of date)."""
+    return _session().moved
+
+
 def reload() -> None:
     """Drop this request's changes and read the session as stored now."""
     _interface().reload(_session())
@@ -60,23 +68,29 @@ def _session() -> VersionedSession:
     return cast(VersionedSession, session._get_current_object())  # type: ignore[attr-defined]
 
 
-def apply(change: Callable[[], None]) -> None:
-    """Make ``change`` (a function of the session, through this module)
-    and store it, re-applying it to the fresh session when another request
-    changed it meanwhile.
+def apply(change: Callable[[], T]) -> T:
+    """Make ``change`` (a function of the session, through this module),
+    store it, and return what it returned. When another request changed
+    the session meanwhile, ``change`` is made again on the fresh session,
+    so it must check there what it depends on (a play checks its move
+    number, hand and game) and raise to refuse.
 
     Raises:
-        Stale: the session kept changing (:data:`ATTEMPTS` tries).
+        Stale: the session went away meanwhile (another tab started a game
+            under a new id), or kept changing (:data:`ATTEMPTS` tries).
+        Exception: whatever ``change`` raises; nothing is stored.
     """
     for attempt in range(ATTEMPTS):
-        change()
+        result = change()
         try:
             commit()
-            return
+            return result
         except Stale:
-            if attempt == ATTEMPTS - 1:
-                raise
+            existed = _session().stored_sid is not None
             reload()
+            if attempt == ATTEMPTS - 1 or (existed and _session().stored_sid is None):
+                raise
+    raise AssertionError("unreachable")
 
 
 def _table(data: Any) -> Table | None:

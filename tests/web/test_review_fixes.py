@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from tests.conftest import start_deal
-
 from app.engine import CLASSIC, seeded_deck
+from tests.conftest import start_deal
 
 
 def token(client, path="/") -> str:
