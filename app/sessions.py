@@ -351,13 +351,19 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             permanent=True,
             sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),
         )
-        self.locks = folder.with_name(folder.name + ".locks")
-        self.locks.mkdir(parents=True, exist_ok=True)
+        locks = folder.with_name(folder.name + ".locks")
+        locks.mkdir(parents=True, exist_ok=True)
+        # Each thread holds its own descriptor of a lock file (thread_local),
+        # so the threads of one process exclude each other too.
+        self.locks = [
+            FileLock(locks / f"{stripe}.lock", preserve_lock_file=True, thread_local=True)
+            for stripe in range(LOCK_STRIPES)
+        ]
 
     @contextmanager
     def _lock(self, key: str) -> Iterator[None]:
         stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % LOCK_STRIPES
-        with FileLock(self.locks / f"{stripe}.lock", preserve_lock_file=True):
+        with self.locks[stripe]:
             yield
 
     def _load(self, store_id: str) -> dict[str, Any] | None:
