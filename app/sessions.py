@@ -351,19 +351,27 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             permanent=True,
             sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),
         )
-        locks = folder.with_name(folder.name + ".locks")
-        locks.mkdir(parents=True, exist_ok=True)
-        # Each thread holds its own descriptor of a lock file (thread_local),
-        # so the threads of one process exclude each other too.
-        self.locks = [
-            FileLock(locks / f"{stripe}.lock", preserve_lock_file=True, thread_local=True)
-            for stripe in range(LOCK_STRIPES)
-        ]
+        self.lock_folder = folder.with_name(folder.name + ".locks")
+        self.lock_folder.mkdir(parents=True, exist_ok=True)
+        self.locks: dict[int, FileLock] = {}
+        self.locks_pid = os.getpid()
 
     @contextmanager
     def _lock(self, key: str) -> Iterator[None]:
         stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % LOCK_STRIPES
-        with self.locks[stripe]:
+        if self.locks_pid != os.getpid():
+            # A lock must not cross a fork (gunicorn --preload): each worker
+            # makes its own.
+            self.locks, self.locks_pid = {}, os.getpid()
+        lock = self.locks.get(stripe)
+        if lock is None:
+            # Each thread holds its own descriptor of the file (thread_local),
+            # so the threads of one process exclude each other too.
+            lock = FileLock(
+                self.lock_folder / f"{stripe}.lock", preserve_lock_file=True, thread_local=True
+            )
+            lock = self.locks.setdefault(stripe, lock)
+        with lock:
             yield
 
     def _load(self, store_id: str) -> dict[str, Any] | None:

@@ -124,8 +124,8 @@ def deal_from_form() -> Response | tuple[str, int]:
     return redirect(_deal_url(seed, settings["rules"], settings["target"]), 303)
 
 
-@bp.get("/deal/<path:seed>", endpoint="deal_page")
-def ask_deal(seed: str) -> str | tuple[str, int]:
+@bp.get("/deal/<path:seed>")
+def deal_page(seed: str) -> str | tuple[str, int]:
     """Show what the link ``seed`` deals, with a button that starts it
     (a POST to the same address): opening a link never changes anything,
     so a link from another site cannot replace the game in progress."""

@@ -166,11 +166,6 @@ def start_table(table: Table) -> None:
     save_table(table)
 
 
-def has_kept() -> bool:
-    """Whether a game in progress was put aside by a newer one."""
-    return bool(_kept())
-
-
 def resume(game_id: str) -> bool:
     """Go back to the kept game ``game_id``; the current game is put aside
     in turn if it is unfinished. Return whether there was such a game."""
