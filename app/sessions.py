@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -76,6 +77,8 @@ MOVED = "_moved"
 MOVED_SECONDS = 600
 #: Stored sessions kept per client address.
 SESSIONS_PER_ADDRESS = 100
+#: What share of its threshold the file store prunes down to.
+PRUNE_TO = 0.9
 #: Lock files the file-system backend spreads its sessions over.
 LOCK_STRIPES = 256
 
@@ -335,6 +338,31 @@ def _replace(response: Response, page: str, status: int, headers: dict[str, str]
     response.set_data(page)
 
 
+class PruningFileCache(FileSystemCache):
+    """cachelib's file cache, which past its threshold deletes the expired
+    files and then those written longest ago (the idlest games); here it
+    deletes down to :data:`PRUNE_TO` of the threshold, so its scan of every
+    file runs once per many new sessions rather than for each one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pruning = threading.local()
+
+    def _prune(self) -> None:
+        if not super()._over_threshold():
+            return
+        self._pruning.active = True
+        try:
+            super()._prune()
+        finally:
+            self._pruning.active = False
+
+    def _over_threshold(self) -> bool:
+        if getattr(self._pruning, "active", False):
+            return bool(self._file_count > self._threshold * PRUNE_TO)
+        return bool(super()._over_threshold())
+
+
 class FileSessions(VersionedSessions, CacheLibSessionInterface):
     """Sessions as files (cachelib), compare-and-set under a file lock.
 
@@ -346,7 +374,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
     def __init__(self, app: Flask, folder: Path, threshold: int) -> None:
         super().__init__(
             app,
-            client=FileSystemCache(cache_dir=str(folder), threshold=threshold, mode=0o600),
+            client=PruningFileCache(cache_dir=str(folder), threshold=threshold, mode=0o600),
             key_prefix=app.config.get("SESSION_KEY_PREFIX", Defaults.SESSION_KEY_PREFIX),
             permanent=True,
             sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),

@@ -79,3 +79,17 @@ def test_sessions_per_address_are_bounded_and_the_idlest_go_first(app, monkeypat
     elsewhere = app.test_client()
     start_deal(elsewhere, "/deal/elsewhere", environ_base={"REMOTE_ADDR": "192.0.2.9"})
     assert [client.get("/game").status_code for client in (*players, newcomer)] == playing
+
+
+def test_past_its_threshold_the_file_store_drops_the_idlest_down_to_nine_tenths(tmp_path):
+    """Expiry is write time plus lifetime, so the earliest expiry is the
+    longest idle; a game just played is never the one dropped."""
+    cache = sessions.PruningFileCache(str(tmp_path), threshold=10)
+    for number in range(11):
+        cache.set(f"game-{number}", {"table": number}, timeout=1000 + number)
+    assert all(cache.has(f"game-{number}") for number in range(11))
+    cache.set("game-new", {"table": "new"}, timeout=2000)  # past the threshold: prune
+    kept = [number for number in range(11) if cache.has(f"game-{number}")]
+    assert kept == list(range(2, 11)) and cache.has("game-new")
+    cache.set("game-newer", {"table": "newer"}, timeout=2000)  # no scan: under it again
+    assert cache.has("game-2")
