@@ -159,7 +159,7 @@ def _query() -> dict[str, Any]:
     return request.args.to_dict()
 
 
-def _deal_settings(seed: str) -> tuple[dict, tuple[str, int] | None]:
+def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:
     """Return the settings of the deal link ``seed`` (its query arguments
     over the player's settings), or the 400 page of a bad seed or game."""
     try:
@@ -323,7 +323,7 @@ def _deal_url(seed: str, rules: str, target: int | None, external: bool = False)
 
 
 def _start(
-    settings: dict, seed: str, seed_public: bool, remember: bool = False
+    settings: dict[str, Any], seed: str, seed_public: bool, remember: bool = False
 ) -> Response | tuple[str, int]:
     """Deal a game and make it the player's (``remember``: keep its
     settings for the next games too); go to the table."""
