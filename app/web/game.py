@@ -401,6 +401,7 @@ def _render(table: Table, message: str | None = None) -> str:
     match = table.match
     if table.seed_public or match.over:
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
+        context["deal_url"] = _deal_url(match.seed, match.rules.name, match.target)
     if not match.hand_counted:
         return render_template("game/table.html", **context)
     scores, winner, reason = hand_scores(table)

@@ -69,7 +69,7 @@ def test_deal_from_seed_and_play_a_whole_hand(
     )
     expect(page.locator("#share")).to_have_value(f"{live_server}/deal/{seed}")
 
-    page.get_by_role("link", name="Play this deal again").click()
+    page.get_by_role("button", name="Play this deal again").click()
     expect(page.locator(".hand button")).to_have_count(4)
     assert (
         page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)")
