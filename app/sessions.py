@@ -184,15 +184,15 @@ class VersionedSessions(ServerSideSessionInterface):
         return isinstance(obj, UnavailableSession)
 
     def regenerate(self, session: VersionedSession) -> None:
-        """Give ``session`` a new id; the old one is deleted when the
-        session is stored, by the same atomic step."""
+        """Give ``session`` a new id; when the session is stored, the same
+        atomic step leaves only a :data:`MOVED` mark under the old one."""
         session.sid = self._generate_sid(self.sid_length)
         session.modified = True
 
     def commit(self, app: Flask, session: VersionedSession) -> None:
         """Store the session's changes now, if it has any, against the
         version it was loaded from (under a new id after
-        :meth:`regenerate`, deleting the old).
+        :meth:`regenerate`).
 
         Raises:
             Stale: the stored session changed since it was loaded; nothing
@@ -267,7 +267,7 @@ class VersionedSessions(ServerSideSessionInterface):
                 app.config["SESSION_COOKIE_NAME"],
                 session.stored_sid,
                 expires=self.get_expiration_time(app, session),
-                httponly=True,
+                httponly=self.get_cookie_httponly(app),
                 domain=self.get_cookie_domain(app),
                 path=self.get_cookie_path(app),
                 secure=app.config["SESSION_COOKIE_SECURE"],
