@@ -10,7 +10,7 @@ import re
 import pytest
 
 from app import sessions
-from tests.conftest import CSRF, start_deal
+from tests.conftest import CSRF, Player, start_deal
 
 COOKIE = "pisti_session"
 
@@ -93,3 +93,55 @@ def test_past_its_threshold_the_file_store_drops_the_idlest_down_to_nine_tenths(
     assert kept == list(range(2, 11)) and cache.has("game-new")
     cache.set("game-newer", {"table": "newer"}, timeout=2000)  # no scan: under it again
     assert cache.has("game-2")
+
+
+def test_only_a_change_that_is_kept_writes(app, monkeypatch):
+    player = Player(app.test_client())
+    player.deal("writes")
+    interface = app.session_interface
+    writes = []
+    swap = interface._swap
+    monkeypatch.setattr(interface, "_swap", lambda *args: writes.append(args) or swap(*args))
+    client, token, move = player.client, player.token, player.move
+    for path in ("/", "/game", "/record", "/deal/other", "/no-such-page", "/static/pisti.css"):
+        client.get(path).close()
+    client.head("/deal/other")
+    client.post("/healthz", data={"csrf_token": token})  # 405
+    client.post("/play", data={"csrf_token": token, "card": "x" * 20_000})  # 413
+    client.post("/play", data={"csrf_token": "forged", "card": "7H", "move": move})  # 400
+    client.post("/play", data={"csrf_token": token, "card": "ZZ", "move": move})  # 400
+    client.post("/play", data={"csrf_token": token, "card": "7H", "move": "99"})  # 409
+    assert writes == []
+    player.play(player.hand[0])
+    assert len(writes) == 1
+    aids = {"csrf_token": token, "counter": "on"}
+    assert client.post("/settings", data=aids).status_code == 303
+    assert client.post("/settings", data=aids).status_code == 303  # the same again
+    assert len(writes) == 2
+
+
+def test_static_files_never_load_the_session(app, monkeypatch):
+    player = Player(app.test_client())
+    player.deal("static")
+
+    def refuse(*args):
+        raise AssertionError("the session was loaded")
+
+    monkeypatch.setattr(app.session_interface, "_load", refuse)
+    for path in ("/static/pisti.css", "/healthz"):
+        response = player.client.get(path)
+        response.close()
+        assert response.status_code == 200
+
+
+def test_the_deal_link_page_and_kept_games_are_in_turkish(app):
+    client = app.test_client()
+    turkish = {"Accept-Language": "tr"}
+    start_deal(client, "/deal/turkce-1", headers=turkish)
+    asked = client.get("/deal/turkce-2", headers=turkish).get_data(as_text=True)
+    assert "Bu dağıtımı başlat" in asked and "Süren bir oyununuz var" in asked
+    start_deal(client, "/deal/turkce-2", headers=turkish)
+    table = client.get("/game", headers=turkish).get_data(as_text=True)
+    assert "Süren diğer oyunlarınız" in table and "hamle 0 / 48" in table
+    for english in ("Start this deal", "game in progress", "Back to it", "play 0 of"):
+        assert english not in asked + table
