@@ -5,10 +5,12 @@ random id. The whole table is assigned back after every move, because
 Flask-Session does not notice changes inside nested data.
 
 Changes are stored atomically against the version of the session the
-request loaded (:mod:`app.sessions`): a page calls :func:`commit` once its
-change is made, and answers :class:`Stale` with the table as it stands
-(:func:`reload`); :func:`apply` re-applies a change that does not depend on
-the game (aids, language) to the fresh session instead.
+request loaded (:mod:`app.sessions`). Pages make them through
+:func:`apply`: when another request changed the session meanwhile, the
+change is made again on the fresh session, where it checks what it depends
+on (a play, its move number: a stale page is refused with 409); when the
+session went away (a newer game replaced its id), :class:`Stale` is raised
+and the page answers 409 with the table as it stands.
 """
 
 from __future__ import annotations
