@@ -73,7 +73,7 @@ GOOD = finished_record(CARDEMS)[0]
 INVALID = [
     ("{not json", "bad JSON"),
     ("[1, 2]", "not a JSON object"),
-    ({**GOOD, "format": "pisti-record/2"}, "unknown format"),
+    ({**GOOD, "format": "pisti-record/3"}, "unknown format"),
     ({k: v for k, v in GOOD.items() if k != "deck"}, "missing field 'deck'"),
     ({**GOOD, "rules": "tavla"}, "unknown rule set"),
     ({**GOOD, "deck": GOOD["deck"][:51]}, "51 cards, not 52"),
