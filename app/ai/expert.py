@@ -7,7 +7,8 @@ that world and plays the hand out with a fast version of the Hard level's
 reasoning for every seat;
 every card is tried in the same worlds, so their averages compare fairly. In
 the last deal, when few plays are left, each world is solved exactly
-(minimax with alpha-beta) instead of played out. It keeps sampling until the
+(minimax with alpha-beta; with three or four solo seats the others play
+together against it) instead of played out. It keeps sampling until the
 budget is spent. It then plays the Hard level's card unless the card with the
 best average point difference beats it clearly (by 1.5 standard errors of
 their difference over the same worlds): the search overrules the heuristic
@@ -96,14 +97,22 @@ def _playout(world: World) -> None:
         play_index(choice)
 
 
+def margin(points: list[int], team: int) -> float:
+    """Return ``team``'s lead: its points minus the other team's, or with
+    more than two teams (three or four solo seats) minus the others' mean."""
+    others = len(points) - 1
+    return points[team] - (sum(points) - points[team]) / others
+
+
 def _solve(world: World, team: int, alpha: float, beta: float) -> float:
-    """Exact value of a perfect-information world for ``team``: its points
-    minus the other team's at the end, both sides playing their best."""
+    """Exact value of a perfect-information world for ``team``: its
+    :func:`margin` at the end, every seat playing its best; with more than
+    two teams the others play together against ``team`` (paranoid
+    minimax), any number of seats."""
     if len(world.plays) == 48:
-        points = team_points(world)
-        return points[team] - points[1 - team]
+        return margin(team_points(world), team)
     hand = world.hands[world.turn]
-    maximizing = world.turn % 2 == team
+    maximizing = world.rules.team_of(world.turn) == team
     best = float("-inf") if maximizing else float("inf")
     tried = set()
     for index in range(len(hand)):
@@ -161,8 +170,7 @@ class ExpertBot:
                     values[position].append(_solve(trial, team, float("-inf"), float("inf")))
                 else:
                     _playout(trial)
-                    points = team_points(trial)
-                    values[position].append(points[team] - points[1 - team])
+                    values[position].append(margin(team_points(trial), team))
             if time.perf_counter() >= deadline or len(values[0]) == self.max_worlds:
                 break
         count = count_cards(observation)

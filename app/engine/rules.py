@@ -141,12 +141,15 @@ class RuleSet:
     @property
     def overrides(self) -> dict[str, OptionValue]:
         """The options whose values differ from the base preset's, in
-        :data:`OPTIONS` order, as format-2 JSON values (empty for a preset)."""
+        :data:`OPTIONS` order, as format-2 JSON values (empty for a preset).
+        ``teams`` is written whenever ``players`` is, since its default
+        follows the number of players."""
         base = RULE_SETS[self.name]
         return {
             option: value
             for option in OPTIONS
             if (value := option_value(self, option)) != option_value(base, option)
+            or (option == "teams" and self.players != base.players)
         }
 
     @property
