@@ -10,7 +10,7 @@ import pytest
 
 from app.ai import LEVELS, UnknownLevel, make_bot
 from app.ai.counting import count_cards
-from app.ai.expert import ExpertBot, _solve, margin
+from app.ai.expert import ExpertBot, margin, solve
 from app.ai.hints import hints_for
 from app.engine import (
     CLASSIC,
@@ -221,7 +221,7 @@ def test_hard_counts_the_face_down_cards_its_side_captured():
 
 
 def minimax(world, team):
-    """The exact value of a world without pruning (the others against ``team``)."""
+    """The exact value of a two-team world without pruning."""
     if len(world.plays) == 48:
         return margin(team_points(world), team)
     values = []
@@ -230,6 +230,20 @@ def minimax(world, team):
         child.play_index(index)
         values.append(minimax(child, team))
     return max(values) if world.rules.team_of(world.turn) == team else min(values)
+
+
+def max_n(world):
+    """Every team's points at the end of a world where each seat plays the
+    first card best for its own team's margin."""
+    if len(world.plays) == 48:
+        return team_points(world)
+    own = world.rules.team_of(world.turn)
+    outcomes = []
+    for index in range(len(world.hands[world.turn])):
+        child = world.copy()
+        child.play_index(index)
+        outcomes.append(max_n(child))
+    return max(outcomes, key=lambda points: margin(points, own))
 
 
 @pytest.mark.parametrize("rules", ["three", "four-solo", "partners", "classic"])
@@ -241,8 +255,11 @@ def test_the_exact_solver_handles_three_and_four_seats(rules):
         while len(state.plays) < 41:
             state.play(rng.choice(state.hands[state.turn]))
         for team in range(rule_set.team_count):
-            exact = _solve(state.copy(), team, float("-inf"), float("inf"))
-            assert exact == pytest.approx(minimax(state.copy(), team))
+            exact = solve(state.copy(), team)
+            if rule_set.team_count == 2:
+                assert exact == pytest.approx(minimax(state.copy(), team))
+            else:
+                assert exact == pytest.approx(margin(max_n(state.copy()), team))
 
 
 def test_margin_is_the_lead_over_the_others_mean():
