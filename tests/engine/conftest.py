@@ -193,4 +193,7 @@ def snapshot(state):
         state.last_capturer,
         state.next_card,
         state.face_up_at_start,
+        state.face_down_taker,
+        state.swept_to,
+        state.order,
     )
