@@ -36,12 +36,18 @@ _RESULTS = {0: "win", 1: "loss", None: "draw"}
 def init_logging(app: Flask) -> None:
     """Send the app's log records (its own, requests, games) to standard
     output as JSON lines at ``LOG_LEVEL``, and log every request."""
-    handler = _StdoutHandler()
-    handler.setFormatter(JsonFormatter())
-    app.logger.handlers[:] = [handler]
+    app.logger.handlers[:] = [json_handler()]
     app.logger.setLevel(app.config["LOG_LEVEL"])
     app.logger.propagate = False
     app.wsgi_app = RequestLog(app.wsgi_app)
+
+
+def json_handler() -> logging.Handler:
+    """Return a handler writing records to standard output as JSON lines
+    (for other loggers to share the format, such as the server's)."""
+    handler = _StdoutHandler()
+    handler.setFormatter(JsonFormatter())
+    return handler
 
 
 def log_game_finished(table: Table) -> None:

@@ -1,0 +1,156 @@
+"""The computer's searches, capped: a fair share of the CPU for everyone.
+
+A search (the Expert level's move; later, any other search such as a
+game review) runs in a :class:`SearchPool`: a process pool with one worker
+per core, each worker niced (:data:`NICENESS`), so at most as many searches
+run at once as there are cores, the web process's threads keep answering
+pages first, and the rest wait in line. When the line is longer than the
+pool, each search gets a lower budget — its fair share, ``budget × workers
+/ searches in flight``, never below :data:`FLOOR_MS` — so a search's wait
+stays about one budget however many players ask at once. Past
+:data:`MAX_IN_FLIGHT` searches in flight, :meth:`SearchPool.run` raises
+:class:`SearchBusy` instead of queueing more (the page answers 503, nothing
+played).
+
+Only what the search needs crosses to the worker: the level's name, the
+random seed and the seat's :class:`~app.engine.Observation` (pickled), never
+the game state.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from app.ai import make_bot
+from app.engine import Observation
+
+#: Levels whose move is a search and goes to the pool; the others decide in
+#: microseconds, in the web process.
+SEARCHING = frozenset({"expert"})
+#: Searches waiting or running at most; one more raises :class:`SearchBusy`.
+#: Below the server's threads (``app.serve.THREADS``), so waiting searches
+#: never take every thread.
+MAX_IN_FLIGHT = 24
+#: The least budget a search is given when the line is long, milliseconds
+#: (the Expert at 10 ms still beats Medium clearly: BENCHMARKS.md).
+FLOOR_MS = 10.0
+#: The workers' niceness: below the web process, which serves pages.
+NICENESS = 10
+
+T = TypeVar("T")
+
+
+class SearchBusy(Exception):
+    """Too many searches are in flight; this one was not started."""
+
+
+def cores() -> int:
+    """Return the number of CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class SearchPool:
+    """At most ``processes`` searches at once (default: one per core), in
+    niced worker processes started on first use; at most ``max_in_flight``
+    waiting or running.
+
+    Thread-safe: the web threads share one pool.
+    """
+
+    def __init__(
+        self,
+        processes: int | None = None,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        floor_ms: float = FLOOR_MS,
+    ) -> None:
+        self.processes = processes or cores()
+        self.max_in_flight = max_in_flight
+        self.floor_ms = floor_ms
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self._executor: ProcessPoolExecutor | None = None
+
+    def run(self, search: Callable[..., T], budget_ms: float, *args: Any) -> T:
+        """Return ``search(budget, *args)`` computed in a worker process,
+        where ``budget`` is ``budget_ms`` or, when more searches than
+        workers are in flight, the fair share described in the module's
+        docstring. ``search`` and ``args`` must pickle (``search`` a
+        module-level function). Blocks the calling thread until done.
+
+        Raises:
+            SearchBusy: :attr:`max_in_flight` searches are in flight
+                already, or a worker died (the pool restarts on the next
+                call).
+            Exception: whatever ``search`` raised.
+        """
+        with self._lock:
+            if self._in_flight >= self.max_in_flight:
+                raise SearchBusy(f"{self._in_flight} searches in flight")
+            self._in_flight += 1
+            in_flight = self._in_flight
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("forkserver"),
+                    initializer=os.nice,
+                    initargs=(NICENESS,),
+                )
+            executor = self._executor
+        try:
+            if in_flight > self.processes:
+                share = budget_ms * self.processes / in_flight
+                budget_ms = max(share, min(budget_ms, self.floor_ms))
+            return executor.submit(search, budget_ms, *args).result()
+        except BrokenProcessPool as exc:
+            with self._lock:
+                if self._executor is executor:
+                    self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise SearchBusy("a search worker died") from exc
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def shutdown(self) -> None:
+        """Stop the worker processes (a later :meth:`run` starts new ones)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+#: The process's pool, shared by every search.
+POOL = SearchPool()
+
+
+def choose(level: str, seed: str, budget_ms: float | None, observation: Observation) -> str:
+    """Return the card a bot of ``level`` plays from ``observation``,
+    drawing from ``random.Random(seed)``; a level of :data:`SEARCHING`
+    searches in :data:`POOL` for ``budget_ms`` (or its fair share).
+
+    Raises:
+        SearchBusy: the pool's line is full; nothing was decided.
+        app.ai.UnknownLevel: an unknown level.
+    """
+    if level in SEARCHING and budget_ms is not None:
+        return POOL.run(_choose, budget_ms, level, seed, observation)
+    return _choose(budget_ms, level, seed, observation)
+
+
+def shutdown() -> None:
+    """Stop :data:`POOL`'s workers (the server calls this when it stops)."""
+    POOL.shutdown()
+
+
+def _choose(budget_ms: float | None, level: str, seed: str, observation: Observation) -> str:
+    return make_bot(level, random.Random(seed), budget_ms).choose(observation)
