@@ -80,6 +80,11 @@ class SearchPool:
         self._in_flight = 0
         self._executor: ProcessPoolExecutor | None = None
 
+    @property
+    def in_flight(self) -> int:
+        """Searches waiting or running now."""
+        return self._in_flight
+
     def run(self, search: Callable[..., T], budget_ms: float, *args: Any) -> T:
         """Return ``search(budget, *args)`` computed in a worker process,
         where ``budget`` is ``budget_ms`` or, when more searches than

@@ -84,10 +84,13 @@ class _Channel(HTTPChannel):
         return result
 
     def readable(self) -> bool:
-        """Whether to read more (waitress); past the deadline, close instead
-        (the event loop asks every ``asyncore_loop_timeout``, 1 s)."""
+        """Whether to read more (waitress); past the server's
+        ``read_seconds``, close instead (the event loop asks every
+        ``asyncore_loop_timeout``, 1 s)."""
         began = self.request_began
-        if began is not None and time.time() - began > REQUEST_READ_SECONDS:
+        if began is not None and time.time() - began > getattr(
+            self.server, "read_seconds", REQUEST_READ_SECONDS
+        ):
             self.will_close = True
         return super().readable()
 
@@ -96,11 +99,21 @@ class _Server(TcpWSGIServer):
     """Waitress's TCP server with :class:`_Channel` connections."""
 
     channel_class = _Channel
+    #: Seconds a request may take to arrive whole.
+    read_seconds: float = REQUEST_READ_SECONDS
 
 
-def make_server(app: WSGIApplication, host: str, port: int, threads: int = THREADS) -> _Server:
+def make_server(
+    app: WSGIApplication,
+    host: str,
+    port: int,
+    threads: int = THREADS,
+    read_seconds: float = REQUEST_READ_SECONDS,
+) -> _Server:
     """Return a waitress server for the WSGI ``app`` bound to ``host:port``
-    (``port`` 0 picks a free one), not yet running: call ``run()``.
+    (``port`` 0 picks a free one), not yet running: call ``run()``. A
+    request must arrive whole within
+    ``read_seconds`` of its first byte.
 
     Raises:
         OSError: the address cannot be bound.
@@ -119,7 +132,9 @@ def make_server(app: WSGIApplication, host: str, port: int, threads: int = THREA
     )
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(threads)
-    return _Server(app, map={}, dispatcher=dispatcher, adj=adj)
+    server = _Server(app, map={}, dispatcher=dispatcher, adj=adj)
+    server.read_seconds = read_seconds
+    return server
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.serve", description=__doc__)
     parser.add_argument("--listen", default="127.0.0.1:5000", help="HOST:PORT to serve on")
     parser.add_argument("--threads", type=int, default=THREADS, help="worker threads")
+    parser.add_argument(
+        "--read-timeout",
+        type=float,
+        default=REQUEST_READ_SECONDS,
+        help="seconds a request may take to arrive whole",
+    )
     args = parser.parse_args(argv)
     host, _, port = args.listen.rpartition(":")
     try:
@@ -140,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     waitress_log.handlers[:] = [json_handler()]
     waitress_log.setLevel(logging.INFO)
     waitress_log.propagate = False
-    server = make_server(app, host.strip("[]"), int(port), args.threads)
+    server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
     signal.signal(signal.SIGTERM, _stop)
     waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
     try:

@@ -116,7 +116,8 @@ class Server:
     process's environment; output goes to ``log``. It counts as started
     when ``ready_path`` answers 200.
 
-    ``app="hello"`` serves :mod:`benchmarks.load_hello` instead, with
+    ``read_timeout`` sets the seconds a request may take to arrive
+    (``--read-timeout``). ``app="hello"`` serves :mod:`benchmarks.load_hello` instead, with
     waitress's own command on the same thread count, for the load test's
     ceiling. A configuration error stops the app's server at start-up.
     """
@@ -129,6 +130,7 @@ class Server:
         threads: int | None = None,
         port: int | None = None,
         ready_path: str = "/healthz",
+        read_timeout: float | None = None,
     ) -> None:
         self.log = log
         self.env = env or {}
@@ -136,6 +138,7 @@ class Server:
         self.threads = threads or THREADS
         self.port = port or free_port()
         self.ready_path = ready_path
+        self.read_timeout = read_timeout
         self.process: subprocess.Popen | None = None
 
     @property
@@ -157,6 +160,8 @@ class Server:
             command.append("benchmarks.load_hello:app")
         else:
             command = ["app.serve", "--listen", listen, "--threads", str(self.threads)]
+            if self.read_timeout is not None:
+                command += ["--read-timeout", str(self.read_timeout)]
         log = open(self.log, "ab")  # noqa: SIM115 (held by the server process)
         self.process = subprocess.Popen(
             [sys.executable, "-m", *command],
