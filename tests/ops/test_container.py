@@ -1,4 +1,5 @@
-"""The Dockerfile passes hadolint; docker-compose.yml wires Redis, two app
+"""The Dockerfile passes hadolint and installs from requirements.lock, which
+pins every dependency with hashes; docker-compose.yml wires Redis, two app
 replicas and nginx with settings the app accepts. (scripts/build-image
 builds the image for real.)"""
 
@@ -8,10 +9,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from app import create_app
 
@@ -57,3 +61,37 @@ def test_compose_app_settings_are_accepted(compose, monkeypatch):
     monkeypatch.setenv("FLASK_SECRET_KEY", "a-compose-secret-key")
     app = create_app()
     assert app.config["SESSION_BACKEND"] == "redis" and app.config["TRUSTED_PROXIES"] == 1
+
+
+def _locked() -> dict[str, tuple[str, int]]:
+    """The lock file's pins: name -> (version, number of hashes)."""
+    text = (ROOT / "requirements.lock").read_text()
+    pins = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", text):
+        match = re.match(r"([A-Za-z0-9_.-]+)==([^\s\\]+)", block)
+        if match:
+            name = canonicalize_name(match.group(1))
+            pins[name] = (match.group(2), block.count("--hash=sha256:"))
+    return pins
+
+
+def test_the_lock_pins_every_dependency_with_hashes():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = _locked()
+    for line in project["project"]["dependencies"]:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} is missing from requirements.lock (see the README)"
+        version = pins[name][0]
+        assert requirement.specifier.contains(version), f"{name}=={version} is not {requirement}"
+    # The build tools the image installs the app with are locked too.
+    for tool in project["build-system"]["requires"]:
+        assert canonicalize_name(Requirement(tool).name) in pins
+    assert all(hashes > 0 for _, hashes in pins.values())
+
+
+def test_the_image_installs_from_the_lock_only():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "pip install --require-hashes --no-deps -r requirements.lock" in dockerfile
+    installs = re.findall(r"pip install [^\n]*", dockerfile)
+    assert all("--no-deps" in line for line in installs), installs
