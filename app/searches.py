@@ -4,10 +4,12 @@ A search (the Expert level's move; later, any other search such as a
 game review) runs in a :class:`SearchPool`: a process pool with one worker
 per core, each worker niced (:data:`NICENESS`), so at most as many searches
 run at once as there are cores, the web process's threads keep answering
-pages first, and the rest wait in line. When the line is longer than the
-pool, each search gets a lower budget — its fair share, ``budget × workers
-/ searches in flight``, never below :data:`FLOOR_MS` — so a search's wait
-stays about one budget however many players ask at once. Past
+pages first, and the rest wait in line. When the line is long, each search
+is given less time — at most ``MAX_WAIT_MS × workers / searches in flight``,
+never below :data:`FLOOR_MS` — so a search's wait stays near
+:data:`MAX_WAIT_MS` however many players ask at once, while a client that
+hammers the Expert still waits its turn (its moves are not made cheaper
+than that, which would only let it ask more often). Past
 :data:`MAX_IN_FLIGHT` searches in flight, :meth:`SearchPool.run` raises
 :class:`SearchBusy` instead of queueing more (the page answers 503, nothing
 played).
@@ -38,6 +40,8 @@ SEARCHING = frozenset({"expert"})
 #: Below the server's threads (``app.serve.THREADS``), so waiting searches
 #: never take every thread.
 MAX_IN_FLIGHT = 24
+#: The wait a long line aims at, milliseconds: budgets shrink past it.
+MAX_WAIT_MS = 1000.0
 #: The least budget a search is given when the line is long, milliseconds
 #: (the Expert at 10 ms still beats Medium clearly: BENCHMARKS.md).
 FLOOR_MS = 10.0
@@ -72,10 +76,12 @@ class SearchPool:
         processes: int | None = None,
         max_in_flight: int = MAX_IN_FLIGHT,
         floor_ms: float = FLOOR_MS,
+        max_wait_ms: float = MAX_WAIT_MS,
     ) -> None:
         self.processes = processes or cores()
         self.max_in_flight = max_in_flight
         self.floor_ms = floor_ms
+        self.max_wait_ms = max_wait_ms
         self._lock = threading.Lock()
         self._in_flight = 0
         self._executor: ProcessPoolExecutor | None = None
@@ -87,9 +93,8 @@ class SearchPool:
 
     def run(self, search: Callable[..., T], budget_ms: float, *args: Any) -> T:
         """Return ``search(budget, *args)`` computed in a worker process,
-        where ``budget`` is ``budget_ms`` or, when more searches than
-        workers are in flight, the fair share described in the module's
-        docstring. ``search`` and ``args`` must pickle (``search`` a
+        where ``budget`` is ``budget_ms`` or, when the line is long, the
+        share described in the module's docstring. ``search`` and ``args`` must pickle (``search`` a
         module-level function). Blocks the calling thread until done.
 
         Raises:
@@ -112,9 +117,8 @@ class SearchPool:
                 )
             executor = self._executor
         try:
-            if in_flight > self.processes:
-                share = budget_ms * self.processes / in_flight
-                budget_ms = max(share, min(budget_ms, self.floor_ms))
+            share = self.max_wait_ms * self.processes / in_flight
+            budget_ms = min(budget_ms, max(share, self.floor_ms))
             return executor.submit(search, budget_ms, *args).result()
         except BrokenProcessPool as exc:
             with self._lock:

@@ -126,6 +126,9 @@ def make_server(
         connection_limit=CONNECTION_LIMIT,
         max_request_body_size=MAX_BODY_BYTES,
         max_request_header_size=MAX_HEADER_BYTES,
+        # X-Forwarded-* headers go to the app, which believes them only from
+        # FLASK_TRUSTED_PROXIES proxies (werkzeug's ProxyFix).
+        clear_untrusted_proxy_headers=False,
         # poll(), not select(): more than 1024 connections may be open.
         asyncore_use_poll=True,
         ident="pisti",

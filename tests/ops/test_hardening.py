@@ -194,3 +194,27 @@ def test_unusable_settings_stop_start_up(monkeypatch, tmp_path, name, value, mes
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=re.escape(message)):
         create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+
+
+@pytest.mark.parametrize("proxies,second", [("1", 303), ("0", 429)])
+def test_the_served_server_believes_forwarded_addresses_only_from_trusted_proxies(
+    serve, tmp_path, proxies, second
+):
+    server = serve(
+        {
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "FLASK_RATELIMIT_ENABLED": "true",
+            "FLASK_TRUSTED_PROXIES": proxies,
+            "FLASK_NEW_GAME_LIMIT": "1 per minute",
+        }
+    )
+    statuses = [
+        requests.get(
+            f"{server.url}/deal/forwarded-{number}",
+            headers={"X-Forwarded-For": f"198.51.100.{number}"},
+            allow_redirects=False,
+            timeout=30,
+        ).status_code
+        for number in (1, 2)
+    ]
+    assert statuses == [303, second]
