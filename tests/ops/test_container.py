@@ -18,6 +18,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from app import create_app
+from app.web.security import HEADERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,6 +50,10 @@ def test_compose_runs_redis_two_app_replicas_and_a_proxy(compose):
     nginx = compose["configs"]["nginx"]["content"]
     assert "server app:8000;" in nginx and "proxy_pass http://pisti;" in nginx
     assert re.search(r"client_max_body_size 16k;", nginx)
+    # nginx's own error answers carry the security headers too.
+    for name, value in HEADERS.items():
+        assert f'add_header {name} "{value}" always;' in nginx
+        assert f"proxy_hide_header {name};" in nginx
 
 
 def test_compose_app_settings_are_accepted(compose, monkeypatch):
