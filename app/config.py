@@ -76,8 +76,8 @@ class ConfigError(RuntimeError):
     """The configuration cannot be used; the message names every problem,
     one per line, by its environment variable.
 
-    A ``RuntimeError`` so that gunicorn (with ``--preload``) prints just the
-    message and exits with status 1 instead of retrying workers.
+    The server (:mod:`app.serve`) prints it as one ``Error:`` paragraph and
+    exits with status 1.
     """
 
 

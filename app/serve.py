@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     host, _, port = args.listen.rpartition(":")
+    if not host or not port.isdigit():
+        parser.error(f"--listen must be HOST:PORT, not {args.listen!r}")
     try:
         app = create_app()
     except ConfigError as error:
