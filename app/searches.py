@@ -65,7 +65,7 @@ def cores() -> int:
 
 class SearchPool:
     """At most ``processes`` searches at once (default: one per core), in
-    niced worker processes started on first use; at most ``max_in_flight``
+    niced worker processes started by :meth:`start` or the first search; at most ``max_in_flight``
     waiting or running.
 
     Thread-safe: the web threads share one pool.
@@ -108,14 +108,7 @@ class SearchPool:
                 raise SearchBusy(f"{self._in_flight} searches in flight")
             self._in_flight += 1
             in_flight = self._in_flight
-            if self._executor is None:
-                self._executor = ProcessPoolExecutor(
-                    self.processes,
-                    mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=os.nice,
-                    initargs=(NICENESS,),
-                )
-            executor = self._executor
+            executor = self._started()
         try:
             share = self.max_wait_ms * self.processes / in_flight
             budget_ms = min(budget_ms, max(share, self.floor_ms))
@@ -129,6 +122,25 @@ class SearchPool:
         finally:
             with self._lock:
                 self._in_flight -= 1
+
+    def start(self) -> None:
+        """Start the worker processes now rather than at the first search
+        (which would wait for them); they load the bots' code once."""
+        with self._lock:
+            executor = self._started()
+        for future in [executor.submit(cores) for _ in range(self.processes)]:
+            future.result()
+
+    def _started(self) -> ProcessPoolExecutor:
+        # Call with the lock held.
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=os.nice,
+                initargs=(NICENESS,),
+            )
+        return self._executor
 
     def shutdown(self) -> None:
         """Stop the worker processes (a later :meth:`run` starts new ones)."""

@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     waitress_log.setLevel(logging.INFO)
     waitress_log.propagate = False
     server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
+    searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
     waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
     try:
