@@ -65,8 +65,8 @@ def cores() -> int:
 
 class SearchPool:
     """At most ``processes`` searches at once (default: one per core), in
-    niced worker processes started by :meth:`start` or the first search; at most ``max_in_flight``
-    waiting or running.
+    niced worker processes started by :meth:`start` or the first search;
+    at most ``max_in_flight`` waiting or running.
 
     Thread-safe: the web threads share one pool.
     """
