@@ -16,7 +16,7 @@ from app.config import ConfigError
 from app.web.security import HEADERS
 from benchmarks.load_test import HIDDEN, PLAY_FORM
 from benchmarks.load_test import Player as HttpPlayer
-from tests.conftest import Player
+from tests.conftest import CSRF, START, Player, start_deal
 
 
 def make_app(tmp_path, **config):
@@ -73,6 +73,16 @@ def test_plays_are_limited_per_address(tmp_path):
     assert response.status_code == 303
 
 
+def served_deal(url: str, seed: str, **options) -> requests.Response:
+    """Open the deal link of ``seed`` on the served app and press its start
+    button (a new session); return the POST's answer, not followed."""
+    http = requests.Session()
+    page = http.get(f"{url}/deal/{seed}", timeout=30, **options).text
+    action = START.search(page).group(1).replace("&amp;", "&")
+    data = {"csrf_token": CSRF.search(page).group(1)}
+    return http.post(url + action, data=data, allow_redirects=False, timeout=30, **options)
+
+
 def _play_once(url: str, results: list[int], start: threading.Barrier) -> None:
     player = HttpPlayer(url)
     player.new_game("easy")
@@ -117,7 +127,7 @@ def test_the_served_server_counts_new_games_for_the_whole_server(serve, tmp_path
     lock = threading.Lock()
 
     def deal(number: int) -> None:
-        response = requests.get(f"{server.url}/deal/many-{number}", allow_redirects=False)
+        response = served_deal(server.url, f"many-{number}")
         with lock:
             results.append(response.status_code)
 
@@ -155,7 +165,7 @@ def test_only_trusted_hosts_are_answered(tmp_path):
 
 def _finished_page(client, host: str) -> str:
     player = Player(client)
-    player.client.get("/deal/shared-deal", headers={"Host": host})
+    start_deal(player.client, "/deal/shared-deal", headers={"Host": host})
     while True:
         page = client.get("/game", headers={"Host": host}).get_data(as_text=True)
         cards = re.findall(r'name="card" value="([^"]+)"', page)
@@ -209,11 +219,10 @@ def test_the_served_server_believes_forwarded_addresses_only_from_trusted_proxie
         }
     )
     statuses = [
-        requests.get(
-            f"{server.url}/deal/forwarded-{number}",
+        served_deal(
+            server.url,
+            f"forwarded-{number}",
             headers={"X-Forwarded-For": f"198.51.100.{number}"},
-            allow_redirects=False,
-            timeout=30,
         ).status_code
         for number in (1, 2)
     ]
