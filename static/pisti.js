@@ -226,8 +226,10 @@ async function play(form, submitter) {
   else showPage(doc);
   busy = false;
   setState("ready");
-  const first = document.querySelector(".hand button");
-  if (byKeyboard && first) first.focus();
+  // Keyboard players go on from the first card (or the next hand's button);
+  // after a click or a tap no card is focused, so none looks selected.
+  const next = document.querySelector(".hand button") || document.querySelector("main .button");
+  if (byKeyboard && next) next.focus();
 }
 
 async function saveAids(form, data, field) {

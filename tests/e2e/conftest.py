@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
+from app.engine import GameState, seeded_deck
 from tests.conftest import serve
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -53,6 +54,15 @@ def live_server(tmp_path_factory):
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+def first_seed(rules, wanted) -> str:
+    """The first seed ``aid-N`` whose opening position satisfies ``wanted``."""
+    for number in range(500):
+        seed = f"aid-{number}"
+        if wanted(GameState(rules, seeded_deck(seed, rules))):
+            return seed
+    raise AssertionError("no such seed")
 
 
 def settled(page) -> int:

@@ -6,18 +6,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from app.engine import CARDEMS, PARTNERS, GameState, seeded_deck, would_capture
-from tests.e2e.conftest import DESKTOP, PHONE, play_card, settled, wait_settled
-
-
-def first_seed(rules, wanted) -> str:
-    """The first seed ``aid-N`` whose opening position satisfies ``wanted``."""
-    for number in range(500):
-        seed = f"aid-{number}"
-        if wanted(GameState(rules, seeded_deck(seed, rules))):
-            return seed
-    raise AssertionError("no such seed")
-
+from app.engine import CARDEMS, PARTNERS, seeded_deck, would_capture
+from tests.e2e.conftest import DESKTOP, PHONE, first_seed, play_card, settled, wait_settled
 
 CAPTURE_SEED = first_seed(CARDEMS, lambda s: any(would_capture(c, s.pile_top) for c in s.hands[0]))
 QUIET_SEED = first_seed(
