@@ -134,12 +134,12 @@ function lift(button) {
   const card = button?.querySelector("[data-flip]");
   const fan = document.querySelector(".pile .fan");
   const spot = fan?.querySelector(".card.top") || fan?.querySelector(".card");
-  if (!card || !spot) return;
+  if (!card || !spot) return null;
   const from = card.getBoundingClientRect();
   const to = spot.getBoundingClientRect();
   const left = spot.matches(".top") ? to.left + to.width * 0.45 : to.left;
   const scale = to.width / from.width;
-  card.animate(
+  return card.animate(
     [
       { transformOrigin: "0 0", transform: "none" },
       { transformOrigin: "0 0", transform: `translate(${left - from.left}px, ${to.top - from.top}px) scale(${scale})` },
@@ -202,7 +202,7 @@ async function play(form, submitter) {
   const hand = form.closest(".hand");
   hand.inert = true;
   const moving = !reducedMotion.matches && document.querySelector(".table");
-  if (moving) lift(submitter);
+  const lifted = moving ? lift(submitter) : null;
   let answer;
   try {
     answer = await post(form, new FormData(form, submitter));
@@ -212,8 +212,9 @@ async function play(form, submitter) {
   }
   const { response, doc } = answer;
   // Only a play that was taken moves cards: a refusal shows its message.
-  const taken = response.ok && response.redirected && doc.querySelector(".table");
-  const frames = moving && taken ? [...doc.querySelectorAll("template.frame")] : [];
+  const accepted = response.ok && response.redirected;
+  const frames =
+    moving && accepted && doc.querySelector(".table") ? [...doc.querySelectorAll("template.frame")] : [];
   let position = 0;
   for (const [index, frame] of frames.entries()) {
     if (skipping) break;
@@ -222,8 +223,13 @@ async function play(form, submitter) {
     const duration = index === 0 ? STEP_MS / 2 : STEP_MS;
     await transition(() => showFrame(frame), position, duration, OVERLAP);
   }
-  if (frames.length && !skipping) await transition(() => showPage(doc), position, LAST_MS);
-  else showPage(doc);
+  if (frames.length && !skipping) {
+    await transition(() => showPage(doc), position, LAST_MS);
+  } else {
+    // The hand is over (the next page is its score): let your card land first.
+    if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});
+    showPage(doc);
+  }
   busy = false;
   setState("ready");
   // Keyboard players go on from the first card (or the next hand's button);

@@ -190,9 +190,10 @@ def running_points(table: Table) -> list[int]:
     may know them: the card points of the face-up cards the side captured
     (Aces and Jacks 1, 2♣ 2, 10♦ 3; seeds 000 and 001) plus its piştis.
 
-    Face-down cards are left out until the hand is over (their faces are
-    hidden), and so is the most-cards bonus. Indexed by side (``0`` is
-    the player's).
+    The captured cards are read from the state, but only those the player
+    has seen face up count, so a face-down card's points stay hidden until
+    the hand's score; the most-cards bonus also waits for it. Indexed by
+    side (``0`` is the player's).
     """
     match, state = table.match, table.match.state
     seen = table.observation().seen

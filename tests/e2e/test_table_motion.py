@@ -119,8 +119,8 @@ def test_whole_game_fits_the_screen(
         next_hand = page.get_by_role("button", name="Next hand")
         if not next_hand.count():
             break
-        next_hand.click()
-        expect(page.locator(".hand button").first).to_be_visible()
+        with page.expect_navigation():  # to the page's load, styles and all
+            next_hand.click()
     expect(page.locator(".verdict")).to_be_visible()
     assert plays >= (12 if rules == "partners" else 24)
     context.close()
