@@ -45,8 +45,13 @@ TIMER = """() => {
 def play_game(page: Page, url: str, rules: str, seed: str, level: str) -> list[float]:
     """Play one whole hand (or match) of ``rules``; return each play's
     click-to-settled time in milliseconds."""
-    levels = f"&level={level}" if rules != "partners" else ""
-    page.goto(f"{url}/deal/{seed}?rules={rules}{levels}")
+    # A new game from the home page keeps the level with the player's
+    # settings, which a deal link then uses for every computer.
+    page.goto(f"{url}/")
+    page.locator("form.stack").first.locator("#level").select_option(level)
+    page.locator("form.stack").first.get_by_role("button", name="New game").click()
+    page.wait_for_url(f"{url}/game")
+    page.goto(f"{url}/deal/{seed}?rules={rules}")
     page.evaluate(TIMER)
     while page.locator(".hand button").count():
         settled = int(page.evaluate("Number(document.documentElement.dataset.settled || 0)"))
