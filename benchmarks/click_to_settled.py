@@ -52,6 +52,8 @@ def play_game(page: Page, url: str, rules: str, seed: str, level: str) -> list[f
     page.locator("form.stack").first.get_by_role("button", name="New game").click()
     page.wait_for_url(f"{url}/game")
     page.goto(f"{url}/deal/{seed}?rules={rules}")
+    page.locator(".deal-link button[type=submit]").click()
+    page.wait_for_url(f"{url}/game")
     page.evaluate(TIMER)
     while page.locator(".hand button").count():
         settled = int(page.evaluate("Number(document.documentElement.dataset.settled || 0)"))

@@ -174,6 +174,15 @@ function showPage(doc) {
   document.title = doc.title;
   document.documentElement.lang = doc.documentElement.lang;
   document.body.replaceWith(body);
+  keepAddress();
+}
+
+// A form's answer that is a page (a refused or out-of-date change) shows
+// the table as it stands: give it the table's address, so that reloading
+// reads the table instead of posting the form again.
+function keepAddress() {
+  const address = document.body.dataset.address;
+  if (address) window.history.replaceState(null, "", address);
 }
 
 async function post(form, data) {
@@ -317,4 +326,5 @@ document.addEventListener("change", (event) => {
   }
 });
 
+keepAddress();
 setState("ready");

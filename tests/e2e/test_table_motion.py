@@ -69,7 +69,10 @@ def you_can_capture(state) -> bool:
 
 
 def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> None:
+    """Open a deal link and start the deal, up to the table's page load."""
     page.goto(f"{live_server}/deal/{seed}?rules={rules}")
+    with page.expect_navigation():
+        page.locator(".deal-link button[type=submit]").click()
     expect(page.locator(".hand button").first).to_be_visible()
 
 
@@ -104,10 +107,10 @@ def test_whole_game_fits_the_screen(
 ):
     context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
     page = context.new_page()
-    # A game in progress first, so the "earlier game kept" notice shows too.
+    # A game in progress first, so the "other games in progress" notice shows too.
     deal(page, live_server, f"fit-first-{rules}", rules)
     deal(page, live_server, f"fit-{rules}", rules)
-    expect(page.locator(".previous")).to_be_visible()
+    expect(page.locator(".kept")).to_be_visible()
     plays = 0
     while True:
         while page.locator(".hand button").count():
