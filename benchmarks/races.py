@@ -14,7 +14,7 @@ tabs of one browser), then reads the table:
 - ``stalled``: a POST to ``/healthz`` whose body is stalled while the whole
   game is played, then finished. Lost: the game is no longer over.
 
-Run (gunicorn as ``scripts/serve`` runs it, rate limit off; about two
+Run (the app as ``scripts/serve`` serves it, rate limit off; about two
 minutes per backend on 2 busy cores):
 
     .venv/bin/python -m benchmarks.races --trials 15
@@ -34,7 +34,7 @@ from urllib.parse import urlencode
 
 import requests
 
-from .load_servers import Gunicorn, RedisServer
+from .load_servers import RedisServer, Server
 from .load_test import CSRF, HAND, HIDDEN, PLAY_FORM
 
 RACES = ("play/play", "play/aids", "play/static", "stalled")
@@ -194,7 +194,7 @@ def run(backend: str, trials: int) -> dict[str, int]:
             env.update(FLASK_SESSION_BACKEND="redis", FLASK_REDIS_URL=redis.url)
         else:
             env.update(FLASK_SESSION_FILE_DIR=str(Path(folder) / "sessions"))
-        server = servers.enter_context(Gunicorn(Path(folder) / "gunicorn.log", env=env))
+        server = servers.enter_context(Server(Path(folder) / "server.log", env=env))
         tab = Browser(server.url)
         tab.new_game()
         return {race: sum(lost(tab, race, n) for n in range(trials)) for race in RACES}
