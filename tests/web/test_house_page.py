@@ -8,9 +8,10 @@ import re
 
 import pytest
 
-from app.engine import CLASSIC, with_options
-from tests.conftest import CSRF, Player
+from app.engine import CLASSIC, load_record, with_options
+from tests.conftest import CSRF, Player, start_deal
 
+SEEN = "Your side took the face-down cards"
 ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
 
 
@@ -86,3 +87,30 @@ def test_bad_house_rules_are_a_400_and_start_nothing(client, fields, named):
     assert response.status_code == 400
     assert named in response.get_data(as_text=True)
     assert client.get("/game").status_code == 404
+
+
+def test_partners_see_the_face_down_cards_their_side_took(app, runner):
+    """Seed 003: the side that takes the face-down cards may look at them;
+    the page shows them to that side only, from the start of the hand."""
+    seen = {}
+    for number in range(12):
+        client = app.test_client()
+        response = start_deal(client, f"/deal/fd-{number}?rules=partners&level=easy")
+        assert response.status_code == 303
+        player = Player(client)
+        player.get()
+        shown = []
+        while player.hand:
+            shown.append(SEEN in player.page)
+            player.play(player.hand[0])
+        record = json.loads(client.get("/record").get_data(as_text=True))
+        state = load_record(json.dumps(record))
+        ours = state.face_down_taker == 0
+        # from the capture on, the table page shows them to that side only
+        assert any(shown) == ours
+        if ours:
+            assert shown[-1] and shown == sorted(shown)
+        seen[ours] = True
+        if len(seen) == 2:
+            break
+    assert seen == {True: True, False: True}
