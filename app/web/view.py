@@ -81,28 +81,41 @@ def describe(table: Table, event: dict) -> list[str]:
 
 
 def hint_text(hint: Hint) -> str:
-    """Return a hint as a sentence in the page's language."""
+    """Return a hint as a sentence in the page's language: a note about a
+    card to keep, or the recommendation (always "The Hard level would play
+    ...", with the reason when the card takes the pile)."""
     card = card_name(hint.card)
-    if hint.kind == "pisti":
-        return gettext("Pişti chance: your %(card)s takes the lone card for 10 points.", card=card)
-    if hint.kind == "jack_pisti":
-        return gettext(
-            "Jack pişti chance: your %(card)s takes the lone Jack for 20 points.", card=card
-        )
     if hint.kind == "keep_jack":
         return ngettext(
             "Keep your Jack: the pile is only %(num)s card.",
             "Keep your Jack: the pile is only %(num)s cards.",
             hint.number,
         )
-    if hint.kind == "jack_worth":
-        return gettext("Your %(card)s would take %(num)s cards now.", card=card, num=hint.number)
     if hint.kind == "risky_lead":
         return gettext(
             "Risky lead: the next player holds a card of the rank of your %(card)s "
             "about %(percent)s%% of the time (a pişti for them).",
             card=card,
             percent=hint.number,
+        )
+    if hint.kind == "pisti":
+        return gettext(
+            "The Hard level would play your %(card)s: a pişti, %(points)s points.",
+            card=card,
+            points=hint.number,
+        )
+    if hint.kind == "jack_pisti":
+        return gettext(
+            "The Hard level would play your %(card)s: a Jack pişti, %(points)s points.",
+            card=card,
+            points=hint.number,
+        )
+    if hint.kind == "capture":
+        return ngettext(
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s card.",
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s cards.",
+            hint.number,
+            card=card,
         )
     return gettext("The Hard level would play your %(card)s.", card=card)
 
