@@ -22,7 +22,7 @@ from app.logs import log_game_finished
 
 from . import i18n, store
 from .table import Refused, Table
-from .view import POSITION_NAMES_EN, hand_scores, table_context
+from .view import POSITION_NAMES_EN, hand_scores, running_totals, score_rows, table_context
 
 bp = Blueprint("game", __name__)
 bp.record_once(lambda setup: i18n.init_app(setup.app))
@@ -314,7 +314,13 @@ def _render(table: Table, message: str | None = None) -> str:
     if not match.hand_counted:
         return render_template("game/table.html", **context)
     scores, winner, reason = hand_scores(table)
-    context.update(scores=scores, hand_winner=winner, reason=reason)
+    context.update(
+        scores=scores,
+        score_rows=score_rows(scores, match.rules),
+        running=running_totals(match.history),
+        hand_winner=winner,
+        reason=reason,
+    )
     if match.over:
         return render_template("game/final.html", match_winner=match.winner(), **context)
     return render_template("game/between.html", **context)
