@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext, lazy_gettext, lazy_pgettext, ngettext
 
@@ -60,7 +60,9 @@ class Place:
     last: dict | None  # the position's last play in the log: card, said
 
 
-def _taker_words(event: dict, taker: dict | None, players: int, match: Match) -> str:
+def _taker_words(
+    event: dict[str, Any], taker: dict[str, Any] | None, players: int, match: Match
+) -> str:
     """Say what became of a logged play's card: the pişti or capture it
     made, or, for a card that stayed on the pile, who took it later in the
     log (``taker``: the play that captured it, or the play that ended the
@@ -87,11 +89,11 @@ def _taker_words(event: dict, taker: dict | None, players: int, match: Match) ->
     return gettext("it went with the table to %(side)s", side=SIDE_OBJECTS[players][side])
 
 
-def _takers(log: list[dict]) -> list[dict | None]:
+def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
     """For each logged play, the later play that took its card off the
     pile (a capture, or the hand's last play sweeping the table; a play
     that sweeps takes its own card), or ``None``."""
-    takers: list[dict | None] = []
+    takers: list[dict[str, Any] | None] = []
     for step, event in enumerate(log):
         taker = None
         if not event["captured"]:

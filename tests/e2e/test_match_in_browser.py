@@ -74,5 +74,5 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
     expect(page.locator(".verdict")).to_have_text(verdict)
     assert page.locator(".totals tbody tr").count() == hands
     expect(page.locator("#share")).to_have_value(
-        f"{live_server}/deal/e2e-classic?rules=classic&target=51"
+        f"{live_server}/deal/e2e-classic?rules=classic&target=51&level=medium"
     )

@@ -64,7 +64,9 @@ def test_deal_from_seed_and_play_a_whole_hand(
     expect(page.locator(".verdict")).to_have_text(
         {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
     )
-    expect(page.locator("#share")).to_have_value(f"{live_server}/deal/{seed}")
+    expect(page.locator("#share")).to_have_value(
+        f"{live_server}/deal/{seed}?rules=cardems&level=medium"
+    )
 
     page.get_by_role("link", name="Play this deal again").click()
     expect(page.locator(".hand button")).to_have_count(4)

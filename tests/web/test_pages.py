@@ -51,7 +51,7 @@ def test_same_seed_same_deal_in_two_browsers(app):
 def test_seed_form_goes_to_the_deal_link(client):
     response = client.get("/deal?seed=abc_1")
     assert response.status_code == 303
-    assert response.headers["Location"].endswith("/deal/abc_1")
+    assert response.headers["Location"].endswith("/deal/abc_1?rules=cardems&level=medium")
 
 
 @pytest.mark.parametrize(
