@@ -63,7 +63,7 @@ def test_the_capture_mark_counts_the_cards_of_the_pile(player):
     assert f"Pile: {size} card" in player.page
     marks = set(re.findall(r'class="take-mark" aria-hidden="true">takes (\d+)<', player.page))
     assert marks == {str(size)}
-    assert f"takes the pile’s {size} card" in player.page
+    assert f"captures the pile’s {size} card" in player.page
     assert mine in player.hand
 
 
