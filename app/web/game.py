@@ -23,7 +23,15 @@ from app.logs import log_game_finished
 
 from . import i18n, links, store
 from .table import Refused, Table
-from .view import POSITION_NAMES_EN, hand_scores, running_totals, score_rows, table_context
+from .view import (
+    POSITION_NAMES_EN,
+    describe_plays,
+    hand_scores,
+    last_round,
+    running_totals,
+    score_rows,
+    table_context,
+)
 
 bp = Blueprint("game", __name__)
 bp.record_once(lambda setup: i18n.init_app(setup.app))
@@ -328,6 +336,7 @@ def _render(table: Table, message: str | None = None) -> str:
     scores, winner, reason = hand_scores(table)
     context.update(
         scores=scores,
+        last_plays=describe_plays(match, last_round(match)),
         score_rows=score_rows(scores, match.rules),
         running=running_totals(match.history),
         hand_winner=winner,

@@ -4,13 +4,22 @@ and plays told in words so the player never has to guess what happened."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask_babel import gettext, lazy_gettext, lazy_pgettext, ngettext
 
 from app.ai.hints import Hint, hints_for
-from app.engine import RuleSet, TeamScore, card_label, hand_winner, score_hand, would_capture
+from app.engine import (
+    GameState,
+    RuleSet,
+    TeamScore,
+    card_label,
+    hand_winner,
+    score_hand,
+    seeded_deck,
+    would_capture,
+)
 from app.engine.cards import RANKS
 
 from .i18n import card_name
@@ -105,15 +114,15 @@ def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
     return takers
 
 
-def describe_log(table: Table) -> list[tuple[int, str]]:
-    """Return the sentences telling the logged plays, each with its step
-    in the log, e.g. ``(0, "You played 4♥; the computer took it with
-    4♣.")``, ``(1, "The computer played 4♣: took the pile's 1 card.")``:
-    a card that stayed on the pile is told with what became of it."""
-    match = table.match
+def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """Return the sentences telling the plays of ``log`` (``PlayResult``
+    fields plus ``position``), each with its step in the log, e.g.
+    ``(0, "You played 4♥: the computer took it with 4♣.")``, ``(1, "The
+    computer played 4♣: took the pile's 1 card.")``: a card that stayed on
+    the pile is told with what became of it."""
     players = match.players
     lines = []
-    for step, (event, taker) in enumerate(zip(table.log, _takers(table.log), strict=True)):
+    for step, (event, taker) in enumerate(zip(log, _takers(log), strict=True)):
         card = card_label(event["card"])
         who = POSITION_NAMES[players][event["position"]]
         if taker is event:
@@ -143,6 +152,22 @@ def describe_log(table: Table) -> list[tuple[int, str]]:
             )
             lines.append((step, line))
     return lines
+
+
+def last_round(match: Match) -> list[dict[str, Any]]:
+    """Return the finished current hand's last round: the last play of
+    every position, in order (``PlayResult`` fields plus ``position``),
+    the sweep of the table included. Replayed from the deal, it holds only
+    played cards, all seen face up, and counts.
+    """
+    state = GameState(match.rules, seeded_deck(match.seed, match.rules, match.hand_number))
+    plays = match.state.plays
+    events = []
+    for index, card in enumerate(plays):
+        result = state.play(card)
+        if index >= len(plays) - match.players:
+            events.append({**asdict(result), "position": match.position_of(result.seat)})
+    return events
 
 
 def hint_text(hint: Hint) -> str:
@@ -228,7 +253,7 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         "match": match,
         "places": places,
         "sides": sides,
-        "happened": describe_log(table),
+        "happened": describe_plays(match, table.log),
         "hand": [
             {"card": card, "captures": would_capture(card, obs.pile_top), "key": index + 1}
             for index, card in enumerate(obs.hand)

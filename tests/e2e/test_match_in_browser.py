@@ -47,7 +47,7 @@ def test_partners_hand(page: Page, live_server, screenshots):
     assert play_hand(page, screenshots, "partners-table") == 12
     expect(page.locator(".verdict")).to_have_text("Hand 1 is over")
     shoot(page, screenshots, "partners-between")
-    rows = page.locator(".score").first.locator("tbody tr").first.locator("td.count")
+    rows = page.locator(".score").first.locator("tbody tr").first.locator("td.score-count")
     rows = rows.all_inner_texts()
     assert sum(int(cards) for cards in rows) == 52
     page.get_by_role("button", name="Next hand").click()

@@ -159,3 +159,22 @@ def test_final_page_shows_the_last_plays_and_the_sweep_openly(client):
     assert "The last plays" in section
     assert "You played" in section and "The computer played" in section
     assert "left on the table go" in section or "left on the table goes" in section
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "names"),
+    [
+        ("classic", ["You", "The computer"]),
+        ("partners", ["You", "East", "North", "West"]),
+    ],
+)
+def test_every_players_last_card_is_shown_whoever_dealt(client, rules_name, names):
+    """The dealer plays last: in the second hand that is the player, whose
+    last move came after the computers' last cards; they are shown too."""
+    client.get(f"/deal/last-round?rules={rules_name}&level=easy")
+    page = next_hand(client, play_hand(client))
+    section = re.search(r'<section class="last-plays".*?</section>', page, re.S).group(0)
+    lines = re.findall(r"<li>(.*?)</li>", section)
+    played = [line.split(" played ")[0] for line in lines if " played " in line]
+    assert sorted(played) == sorted(names)
+    assert len(played) == len(names)
