@@ -13,6 +13,7 @@ import pytest
 from app import create_app
 from app.engine import RULE_SETS
 from app.web.links import deal_settings, deal_url
+from tests.conftest import start_deal
 from tests.web.test_score_pages import play_hand
 
 LEVELS = ["easy", "medium", "hard", "expert"]
@@ -49,10 +50,14 @@ def shown_levels(page: str) -> list[str]:
 
 @pytest.mark.parametrize(("rules", "target", "level"), [(*g, lv) for g in GAMES for lv in LEVELS])
 def test_every_game_target_and_level_is_dealt_as_the_link_says(client, rules, target, level):
-    response = client.get(f"/deal/all-{rules}?{query(rules=rules, target=target, level=level)}")
+    link = f"/deal/all-{rules}?{query(rules=rules, target=target, level=level)}"
+    players = RULE_SETS[rules].players
+    # The link's page says what it deals, and its button starts that.
+    page = client.get(link).get_data(as_text=True)
+    assert ", ".join([NAMES[level]] * (players - 1)) in page
+    response = start_deal(client, link)
     assert response.status_code == 303 and response.headers["Location"] == "/game"
     page = client.get("/game").get_data(as_text=True)
-    players = RULE_SETS[rules].players
     assert shown_levels(page) == [NAMES[level]] * (players - 1)
     targets = RULE_SETS[rules].match_targets
     if targets:
@@ -66,7 +71,7 @@ def test_every_game_target_and_level_is_dealt_as_the_link_says(client, rules, ta
 )
 def test_partners_seat_levels_are_dealt_as_the_link_says(client, seats):
     args = dict(zip(("level_1", "level_2", "level_3"), seats, strict=True))
-    client.get(f"/deal/seats?{query(rules='partners', level='medium', **args)}")
+    start_deal(client, f"/deal/seats?{query(rules='partners', level='medium', **args)}")
     page = client.get("/game").get_data(as_text=True)
     assert shown_levels(page) == [NAMES[level] for level in seats]
 
@@ -120,11 +125,15 @@ BAD = [
 def test_a_value_the_game_does_not_offer_is_a_400_that_says_what_is_allowed(
     client, args, problem, allowed
 ):
-    response = client.get(f"/deal/bad-link?{args}")
-    assert response.status_code == 400
-    page = response.get_data(as_text=True)
-    assert "This deal link cannot be used" in page
-    assert problem in page and allowed in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
+    for response in (
+        client.get(f"/deal/bad-link?{args}"),
+        client.post(f"/deal/bad-link?{args}", data={"csrf_token": token.group(1)}),
+    ):
+        assert response.status_code == 400
+        page = response.get_data(as_text=True)
+        assert "This deal link cannot be used" in page
+        assert problem in page and allowed in page
     # Nothing was dealt.
     assert client.get("/game").status_code == 404
 
@@ -176,7 +185,7 @@ def test_the_home_seed_form_has_the_levels_and_the_target(client):
 
 
 def test_the_final_page_and_the_record_carry_the_link(client):
-    client.get("/deal/linked?rules=cardems&level=hard")
+    start_deal(client, "/deal/linked?rules=cardems&level=hard")
     page = play_hand(client)
     link = "http://localhost/deal/linked?rules=cardems&amp;level=hard"
     assert f'id="share" class="share" type="text" readonly value="{link}"' in page
@@ -187,5 +196,5 @@ def test_the_final_page_and_the_record_carry_the_link(client):
 def test_a_link_without_a_level_is_medium_whatever_the_players_settings(client):
     token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
     client.post("/new", data={"csrf_token": token.group(1), "level": "expert"})
-    client.get("/deal/plain")
+    start_deal(client, "/deal/plain")
     assert shown_levels(client.get("/game").get_data(as_text=True)) == ["Medium"]

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from app.engine import RULE_SETS, GameState, score_hand, seeded_deck
+from tests.conftest import start_deal
 
 
 class ScoreTable(HTMLParser):
@@ -119,7 +120,7 @@ def record(client, hand: int) -> dict:
 @pytest.mark.parametrize("rules_name", ["cardems", "classic", "partners"])
 def test_score_table_rows_add_up_to_the_total(client, rules_name):
     seed = f"sum-{rules_name}"
-    client.get(f"/deal/{seed}?rules={rules_name}&level=easy")
+    start_deal(client, f"/deal/{seed}?rules={rules_name}&level=easy")
     page = play_hand(client)
     check_table(page, rules_name, record(client, 1), seed, 0)
     if rules_name != "cardems":
@@ -132,7 +133,7 @@ def test_score_table_rows_add_up_to_the_total(client, rules_name):
 
 
 def test_classic_match_final_page_adds_up(client):
-    client.get("/deal/sum-final?rules=classic&target=51&level=easy")
+    start_deal(client, "/deal/sum-final?rules=classic&target=51&level=easy")
     page = play_hand(client)
     hand = 1
     while "Next hand" in page:
@@ -152,7 +153,7 @@ def test_classic_match_final_page_adds_up(client):
 
 
 def test_final_page_shows_the_last_plays_and_the_sweep_openly(client):
-    client.get("/deal/open-end")
+    start_deal(client, "/deal/open-end")
     page = play_hand(client)
     assert "<details" not in page.split('class="last-plays"')[0][-200:]
     section = re.search(r'<section class="last-plays".*?</section>', page, re.S).group(0)
@@ -171,7 +172,7 @@ def test_final_page_shows_the_last_plays_and_the_sweep_openly(client):
 def test_every_players_last_card_is_shown_whoever_dealt(client, rules_name, names):
     """The dealer plays last: in the second hand that is the player, whose
     last move came after the computers' last cards; they are shown too."""
-    client.get(f"/deal/last-round?rules={rules_name}&level=easy")
+    start_deal(client, f"/deal/last-round?rules={rules_name}&level=easy")
     page = next_hand(client, play_hand(client))
     section = re.search(r'<section class="last-plays".*?</section>', page, re.S).group(0)
     lines = re.findall(r"<li>(.*?)</li>", section)
