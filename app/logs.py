@@ -21,11 +21,14 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from flask import Flask
 
 if TYPE_CHECKING:
+    from _typeshed import OptExcInfo
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
     from .web.table import Table
 
 #: The loggers of the two kinds of lines; children of the app's logger.
@@ -44,8 +47,7 @@ def init_logging(app: Flask) -> None:
     go to the same JSON lines, at the root logger's level (``WARNING``), so
     every line on standard output is JSON.
     """
-    handler = _StdoutHandler()
-    handler.setFormatter(JsonFormatter())
+    handler = json_handler()
     app.logger.handlers[:] = [handler]
     app.logger.setLevel(app.config["LOG_LEVEL"])
     app.logger.propagate = False
@@ -54,6 +56,14 @@ def init_logging(app: Flask) -> None:
     if not any(isinstance(existing, _StdoutHandler) for existing in root.handlers):
         root.addHandler(handler)
     logging.captureWarnings(True)
+
+
+def json_handler() -> logging.Handler:
+    """Return a handler writing records to standard output as JSON lines
+    (for other loggers to share the format, such as the server's)."""
+    handler = _StdoutHandler()
+    handler.setFormatter(JsonFormatter())
+    return handler
 
 
 def log_game_finished(table: Table) -> None:
@@ -103,15 +113,17 @@ class RequestLog:
     milliseconds. It wraps the whole app, so answers made before a view runs
     (a 503 with the session store down, a 413) are logged too."""
 
-    def __init__(self, app: Callable) -> None:
+    def __init__(self, app: WSGIApplication) -> None:
         self.app = app
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Call the wrapped app, then log the request."""
         start = time.perf_counter()
-        status = []
+        status: list[str] = []
 
-        def record_status(line: str, headers: list, exc_info: Any = None) -> Callable:
+        def record_status(
+            line: str, headers: list[tuple[str, str]], exc_info: OptExcInfo | None = None
+        ) -> Callable[[bytes], object]:
             status.append(line)
             return start_response(line, headers, exc_info)
 
@@ -131,7 +143,7 @@ class RequestLog:
             )
 
 
-class _StdoutHandler(logging.StreamHandler):
+class _StdoutHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stdout`` is at the time (test runners swap it)."""
 
     def emit(self, record: logging.LogRecord) -> None:

@@ -30,6 +30,8 @@ from .view import (
     describe_plays,
     hand_scores,
     last_round,
+    motion_frames,
+    motion_view,
     running_totals,
     score_rows,
     table_context,
@@ -417,7 +419,10 @@ def _render(table: Table, message: str | None = None) -> str:
         context["share_url"] = _table_url(table, external=True)
         context["deal_url"] = _table_url(table)
     if not match.hand_counted:
-        return render_template("game/table.html", **context)
+        frames = motion_frames(table, store.aids())
+        return render_template(
+            "game/table.html", view=motion_view(table, context), frames=frames, **context
+        )
     scores, winner, reason = hand_scores(table)
     context.update(
         scores=scores,
