@@ -86,7 +86,9 @@ def _taker_words(
     if event["captured"]:
         # The pile before the play, so the count agrees with "Pile: N cards".
         return ngettext(
-            "took the pile's %(num)s card", "took the pile's %(num)s cards", event["captured"] - 1
+            "captured the pile's %(num)s card",
+            "captured the pile's %(num)s cards",
+            event["captured"] - 1,
         )
     if taker is None:
         return gettext("it stays on the pile")
@@ -120,7 +122,7 @@ def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, s
     """Return the sentences telling the plays of ``log`` (``PlayResult``
     fields plus ``position``), each with its step in the log, e.g.
     ``(0, "You played 4♥: the computer took it with 4♣.")``, ``(1, "The
-    computer played 4♣: took the pile's 1 card.")``: a card that stayed on
+    computer played 4♣: captured the pile's 1 card.")``: a card that stayed on
     the pile is told with what became of it."""
     players = match.players
     lines = []
