@@ -420,7 +420,8 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
             view["taken"] = {
                 "position": event["position"],
                 "name": POSITION_NAMES[table.match.players][event["position"]],
-                "cards": event["captured"],
+                # The pile before the play, as the log and "Pile: N cards" count it.
+                "cards": event["captured"] - 1,
                 "pisti": event["pisti"],
                 "jack_pisti": event["jack_pisti"],
             }
