@@ -27,7 +27,7 @@ from .engine import (
 @click.argument("file")
 def replay_command(file: str) -> None:
     """Replay the game record FILE (``-`` for standard input, format 1 or 2)
-    and print its score as one JSON object (shared/spec/record-format.md).
+    and print its score as one JSON object (docs/record-format.md).
 
     An unreadable or invalid record prints one line naming the problem on
     standard error, nothing on standard output, and exits with status 2.

@@ -327,7 +327,7 @@ def _back() -> str:
 def _deal_url(seed: str, settings: dict, external: bool = False) -> str:
     """Return the share link of a deal with its settings (see :mod:`.links`)."""
     return links.deal_url(
-        seed, settings["rules"], settings["target"], settings["levels"], external=external
+        seed, settings["rule_set"], settings["target"], settings["levels"], external=external
     )
 
 
@@ -335,7 +335,7 @@ def _table_url(table: Table, external: bool = False) -> str:
     """Return the share link of the table's deal, with its game and levels."""
     match = table.match
     levels = [level for level in table.levels[1:] if level is not None]
-    return links.deal_url(match.seed, match.rules.name, match.target, levels, external=external)
+    return links.deal_url(match.seed, match.rules, match.target, levels, external=external)
 
 
 def _start(
@@ -344,7 +344,7 @@ def _start(
     """Deal a game and make it the player's (``remember``: keep its
     settings for the next games too); go to the table."""
     table = Table.start(
-        RULE_SETS[settings["rules"]],
+        settings.get("rule_set") or RULE_SETS[settings["rules"]],
         seed,
         settings["levels"],
         seed_public,
@@ -453,7 +453,9 @@ def _bad_link(error: links.BadLink) -> tuple[str, int]:
     what was wrong and what is allowed."""
     game = RULE_NAMES[error.rules] if error.rules else ""
     allowed = ", ".join(error.allowed)
-    if error.field == "rules":
+    if error.field == "house":
+        message = gettext("These house rules cannot be played: %(problem)s", problem=error.value)
+    elif error.field == "rules":
         message = gettext(
             "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",
             value=error.value,

@@ -1,5 +1,5 @@
 """The House rules page: a game under any combination of the format-2
-options (``shared/spec/record-format.md``, :mod:`app.engine.rules`) on one
+options (``docs/record-format.md``, :mod:`app.engine.rules`) on one
 of the three bases, against the computer.
 
 Only two-player and partners tables are offered: the table has no layout

@@ -1,10 +1,11 @@
 """Deal links that mean one thing: ``/deal/<seed>?rules=…&target=…&level=…``.
 
-A link names the game (``rules``), the match target (``target``, where the
-game is a match) and the computers' levels (``level`` for every computer,
-``level_1`` … for a seat of a game with more than one computer, as the home
-page's forms name them), so everyone who opens it plays the same deal
-against the same computers. A parameter left out takes its default (the
+A link names the game (``rules``, plus any house rule as a format-2 option,
+``jack_pisti=10``), the match target (``target``, where the game is a
+match) and the computers' levels (``level`` for every computer, ``level_1``
+… for a seat of a game with more than one computer, as the home page's
+forms name them), so everyone who opens it plays the same deal against the
+same computers. A parameter left out takes its default (the
 single deal, the game's first target, Medium); a value the game does not
 offer is refused (:class:`BadLink`), never replaced.
 """
@@ -17,10 +18,20 @@ from typing import Any
 from flask import url_for
 
 from app.ai import DEFAULT_LEVEL, LEVELS
-from app.engine import RULE_SETS, RuleSet
+from app.engine import (
+    MATCH_TARGETS,
+    OPTIONS,
+    RULE_SETS,
+    InvalidRules,
+    RuleSet,
+    rules_from_query,
+    rules_to_query,
+)
 
 #: The game a link without ``rules`` deals.
 DEFAULT_RULES = "cardems"
+#: House rules a link may not change: the pages seat two players or two pairs.
+SEATING = frozenset({"players", "teams"})
 
 
 class BadLink(ValueError):
@@ -38,7 +49,7 @@ class BadLink(ValueError):
     def __init__(self, field: str, value: str, allowed: tuple[str, ...], rules: str | None) -> None:
         super().__init__(f"{field}={value!r}: allowed {allowed}")
         self.field = field
-        self.value = value[:40]
+        self.value = value[:200]
         self.allowed = allowed
         self.rules = rules
 
@@ -51,27 +62,45 @@ def seat_fields(rules: RuleSet) -> tuple[str, ...]:
     return tuple(f"level_{position}" for position in range(1, rules.players))
 
 
+def targets_offered(rules: RuleSet) -> tuple[int, ...]:
+    """Return the match targets a link may ask of ``rules``: the game's own
+    (none for the single deal), or under house rules any match target, as
+    the House rules page offers."""
+    return MATCH_TARGETS if rules.overrides else rules.match_targets
+
+
 def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     """Return the game settings a deal link's query ``args`` ask for:
-    ``{"rules": name, "target": points or None, "level": level, "levels":
-    [a level per computer position]}`` (the shape of the home form's
-    settings). An empty value counts as left out.
+    ``{"rules": base name, "rule_set": the RuleSet with its house rules,
+    "house": those rules as ``name=value`` text ("" for none), "target":
+    points or None, "level": level, "levels": [a level per
+    computer position]}`` (the home form's settings and the rule set). An
+    empty value counts as left out.
 
     Raises:
-        BadLink: an unknown game, a target the game does not offer (any
-            target for a single deal), an unknown level, or a per-seat
-            level the game has no seat for.
+        BadLink: an unknown game, a house rule the engine refuses, a target
+            the game does not offer (any target for a single deal without
+            house rules), an unknown level, or a per-seat level the game
+            has no seat for.
     """
     rules_name = args.get("rules") or DEFAULT_RULES
     if rules_name not in RULE_SETS:
         raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
-    rules = RULE_SETS[rules_name]
+    options = {name: value for name, value in args.items() if name in OPTIONS and value}
+    for name in SEATING & options.keys():
+        # The table is laid out for the games' own seats only (as the
+        # House rules page offers).
+        raise BadLink("house", f"{name}: the seats are the game's own", (), rules_name)
+    try:
+        rules = rules_from_query({**options, "rules": rules_name})
+    except InvalidRules as error:
+        raise BadLink("house", str(error), (), rules_name) from None
+    offered = targets_offered(rules)
     target = rules.match_targets[0] if rules.match_targets else None
     target_text = args.get("target") or ""
     if target_text:
-        offered = tuple(str(points) for points in rules.match_targets)
-        if target_text not in offered:
-            raise BadLink("target", target_text, offered, rules.name)
+        if target_text not in {str(points) for points in offered}:
+            raise BadLink("target", target_text, tuple(map(str, offered)), rules.name)
         target = int(target_text)
     level = _level(args, "level", DEFAULT_LEVEL, rules)
     fields = seat_fields(rules)
@@ -79,7 +108,14 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         if name.startswith("level_") and name not in fields and value:
             raise BadLink(name, value, fields, rules.name)
     levels = [_level(args, name, level, rules) for name in fields] or [level]
-    return {"rules": rules.name, "target": target, "level": level, "levels": levels}
+    return {
+        "rules": rules.name,
+        "rule_set": rules,
+        "house": " ".join(f"{name}={value}" for name, value in options.items()),
+        "target": target,
+        "level": level,
+        "levels": levels,
+    }
 
 
 def link_args(form: Mapping[str, str]) -> dict[str, str]:
@@ -97,22 +133,22 @@ def link_args(form: Mapping[str, str]) -> dict[str, str]:
 
 def deal_url(
     seed: str,
-    rules: str,
+    rules: RuleSet,
     target: int | None,
     levels: list[str],
     external: bool = False,
 ) -> str:
-    """Return the link of the deal ``seed`` with its settings: the game,
-    the target where there is one, and the computers' levels (``levels``,
-    one per computer position): ``level`` the most common one, and a
-    seat's ``level_N`` where it differs. :func:`deal_settings` reads it
-    back to the same settings."""
+    """Return the link of the deal ``seed`` with its settings: the game and
+    its house rules, the target where there is one, and the computers'
+    levels (``levels``, one per computer position): ``level`` the most
+    common one, and a seat's ``level_N`` where it differs.
+    :func:`deal_settings` reads it back to the same settings."""
     level = max(levels, key=levels.count)
-    args: dict[str, Any] = {"rules": rules}
+    args: dict[str, Any] = rules_to_query(rules)
     if target is not None:
         args["target"] = target
     args["level"] = level
-    for name, seat_level in zip(seat_fields(RULE_SETS[rules]), levels, strict=False):
+    for name, seat_level in zip(seat_fields(rules), levels, strict=False):
         if seat_level != level:
             args[name] = seat_level
     return url_for("game.deal", seed=seed, _external=external, **args)

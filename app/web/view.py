@@ -302,7 +302,8 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
     """Return the lines of a hand's score table, by side, each with its
     count and its points (record-format "Replay output": ``points = aces +
     jacks + 2*two_of_clubs + 3*ten_of_diamonds + most_cards + pişti points
-    + Jack pişti points``; the pişti values are the rule set's)."""
+    + Jack pişti points + last_sweep_bonus``; the pişti values are the rule
+    set's, and the last-cards line is there only under that house rule)."""
     lines: list[tuple[str, str, Callable[[TeamScore], int]]] = [
         (gettext("Cards (most cards)"), "cards", lambda score: score.most_cards),
         (gettext("Aces"), "aces", lambda score: score.aces),
@@ -316,7 +317,7 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
             lambda score: rules.jack_pisti_points * score.jack_pisti,
         ),
     ]
-    return [
+    rows = [
         ScoreRow(
             label=label,
             counts=[getattr(score, field) for score in scores],
@@ -324,6 +325,16 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
         )
         for label, field, points in lines
     ]
+    if rules.last_sweep_bonus:
+        # House rules (format 2): a bonus for taking the cards left at the end.
+        rows.append(
+            ScoreRow(
+                label=gettext("Last cards bonus"),
+                counts=[int(score.last_sweep_bonus > 0) for score in scores],
+                points=[score.last_sweep_bonus for score in scores],
+            )
+        )
+    return rows
 
 
 def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]]:

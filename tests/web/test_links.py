@@ -85,7 +85,7 @@ def test_the_share_link_reads_back_to_the_same_settings(app, rules, target, leve
     levels = list(levels[: RULE_SETS[rules].players - 1])
     settings = deal_settings({"rules": rules, "target": target})
     with app.test_request_context():
-        link = deal_url("x", rules, settings["target"], levels, external=True)
+        link = deal_url("x", RULE_SETS[rules], settings["target"], levels, external=True)
     args = dict(parse_qsl(urlsplit(link).query))
     assert args["rules"] == rules and "level" in args
     read = deal_settings(args)
@@ -198,3 +198,44 @@ def test_a_link_without_a_level_is_medium_whatever_the_players_settings(client):
     client.post("/new", data={"csrf_token": token.group(1), "level": "expert"})
     start_deal(client, "/deal/plain")
     assert shown_levels(client.get("/game").get_data(as_text=True)) == ["Medium"]
+
+
+@pytest.mark.parametrize(
+    "query_text",
+    [
+        "rules=classic&jack_pisti=10&target=121&level=hard",
+        "rules=cardems&pisti_on_last_play=false&last_sweep_bonus=3&target=51&level=easy",
+        "rules=partners&opening_jack=under&level=expert&level_2=easy",
+        "rules=cardems&pisti=5&level=medium",
+    ],
+)
+def test_a_house_rules_link_deals_those_rules_and_shares_them(app, client, query_text):
+    """A game of the House rules page shares a link that carries its rules;
+    the link deals them (any match target, as that page offers)."""
+    args = dict(parse_qsl(query_text))
+    settings = deal_settings(args)
+    assert settings["rule_set"].overrides
+    page = client.get(f"/deal/house-link?{query_text}").get_data(as_text=True)
+    assert "House rules" in page and settings["house"] in page
+    assert start_deal(client, f"/deal/house-link?{query_text}").status_code == 303
+    with app.test_request_context():
+        link = deal_url("house-link", settings["rule_set"], settings["target"], settings["levels"])
+    again = deal_settings(dict(parse_qsl(urlsplit(link).query)))
+    assert again["rule_set"] == settings["rule_set"]
+    assert (again["target"], again["levels"]) == (settings["target"], settings["levels"])
+
+
+@pytest.mark.parametrize(
+    ("query_text", "option"),
+    [
+        ("rules=classic&jack_pisti=lots", "jack_pisti"),
+        ("rules=classic&opening_jack=sideways", "opening_jack"),
+        ("rules=classic&players=3", "players"),
+        ("rules=partners&teams=solo", "teams"),
+    ],
+)
+def test_a_house_rule_that_cannot_be_played_here_is_a_400(client, query_text, option):
+    response = client.get(f"/deal/x?{query_text}")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "These house rules cannot be played" in page and option in page

@@ -179,3 +179,15 @@ def test_every_players_last_card_is_shown_whoever_dealt(client, rules_name, name
     played = [line.split(" played ")[0] for line in lines if " played " in line]
     assert sorted(played) == sorted(names)
     assert len(played) == len(names)
+
+
+def test_a_house_rules_last_cards_bonus_is_a_line_that_adds_up(client):
+    start_deal(client, "/deal/sweep-bonus?rules=cardems&last_sweep_bonus=3&pisti=5&level=easy")
+    page = play_hand(client)
+    table = ScoreTable(page)
+    assert "Last cards bonus" in table.rows
+    for side in (0, 1):
+        assert sum(row[side][1] for row in table.rows.values()) == table.totals[side]
+    assert sorted(points for _, points in table.rows["Last cards bonus"]) in ([0, 0], [0, 3])
+    for count, points in table.rows["Piştis"]:
+        assert points == 5 * count
