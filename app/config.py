@@ -16,6 +16,8 @@ from typing import Any
 import limits
 import redis
 from flask import Config
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 #: The settings a self-hoster may change, with their defaults.
 DEFAULTS: dict[str, Any] = {
@@ -30,6 +32,8 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
     "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds
+    "DATABASE_URL": None,  # None: SQLite in the instance folder; or postgresql://...
+    "RANKING_LIMIT": "60 per minute",  # per client address, the leaderboard pages
 }
 
 #: Fixed settings; they may be overridden, but are not documented knobs.
@@ -156,6 +160,21 @@ def _check(config: Config) -> list[str]:
         and 1 <= expert_ms <= 10_000
     ):
         bad("EXPERT_MS", "must be a number of milliseconds from 1 to 10000")
+    database = config["DATABASE_URL"]
+    if database is not None:
+        try:
+            if not isinstance(database, str):
+                raise ArgumentError("not text")
+            if make_url(database).get_backend_name() not in ("sqlite", "postgresql"):
+                raise ArgumentError("not sqlite or postgresql")
+        except ArgumentError:
+            bad("DATABASE_URL", "must be a URL such as postgresql://user:password@host/pisti")
+    try:
+        if not isinstance(config["RANKING_LIMIT"], str):
+            raise ValueError
+        limits.parse_many(config["RANKING_LIMIT"])
+    except ValueError:
+        bad("RANKING_LIMIT", 'must be a rate such as "60 per minute"')
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
     return problems

@@ -20,7 +20,7 @@ from app.engine import (
 )
 from app.logs import log_game_finished
 
-from . import i18n, store
+from . import daily, i18n, players, store
 from .table import Refused, Table
 from .view import POSITION_NAMES_EN, hand_scores, table_context
 
@@ -202,7 +202,7 @@ def record() -> Response | tuple[str, int]:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
-    seed = match.seed if table.seed_public or match.over else None
+    seed = match.seed if table.seed_public or (match.over and not daily.seed_secret(match)) else None
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
     name = "-".join(
         part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part
@@ -301,6 +301,7 @@ def _act(action) -> Response | tuple[str, int]:
     store.save_table(table)
     if table.match.over and not was_over:
         log_game_finished(table)
+        players.game_finished(table)
     return redirect(url_for("game.table"), 303)
 
 
@@ -309,7 +310,7 @@ def _render(table: Table, message: str | None = None) -> str:
     context = table_context(table, store.aids())
     context.update(message=message, rule_names=RULE_NAMES, previous=store.has_previous())
     match = table.match
-    if table.seed_public or match.over:
+    if table.seed_public or (match.over and not daily.seed_secret(match)):
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
     if not match.hand_counted:
         return render_template("game/table.html", **context)

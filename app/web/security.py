@@ -23,7 +23,9 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 #: The endpoints that deal a new game, sharing one rate limit.
-GAME_CREATION = ("game.new_game", "game.deal")
+GAME_CREATION = ("game.new_game", "game.deal", "daily.play", "daily.play_past")
+#: The leaderboard pages and the transfer code form, sharing another limit.
+RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
 
 
 def init_security(app: Flask) -> None:
@@ -44,10 +46,11 @@ def init_security(app: Flask) -> None:
 
 def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     """Rate-limit creating games: ``NEW_GAME_LIMIT`` per client address,
-    shared by the endpoints of :data:`GAME_CREATION` (none when
+    shared by the endpoints of :data:`GAME_CREATION`; and the leaderboards:
+    ``RANKING_LIMIT``, shared by :data:`RANKING` (none when
     ``RATELIMIT_ENABLED`` is false).
 
-    Call after the game blueprint is registered. Hits are counted in Redis
+    Call after the game, daily and players blueprints are registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     each process's memory.
 
@@ -67,6 +70,9 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
         app.view_functions[endpoint] = creating(app.view_functions[endpoint])
+    ranking = limiter.shared_limit(app.config["RANKING_LIMIT"], scope="ranking")
+    for endpoint in RANKING:
+        app.view_functions[endpoint] = ranking(app.view_functions[endpoint])
 
 
 def _refuse_malformed_forms() -> None:
