@@ -59,7 +59,9 @@ class PostgresServer:
         if self._as_postgres:
             shutil.chown(self.folder, "postgres")
         data = self.folder / "data"
-        self._run(str(self.bin / "initdb"), "-D", str(data), "-A", "trust", "-U", USER, "-E", "UTF8")
+        self._run(
+            str(self.bin / "initdb"), "-D", str(data), "-A", "trust", "-U", USER, "-E", "UTF8"
+        )
         options = (
             f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"

@@ -19,6 +19,7 @@ from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase
 
@@ -82,8 +83,4 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 def dialect_insert(engine: Engine) -> Any:
     """Return the ``insert`` of ``engine``'s dialect (PostgreSQL's or
     SQLite's), which offers ``on_conflict_do_nothing/update``."""
-    if engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert
+    return postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert

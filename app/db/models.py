@@ -63,9 +63,7 @@ class PlayerToken(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "player_tokens"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey(PLAYER_FK, ondelete="CASCADE"), index=True
-    )
+    player_id: Mapped[int] = mapped_column(ForeignKey(PLAYER_FK, ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime())
 
 

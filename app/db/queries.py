@@ -368,7 +368,9 @@ def player_tasks(player_id: int, day: date) -> list[TaskProgress]:
     _ensure_tasks(player_id, day)
     db.session.commit()
     return [
-        TaskProgress(TASKS[row.task], row.period, row.progress, row.goal, row.reward, bool(row.done_at))
+        TaskProgress(
+            TASKS[row.task], row.period, row.progress, row.goal, row.reward, bool(row.done_at)
+        )
         for row in _current_tasks(player_id, day)
         if row.task in TASKS
     ]
@@ -448,9 +450,7 @@ def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -
         select(*columns)
         .join(Player, Player.id == DailyEntry.player_id)
         .where(*where)
-        .order_by(
-            DailyEntry.points.desc(), DailyEntry.pistis.desc(), DailyEntry.finished_at
-        )
+        .order_by(DailyEntry.points.desc(), DailyEntry.pistis.desc(), DailyEntry.finished_at)
     )
     rows = [
         {**row._asdict(), "rank": (page - 1) * PAGE_SIZE + index + 1}

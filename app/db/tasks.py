@@ -73,10 +73,14 @@ DAILY_POOL: tuple[Task, ...] = (
         40,
         lambda f: int(f.won and all(level in ("hard", "expert") for level in f.levels)),
     ),
-    Task("most_cards", lazy_gettext("Take the most cards in a hand"), 1, 15, lambda f: f.most_cards),
+    Task(
+        "most_cards", lazy_gettext("Take the most cards in a hand"), 1, 15, lambda f: f.most_cards
+    ),
     Task("play3", lazy_gettext("Finish 3 games"), 3, 20, lambda f: 1),
     Task("win2", lazy_gettext("Win 2 games"), 2, 30, _win),
-    Task("daily", lazy_gettext("Finish a Daily deal"), 1, 25, lambda f: int(f.daily_day is not None)),
+    Task(
+        "daily", lazy_gettext("Finish a Daily deal"), 1, 25, lambda f: int(f.daily_day is not None)
+    ),
     Task(
         "points20",
         lazy_gettext("Score 20 points or more in a single deal"),
@@ -95,7 +99,9 @@ WEEKLY_POOL: tuple[Task, ...] = (
         150,
         DAILY_POOL[12].count,
     ),
-    Task("week_ten5", lazy_gettext("Take the 10♦ in 5 hands this week"), 5, 120, DAILY_POOL[4].count),
+    Task(
+        "week_ten5", lazy_gettext("Take the 10♦ in 5 hands this week"), 5, 120, DAILY_POOL[4].count
+    ),
 )
 TASKS = {task.id: task for task in DAILY_POOL + WEEKLY_POOL}
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response
 
 from app.db import queries
 from app.engine import RULE_SETS
@@ -86,7 +88,7 @@ def seed_secret(match: Match) -> bool:
     return rules in DAILY_RULES and hmac.compare_digest(match.seed, daily_seed(today(), rules))
 
 
-def _rules_arg(source) -> str:
+def _rules_arg(source: Mapping[str, str]) -> str:
     rules = source.get("rules", "cardems")
     return rules if rules in DAILY_RULES else "cardems"
 

@@ -202,7 +202,9 @@ def record() -> Response | tuple[str, int]:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
-    seed = match.seed if table.seed_public or (match.over and not daily.seed_secret(match)) else None
+    seed = (
+        match.seed if table.seed_public or (match.over and not daily.seed_secret(match)) else None
+    )
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
     name = "-".join(
         part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part

@@ -8,7 +8,8 @@ anonymous ones.
 
 from __future__ import annotations
 
-from flask import Response, current_app, g, request
+from flask import current_app, g, request
+from werkzeug.wrappers import Response
 
 from app.db import queries
 from app.db.models import Player
@@ -23,7 +24,8 @@ def current_player() -> Player | None:
     a token that is nobody's). Asked once per request."""
     if "player" not in g:
         g.player = queries.player_by_token(request.cookies.get(COOKIE))
-    return g.player
+    player: Player | None = g.player
+    return player
 
 
 def remember(response: Response, token: str) -> Response:

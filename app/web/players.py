@@ -9,11 +9,12 @@ The device cookie is :mod:`.identity`'s.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from flask import Blueprint, current_app, Response, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
-
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.wrappers import Response
 
 from app.db import db, queries
 from app.db.facts import deal_key, game_facts
@@ -44,9 +45,7 @@ def game_finished(table: Table) -> None:
     if player is None or not table.match.over:
         return
     levels = tuple(level or "" for level in table.levels[1:])
-    facts = game_facts(
-        table.match, levels, table.game_id, daily.daily_day_of(table.match, levels)
-    )
+    facts = game_facts(table.match, levels, table.game_id, daily.daily_day_of(table.match, levels))
     try:
         queries.record_result(player.id, facts)
     except SQLAlchemyError:
@@ -66,13 +65,13 @@ def _back(default: str) -> str:
 
 
 @bp.app_template_global()
-def finished_game_panel() -> dict:
+def finished_game_panel() -> dict[str, Any]:
     """What the final page shows below the score: the player (or the name
     form), whether this game is recorded and ranked, and everyone's results
     of this deal."""
     table = store.load_table()
     player = current_player()
-    panel: dict = {"player": player, "deal": [], "daily_day": None, "ranked": None}
+    panel: dict[str, Any] = {"player": player, "deal": [], "daily_day": None, "ranked": None}
     if table is None or not table.match.over:
         return panel
     match = table.match
@@ -89,14 +88,16 @@ def finished_game_panel() -> dict:
 
 
 @bp.get("/me")
-def profile() -> str:
+def profile() -> str | tuple[str, int]:
     """Show the player's profile: name, totals, tasks, transfer code and
     forget me; or, to an anonymous visitor, the name form and the form to
     continue from another device."""
     return _profile_page()
 
 
-def _profile_page(message: str | None = None, code: str | None = None, status: int = 200):
+def _profile_page(
+    message: str | None = None, code: str | None = None, status: int = 200
+) -> str | tuple[str, int]:
     player = current_player()
     tasks = []
     if player is not None:
@@ -113,7 +114,7 @@ def _profile_page(message: str | None = None, code: str | None = None, status: i
 
 
 @bp.post("/me/name")
-def choose_name() -> Response | tuple[str, int]:
+def choose_name() -> Response | str | tuple[str, int]:
     """Choose (or change) the display name (field ``name``). A first name
     makes the player known and records the game just finished, if any."""
     player = current_player()
@@ -142,7 +143,7 @@ def transfer() -> str | tuple[str, int]:
 
 
 @bp.post("/me/continue")
-def continue_here() -> Response | tuple[str, int]:
+def continue_here() -> Response | str | tuple[str, int]:
     """Continue as the player of a transfer code (field ``code``) on this device."""
     claimed = queries.redeem_transfer(request.form.get("code", ""))
     if claimed is None:
@@ -153,7 +154,7 @@ def continue_here() -> Response | tuple[str, int]:
 
 
 @bp.post("/me/forget")
-def forget_me() -> Response | tuple[str, int]:
+def forget_me() -> Response | str | tuple[str, int]:
     """Delete this player, their results and tasks (field ``confirm`` must
     be ``yes``), and drop the cookie."""
     player = current_player()
@@ -179,9 +180,7 @@ def leaderboard() -> str:
         )
     else:
         board = queries.alltime_leaderboard(_page_number(), player_id)
-    return render_template(
-        "players/leaderboard.html", board=board, period=period, player=player
-    )
+    return render_template("players/leaderboard.html", board=board, period=period, player=player)
 
 
 @bp.get("/me/stats")
