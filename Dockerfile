@@ -1,5 +1,5 @@
-# Pişti in one container: gunicorn as a non-root user, sessions and the
-# secret key in the /srv/pisti/instance volume. For several containers
+# Pişti in one container: gunicorn as a non-root user, sessions, the
+# secret key and the SQLite database in the /srv/pisti/instance volume. For several containers
 # sharing Redis, see docker-compose.yml. Only `python3` is assumed of the base
 # image, so scripts/build-image can build this against a Debian stand-in.
 FROM python:3.11.7-slim-bookworm
@@ -19,6 +19,7 @@ COPY pyproject.toml README.md ./
 COPY app ./app
 COPY templates ./templates
 COPY static ./static
+COPY migrations ./migrations
 # Editable, so the app finds templates/ and static/ beside app/; the
 # translations are compiled here, never committed.
 RUN pip install --editable . \
