@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from . import db, dialect_insert
 from .facts import GameFacts
 from .models import DailyEntry, Player, PlayerTask, PlayerToken, Result, WeeklyTotal
-from .tasks import TASKS, Task, daily_tasks, week_start, weekly_challenge
+from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_challenge
 
 #: Rows on a leaderboard page.
 PAGE_SIZE = 20
@@ -323,29 +323,30 @@ def _current_tasks(player_id: int, day: date) -> list[PlayerTask]:
 
 def _advance_tasks(player_id: int, facts: GameFacts, now: datetime) -> list[Task]:
     day = now.date()
-    _ensure_tasks(player_id, day)
+    rows = _current_tasks(player_id, day)
+    if len(rows) < DAILY_COUNT + 1:
+        _ensure_tasks(player_id, day)
+        rows = _current_tasks(player_id, day)
     finished = []
-    for row in _current_tasks(player_id, day):
+    for row in rows:
         task = TASKS.get(row.task)
         gained = task.count(facts) if task is not None and row.done_at is None else 0
         if not gained:
             continue
         progress = PlayerTask.progress + gained
-        db.session.execute(
+        # One statement moves the progress and marks the task done when it
+        # reaches the goal; "done_at IS NULL" makes the reward happen once
+        # even when two games of the player are recorded at the same time.
+        done_at = db.session.execute(
             update(PlayerTask)
-            .where(PlayerTask.id == row.id)
-            .values(progress=case((progress > PlayerTask.goal, PlayerTask.goal), else_=progress))
-        )
-        done = db.session.execute(
-            update(PlayerTask)
-            .where(
-                PlayerTask.id == row.id,
-                PlayerTask.done_at.is_(None),
-                PlayerTask.progress >= PlayerTask.goal,
+            .where(PlayerTask.id == row.id, PlayerTask.done_at.is_(None))
+            .values(
+                progress=case((progress > PlayerTask.goal, PlayerTask.goal), else_=progress),
+                done_at=case((progress >= PlayerTask.goal, now), else_=None),
             )
-            .values(done_at=now)
-        )
-        if done.rowcount and task is not None:  # type: ignore[attr-defined]
+            .returning(PlayerTask.done_at)
+        ).scalar()
+        if done_at is not None and task is not None:
             finished.append(task)
     return finished
 
