@@ -104,7 +104,9 @@ def main() -> None:
         out = context.Queue()
         start = time.perf_counter()
         processes = [
-            context.Process(target=_instance, args=(url, folder, args.games, seed, args.threads, out))
+            context.Process(
+                target=_instance, args=(url, folder, args.games, seed, args.threads, out)
+            )
             for seed in (1, 2)
         ]
         for process in processes:

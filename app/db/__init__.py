@@ -77,6 +77,10 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # A large history: keep hot index pages in memory (64 MiB a connection)
+    # and read the rest through the OS page cache without copying.
+    cursor.execute("PRAGMA cache_size=-65536")
+    cursor.execute("PRAGMA mmap_size=268435456")
     cursor.close()
 
 
