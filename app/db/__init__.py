@@ -4,13 +4,15 @@ SQLAlchemy 2 through Flask-SQLAlchemy, the schema in Alembic migrations
 (Flask-Migrate, ``migrations/``). SQLite in the instance folder by default
 (``instance/pisti.db``); PostgreSQL (psycopg 3) when ``DATABASE_URL`` says
 so. Migrations run when the app starts (several replicas starting together
-on one PostgreSQL take turns on an advisory lock), or by hand with
+on one PostgreSQL take turns on an advisory lock, on one SQLite file on a
+file lock), or by hand with
 ``flask --app app db upgrade``. Game state stays in the session; only
 finished games reach the database.
 """
 
 from __future__ import annotations
 
+import fcntl
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +66,20 @@ def init_db(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            event.listen(db.engine, "connect", _sqlite_pragmas)
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        if db.engine.dialect.name != "sqlite":
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            return
+        event.listen(db.engine, "connect", _sqlite_pragmas)
+        # Two servers starting on one SQLite file take turns, as replicas
+        # on PostgreSQL do on the advisory lock (migrations/env.py).
+        database = db.engine.url.database
+        lock_path = f"{database}.migrate-lock" if database and database != ":memory:" else None
+        if lock_path is None:
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            return
+        with open(lock_path, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

@@ -88,7 +88,7 @@ def finished_game_panel() -> dict[str, Any]:
 
 
 @bp.get("/me")
-def profile() -> str | tuple[str, int]:
+def profile() -> tuple[str, int]:
     """Show the player's profile: name, totals, tasks, transfer code and
     forget me; or, to an anonymous visitor, the name form and the form to
     continue from another device."""
@@ -97,7 +97,7 @@ def profile() -> str | tuple[str, int]:
 
 def _profile_page(
     message: str | None = None, code: str | None = None, status: int = 200
-) -> str | tuple[str, int]:
+) -> tuple[str, int]:
     player = current_player()
     tasks = []
     if player is not None:
@@ -110,11 +110,11 @@ def _profile_page(
         transfer_code=code,
         forgotten=request.args.get("forgotten") == "1",
     )
-    return (page, status) if status != 200 else page
+    return page, status
 
 
 @bp.post("/me/name")
-def choose_name() -> Response | str | tuple[str, int]:
+def choose_name() -> Response | tuple[str, int]:
     """Choose (or change) the display name (field ``name``). A first name
     makes the player known and records the game just finished, if any."""
     player = current_player()
@@ -134,16 +134,18 @@ def choose_name() -> Response | str | tuple[str, int]:
 
 
 @bp.post("/me/transfer")
-def transfer() -> str | tuple[str, int]:
+def transfer() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Show a new one-time code to continue as this player on another device."""
     player = current_player()
     if player is None:
         return _profile_page(gettext("Choose a name first."), status=400)
-    return _profile_page(code=queries.open_transfer(player))
+    page, status = _profile_page(code=queries.open_transfer(player))
+    # The code is shown once: never kept by a browser or proxy cache.
+    return page, status, {"Cache-Control": "no-store"}
 
 
 @bp.post("/me/continue")
-def continue_here() -> Response | str | tuple[str, int]:
+def continue_here() -> Response | tuple[str, int]:
     """Continue as the player of a transfer code (field ``code``) on this device."""
     claimed = queries.redeem_transfer(request.form.get("code", ""))
     if claimed is None:
@@ -154,7 +156,7 @@ def continue_here() -> Response | str | tuple[str, int]:
 
 
 @bp.post("/me/forget")
-def forget_me() -> Response | str | tuple[str, int]:
+def forget_me() -> Response | tuple[str, int]:
     """Delete this player, their results and tasks (field ``confirm`` must
     be ``yes``), and drop the cookie."""
     player = current_player()
