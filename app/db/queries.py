@@ -24,6 +24,8 @@ from .facts import GameFacts
 from .models import DailyEntry, Player, PlayerTask, PlayerToken, Result, WeeklyTotal
 from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_challenge
 
+#: Bulk updates here touch no object the session holds: skip syncing them.
+NO_SYNC = {"synchronize_session": False}
 #: Rows on a leaderboard page.
 PAGE_SIZE = 20
 NAME_MAX = 24
@@ -228,7 +230,10 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     if facts.daily_day is not None:
         recorded.ranked = _finish_daily_entry(player_id, facts, now)
         if recorded.ranked:
-            db.session.execute(update(Result).where(Result.id == result_id).values(ranked=True))
+            db.session.execute(
+                update(Result).where(Result.id == result_id).values(ranked=True),
+                execution_options=NO_SYNC,
+            )
     recorded.finished_tasks = _advance_tasks(player_id, facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
     gained = facts.points + rewards
@@ -248,7 +253,8 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
                 if facts.won
                 else Player.best_streak
             ),
-        )
+        ),
+        execution_options=NO_SYNC,
     )
     week = week_start(now.date())
     stmt = insert(WeeklyTotal).values(week=week, player_id=player_id, score=gained)
@@ -272,7 +278,8 @@ def _finish_daily_entry(player_id: int, facts: GameFacts, now: datetime) -> bool
             DailyEntry.game_id == facts.game_id,
             DailyEntry.finished_at.is_(None),
         )
-        .values(finished_at=now, points=facts.points, pistis=facts.pistis + facts.jack_pistis)
+        .values(finished_at=now, points=facts.points, pistis=facts.pistis + facts.jack_pistis),
+        execution_options=NO_SYNC,
     )
     return bool(done.rowcount)  # type: ignore[attr-defined]
 
@@ -305,10 +312,20 @@ def _ensure_tasks(player_id: int, day: date) -> None:
     db.session.execute(dialect_insert(db.engine)(PlayerTask).values(rows).on_conflict_do_nothing())
 
 
-def _current_tasks(player_id: int, day: date) -> list[PlayerTask]:
+def _current_tasks(player_id: int, day: date) -> list[Any]:
+    """The player's task rows of ``day`` and its week (id, task, period,
+    progress, goal, reward, done_at), daily ones first."""
     return list(
-        db.session.scalars(
-            select(PlayerTask)
+        db.session.execute(
+            select(
+                PlayerTask.id,
+                PlayerTask.task,
+                PlayerTask.period,
+                PlayerTask.progress,
+                PlayerTask.goal,
+                PlayerTask.reward,
+                PlayerTask.done_at,
+            )
             .where(
                 PlayerTask.player_id == player_id,
                 or_(
@@ -344,7 +361,8 @@ def _advance_tasks(player_id: int, facts: GameFacts, now: datetime) -> list[Task
                 progress=case((progress > PlayerTask.goal, PlayerTask.goal), else_=progress),
                 done_at=case((progress >= PlayerTask.goal, now), else_=None),
             )
-            .returning(PlayerTask.done_at)
+            .returning(PlayerTask.done_at),
+            execution_options=NO_SYNC,
         ).scalar()
         if done_at is not None and task is not None:
             finished.append(task)
