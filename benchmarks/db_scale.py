@@ -219,7 +219,8 @@ PLANS = {
 
 def print_plans(app, today: date) -> None:
     with app.app_context():
-        explain = "EXPLAIN" if db.engine.dialect.name == "postgresql" else "EXPLAIN QUERY PLAN"
+        postgres = db.engine.dialect.name == "postgresql"
+        explain = "EXPLAIN (ANALYZE, COSTS OFF)" if postgres else "EXPLAIN QUERY PLAN"
         params = {"day": today, "now": datetime.combine(today, datetime.min.time())}
         for name, sql in PLANS.items():
             rows = db.session.execute(text(f"{explain} {sql}"), params).all()
