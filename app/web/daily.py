@@ -29,6 +29,7 @@ from app.engine import RULE_SETS
 from app.engine.match import Match
 
 from . import game, store
+from .errors import stale_page
 from .identity import current_player
 from .table import Table
 
@@ -134,16 +135,19 @@ def page() -> str:
 
 
 @bp.post("/play")
-def play() -> Response:
+def play() -> Response | tuple[str, int, dict[str, str]]:
     """Deal today's Daily game of the posted ``rules``; ranked when the
     player is known and has not started one of today's before."""
     rules = _rules_arg(request.form)
     day = today()
     table = _deal(day, rules)
+    try:
+        store.apply(lambda: store.start_table(table))
+    except store.Stale:
+        return stale_page()
     player = current_player()
     if player is not None:
         queries.start_daily(player.id, day, rules, table.game_id)
-    store.start_table(table)
     return redirect(url_for("game.table"), 303)
 
 
@@ -194,12 +198,16 @@ def past(day_text: str) -> str | tuple[str, int]:
 
 
 @bp.post("/<day_text>/play")
-def play_past(day_text: str) -> Response | tuple[str, int]:
+def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Deal a past day's Daily game of the posted ``rules`` (never ranked)."""
     day = _past_day(day_text)
     if day is None:
         return _no_such_day(day_text)
-    store.start_table(_deal(day, _rules_arg(request.form)))
+    table = _deal(day, _rules_arg(request.form))
+    try:
+        store.apply(lambda: store.start_table(table))
+    except store.Stale:
+        return stale_page()
     return redirect(url_for("game.table"), 303)
 
 

@@ -12,7 +12,7 @@ import pytest
 from app import create_app
 from app.db import db
 from benchmarks.postgres_server import PostgresServer
-from tests.conftest import CSRF
+from tests.conftest import CSRF, start_deal
 
 CARD = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 MOVE = re.compile(r'name="move" value="(\d+)"')
@@ -78,6 +78,10 @@ class Browser:
         self.page = response.get_data(as_text=True)
         return response
 
+    def deal(self, seed: str):
+        """Open the deal link of ``seed`` and start it."""
+        return start_deal(self.client, f"/deal/{seed}")
+
     def choose_name(self, name: str, **fields):
         self.get("/me")
         return self.post("/me/name", name=name, **fields)
@@ -91,13 +95,17 @@ class Browser:
         ``last_post`` receives the fields of the move that ended the game."""
         for _ in range(2000):
             self.get("/game")
-            cards = CARD.findall(self.page)
-            if cards:
+            card = CARD.search(self.page)
+            if card:
+                # The fields of the first card's own form (a kept game's
+                # form carries that game's id).
+                start = self.page.rindex("<form", 0, card.start())
+                form = self.page[start : self.page.index("</form>", card.end())]
                 fields = {
-                    "card": cards[0],
-                    "move": MOVE.search(self.page).group(1),
-                    "hand": HAND.search(self.page).group(1),
-                    "game": GAME.search(self.page).group(1),
+                    "card": card.group(1),
+                    "move": MOVE.search(form).group(1),
+                    "hand": HAND.search(form).group(1),
+                    "game": GAME.search(form).group(1),
                 }
                 self.post("/play", **fields)
                 if last_post is not None:

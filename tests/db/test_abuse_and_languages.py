@@ -64,7 +64,7 @@ def test_new_pages_in_turkish_have_no_english_left(app, path):
     visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "tr"
     visitor.choose_name("Türkçe Kullanıcı")
     if path == "/me/stats":
-        visitor.get("/deal/tr-stats")
+        visitor.deal("tr-stats")
         visitor.play_to_the_end()
     page = visitor.get(path).get_data(as_text=True)
     assert 'lang="tr"' in page

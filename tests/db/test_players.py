@@ -119,7 +119,7 @@ def test_an_expired_transfer_code_fails(visitor, app):
 
 def test_forget_me_deletes_everything(visitor, app):
     visitor.choose_name("Gone")
-    visitor.get("/deal/forget-test")
+    visitor.deal("forget-test")
     visitor.play_to_the_end()
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Result)) == 1

@@ -19,7 +19,7 @@ def _count(app, model) -> int:
 
 def test_a_known_players_game_is_recorded_once(app, visitor):
     visitor.choose_name("Once")
-    visitor.get("/deal/record-once")
+    visitor.deal("record-once")
     last = []
     visitor.play_to_the_end(last)
     assert _count(app, Result) == 1
@@ -38,13 +38,13 @@ def test_a_known_players_game_is_recorded_once(app, visitor):
 
 
 def test_anonymous_games_are_not_recorded(app, visitor):
-    visitor.get("/deal/anon")
+    visitor.deal("anon")
     visitor.play_to_the_end()
     assert _count(app, Result) == 0
 
 
 def test_choosing_a_name_on_the_final_page_keeps_that_game(app, visitor):
-    visitor.get("/deal/name-after")
+    visitor.deal("name-after")
     page = visitor.play_to_the_end()
     assert "Keep this result" in page
     response = visitor.post("/me/name", name="Afterwards", next="game")
@@ -102,7 +102,7 @@ def test_shared_deal_lists_everyone_best_first(app):
     for name in ("First", "Second"):
         visitor = Browser(app.test_client())
         visitor.choose_name(name)
-        visitor.get("/deal/shared-list")
+        visitor.deal("shared-list")
         visitor.play_to_the_end()
     page = visitor.get("/game").get_data(as_text=True)
     assert "Everyone who finished this deal" in page

@@ -102,7 +102,7 @@ def test_leaderboard_page_states_the_formula_and_escapes_names(app, visitor):
 def test_statistics_page_draws_charts_with_numbers(app, visitor):
     visitor.choose_name("Stats")
     for seed in ("stats-a", "stats-b"):
-        visitor.get(f"/deal/{seed}")
+        visitor.deal(f"{seed}")
         visitor.play_to_the_end()
     page = visitor.get("/me/stats").get_data(as_text=True)
     assert page.count("<svg") >= 4
