@@ -8,11 +8,11 @@ sit at the other positions (see :mod:`app.engine.match`).
 
 from __future__ import annotations
 
-import random
 import secrets
 from dataclasses import asdict, dataclass, field
 
-from app.ai import LEVELS, make_bot
+from app import searches
+from app.ai import LEVELS
 from app.engine import (
     IllegalPlay,
     InvalidCard,
@@ -135,6 +135,8 @@ class Table:
             Refused: the hand is over, the move number is missing or not the
                 current one (a stale page, a repeated POST), or the card is
                 not a card in the player's hand.
+            app.searches.SearchBusy: too many searches in line for a
+                computer's answer; the table must not be saved.
         """
         if self.state.finished:
             raise Refused("hand_over", 409)
@@ -180,8 +182,10 @@ class Table:
         while not state.finished and state.turn != self.seat:
             seat = state.turn
             position = match.position_of(seat)
-            rng = random.Random(f"{match.seed}:{match.hand_number}:{len(state.plays)}")
-            card = make_bot(self.levels[position], rng, budget_ms).choose(observe(state, seat))
+            level = self.levels[position]
+            assert level is not None  # only the player's position has none
+            seed = f"{match.seed}:{match.hand_number}:{len(state.plays)}"
+            card = searches.choose(level, seed, budget_ms, observe(state, seat))
             self.log.append({**asdict(state.play(card)), "position": position})
         if state.finished:
             match.count_hand()
