@@ -57,9 +57,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # without any stored session.
     csrf.init_app(app)
 
-    from .web import daily, errors, game, players
+    from .web import daily, errors, game, house, players
 
     app.register_blueprint(game.bp)
+    app.register_blueprint(house.bp)
     app.register_blueprint(daily.bp)
     app.register_blueprint(players.bp)
     errors.register(app)
