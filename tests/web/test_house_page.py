@@ -65,7 +65,10 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
     assert result.exit_code == 0, result.stderr
     points = [team["points"] for team in json.loads(result.stdout)["teams"]]
     totals = re.search(
-        r"<th scope=\"row\">Hand total</th><td>(\d+)</td><td>(\d+)</td>", player.page
+        r"<th scope=\"row\">Hand total</th><td class=\"score-count\"></td>"
+        r"<td class=\"score-points\">(\d+)</td><td class=\"score-count\"></td>"
+        r"<td class=\"score-points\">(\d+)</td>",
+        player.page,
     )
     assert totals and [int(totals.group(1)), int(totals.group(2))] == points
 
