@@ -22,7 +22,7 @@ from app.engine import (
 )
 from app.logs import log_game_finished
 
-from . import i18n, links, store
+from . import daily, i18n, links, players, store
 from .errors import stale_page
 from .table import Refused, Table
 from .view import (
@@ -250,7 +250,9 @@ def record() -> Response | tuple[str, int]:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
-    seed = match.seed if table.seed_public or match.over else None
+    seed = (
+        match.seed if table.seed_public or (match.over and not daily.seed_secret(match)) else None
+    )
     if seed:
         extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
@@ -396,6 +398,7 @@ def _act(action: Callable[[Table], None]) -> Response | tuple[str, int]:
         return _stale()
     if table.match.over and not was_over:
         log_game_finished(table)
+        players.game_finished(table)
     return redirect(url_for("game.table"), 303)
 
 
@@ -415,7 +418,7 @@ def _render(table: Table, message: str | None = None) -> str:
     context = table_context(table, store.aids())
     context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
     match = table.match
-    if table.seed_public or match.over:
+    if table.seed_public or (match.over and not daily.seed_secret(match)):
         context["share_url"] = _table_url(table, external=True)
         context["deal_url"] = _table_url(table)
     if not match.hand_counted:
