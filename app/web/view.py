@@ -302,7 +302,8 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
     """Return the lines of a hand's score table, by side, each with its
     count and its points (record-format "Replay output": ``points = aces +
     jacks + 2*two_of_clubs + 3*ten_of_diamonds + most_cards + pişti points
-    + Jack pişti points``; the pişti values are the rule set's)."""
+    + Jack pişti points``; the pişti values are the rule set's), and under
+    house rules with a last-sweep bonus (format 2) a line for it."""
     lines: list[tuple[str, str, Callable[[TeamScore], int]]] = [
         (gettext("Cards (most cards)"), "cards", lambda score: score.most_cards),
         (gettext("Aces"), "aces", lambda score: score.aces),
@@ -316,10 +317,17 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
             lambda score: rules.jack_pisti_points * score.jack_pisti,
         ),
     ]
+    if rules.last_sweep_bonus:
+        lines.append(
+            (gettext("Last cards left on the table"), "", lambda score: score.last_sweep_bonus)
+        )
     return [
         ScoreRow(
             label=label,
-            counts=[getattr(score, field) for score in scores],
+            counts=[
+                getattr(score, field) if field else int(score.last_sweep_bonus > 0)
+                for score in scores
+            ],
             points=[points(score) for score in scores],
         )
         for label, field, points in lines
