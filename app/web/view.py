@@ -339,8 +339,9 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
 
 def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]]:
     """Return each finished hand's points per side with the match total
-    after it: ``[(hand points, running totals), ...]``."""
-    totals = [0, 0]
+    after it: ``[(hand points, running totals), ...]``, with as many sides
+    as the match has (two, three or four)."""
+    totals = [0] * len(history[0]) if history else []
     rows = []
     for points in history:
         totals = [total + point for total, point in zip(totals, points, strict=True)]
