@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .ai import make_bot
 from .engine import GameState, get_rules, hand_winner, observe, score_hand, seeded_deck
+from .style_stats import StyleStats
 
 
 @dataclass
@@ -27,6 +28,7 @@ class ArenaResult:
         wins, draws, losses: A's results over all games (two per deal),
             by the rule set's winner rule (cardems breaks ties by cards).
         times: each level's decision times, in milliseconds.
+        styles: each level's style statistics.
     """
 
     differences: list[float] = field(default_factory=list)
@@ -34,6 +36,7 @@ class ArenaResult:
     draws: int = 0
     losses: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
+    styles: dict[str, StyleStats] = field(default_factory=dict)
 
     def merge(self, other: ArenaResult) -> None:
         """Add another run's figures to these."""
@@ -43,6 +46,8 @@ class ArenaResult:
         self.losses += other.losses
         for level, times in other.times.items():
             self.times.setdefault(level, []).extend(times)
+        for level, stats in other.styles.items():
+            self.styles.setdefault(level, StyleStats()).merge(stats)
 
     def mean_and_margin(self) -> tuple[float, float]:
         """Return the mean difference per deal and its 95% margin (±)."""
@@ -63,12 +68,14 @@ def play_deals(
 ) -> ArenaResult:
     """Play deals ``first`` .. ``first + count - 1`` of ``seed`` twice each."""
     rules = get_rules(rules_name)
-    result = ArenaResult(times={a: [], b: []})
+    result = ArenaResult(times={a: [], b: []}, styles={a: StyleStats(), b: StyleStats()})
     for number in range(first, first + count):
         deck = seeded_deck(f"{seed}-{number}", rules)
         difference = 0.0
         for a_team in (0, 1):
             state = GameState(rules, deck)
+            result.styles[a].hands += 1
+            result.styles[b].hands += 1
             while not state.finished:
                 seat = state.turn
                 level = a if seat % 2 == a_team else b
@@ -79,7 +86,7 @@ def play_deals(
                 start = time.perf_counter()
                 card = bot.choose(observation)
                 result.times[level].append((time.perf_counter() - start) * 1000)
-                state.play(card)
+                result.styles[level].add_play(observation, state.play(card))
             scores = score_hand(state)
             difference += (scores[a_team].points - scores[1 - a_team].points) / 2
             winner, _ = hand_winner(state, scores)
@@ -142,4 +149,7 @@ def report(result: ArenaResult, a: str, b: str) -> str:
             f"{level} decision time: median {statistics.median(times):.3f} ms, "
             f"p99 {percentile(times, 0.99):.3f} ms over {len(times)} decisions"
         )
+    for level in dict.fromkeys((a, b)):
+        if level in result.styles:
+            lines.append(f"{level} style: {result.styles[level].describe()}")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from typing import NoReturn
 import click
 from flask import Flask
 
-from .ai import LEVELS
+from .ai import BOTS
 from .arena import report, run_arena
 from .engine import RULE_SETS, InvalidRecord, InvalidSeed, check_seed, load_record, replay_summary
 
@@ -44,10 +44,8 @@ def _fail(message: str) -> NoReturn:
 
 
 @click.command("arena")
-@click.option("--a", "level_a", required=True, type=click.Choice(list(LEVELS)), help="First level.")
-@click.option(
-    "--b", "level_b", required=True, type=click.Choice(list(LEVELS)), help="Second level."
-)
+@click.option("--a", "level_a", required=True, type=click.Choice(list(BOTS)), help="First level.")
+@click.option("--b", "level_b", required=True, type=click.Choice(list(BOTS)), help="Second level.")
 @click.option(
     "--deals", default=200, show_default=True, type=click.IntRange(1), help="Duplicate deals."
 )
