@@ -52,9 +52,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_security(app)
     csrf.init_app(app)
 
-    from .web import errors, game
+    from .web import errors, game, story
 
     app.register_blueprint(game.bp)
+    app.register_blueprint(story.bp)
     errors.register(app)
     security.limit_game_creation(app, redis_client)
 

@@ -19,8 +19,9 @@ from app.engine import (
     new_seed,
 )
 from app.logs import log_game_finished
+from app.story.cast import CAST
 
-from . import i18n, store
+from . import i18n, store, story
 from .table import Refused, Table
 from .view import POSITION_NAMES_EN, hand_scores, table_context
 
@@ -73,7 +74,7 @@ def _page_globals() -> dict:
         "aids": store.aids(),
         "languages": i18n.LANGUAGES,
         "current_language": str(get_locale() or "en"),
-        "level_names": LEVEL_NAMES,
+        "level_names": {**LEVEL_NAMES, **{member.key: member.name for member in CAST}},
     }
 
 
@@ -301,6 +302,7 @@ def _act(action) -> Response | tuple[str, int]:
     store.save_table(table)
     if table.match.over and not was_over:
         log_game_finished(table)
+        story.record_result(table)
     return redirect(url_for("game.table"), 303)
 
 
@@ -308,6 +310,7 @@ def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
     context.update(message=message, rule_names=RULE_NAMES, previous=store.has_previous())
+    context.update(story.table_extras(table, store.aids()))
     match = table.match
     if table.seed_public or match.over:
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
