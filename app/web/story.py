@@ -133,12 +133,14 @@ def _remark(table: Table, member: Opponent) -> str | None:
     the opponent's, or (the teacher) explaining the opponent's play."""
     match = table.match
     if match.hand_counted:
-        mine = match.history[-1][1] > match.history[-1][0]
-        return str(member.won_hand if mine else member.lost_hand)
-    theirs = [event for event in table.log if event["position"] != 0]
-    if not theirs:
+        yours, theirs = match.history[-1]
+        if yours == theirs:
+            return None
+        return str(member.won_hand if theirs > yours else member.lost_hand)
+    plays = [event for event in table.log if event["position"] != 0]
+    if not plays:
         return None
-    event = theirs[-1]
+    event = plays[-1]
     if event["pisti"] or event["jack_pisti"]:
         return str(member.pisti)
     if not member.explains:
@@ -221,6 +223,7 @@ def _lesson(step: int, wrong: str | None = None) -> str:
         "face_down": state.face_down,
         "hand": state.hands[0] if step < len(lesson.STEPS) else [],
         "her_cards": len(state.hands[1]),
+        "settled": lesson_settled(),
     }
     if step < len(lesson.STEPS):
         asked = lesson.STEPS[step]

@@ -91,10 +91,12 @@ def test_the_whole_lesson_then_the_scoring_and_replay(client):
 
 
 def test_skipping_the_lesson(client):
+    assert "Skip the lesson" in text(client.get("/story/lesson"))
     response = client.post("/story/lesson/skip", data={"csrf_token": token(client)})
     assert response.status_code == 303 and response.headers["Location"] == "/story"
     page = text(client.get("/story"))
     assert "Play the lesson again" in page
+    assert "Skip the lesson" not in text(client.get("/story/lesson"))
 
 
 def start(client, key: str):
