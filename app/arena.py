@@ -65,8 +65,11 @@ def play_deals(
     first: int,
     count: int,
     budget_ms: float | None = None,
+    max_worlds: int | None = None,
 ) -> ArenaResult:
-    """Play deals ``first`` .. ``first + count - 1`` of ``seed`` twice each."""
+    """Play deals ``first`` .. ``first + count - 1`` of ``seed`` twice each
+    (``budget_ms`` and ``max_worlds``: the searching levels' budget, see
+    :func:`app.ai.make_bot`)."""
     rules = get_rules(rules_name)
     result = ArenaResult(times={a: [], b: []}, styles={a: StyleStats(), b: StyleStats()})
     for number in range(first, first + count):
@@ -80,7 +83,10 @@ def play_deals(
                 seat = state.turn
                 level = a if seat % 2 == a_team else b
                 bot = make_bot(
-                    level, random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"), budget_ms
+                    level,
+                    random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"),
+                    budget_ms,
+                    max_worlds,
                 )
                 observation = observe(state, seat)
                 start = time.perf_counter()
@@ -108,6 +114,7 @@ def run_arena(
     rules_name: str = "cardems",
     jobs: int = 1,
     budget_ms: float | None = None,
+    max_worlds: int | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals of ``a`` against ``b`` over ``jobs``
     processes and return the combined figures."""
@@ -115,11 +122,11 @@ def run_arena(
     chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
     result = ArenaResult(times={a: [], b: []})
     if jobs == 1:
-        result.merge(play_deals(a, b, rules_name, seed, 0, deals, budget_ms))
+        result.merge(play_deals(a, b, rules_name, seed, 0, deals, budget_ms, max_worlds))
         return result
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_deals, a, b, rules_name, seed, lo, hi - lo, budget_ms)
+            pool.submit(play_deals, a, b, rules_name, seed, lo, hi - lo, budget_ms, max_worlds)
             for lo, hi in chunks
         ]
         for future in futures:

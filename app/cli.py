@@ -43,6 +43,11 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+#: With ``--worlds`` alone, a move's search stops at this time even short of
+#: its worlds, in milliseconds.
+WORLDS_TIME_LIMIT_MS = 10_000.0
+
+
 @click.command("arena")
 @click.option("--a", "level_a", required=True, type=click.Choice(list(BOTS)), help="First level.")
 @click.option("--b", "level_b", required=True, type=click.Choice(list(BOTS)), help="Second level.")
@@ -70,6 +75,13 @@ def _fail(message: str) -> NoReturn:
     default=None,
     help="Thinking time per move of searching levels, in milliseconds.",
 )
+@click.option(
+    "--worlds",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worlds each move of searching levels samples, whatever the time it takes "
+    "(with --budget-ms: whichever comes first).",
+)
 def arena_command(
     level_a: str,
     level_b: str,
@@ -78,6 +90,7 @@ def arena_command(
     rules_name: str,
     jobs: int,
     budget_ms: float | None,
+    worlds: int | None,
 ) -> None:
     """Play LEVEL A against LEVEL B over duplicate deals (each seeded deal
     played twice, seats swapped) and print the mean point difference with
@@ -87,7 +100,9 @@ def arena_command(
         check_seed(f"{seed}-0")
     except InvalidSeed as exc:
         _fail(str(exc))
-    result = run_arena(level_a, level_b, deals, seed, rules_name, jobs, budget_ms)
+    if worlds is not None and budget_ms is None:
+        budget_ms = WORLDS_TIME_LIMIT_MS
+    result = run_arena(level_a, level_b, deals, seed, rules_name, jobs, budget_ms, worlds)
     click.echo(report(result, level_a, level_b))
 
 

@@ -59,12 +59,16 @@ class UnknownLevel(ValueError):
     """Raised by :func:`make_bot` for a name that is not in :data:`BOTS`."""
 
 
-def make_bot(level: str, rng: random.Random, budget_ms: float | None = None) -> Bot:
+def make_bot(
+    level: str, rng: random.Random, budget_ms: float | None = None, max_worlds: int | None = None
+) -> Bot:
     """Return a bot of ``level`` (a key of :data:`BOTS`: a level or a story
     opponent) drawing from ``rng``.
 
     ``budget_ms`` is the thinking time per move, in milliseconds, of the
     levels that search (Expert); ``None`` keeps their default.
+    ``max_worlds`` caps their search at that many sampled worlds (a budget
+    that does not depend on the machine's load); ``None``: no cap.
 
     Raises:
         UnknownLevel: ``level`` is not a known level or opponent.
@@ -72,6 +76,11 @@ def make_bot(level: str, rng: random.Random, budget_ms: float | None = None) -> 
     if level not in BOTS:
         raise UnknownLevel(f"unknown level {level!r}")
     bot_class = BOTS[level]
-    if budget_ms is not None and getattr(bot_class, "takes_budget", False):
-        return bot_class(rng, budget_ms=budget_ms)
-    return bot_class(rng)
+    if not searches(level):
+        return bot_class(rng)
+    options: dict[str, float | int] = {}
+    if budget_ms is not None:
+        options["budget_ms"] = budget_ms
+    if max_worlds is not None:
+        options["max_worlds"] = max_worlds
+    return bot_class(rng, **options)

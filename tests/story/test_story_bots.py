@@ -137,3 +137,12 @@ def test_the_arena_runs_an_opponent_and_prints_its_style(runner):
     assert result.exit_code == 0, result.output
     assert "cevdet vs medium: 20 duplicate deals, 40 games" in result.output
     assert "cevdet style:" in result.output and "kept to its last card of a deal" in result.output
+
+
+def test_the_arena_measures_muruvvet_on_a_fixed_number_of_worlds(runner):
+    arguments = "arena --a muruvvet --b ferit --deals 1 --seed ci --worlds 2 --jobs 1"
+    result = runner.invoke(args=arguments.split())
+    assert result.exit_code == 0, result.output
+    assert "muruvvet vs ferit: 1 duplicate deals, 2 games" in result.output
+    assert make_bot("muruvvet", random.Random(0), max_worlds=7).max_worlds == 7
+    assert make_bot("muruvvet", random.Random(0), budget_ms=5).budget_ms == 5
