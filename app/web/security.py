@@ -23,7 +23,7 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 #: The endpoints that deal a new game, sharing one rate limit.
-GAME_CREATION = ("game.new_game", "game.deal")
+GAME_CREATION = ("game.new_game", "game.deal", "story.play")
 
 
 def init_security(app: Flask) -> None:

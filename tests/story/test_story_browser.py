@@ -5,6 +5,7 @@ phone and laptop sizes."""
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app import create_app
@@ -129,3 +130,24 @@ def test_progress_is_kept_across_a_restart(browser: Browser, tmp_path):
         expect(page.get_by_role("button", name="Play the lesson again")).to_be_visible()
         expect(page.locator(".story-place.next h2")).to_contain_text("Aunt Hayriye")
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+def test_no_serious_accessibility_violations(browser: Browser, live_server, locale):
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    axe = Axe()
+    pages = []
+    page.goto(live_server + "/story")
+    pages.append(("path", axe.run(page)))
+    page.goto(live_server + "/story/lesson")
+    pages.append(("lesson", axe.run(page)))
+    with page.expect_navigation():
+        page.locator(".hand button").nth(1).click()
+    pages.append(("lesson, wrong card", axe.run(page)))
+    context.close()
+    for name, result in pages:
+        serious = [
+            v["id"] for v in result.response["violations"] if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == [], f"{name}: {serious}"

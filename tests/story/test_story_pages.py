@@ -200,3 +200,15 @@ def test_turkish_story_pages(client, path):
     assert "Konak Akşamları" in page
     for english in ("lesson", "Skip", "Play", "Your hand", "Aunt Hayriye", "locked", "Which"):
         assert english not in page, english
+
+
+def test_story_matches_count_towards_the_new_game_limit(tmp_path):
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "limit-secret",
+        "SESSION_FILE_DIR": str(tmp_path),
+        "NEW_GAME_LIMIT": "1 per minute",
+    }
+    client = create_app(config).test_client()
+    assert start(client, "hayriye").status_code == 303
+    assert start(client, "hayriye").status_code == 429
