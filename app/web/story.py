@@ -74,10 +74,13 @@ def path() -> str:
 @bp.post("/play")
 def play() -> ResponseReturnValue:
     """Start a story match (field ``opponent``) against the next opponent,
-    or anyone once the story is finished: a classic match to :data:`TARGET`."""
+    or anyone once the story is finished: a classic match to :data:`TARGET`.
+    Before the first match comes the lesson (or skipping it)."""
     member = opponent(request.form.get("opponent"))
     if member is None:
         return _refuse(gettext("There is nobody of that name in the mansion."), 400)
+    if not lesson_settled():
+        return redirect(url_for("story.lesson_page"), 303)
     upcoming = next_opponent()
     if upcoming is not None and member.key != upcoming.key:
         return _refuse(

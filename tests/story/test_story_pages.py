@@ -35,8 +35,7 @@ def test_the_path_shows_the_cast_in_order_with_the_lesson_first(client):
     assert "Start the lesson" in page and "Skip the lesson" in page
     assert "To go on: win a match to 51 against Aunt Hayriye." in page
     assert page.count("locked") == 5
-    assert 'name="opponent" value="hayriye"' in response.get_data(as_text=True)
-    assert 'value="sevim"' not in response.get_data(as_text=True)
+    assert 'name="opponent"' not in response.get_data(as_text=True)  # the lesson first
 
 
 def test_the_home_page_links_to_the_story(client):
@@ -103,7 +102,19 @@ def start(client, key: str):
     return client.post("/story/play", data={"csrf_token": token(client), "opponent": key})
 
 
+def skip_lesson(client) -> None:
+    client.post("/story/lesson/skip", data={"csrf_token": token(client)})
+
+
+def test_the_lesson_comes_before_the_first_match(client):
+    assert "Her lesson comes first" in text(client.get("/story"))
+    response = start(client, "hayriye")
+    assert response.status_code == 303 and response.headers["Location"] == "/story/lesson"
+    assert client.get("/game").status_code == 404
+
+
 def test_only_the_next_opponent_can_be_played(client):
+    skip_lesson(client)
     assert start(client, "sevim").status_code == 409
     assert "beat Aunt Hayriye first" in text(start(client, "sevim"))
     assert start(client, "nobody").status_code == 400
@@ -112,6 +123,7 @@ def test_only_the_next_opponent_can_be_played(client):
     assert response.status_code == 303 and response.headers["Location"] == "/game"
     page = text(client.get("/game"))
     assert "Aunt Hayriye" in page and "0 / 51 pts" in page
+    assert 'name="opponent" value="hayriye"' in client.get("/story").get_data(as_text=True)
 
 
 def play_match(client, monkeypatch, key: str, seed: str) -> Table:
@@ -136,6 +148,7 @@ def play_match(client, monkeypatch, key: str, seed: str) -> Table:
 
 
 def winning_seed(client, monkeypatch) -> str:
+    skip_lesson(client)
     for number in range(6):
         page = play_match(client, monkeypatch, "hayriye", f"story-win-{number}")
         if "You won!" in page:
@@ -155,7 +168,6 @@ def test_winning_a_match_beats_the_opponent_and_is_kept(client, monkeypatch):
 def test_progress_survives_a_restart(tmp_path, monkeypatch):
     config = {"TESTING": True, "SECRET_KEY": "restart-secret", "SESSION_FILE_DIR": str(tmp_path)}
     first = create_app(config).test_client()
-    first.post("/story/lesson/skip", data={"csrf_token": token(first)})
     winning_seed(first, monkeypatch)
     cookie = first.get_cookie("pisti_session")
     second = create_app(config).test_client()
@@ -175,6 +187,7 @@ def test_a_finished_story_opens_rematches_against_anyone(client):
 
 def test_remarks_at_the_table_and_the_aid_that_turns_them_off(client, monkeypatch):
     monkeypatch.setattr(story, "new_seed", lambda: "story-remarks")
+    skip_lesson(client)
     start(client, "hayriye")
     player = Player(client)
     player.get()
@@ -210,5 +223,6 @@ def test_story_matches_count_towards_the_new_game_limit(tmp_path):
         "NEW_GAME_LIMIT": "1 per minute",
     }
     client = create_app(config).test_client()
+    skip_lesson(client)
     assert start(client, "hayriye").status_code == 303
     assert start(client, "hayriye").status_code == 429
