@@ -50,6 +50,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # malformed form a 400, not a "missing token" or a 500.
     redis_client = init_sessions(app)
     security.init_security(app)
+    # Flask-WTF finds the token's secret half in the session, where
+    # app.sessions puts it from its own cookie: a visitor's first form works
+    # without any stored session.
     csrf.init_app(app)
 
     from .web import errors, game, story

@@ -1,7 +1,15 @@
-"""Duplicate matches between two levels, for measuring strength and speed.
+"""Duplicate deals between two levels, for measuring strength and speed.
 
-Every seeded deal is played twice, the levels swapping seats (and with four
-players, teams), so the luck of the cards cancels out. Standard library only.
+Every seeded deal is played once per team, level A playing that team's
+seats and level B every other seat, so the luck of the cards cancels out:
+
+- two players, or two partnerships: twice, the levels swapping seats (teams);
+- three or four solo players: three or four times, A at one seat against
+  B at all the others, A's seat going round the table, so each level plays
+  every seat of the same deal.
+
+A deal's figure is A's points minus the mean of the other teams' points,
+averaged over its games. Standard library only.
 """
 
 from __future__ import annotations
@@ -14,7 +22,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .ai import make_bot
-from .engine import GameState, get_rules, hand_winner, observe, score_hand, seeded_deck
+from .engine import (
+    GameState,
+    hand_winner,
+    observe,
+    parse_rules_text,
+    score_hand,
+    seeded_deck,
+)
 from .style_stats import StyleStats
 
 
@@ -23,10 +38,11 @@ class ArenaResult:
     """What an arena run measured.
 
     Attributes:
-        differences: per deal, A's points minus B's, averaged over the two
-            seatings.
-        wins, draws, losses: A's results over all games (two per deal),
-            by the rule set's winner rule (cardems breaks ties by cards).
+        differences: per deal, A's points minus the mean of the other
+            teams' (B's), averaged over the deal's games (one per team).
+        wins, draws, losses: A's results over all games (one per team and
+            deal), by the rule set's winner rule (cardems breaks ties by
+            cards); a loss is any other team winning.
         times: each level's decision times, in milliseconds.
         styles: each level's style statistics.
     """
@@ -60,28 +76,35 @@ class ArenaResult:
 def play_deals(
     a: str,
     b: str,
-    rules_name: str,
+    rules_text: str,
     seed: str,
     first: int,
     count: int,
     budget_ms: float | None = None,
     max_worlds: int | None = None,
 ) -> ArenaResult:
-    """Play deals ``first`` .. ``first + count - 1`` of ``seed`` twice each
-    (``budget_ms`` and ``max_worlds``: the searching levels' budget, see
-    :func:`app.ai.make_bot`)."""
-    rules = get_rules(rules_name)
+    """Play deals ``first`` .. ``first + count - 1`` of ``seed``, each once
+    per team with A at that team's seats. ``rules_text`` is a rule set as
+    :func:`~app.engine.parse_rules_text` reads it (``classic&players=3``);
+    ``budget_ms`` and ``max_worlds`` are the searching levels' budget (see
+    :func:`app.ai.make_bot`).
+
+    Raises:
+        InvalidRules: ``rules_text`` is not a valid rule set.
+    """
+    rules = parse_rules_text(rules_text)
+    teams = rules.team_count
     result = ArenaResult(times={a: [], b: []}, styles={a: StyleStats(), b: StyleStats()})
     for number in range(first, first + count):
         deck = seeded_deck(f"{seed}-{number}", rules)
         difference = 0.0
-        for a_team in (0, 1):
+        for a_team in range(teams):
             state = GameState(rules, deck)
-            result.styles[a].hands += 1
-            result.styles[b].hands += 1
+            for seat in range(rules.players):
+                result.styles[a if rules.team_of(seat) == a_team else b].hands += 1
             while not state.finished:
                 seat = state.turn
-                level = a if seat % 2 == a_team else b
+                level = a if rules.team_of(seat) == a_team else b
                 bot = make_bot(
                     level,
                     random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"),
@@ -94,7 +117,8 @@ def play_deals(
                 result.times[level].append((time.perf_counter() - start) * 1000)
                 result.styles[level].add_play(observation, state.play(card))
             scores = score_hand(state)
-            difference += (scores[a_team].points - scores[1 - a_team].points) / 2
+            others = sum(score.points for score in scores) - scores[a_team].points
+            difference += (scores[a_team].points - others / (teams - 1)) / teams
             winner, _ = hand_winner(state, scores)
             if winner is None:
                 result.draws += 1
@@ -111,22 +135,23 @@ def run_arena(
     b: str,
     deals: int,
     seed: str,
-    rules_name: str = "cardems",
+    rules_text: str = "cardems",
     jobs: int = 1,
     budget_ms: float | None = None,
     max_worlds: int | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` duplicate deals of ``a`` against ``b`` over ``jobs``
-    processes and return the combined figures."""
+    """Play ``deals`` duplicate deals of ``a`` against ``b`` under the rules
+    ``rules_text`` (as :func:`play_deals`) over ``jobs`` processes and
+    return the combined figures."""
     jobs = max(1, min(jobs, deals))
     chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
     result = ArenaResult(times={a: [], b: []})
     if jobs == 1:
-        result.merge(play_deals(a, b, rules_name, seed, 0, deals, budget_ms, max_worlds))
+        result.merge(play_deals(a, b, rules_text, seed, 0, deals, budget_ms, max_worlds))
         return result
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_deals, a, b, rules_name, seed, lo, hi - lo, budget_ms, max_worlds)
+            pool.submit(play_deals, a, b, rules_text, seed, lo, hi - lo, budget_ms, max_worlds)
             for lo, hi in chunks
         ]
         for future in futures:

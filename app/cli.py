@@ -12,14 +12,22 @@ from flask import Flask
 
 from .ai import BOTS
 from .arena import report, run_arena
-from .engine import RULE_SETS, InvalidRecord, InvalidSeed, check_seed, load_record, replay_summary
+from .engine import (
+    InvalidRecord,
+    InvalidRules,
+    InvalidSeed,
+    check_seed,
+    parse_rules_text,
+    read_record,
+    replay_summary,
+)
 
 
 @click.command("replay")
 @click.argument("file")
 def replay_command(file: str) -> None:
-    """Replay the game record FILE (``-`` for standard input) and print its
-    score as one JSON object (shared/spec/record-format.md).
+    """Replay the game record FILE (``-`` for standard input, format 1 or 2)
+    and print its score as one JSON object (shared/spec/record-format.md).
 
     An unreadable or invalid record prints one line naming the problem on
     standard error, nothing on standard output, and exits with status 2.
@@ -30,12 +38,12 @@ def replay_command(file: str) -> None:
         else:
             with open(file, "rb") as handle:
                 text = handle.read()
-        state = load_record(text)
+        record = read_record(text)
     except OSError as exc:
         _fail(f"cannot read {file}: {exc.strerror or exc}")
     except InvalidRecord as exc:
         _fail(str(exc))
-    click.echo(json.dumps(replay_summary(state)))
+    click.echo(json.dumps(replay_summary(record.state, record.version)))
 
 
 def _fail(message: str) -> NoReturn:
@@ -57,10 +65,11 @@ WORLDS_TIME_LIMIT_MS = 10_000.0
 @click.option("--seed", default="arena", show_default=True, help="Seed the deals come from.")
 @click.option(
     "--rules",
-    "rules_name",
+    "rules_text",
     default="cardems",
     show_default=True,
-    type=click.Choice(list(RULE_SETS)),
+    help="Rule set: cardems, classic or partners, with any house rules as in a "
+    "deal link, e.g. 'classic&players=3&jack_pisti=10'.",
 )
 @click.option(
     "--jobs",
@@ -87,22 +96,25 @@ def arena_command(
     level_b: str,
     deals: int,
     seed: str,
-    rules_name: str,
+    rules_text: str,
     jobs: int,
     budget_ms: float | None,
     worlds: int | None,
 ) -> None:
     """Play LEVEL A against LEVEL B over duplicate deals (each seeded deal
-    played twice, seats swapped) and print the mean point difference with
-    its 95% confidence interval, the win/draw/loss rate and each level's
-    decision time."""
+    played once per team, A at that team's seats and B at the others: with
+    three or four solo players A's seat goes round the table) and print the
+    mean point difference (A minus the others' mean) with its 95%
+    confidence interval, the win/draw/loss rate and each level's decision
+    time."""
     try:
         check_seed(f"{seed}-0")
-    except InvalidSeed as exc:
+        parse_rules_text(rules_text)
+    except (InvalidSeed, InvalidRules) as exc:
         _fail(str(exc))
     if worlds is not None and budget_ms is None:
         budget_ms = WORLDS_TIME_LIMIT_MS
-    result = run_arena(level_a, level_b, deals, seed, rules_name, jobs, budget_ms, worlds)
+    result = run_arena(level_a, level_b, deals, seed, rules_text, jobs, budget_ms, worlds)
     click.echo(report(result, level_a, level_b))
 
 

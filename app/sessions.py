@@ -1,36 +1,534 @@
-"""Server-side sessions: files in the instance folder (the default), or Redis
-shared by several app instances.
+"""Server-side sessions (Flask-Session): files in the instance folder (the
+default), or Redis shared by several app instances.
+
+One writer per game. Each stored session carries a version number. A
+request remembers the version it loaded; its changes are stored by a
+compare-and-set that holds the backend's own lock (a :mod:`filelock` lock
+for files, a Redis ``WATCH``/``MULTI`` transaction): the stored version must
+still be the one loaded, else nothing is stored and :class:`Stale` is
+raised. So overlapping requests of one player never overwrite each other,
+and a request stalled for minutes cannot bring back what it loaded.
+
+Only what a request changed is ever written: nothing for GET and HEAD,
+static files and ``/healthz`` (which do not even load the session), error
+answers, or a session whose content is unchanged. Game pages store their
+changes themselves with :meth:`VersionedSessions.commit`, so they can answer
+a stale change with a 409 that shows the table as it stands; any other
+changed session is stored when the response is saved (a stale one turns the
+response into the 409 error page).
+
+No state for passers-by: a visitor who has not started a game has no stored
+session and no session cookie. The CSRF token's secret half lives in its own
+cookie (:data:`CSRF_COOKIE`, HttpOnly, SameSite=Lax), never in the store;
+Flask-WTF finds it in the session as usual.
+
+Each client address has at most :data:`SESSIONS_PER_ADDRESS` stored sessions;
+a new one beyond that drops that address's idlest (least recently written).
 
 With Redis, an outage must not turn into stack traces or lost moves: a
 session Redis cannot load becomes an :class:`UnavailableSession`, which every
 page but ``/healthz`` and static files answers with a 503; a session Redis
-cannot save turns the response into that same 503, so the player is never
-told a move was played when it was not kept. redis-py reconnects by itself,
-so pages work again as soon as Redis is back.
+cannot save turns the response into that same 503 (or, from a page's own
+commit, raises the Redis error that the error pages answer with a 503), so
+the player is never told a move was played when it was not kept. redis-py
+reconnects by itself, so pages work again as soon as Redis is back.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import redis
 from cachelib.file import FileSystemCache
+from filelock import FileLock
 from flask import Flask, Request, Response, request, session
-from flask_session import Session
+from flask_session.base import ServerSideSession, ServerSideSessionInterface
+from flask_session.cachelib import CacheLibSessionInterface
 from flask_session.defaults import Defaults
-from flask_session.redis import RedisSession, RedisSessionInterface
+from flask_session.redis import RedisSessionInterface
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+from werkzeug.exceptions import HTTPException
 
-from .web.errors import StoreUnavailable, store_unavailable_page
+from .web.errors import StoreUnavailable, stale_page, store_unavailable_page
 
 #: Seconds to wait for Redis to accept a connection, and for an answer.
 REDIS_CONNECT_TIMEOUT = 1.0
 REDIS_TIMEOUT = 2.0
-#: Endpoints that work without a session store.
+#: Endpoints that never load or store a session.
 _STORELESS = {"static", "game.healthz"}
+#: The stored session's version number (a key of the stored data only).
+VERSION = "_v"
+#: Flask-WTF's key for the CSRF token's secret half in the session.
+CSRF_KEY = "csrf_token"
+#: The cookie that carries the CSRF token's secret half.
+CSRF_COOKIE = "pisti_csrf"
+#: What a session id replaced by a new one holds for a while: no data, only
+#: the news that it moved, so a late request from a page of the old id is
+#: told its page is out of date rather than that there is no game.
+MOVED = "_moved"
+MOVED_SECONDS = 600
+#: Stored sessions kept per client address.
+SESSIONS_PER_ADDRESS = 100
+#: What share of its threshold the file store prunes down to.
+PRUNE_TO = 0.9
+#: Lock files the file-system backend spreads its sessions over.
+LOCK_STRIPES = 256
 
-_files = Session()
+
+class Stale(Exception):
+    """The stored session changed (or went) since this request loaded it;
+    nothing was stored."""
+
+
+class VersionedSession(ServerSideSession):
+    """A session that knows which stored version it was loaded from.
+
+    Attributes:
+        stored_sid: the id whose stored data was loaded, ``None`` when
+            nothing was stored (a new visitor, an unknown or expired id).
+        version: the stored version loaded (``None`` with nothing stored).
+        snapshot: the loaded content, serialized, to tell a change.
+        detached: never loaded and never stored (static files, health).
+        committed: stored during this request, so the cookie must be sent.
+        moved: the cookie's id was replaced by a newer game's.
+    """
+
+    def __init__(
+        self,
+        initial: dict[str, Any] | None = None,
+        sid: str | None = None,
+        permanent: bool | None = None,
+    ) -> None:
+        super().__init__(initial, sid, permanent)
+        self.stored_sid: str | None = None
+        self.version: int | None = None
+        self.snapshot = b""
+        self.detached = False
+        self.committed = False
+        self.moved = False
+
+
+class UnavailableSession(VersionedSession):
+    """Stands in for a session Redis could not load. Pages may read and
+    write it while rendering the 503; it is never saved."""
+
+
+class VersionedSessions(ServerSideSessionInterface):
+    """Open, commit and save :class:`VersionedSession` objects; mixed
+    before a Flask-Session backend's interface, with :meth:`_load`,
+    :meth:`_swap` and :meth:`_register` for that backend."""
+
+    session_class = VersionedSession
+
+    def _load(self, store_id: str) -> dict[str, Any] | None:
+        """Return the stored data of ``store_id`` (version included), or
+        ``None``."""
+        raise NotImplementedError
+
+    def _swap(
+        self,
+        old_id: str | None,
+        expected: int | None,
+        new_id: str,
+        data: dict[str, Any] | None,
+        ttl: int,
+    ) -> None:
+        """Atomically: check that ``old_id`` (when given) still holds version
+        ``expected``, store ``data`` under ``new_id`` for ``ttl`` seconds
+        (or delete it when ``data`` is ``None``), and leave under ``old_id``,
+        when it is not ``new_id``, only a :data:`MOVED` mark for
+        :data:`MOVED_SECONDS`.
+
+        Raises:
+            Stale: ``old_id`` holds another version, or nothing.
+        """
+        raise NotImplementedError
+
+    def _register(self, address: str, sid: str, ttl: int) -> None:
+        """Count the new session ``sid`` against ``address``; beyond
+        :data:`SESSIONS_PER_ADDRESS`, drop that address's idlest sessions."""
+        raise NotImplementedError
+
+    # Flask's session interface.
+
+    def open_session(self, app: Flask, request: Request) -> VersionedSession:
+        """Load the player's session (not for static files and health
+        checks), remembering its version; an id the store does not know is
+        never adopted. The CSRF cookie's value goes in as Flask-WTF's key."""
+        if _endpoint(app, request) in _STORELESS:
+            new = self._new()
+            new.detached = True
+            return new
+        sid = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+        data = self._load(self._get_store_id(sid)) if sid else None
+        if data is None or sid is None or MOVED in data:
+            opened = self._new()
+            opened.moved = data is not None
+        else:
+            opened = self._loaded(sid, data)
+        csrf = request.cookies.get(CSRF_COOKIE)
+        if csrf:
+            dict.__setitem__(opened, CSRF_KEY, csrf)
+        return opened
+
+    def is_null_session(self, obj: object) -> bool:
+        """Whether ``obj`` must not be saved (Flask asks before saving)."""
+        return isinstance(obj, UnavailableSession)
+
+    def regenerate(self, session: VersionedSession) -> None:
+        """Give ``session`` a new id; when the session is stored, the same
+        atomic step leaves only a :data:`MOVED` mark under the old one."""
+        session.sid = self._generate_sid(self.sid_length)
+        session.modified = True
+
+    def commit(self, app: Flask, session: VersionedSession) -> None:
+        """Store the session's changes now, if it has any, against the
+        version it was loaded from (under a new id after
+        :meth:`regenerate`).
+
+        Raises:
+            Stale: the stored session changed since it was loaded; nothing
+                was stored.
+            redis.RedisError: Redis could not be reached (nothing stored).
+        """
+        if session.detached:
+            return
+        content = _content(session)
+        encoded = self.serializer.encode(content)
+        rotated = session.sid != session.stored_sid
+        if encoded == session.snapshot and not rotated:
+            return
+        if not _worth_storing(content):
+            if session.stored_sid is None:
+                return
+            content_to_store = None
+        else:
+            content_to_store = {**content, VERSION: (session.version or 0) + 1}
+        ttl = int(app.permanent_session_lifetime.total_seconds())
+        old_id = self._get_store_id(session.stored_sid) if session.stored_sid else None
+        assert session.sid is not None
+        self._swap(old_id, session.version, self._get_store_id(session.sid), content_to_store, ttl)
+        if content_to_store is None:
+            session.stored_sid, session.version = None, None
+        else:
+            session.stored_sid, session.version = session.sid, content_to_store[VERSION]
+            if rotated:
+                self._register(request.remote_addr or "-", session.sid, ttl)
+        session.snapshot = encoded
+        session.committed = True
+        session.modified = False
+
+    def reload(self, session: VersionedSession) -> None:
+        """Replace ``session``'s content with what is stored now (after
+        :class:`Stale`); when nothing is stored any more, it becomes new."""
+        data = self._load(self._get_store_id(session.stored_sid)) if session.stored_sid else None
+        if data is None or MOVED in data:
+            fresh = self._new()
+            fresh.moved = data is not None
+        else:
+            fresh = self._loaded(session.stored_sid or "", data)
+        csrf = dict.get(session, CSRF_KEY)
+        dict.clear(session)
+        dict.update(session, fresh)
+        if csrf is not None:
+            dict.__setitem__(session, CSRF_KEY, csrf)
+        session.sid, session.stored_sid = fresh.sid, fresh.stored_sid
+        session.version, session.snapshot = fresh.version, fresh.snapshot
+        session.moved = fresh.moved
+        session.modified = False
+
+    def save_session(self, app: Flask, session: VersionedSession, response: Response) -> None:
+        """Store a changed session of a successful POST (a stale one turns
+        ``response`` into the 409 page), send the session cookie when the
+        session was stored under a new id, and the CSRF cookie with a page
+        that made a new token."""
+        if session.detached:
+            return
+        if session.accessed:
+            response.vary.add("Cookie")
+        if request.method not in ("GET", "HEAD") and response.status_code < 400:
+            try:
+                self.commit(app, session)
+            except Stale:
+                _replace(response, *stale_page())
+        # The cookie is sent only with a new id: an answer that arrives late
+        # must not put back an id that a newer game has replaced.
+        cookie = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+        if session.committed and session.stored_sid and session.stored_sid != cookie:
+            response.set_cookie(
+                app.config["SESSION_COOKIE_NAME"],
+                session.stored_sid,
+                expires=self.get_expiration_time(app, session),
+                httponly=self.get_cookie_httponly(app),
+                domain=self.get_cookie_domain(app),
+                path=self.get_cookie_path(app),
+                secure=app.config["SESSION_COOKIE_SECURE"],
+                samesite=app.config["SESSION_COOKIE_SAMESITE"],
+            )
+            response.vary.add("Cookie")
+        token = dict.get(session, CSRF_KEY)
+        if (
+            request.method in ("GET", "HEAD")
+            and token
+            and token != request.cookies.get(CSRF_COOKIE)
+        ):
+            response.set_cookie(
+                CSRF_COOKIE,
+                token,
+                max_age=app.permanent_session_lifetime,
+                httponly=True,
+                path=self.get_cookie_path(app),
+                secure=app.config["SESSION_COOKIE_SECURE"],
+                samesite="Lax",
+            )
+
+    # Helpers.
+
+    def _new(self) -> VersionedSession:
+        return self.session_class(sid=self._generate_sid(self.sid_length), permanent=True)
+
+    def _loaded(self, sid: str, data: dict[str, Any]) -> VersionedSession:
+        version = data.pop(VERSION, 0)
+        data.pop(CSRF_KEY, None)
+        loaded = self.session_class(data, sid=sid)
+        loaded.stored_sid, loaded.version = sid, version
+        loaded.snapshot = self.serializer.encode(_content(loaded))
+        return loaded
+
+
+def _content(session: VersionedSession) -> dict[str, Any]:
+    """What of ``session`` is stored: everything but the CSRF secret."""
+    items: dict[str, Any] = dict(dict.items(session))
+    items.pop(CSRF_KEY, None)
+    return items
+
+
+def _worth_storing(content: dict[str, Any]) -> bool:
+    return bool(content.keys() - {"_permanent"})
+
+
+def _endpoint(app: Flask, request: Request) -> str | None:
+    """The endpoint ``request`` goes to (``None`` when it matches none)."""
+    adapter = app.create_url_adapter(request)
+    if adapter is None:
+        return None
+    try:
+        rule, _ = adapter.match(return_rule=True)
+    except HTTPException:
+        return None
+    return str(rule.endpoint)
+
+
+def _replace(response: Response, page: str, status: int, headers: dict[str, str]) -> None:
+    """Turn ``response`` into ``page`` in place (keeping the headers
+    already set, such as the security headers)."""
+    for name in ("Location", "Content-Disposition", "Set-Cookie"):
+        response.headers.pop(name, None)
+    response.status_code = status
+    response.headers.update(headers)
+    response.mimetype = "text/html"
+    response.set_data(page)
+
+
+class PruningFileCache(FileSystemCache):
+    """cachelib's file cache, which past its threshold deletes the expired
+    files and then those written longest ago (the idlest games); here it
+    deletes down to :data:`PRUNE_TO` of the threshold, so its scan of every
+    file runs once per many new sessions rather than for each one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pruning = threading.local()
+
+    def _prune(self) -> None:
+        if not super()._over_threshold():
+            return
+        self._pruning.active = True
+        try:
+            super()._prune()
+        finally:
+            self._pruning.active = False
+
+    def _over_threshold(self) -> bool:
+        if getattr(self._pruning, "active", False):
+            return bool(self._file_count > self._threshold * PRUNE_TO)
+        return bool(super()._over_threshold())
+
+
+class FileSessions(VersionedSessions, CacheLibSessionInterface):
+    """Sessions as files (cachelib), compare-and-set under a file lock.
+
+    The locks are :data:`LOCK_STRIPES` files in a folder next to the
+    sessions' (a session's lock is picked by a hash of its id), so their
+    number stays bounded however many sessions there are.
+    """
+
+    def __init__(self, app: Flask, folder: Path, threshold: int) -> None:
+        super().__init__(
+            app,
+            client=PruningFileCache(cache_dir=str(folder), threshold=threshold, mode=0o600),
+            key_prefix=app.config.get("SESSION_KEY_PREFIX", Defaults.SESSION_KEY_PREFIX),
+            permanent=True,
+            sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),
+        )
+        self.lock_folder = folder.with_name(folder.name + ".locks")
+        self.lock_folder.mkdir(parents=True, exist_ok=True)
+        self.locks: dict[int, FileLock] = {}
+        self.locks_pid = os.getpid()
+
+    @contextmanager
+    def _lock(self, key: str) -> Iterator[None]:
+        stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % LOCK_STRIPES
+        if self.locks_pid != os.getpid():
+            # A lock must not cross a fork (gunicorn --preload): each worker
+            # makes its own.
+            self.locks, self.locks_pid = {}, os.getpid()
+        lock = self.locks.get(stripe)
+        if lock is None:
+            # Each thread holds its own descriptor of the file (thread_local),
+            # so the threads of one process exclude each other too.
+            lock = FileLock(
+                self.lock_folder / f"{stripe}.lock", preserve_lock_file=True, thread_local=True
+            )
+            lock = self.locks.setdefault(stripe, lock)
+        with lock:
+            yield
+
+    def _load(self, store_id: str) -> dict[str, Any] | None:
+        data = self.cache.get(store_id)
+        return dict(data) if isinstance(data, dict) else None
+
+    def _swap(
+        self,
+        old_id: str | None,
+        expected: int | None,
+        new_id: str,
+        data: dict[str, Any] | None,
+        ttl: int,
+    ) -> None:
+        with self._lock(old_id or new_id):
+            if old_id is not None:
+                current = self._load(old_id)
+                if current is None or current.get(VERSION, 0) != expected:
+                    raise Stale()
+            if data is None:
+                self.cache.delete(new_id)
+            else:
+                self.cache.set(new_id, data, timeout=ttl)
+            if old_id is not None and old_id != new_id:
+                self.cache.set(old_id, {MOVED: True}, timeout=MOVED_SECONDS)
+
+    def _register(self, address: str, sid: str, ttl: int) -> None:
+        key = f"{self.key_prefix}address:{address}"
+        with self._lock(key):
+            known = self.cache.get(key)
+            sids = [s for s in known if isinstance(s, str)] if isinstance(known, list) else []
+            sids = [s for s in sids if s != sid and self.cache.has(self._get_store_id(s))]
+            if len(sids) >= SESSIONS_PER_ADDRESS:
+                sids.sort(key=self._last_written)
+                for idle in sids[: len(sids) - SESSIONS_PER_ADDRESS + 1]:
+                    self.cache.delete(self._get_store_id(idle))
+                sids = sids[len(sids) - SESSIONS_PER_ADDRESS + 1 :]
+            self.cache.set(key, [*sids, sid], timeout=ttl)
+
+    def _last_written(self, sid: str) -> float:
+        try:
+            return os.stat(self.cache._get_filename(self._get_store_id(sid))).st_mtime
+        except FileNotFoundError:
+            return 0.0
+
+
+class RedisSessions(VersionedSessions, RedisSessionInterface):
+    """Sessions in Redis, compare-and-set in a ``WATCH``/``MULTI``
+    transaction, answering 503 instead of failing when Redis cannot be
+    reached. Every key carries an expiry, so Redis's ``volatile-lru``
+    eviction may drop idle sessions under memory pressure."""
+
+    def open_session(self, app: Flask, request: Request) -> VersionedSession:
+        """Load the session, or return an :class:`UnavailableSession` when
+        Redis fails."""
+        try:
+            return super().open_session(app, request)
+        except redis.RedisError as exc:
+            app.logger.warning("session store unavailable: %s", exc)
+            unavailable = UnavailableSession(sid=None)
+            unavailable.detached = True
+            return unavailable
+
+    def save_session(self, app: Flask, session: VersionedSession, response: Response) -> None:
+        """Save as :meth:`VersionedSessions.save_session`; when Redis fails,
+        turn ``response`` into the 503 page in place."""
+        try:
+            super().save_session(app, session, response)
+        except redis.RedisError as exc:
+            app.logger.warning("session store unavailable, nothing saved: %s", exc)
+            _replace(response, *store_unavailable_page())
+
+    def _load(self, store_id: str) -> dict[str, Any] | None:
+        raw = self.client.get(store_id)
+        if not raw:
+            return None
+        data = self.serializer.decode(raw)
+        return data if isinstance(data, dict) else None
+
+    def _swap(
+        self,
+        old_id: str | None,
+        expected: int | None,
+        new_id: str,
+        data: dict[str, Any] | None,
+        ttl: int,
+    ) -> None:
+        payload = None if data is None else self.serializer.encode(data)
+        moved = self.serializer.encode({MOVED: True})
+
+        def attempt(pipe: redis.client.Pipeline) -> None:
+            if old_id is not None:
+                raw = pipe.get(old_id)
+                current = self.serializer.decode(raw) if raw else None
+                if not isinstance(current, dict) or current.get(VERSION, 0) != expected:
+                    raise Stale()
+            pipe.multi()
+            if payload is None:
+                pipe.delete(new_id)
+            else:
+                pipe.set(new_id, payload, ex=ttl)
+            if old_id is not None and old_id != new_id:
+                pipe.set(old_id, moved, ex=MOVED_SECONDS)
+
+        self.client.transaction(attempt, *([old_id] if old_id else []))
+
+    def _register(self, address: str, sid: str, ttl: int) -> None:
+        key = f"{self.key_prefix}address:{address}"
+        pipe = self.client.pipeline()
+        pipe.zadd(key, {sid: time.time()})
+        pipe.expire(key, ttl)
+        pipe.zrange(key, 0, -1)
+        *_, members = pipe.execute()
+        if len(members) <= SESSIONS_PER_ADDRESS:
+            return
+        others = [m.decode() for m in members if m.decode() != sid]
+        pipe = self.client.pipeline()
+        for other in others:
+            pipe.pttl(self._get_store_id(other))
+        # The shortest time to live is the longest since written: the idlest.
+        ttls = pipe.execute()
+        gone = [other for other, left in zip(others, ttls, strict=True) if left < 0]
+        alive = sorted((left, other) for other, left in zip(others, ttls, strict=True) if left >= 0)
+        drop = gone + [other for _, other in alive[: len(alive) + 1 - SESSIONS_PER_ADDRESS]]
+        pipe = self.client.pipeline()
+        for other in drop:
+            pipe.delete(self._get_store_id(other))
+        pipe.zrem(key, *drop)
+        pipe.execute()
 
 
 def init_sessions(app: Flask) -> redis.Redis | None:
@@ -42,11 +540,9 @@ def init_sessions(app: Flask) -> redis.Redis | None:
     """
     if app.config["SESSION_BACKEND"] == "filesystem":
         folder = app.config["SESSION_FILE_DIR"] or Path(app.instance_path) / "sessions"
-        app.config["SESSION_TYPE"] = "cachelib"
-        app.config["SESSION_CACHELIB"] = FileSystemCache(
-            cache_dir=str(folder), threshold=int(app.config["SESSION_FILE_THRESHOLD"]), mode=0o600
+        app.session_interface = FileSessions(
+            app, Path(folder), int(app.config["SESSION_FILE_THRESHOLD"])
         )
-        _files.init_app(app)
         return None
     client = redis.Redis.from_url(
         app.config["REDIS_URL"],
@@ -56,54 +552,15 @@ def init_sessions(app: Flask) -> redis.Redis | None:
         # restarted; more would only delay the 503 of a real outage.
         retry=Retry(NoBackoff(), 1),
     )
-    app.session_interface = GuardedRedisSessions(
+    app.session_interface = RedisSessions(
         app,
         client=client,
         key_prefix=app.config.get("SESSION_KEY_PREFIX", Defaults.SESSION_KEY_PREFIX),
-        permanent=app.config["SESSION_PERMANENT"],
+        permanent=True,
         sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),
     )
     app.before_request(_refuse_without_store)
     return client
-
-
-class UnavailableSession(RedisSession):
-    """Stands in for a session Redis could not load. Pages may read and
-    write it while rendering the 503; it is never saved."""
-
-
-class GuardedRedisSessions(RedisSessionInterface):
-    """Flask-Session's Redis sessions, answering 503 instead of failing
-    when Redis cannot be reached."""
-
-    def open_session(self, app: Flask, request: Request) -> RedisSession:
-        """Load the session, or return an :class:`UnavailableSession` when
-        Redis fails."""
-        try:
-            return super().open_session(app, request)
-        except redis.RedisError as exc:
-            app.logger.warning("session store unavailable: %s", exc)
-            return UnavailableSession(sid=None)
-
-    def is_null_session(self, obj: object) -> bool:
-        """Whether ``obj`` must not be saved (Flask asks before saving)."""
-        return isinstance(obj, UnavailableSession) or super().is_null_session(obj)
-
-    def save_session(self, app: Flask, session: RedisSession, response: Response) -> None:
-        """Save the session; when Redis fails, turn ``response`` into the
-        503 page in place (it keeps the headers already set, such as the
-        security headers)."""
-        try:
-            super().save_session(app, session, response)
-        except redis.RedisError as exc:
-            app.logger.warning("session store unavailable, nothing saved: %s", exc)
-            for name in ("Location", "Content-Disposition", "Set-Cookie"):
-                response.headers.pop(name, None)
-            page, status, headers = store_unavailable_page()
-            response.status_code = status
-            response.headers.update(headers)
-            response.mimetype = "text/html"
-            response.set_data(page)
 
 
 def _refuse_without_store() -> None:

@@ -2,6 +2,12 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", () => {
+  // A form's answer that is a page (a refused or out-of-date change) shows
+  // the table as it stands: give it the table's address, so that reloading
+  // reads the table instead of posting the form again.
+  const address = document.body.dataset.address;
+  if (address) history.replaceState(null, "", address);
+
   // Number keys 1-4 play the cards of your hand.
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;

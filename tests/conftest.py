@@ -50,6 +50,21 @@ def runner(app):
 
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+START = re.compile(r'<form method="post" action="(/deal/[^"]*)"')
+
+
+def start_deal(client, link: str, **options):
+    """Open the deal link ``link`` (``/deal/<seed>?...``) and press its
+    "Start this deal" button; return the POST's response. ``options`` go to
+    both requests (``headers=``, ``environ_base=``)."""
+    page = client.get(link, **options)
+    if page.status_code != 200:
+        return page
+    html = page.get_data(as_text=True)
+    action = START.search(html).group(1).replace("&amp;", "&")
+    return client.post(action, data={"csrf_token": CSRF.search(html).group(1)}, **options)
+
+
 MOVE = re.compile(r'name="move" value="(\d+)"')
 HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 
@@ -62,7 +77,9 @@ class Player:
         self.page = ""
 
     def deal(self, seed: str):
-        response = self.client.get(f"/deal/{seed}", follow_redirects=True)
+        response = start_deal(self.client, f"/deal/{seed}")
+        if response.status_code == 303:
+            response = self.client.get(response.headers["Location"])
         self.page = response.get_data(as_text=True)
         return response
 

@@ -7,7 +7,8 @@ that world and plays the hand out with a fast version of the Hard level's
 reasoning for every seat;
 every card is tried in the same worlds, so their averages compare fairly. In
 the last deal, when few plays are left, each world is solved exactly
-(minimax with alpha-beta) instead of played out. It keeps sampling until the
+(minimax with alpha-beta; with three or four teams max-n, every seat
+playing for its own team) instead of played out. It keeps sampling until the
 budget is spent. It then plays the Hard level's card unless the card with the
 best average point difference beats it clearly (by 1.5 standard errors of
 their difference over the same worlds): the search overrules the heuristic
@@ -96,14 +97,21 @@ def _playout(world: World) -> None:
         play_index(choice)
 
 
+def margin(points: list[int], team: int) -> float:
+    """Return ``team``'s lead: its points minus the other team's, or with
+    more than two teams (three or four solo seats) minus the others' mean."""
+    others = len(points) - 1
+    return points[team] - (sum(points) - points[team]) / others
+
+
 def _solve(world: World, team: int, alpha: float, beta: float) -> float:
-    """Exact value of a perfect-information world for ``team``: its points
-    minus the other team's at the end, both sides playing their best."""
+    """Exact value of a perfect-information world of two teams for
+    ``team``: its points minus the other team's at the end, both sides
+    playing their best (minimax with alpha-beta)."""
     if len(world.plays) == 48:
-        points = team_points(world)
-        return points[team] - points[1 - team]
+        return margin(team_points(world), team)
     hand = world.hands[world.turn]
-    maximizing = world.turn % 2 == team
+    maximizing = world.rules.team_of(world.turn) == team
     best = float("-inf") if maximizing else float("inf")
     tried = set()
     for index in range(len(hand)):
@@ -123,6 +131,41 @@ def _solve(world: World, team: int, alpha: float, beta: float) -> float:
         if alpha >= beta:
             break
     return best
+
+
+def _solve_each(world: World) -> list[int]:
+    """Exact end of a perfect-information world of three or four teams:
+    every team's points when each seat in turn plays the card best for its
+    own team's :func:`margin` (max-n; ties go to the card earliest in the
+    hand)."""
+    if len(world.plays) == 48:
+        return team_points(world)
+    hand = world.hands[world.turn]
+    team = world.rules.team_of(world.turn)
+    best: list[int] = []
+    best_value = float("-inf")
+    tried = set()
+    for index in range(len(hand)):
+        card = hand[index]
+        if card in tried:
+            continue
+        tried.add(card)
+        child = world.copy()
+        child.play_index(index)
+        points = _solve_each(child)
+        value = margin(points, team)
+        if value > best_value:
+            best, best_value = points, value
+    return best
+
+
+def solve(world: World, team: int) -> float:
+    """Exact value of a perfect-information world for ``team``: its
+    :func:`margin` at the end, every seat playing its best (minimax for two
+    teams, max-n for more)."""
+    if world.rules.team_count == 2:
+        return _solve(world, team, float("-inf"), float("inf"))
+    return margin(_solve_each(world), team)
 
 
 class ExpertBot:
@@ -158,11 +201,10 @@ class ExpertBot:
                 trial = world.copy()
                 trial.play_index(trial.hands[seat].index(card))
                 if exact:
-                    values[position].append(_solve(trial, team, float("-inf"), float("inf")))
+                    values[position].append(solve(trial, team))
                 else:
                     _playout(trial)
-                    points = team_points(trial)
-                    values[position].append(points[team] - points[1 - team])
+                    values[position].append(margin(team_points(trial), team))
             if time.perf_counter() >= deadline or len(values[0]) == self.max_worlds:
                 break
         count = count_cards(observation)

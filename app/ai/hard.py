@@ -62,8 +62,8 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
         return gain - keep
     # The card stays on the pile.
     if last_play:
-        # The table goes to the last capturer.
-        worth = pile_worth(observation, count, card)
+        # The table goes to the last capturer, with any last-sweep bonus.
+        worth = pile_worth(observation, count, card) + observation.rules.last_sweep_bonus
         mine = observation.last_capturer == observation.team
         return (worth if mine else -worth) - keep
     worth = pile_worth(observation, count, card)

@@ -4,24 +4,27 @@ Seats (``shared/spec/record-format.md``) are numbered per hand in playing
 order, seat 0 first and the last seat dealing. A match also needs fixed
 places at the table, *positions*: position 0 is the player at the bottom of
 the screen, then the others in playing order (anticlockwise with four, seed
-003). Sides are fixed partnerships, ``position % 2``.
+003). *Sides* are the match's fixed teams: with partners the partnerships
+``position % 2``; otherwise each position is a side (side = position).
 
 The dealer moves on one place every hand (seed 001: "The dealer changes every
 hand"; seed 003: "the dealer position will pass to the right"). In hand 0
 position ``n - 1`` deals, so position 0 plays first; in hand ``h`` the seat
 of position ``p`` is ``(p - h) % n``.
 
-End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``):
-points are counted at the end of a hand only; when one side has reached the
-target it wins; when both have, the higher total wins, and on equal totals
-one more hand is played. A rule set without a target is a single hand.
+End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``,
+issue 13 for three and four sides): points are counted at the end of a hand
+only; once a side has reached the target, the side with the highest total
+wins; when the highest total is shared, one more hand is played. Every base
+may be played to any of :data:`~.rules.MATCH_TARGETS`; without a target a
+match is a single hand.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .rules import RuleSet, UnknownRuleSet, get_rules
+from .rules import MATCH_TARGETS, InvalidRules, RuleSet, rules_from_json, rules_to_json
 from .scoring import TeamScore, hand_winner, score_hand
 from .shuffle import InvalidSeed, check_seed, seeded_deck
 from .state import GameState, InvalidState
@@ -37,22 +40,28 @@ class Match:
         target: points that end the match, or ``None`` for a single hand.
         hand_number: the current hand, from 0.
         state: the current hand.
-        history: each finished hand's points per side, ``[[a, b], ...]``.
+        history: each finished hand's points per side, ``[[a, b, ...], ...]``.
         plays_history: each finished hand's plays (its record's ``plays``).
     """
 
     def __init__(self, rules: RuleSet, seed: str, target: int | None = None) -> None:
         """Start a match with its first hand.
 
+        ``target`` is one of :data:`~.rules.MATCH_TARGETS`, or ``None`` for
+        the rule set's default (its first ``match_targets``, or a single
+        hand when it offers none).
+
         Raises:
             InvalidSeed: ``seed`` is malformed.
-            ValueError: ``target`` is not one the rule set offers.
+            ValueError: ``target`` is not a match target.
         """
         check_seed(seed)
         if rules.match_targets and target is None:
             target = rules.match_targets[0]
-        if target not in (rules.match_targets or (None,)):
-            raise ValueError(f"{rules.name} is not played to {target}")
+        if target is not None and (
+            not isinstance(target, int) or isinstance(target, bool) or target not in MATCH_TARGETS
+        ):
+            raise ValueError(f"{rules.name} is not played to {target!r}")
         self.rules = rules
         self.seed = seed
         self.target = target
@@ -76,14 +85,19 @@ class Match:
         hand = self.hand_number if hand_number is None else hand_number
         return (seat + hand) % self.players
 
+    @property
+    def sides(self) -> int:
+        """Number of sides: the rule set's number of teams."""
+        return self.rules.team_count
+
     def side_of_team(self, team: int, hand_number: int | None = None) -> int:
-        """Return the side (``position % 2``) of a hand's ``team``."""
-        hand = self.hand_number if hand_number is None else hand_number
-        return (team + hand) % 2
+        """Return the side of a hand's ``team`` (its first seat's position,
+        ``% 2`` with partners)."""
+        return self.position_of(team, hand_number) % self.sides
 
     def team_of_side(self, side: int) -> int:
         """Return the current hand's team that ``side`` plays as."""
-        return (side + self.hand_number) % 2
+        return self.rules.team_of(self.seat_of(side))
 
     @property
     def dealer(self) -> int:
@@ -93,12 +107,12 @@ class Match:
     @property
     def totals(self) -> list[int]:
         """Each side's points from the finished hands."""
-        return [sum(points[side] for points in self.history) for side in (0, 1)]
+        return [sum(points[side] for points in self.history) for side in range(self.sides)]
 
     def side_scores(self) -> list[TeamScore]:
         """The current hand's scores, indexed by side."""
         scores = score_hand(self.state)
-        return [scores[self.team_of_side(side)] for side in (0, 1)]
+        return [scores[self.team_of_side(side)] for side in range(self.sides)]
 
     @property
     def hand_counted(self) -> bool:
@@ -124,8 +138,9 @@ class Match:
             return False
         if self.target is None:
             return True
-        a, b = self.totals
-        return max(a, b) >= self.target and a != b
+        totals = self.totals
+        best = max(totals)
+        return best >= self.target and totals.count(best) == 1
 
     def winner(self) -> int | None:
         """Return the winning side once :attr:`over`, else ``None``.
@@ -137,8 +152,8 @@ class Match:
         if self.target is None:
             team, _ = hand_winner(self.state, score_hand(self.state))
             return None if team is None else self.side_of_team(team)
-        a, b = self.totals
-        return 0 if a > b else 1
+        totals = self.totals
+        return totals.index(max(totals))
 
     def next_hand(self) -> None:
         """Deal the next hand: the dealer moves on one place.
@@ -163,7 +178,7 @@ class Match:
     def to_dict(self) -> dict[str, Any]:
         """Return the match as plain data (lists, strings and numbers)."""
         return {
-            "rules": self.rules.name,
+            "rules": rules_to_json(self.rules),
             "seed": self.seed,
             "target": self.target,
             "hands": [list(plays) for plays in self.plays_history[: self.hand_number]],
@@ -183,8 +198,8 @@ class Match:
         if not isinstance(seed, str):
             raise InvalidState("match has no seed")
         try:
-            match = cls(get_rules(data.get("rules")), seed, data.get("target"))
-        except (UnknownRuleSet, InvalidSeed, ValueError) as exc:
+            match = cls(rules_from_json(data.get("rules")), seed, data.get("target"))
+        except (InvalidRules, InvalidSeed, ValueError) as exc:
             raise InvalidState(f"bad match: {exc}") from None
         hands = data.get("hands")
         if not isinstance(hands, list):

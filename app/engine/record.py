@@ -1,18 +1,25 @@
-"""Game records, format ``pisti-record/1`` (``shared/spec/record-format.md``).
+"""Game records, formats ``pisti-record/1`` and ``pisti-record/2``
+(``shared/spec/record-format.md``).
 
-A record pins down one hand: the rule set, the deck (top first) and the plays.
+A record pins down one hand: the rule set, the deck (top first) and the
+plays. Format 2 is format 1 whose ``rules`` may also be an object naming a
+base rule set and house-rule overrides (:func:`~.rules.rules_from_json`).
+A plain rule set is written as format 1, house rules as format 2.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from .rules import UnknownRuleSet, get_rules
+from .rules import InvalidRules, rules_from_json, rules_to_json
 from .scoring import hand_winner, score_hand
 from .state import GameState, InvalidState
 
 FORMAT = "pisti-record/1"
+FORMAT_2 = "pisti-record/2"
+FORMATS = {FORMAT: 1, FORMAT_2: 2}
 
 
 class InvalidRecord(ValueError):
@@ -20,13 +27,30 @@ class InvalidRecord(ValueError):
     the message is one line naming the problem (and the play's index)."""
 
 
+@dataclass(frozen=True)
+class Record:
+    """A record read by :func:`read_record`.
+
+    Attributes:
+        state: the hand, replayed.
+        version: the record's format, 1 or 2.
+    """
+
+    state: GameState
+    version: int
+
+
 def make_record(state: GameState, seed: str | None = None, **extra: object) -> dict[str, Any]:
-    """Return the record of ``state`` as a JSON-ready dict, canonical codes.
+    """Return the record of ``state`` as a JSON-ready dict, canonical codes:
+    format 1 for a preset rule set, format 2 (``rules`` an object of the
+    overrides) for house rules.
 
     ``seed`` is written when given; ``extra`` fields (e.g. ``created``) are
     added as they are, which replay ignores.
     """
-    record: dict[str, Any] = {"format": FORMAT, "rules": state.rules.name}
+    rules = rules_to_json(state.rules)
+    record: dict[str, Any] = {"format": FORMAT if isinstance(rules, str) else FORMAT_2}
+    record["rules"] = rules
     if seed is not None:
         record["seed"] = seed
     record["deck"] = list(state.deck)
@@ -35,15 +59,17 @@ def make_record(state: GameState, seed: str | None = None, **extra: object) -> d
     return record
 
 
-def load_record(text: str | bytes) -> GameState:
-    """Parse a record and replay it into a state.
+def read_record(text: str | bytes) -> Record:
+    """Parse a record of format 1 or 2 and replay it.
 
     Raises:
-        InvalidRecord: bad JSON, not an object, a wrong ``format``, an
-            unknown rule set, a deck that is not 52 distinct cards or that
-            the rule set forbids, ``plays`` not a list or longer than 48, or a
-            play not in the hand of the seat to play (``play 17: 7H is not
-            in seat 1's hand``).
+        InvalidRecord: bad JSON, not an object, an unknown ``format``, an
+            unknown rule set, house rules in a format-1 record, an unknown
+            option, a bad option value or combination (the message names
+            the option), a deck that is not 52 distinct cards or that the
+            rules forbid, ``plays`` not a list or longer than 48, or a play
+            not in the hand of the seat to play (``play 17: 7H is not in
+            seat 1's hand``).
     """
     try:
         data = json.loads(text)
@@ -56,24 +82,40 @@ def load_record(text: str | bytes) -> GameState:
     for field in ("format", "rules", "deck", "plays"):
         if field not in data:
             raise InvalidRecord(f"missing field {field!r}")
-    if data["format"] != FORMAT:
-        raise InvalidRecord(f"unknown format {data['format']!r}, expected {FORMAT!r}")
+    version = FORMATS.get(data["format"]) if isinstance(data["format"], str) else None
+    if version is None:
+        raise InvalidRecord(
+            f"unknown format {data['format']!r}, expected {FORMAT!r} or {FORMAT_2!r}"
+        )
+    if version == 1 and not isinstance(data["rules"], str):
+        raise InvalidRecord(f"rules: {FORMAT} names a rule set; house rules need {FORMAT_2}")
     try:
-        rules = get_rules(data["rules"])
-        return GameState.replay(rules, data["deck"], data["plays"])
-    except (UnknownRuleSet, InvalidState) as exc:
+        rules = rules_from_json(data["rules"])
+        return Record(GameState.replay(rules, data["deck"], data["plays"]), version)
+    except (InvalidRules, InvalidState) as exc:
         raise InvalidRecord(str(exc)) from None
 
 
-def replay_summary(state: GameState) -> dict[str, Any]:
+def load_record(text: str | bytes) -> GameState:
+    """Parse a record of format 1 or 2 and replay it into a state.
+
+    Raises:
+        InvalidRecord: as :func:`read_record`.
+    """
+    return read_record(text).state
+
+
+def replay_summary(state: GameState, version: int = 1) -> dict[str, Any]:
     """Return the replay output object of ``shared/spec/record-format.md``:
-    rules, finished, plays, teams (each a score object) and winner."""
+    rules (as the record writes them), finished, plays, teams (one score
+    object per team; with ``version`` 2 each has ``last_sweep_bonus``) and
+    winner."""
     scores = score_hand(state)
     winner, _reason = hand_winner(state, scores)
     return {
-        "rules": state.rules.name,
+        "rules": rules_to_json(state.rules),
         "finished": state.finished,
         "plays": len(state.plays),
-        "teams": [score.to_dict() for score in scores],
+        "teams": [score.to_dict(sweep_bonus=version == 2) for score in scores],
         "winner": winner,
     }

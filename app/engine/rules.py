@@ -1,18 +1,41 @@
-"""Rule sets as data.
+"""Rule sets as data, and house rules: a base rule set plus overrides.
 
 Each preset is one column of the table in ``shared/spec/record-format.md``;
 the source documents are in ``shared/seeds/``. A variant is a field here,
 never an ``if rules.name == ...`` in the engine.
+
+House rules (format 2 of the record format, "Format 2: house rules") name a
+base preset and override some of its points with *options*; :data:`OPTIONS`
+lists them with their values, in the record's JSON types. The same rule set
+has three spellings:
+
+- JSON (records, saved games): ``"classic"`` or
+  ``{"base": "classic", "players": 3, "jack_pisti": 10}``
+  (:func:`rules_from_json`, :func:`rules_to_json`);
+- a query string (deal links): ``rules=classic&players=3&jack_pisti=10``,
+  the same option names with their values as text
+  (:func:`rules_from_query`, :func:`rules_to_query`, :func:`parse_rules_text`).
+
+Every error is an :class:`InvalidRules` whose message names the option.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import parse_qsl
 
-OpeningJack = Literal["swap", "stay", "pass"]
+OpeningJack = Literal["swap", "stay", "pass", "under"]
 MostCards = Literal["27_or_more", "more_than_other"]
 Leftovers = Literal["first_seat", "dealer"]
+Teams = Literal["solo", "partners"]
+FaceDown = Literal["hidden", "capturer"]
+
+#: Match targets every base may be played to (issue 13): points that end it.
+MATCH_TARGETS = (51, 101, 121, 151)
 
 
 @dataclass(frozen=True)
@@ -20,13 +43,19 @@ class RuleSet:
     """The rules of one hand (and match) of Pişti.
 
     Attributes:
-        name: the rule-set name used in records (``"cardems"`` ...).
-        players: number of seats, 2 or 4; with 4, seats ``s`` and ``s + 2``
-            are partners (team ``s % 2``).
+        name: the base rule-set name used in records (``"cardems"`` ...);
+            a house-rule set keeps its base's name (see :attr:`overrides`).
+        players: number of seats, 2, 3 or 4, in playing order; the last seat
+            deals.
+        teams: ``"solo"``: each seat is its own team (team = seat);
+            ``"partners"`` (four players only): seats ``s`` and ``s + 2``
+            are team ``s % 2``.
         opening_jack: what happens when the face-up centre card is a Jack:
             ``"swap"`` it with the nearest non-Jack below it, let it
-            ``"stay"`` on top, or ``"pass"`` over it by turning up the next
-            card down onto it until the top is not a Jack.
+            ``"stay"`` on top, ``"pass"`` over it by turning up the next
+            card down onto it until the top is not a Jack, or put it
+            ``"under"`` the stock (the dealer gets it last) and turn up the
+            stock's top card instead, while that is a Jack.
         four_jacks_in_centre: whether a deck with Jacks in all four centre
             places is playable (otherwise it is a redeal / invalid record).
         jack_at_bottom: whether the stock's bottom card (``deck[51]``) may be
@@ -36,15 +65,22 @@ class RuleSet:
         pisti_on_first_play: whether the hand's first play can be a pişti.
         pisti_on_last_play: whether the hand's last play can be a pişti.
         leftovers_when_no_capture: who takes the table when nobody captured:
-            the ``"first_seat"`` (seat 0) or the ``"dealer"`` (last seat).
-        most_cards: ``"27_or_more"`` gives the bonus for 27+ cards;
-            ``"more_than_other"`` for strictly more than the other side.
+            the ``"first_seat"``'s team (seat 0) or the ``"dealer"``'s.
+        most_cards: ``"27_or_more"`` gives the bonus for 27+ cards (two
+            teams only); ``"more_than_other"`` for strictly more than every
+            other team (none when the most is shared).
+        cards_break_ties: whether equal points are decided by captured cards.
+        match_targets: the match targets offered, default first; empty when
+            the default is a single hand (any of :data:`MATCH_TARGETS` may
+            still be chosen, see :class:`~app.engine.match.Match`).
         most_cards_points: the most-cards bonus, in points.
         pisti_points: points for a pişti.
         jack_pisti_points: points for a Jack pişti (a Jack on a lone Jack).
-        cards_break_ties: whether equal points are decided by captured cards.
-        match_targets: the match targets offered, default first; empty for a
-            single hand.
+        last_sweep_bonus: points for the team that takes the cards left on
+            the table at the end of the hand, when there are any.
+        face_down: who may look at the face-down centre cards once they are
+            captured: nobody (``"hidden"``) or the capturing team
+            (``"capturer"``, seed 003).
     """
 
     name: str
@@ -62,11 +98,28 @@ class RuleSet:
     most_cards_points: int = 3
     pisti_points: int = 10
     jack_pisti_points: int = 20
+    teams: Teams = "solo"
+    last_sweep_bonus: int = 0
+    face_down: FaceDown = "hidden"
 
     @property
     def deals(self) -> int:
-        """Number of four-card deals in a hand: 6 with 2 seats, 3 with 4."""
+        """Number of four-card deals in a hand: 6 with 2 seats, 4 with 3,
+        3 with 4."""
         return 48 // (4 * self.players)
+
+    @property
+    def team_count(self) -> int:
+        """Number of teams: 2 with partners, else one per seat."""
+        return 2 if self.teams == "partners" else self.players
+
+    def team_of(self, seat: int) -> int:
+        """Return the team of ``seat`` (``seat % 2`` with partners, else the seat)."""
+        return seat % self.team_count
+
+    def seats_of(self, team: int) -> tuple[int, ...]:
+        """Return the seats of ``team``, in playing order."""
+        return tuple(range(team, self.players, self.team_count))
 
     def pisti_counts(self, number: int) -> bool:
         """Whether a pişti made by the hand's play ``number`` (1 to 48)
@@ -80,10 +133,31 @@ class RuleSet:
         ``deck[51]`` is the bottom card). Returns ``None`` when playable.
         """
         if not self.four_jacks_in_centre and all(card[0] == "J" for card in deck[:4]):
-            return f"four Jacks in the centre are a redeal under {self.name}"
+            return f"four Jacks in the centre are a redeal under {self.label}"
         if not self.jack_at_bottom and deck[51][0] == "J":
-            return f"a Jack at the bottom of the stock (deck[51]) is not allowed under {self.name}"
+            return f"a Jack at the bottom of the stock (deck[51]) is not allowed under {self.label}"
         return None
+
+    @property
+    def overrides(self) -> dict[str, OptionValue]:
+        """The options whose values differ from the base preset's, in
+        :data:`OPTIONS` order, as format-2 JSON values (empty for a preset).
+        ``teams`` is written whenever ``players`` is, since its default
+        follows the number of players."""
+        base = RULE_SETS[self.name]
+        return {
+            option: value
+            for option in OPTIONS
+            if (value := option_value(self, option)) != option_value(base, option)
+            or (option == "teams" and self.players != base.players)
+        }
+
+    @property
+    def label(self) -> str:
+        """The rule set in short, e.g. ``classic`` or ``classic players=3``."""
+        query = rules_to_query(self)
+        del query["rules"]
+        return " ".join([self.name, *(f"{key}={value}" for key, value in query.items())])
 
 
 CARDEMS = RuleSet(
@@ -113,12 +187,13 @@ CLASSIC = RuleSet(
     leftovers_when_no_capture="dealer",
     most_cards="more_than_other",
     cards_break_ties=False,
-    match_targets=(51, 101),
+    match_targets=(51, 101, 121, 151),
 )
 
 PARTNERS = RuleSet(
     name="partners",  # shared/seeds/003_cd72ab4dd8a96af0.txt, 004_c85e043559658e52.txt
     players=4,
+    teams="partners",
     opening_jack="pass",
     four_jacks_in_centre=False,
     jack_at_bottom=False,
@@ -128,13 +203,21 @@ PARTNERS = RuleSet(
     leftovers_when_no_capture="dealer",
     most_cards="more_than_other",
     cards_break_ties=False,
-    match_targets=(151,),
+    match_targets=(151, 51, 101, 121),
+    # Seed 003: "we can look at these cards ... but can't show them to the other team".
+    face_down="capturer",
 )
 
 RULE_SETS: dict[str, RuleSet] = {r.name: r for r in (CARDEMS, CLASSIC, PARTNERS)}
 
 
-class UnknownRuleSet(ValueError):
+class InvalidRules(ValueError):
+    """A rule set that cannot be built: an unknown base or option, a value
+    outside an option's values, or options that do not go together. The
+    message is one line naming the option."""
+
+
+class UnknownRuleSet(InvalidRules):
     """Raised by :func:`get_rules` for a name that is not a rule set."""
 
 
@@ -147,3 +230,233 @@ def get_rules(name: object) -> RuleSet:
     if not isinstance(name, str) or name not in RULE_SETS:
         raise UnknownRuleSet(f"unknown rule set {name!r}")
     return RULE_SETS[name]
+
+
+# --- options (record format 2) ---------------------------------------------------
+
+#: A format-2 option value: a JSON string, integer or boolean.
+OptionValue = str | int | bool
+
+#: Options with a fixed list of values: each value (its JSON form) and the
+#: :class:`RuleSet` fields it sets.
+CHOICES: dict[str, dict[OptionValue, dict[str, object]]] = {
+    "players": {n: {"players": n} for n in (2, 3, 4)},
+    "teams": {t: {"teams": t} for t in ("solo", "partners")},
+    "opening_jack": {j: {"opening_jack": j} for j in ("swap", "stay", "pass", "under")},
+    "four_jacks": {
+        "redeal": {"four_jacks_in_centre": False},
+        "play": {"four_jacks_in_centre": True},
+    },
+    "bottom_card": {
+        "any": {"jack_at_bottom": True, "bottom_card_shown": False},
+        "no_jack": {"jack_at_bottom": False, "bottom_card_shown": True},
+    },
+    "pisti_on_last_play": {b: {"pisti_on_last_play": b} for b in (True, False)},
+    "most_cards": {
+        27: {"most_cards": "27_or_more"},
+        "more": {"most_cards": "more_than_other"},
+    },
+    "no_capture_leftovers": {
+        "first": {"leftovers_when_no_capture": "first_seat"},
+        "dealer": {"leftovers_when_no_capture": "dealer"},
+    },
+    "tie_break": {"cards": {"cards_break_ties": True}, "none": {"cards_break_ties": False}},
+    "face_down": {f: {"face_down": f} for f in ("hidden", "capturer")},
+}
+#: Options that are a number of points (an integer ≥ 0): the field each sets.
+POINTS: dict[str, str] = {
+    "pisti": "pisti_points",
+    "jack_pisti": "jack_pisti_points",
+    "most_cards_points": "most_cards_points",
+    "last_sweep_bonus": "last_sweep_bonus",
+}
+#: Every option of format 2, in the order of the spec's table.
+OPTIONS: tuple[str, ...] = (
+    "players",
+    "teams",
+    "opening_jack",
+    "four_jacks",
+    "bottom_card",
+    "pisti_on_last_play",
+    "pisti",
+    "jack_pisti",
+    "most_cards",
+    "most_cards_points",
+    "last_sweep_bonus",
+    "no_capture_leftovers",
+    "tie_break",
+    "face_down",
+)
+
+
+def option_value(rules: RuleSet, option: str) -> OptionValue:
+    """Return the value of ``option`` (a name in :data:`OPTIONS`) in
+    ``rules``, as its format-2 JSON value."""
+    if option in POINTS:
+        points: int = getattr(rules, POINTS[option])
+        return points
+    for value, fields in CHOICES[option].items():
+        if all(getattr(rules, name) == wanted for name, wanted in fields.items()):
+            return value
+    raise AssertionError(f"{option} has no value for {rules}")  # pragma: no cover
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal and of the same JSON type (``True`` is not ``1``)."""
+    return type(a) is type(b) and a == b
+
+
+def _describe(option: str) -> str:
+    if option in POINTS:
+        return "a whole number of points ≥ 0"
+    return "one of " + ", ".join(_json_text(value) for value in CHOICES[option])
+
+
+def _json_text(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, int) else f'"{value}"'
+
+
+def with_options(base: RuleSet, options: Mapping[str, object]) -> RuleSet:
+    """Return ``base`` with ``options`` (format-2 option names and JSON
+    values) applied, checked.
+
+    ``teams`` defaults to ``"partners"`` for four players and ``"solo"``
+    otherwise when ``players`` is given without it.
+
+    Raises:
+        InvalidRules: an unknown option, a value outside its values, or an
+            invalid combination (see :func:`combination_problem`).
+    """
+    changes: dict[str, Any] = {}
+    for option, value in options.items():
+        if option not in OPTIONS:
+            raise InvalidRules(f"unknown option {option!r}")
+        if option in POINTS:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise InvalidRules(f"{option}: {value!r} is not {_describe(option)}")
+            changes[POINTS[option]] = value
+            continue
+        for choice, fields in CHOICES[option].items():
+            if _same(choice, value):
+                changes.update(fields)
+                break
+        else:
+            raise InvalidRules(f"{option}: {value!r} is not {_describe(option)}")
+    if "players" in options and "teams" not in options:
+        changes["teams"] = "partners" if options["players"] == 4 else "solo"
+    rules = dataclasses.replace(base, **changes)
+    problem = combination_problem(rules)
+    if problem:
+        raise InvalidRules(problem)
+    return rules
+
+
+def combination_problem(rules: RuleSet) -> str | None:
+    """Return why the options of ``rules`` do not go together, or ``None``:
+    ``teams: partners`` needs four players; ``most_cards: 27`` needs two
+    teams (record-format.md, format 2)."""
+    if rules.teams == "partners" and rules.players != 4:
+        return f'teams: "partners" needs players 4, not {rules.players}'
+    if rules.most_cards == "27_or_more" and rules.team_count > 2:
+        return (
+            f"most_cards: 27 needs two teams, not {rules.team_count}; "
+            'use "more" (strictly more cards than every other team)'
+        )
+    return None
+
+
+def rules_from_json(spec: object) -> RuleSet:
+    """Return the rule set of a record's ``rules`` field: a preset name, or
+    an object ``{"base": name, option: value, ...}`` (format 2).
+
+    Raises:
+        InvalidRules: an unknown base (:class:`UnknownRuleSet`) or option, a
+            bad value or combination, or neither a string nor an object.
+    """
+    if isinstance(spec, str):
+        return get_rules(spec)
+    if not isinstance(spec, dict):
+        raise InvalidRules("rules is neither a rule-set name nor an object")
+    if "base" not in spec:
+        raise InvalidRules("rules: the option 'base' is missing")
+    base = get_rules(spec["base"])
+    return with_options(base, {key: value for key, value in spec.items() if key != "base"})
+
+
+def rules_to_json(rules: RuleSet) -> str | dict[str, OptionValue]:
+    """Return the record's ``rules`` field: the name for a preset, else
+    ``{"base": name, ...overrides}``."""
+    overrides = rules.overrides
+    if not overrides:
+        return rules.name
+    return {"base": rules.name, **overrides}
+
+
+_WHOLE = re.compile(r"[0-9]{1,6}")
+
+
+def _text(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleSet:
+    """Return the rule set of a deal link's query arguments: ``rules`` (the
+    base; ``default`` when absent) and any option of :data:`OPTIONS` with its
+    value as text (``players=3``, ``pisti_on_last_play=false``,
+    ``most_cards=more``). Other arguments are ignored.
+
+    Raises:
+        InvalidRules: an unknown base, a value that is not one of the
+            option's, or a bad combination; the message names the option.
+    """
+    base = get_rules(args.get("rules", default))
+    options: dict[str, object] = {}
+    for option in OPTIONS:
+        if option not in args:
+            continue
+        text = args[option]
+        if option in POINTS:
+            if not _WHOLE.fullmatch(text):
+                raise InvalidRules(f"{option}: {text!r} is not {_describe(option)}")
+            options[option] = int(text)
+            continue
+        for choice in CHOICES[option]:
+            if _text(choice) == text:
+                options[option] = choice
+                break
+        else:
+            raise InvalidRules(f"{option}: {text!r} is not {_describe(option)}")
+    return with_options(base, options)
+
+
+def rules_to_query(rules: RuleSet) -> dict[str, str]:
+    """Return the query arguments of ``rules``: ``rules`` (the base) and
+    each override as text, e.g. ``{"rules": "classic", "players": "3"}``."""
+    return {"rules": rules.name, **{key: _text(value) for key, value in rules.overrides.items()}}
+
+
+def parse_rules_text(text: str) -> RuleSet:
+    """Return the rule set written as a query string, e.g. ``classic``,
+    ``classic&players=3&jack_pisti=10`` or ``rules=classic&players=3``
+    (the command line's ``--rules``).
+
+    Raises:
+        InvalidRules: as :func:`rules_from_query`; also an unknown option or
+            an option given twice.
+    """
+    if text and "=" not in text.split("&", 1)[0]:
+        text = "rules=" + text
+    args: dict[str, str] = {}
+    for key, value in parse_qsl(text, keep_blank_values=True):
+        if key != "rules" and key not in OPTIONS:
+            raise InvalidRules(f"unknown option {key!r}")
+        if key in args:
+            raise InvalidRules(f"option {key!r} given twice")
+        args[key] = value
+    if "rules" not in args:
+        raise InvalidRules("no base rule set (cardems, classic or partners)")
+    return rules_from_query(args)

@@ -1,8 +1,9 @@
 """Scoring a hand: card points, most cards, piştis, the winner.
 
-Card points (each Ace 1, each Jack 1, 2♣ 2, 10♦ 3) and the pişti values are
-common to all sources; the most-cards rule and the tie rule come from the
-rule set (``shared/spec/record-format.md``, seeds 000 and 001).
+Card points (each Ace 1, each Jack 1, 2♣ 2, 10♦ 3) are common to all
+sources; the pişti values, the most-cards rule, the last-sweep bonus and
+the tie rule come from the rule set (``shared/spec/record-format.md``,
+seeds 000 and 001, and format 2's house rules).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from .cards import CARD_POINTS
+from .rules import RuleSet
 from .state import GameState
 
 WinReason = Literal["points", "cards", "draw", "unfinished"]
@@ -18,11 +20,13 @@ WinReason = Literal["points", "cards", "draw", "unfinished"]
 
 @dataclass(frozen=True)
 class TeamScore:
-    """One side's score for a hand; field names are those of the replay
+    """One team's score for a hand; field names are those of the replay
     output in ``shared/spec/record-format.md``.
 
     ``points = aces + jacks + 2*two_of_clubs + 3*ten_of_diamonds +
-    most_cards + 10*pisti + 20*jack_pisti`` (with the rule set's values).
+    most_cards + last_sweep_bonus + pisti_points*pisti +
+    jack_pisti_points*jack_pisti`` (the rule set's pişti values, 10 and 20
+    unless house rules say otherwise).
     """
 
     team: int
@@ -36,25 +40,36 @@ class TeamScore:
     pisti: int
     jack_pisti: int
     points: int
+    last_sweep_bonus: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the score as the replay output's team object."""
+    def to_dict(self, sweep_bonus: bool = False) -> dict[str, Any]:
+        """Return the score as the replay output's team object; with
+        ``sweep_bonus`` (format 2) it has ``last_sweep_bonus`` too, before
+        ``points``."""
         data = asdict(self)
         data["seats"] = list(self.seats)
+        bonus = data.pop("last_sweep_bonus")
+        points = data.pop("points")
+        if sweep_bonus:
+            data["last_sweep_bonus"] = bonus
+        data["points"] = points
         return data
 
 
-def _has_most_cards(state: GameState, mine: int, theirs: int) -> bool:
-    if state.rules.most_cards == "27_or_more":
+def _most_cards(rules: RuleSet, counts: list[int], team: int) -> bool:
+    """Whether ``team`` earns the most-cards bonus with ``counts`` cards per
+    team: 27 or more (two teams only), or strictly more than every other."""
+    mine = counts[team]
+    if rules.most_cards == "27_or_more":
         return mine >= 27
-    return mine > theirs
+    return all(mine > other for index, other in enumerate(counts) if index != team)
 
 
 def score_hand(state: GameState) -> list[TeamScore]:
-    """Return both teams' scores, team 0 first.
+    """Return every team's score, team 0 first.
 
     For an unfinished hand the counts are those captured so far and nobody
-    has the most-cards bonus yet.
+    has the most-cards or last-sweep bonus yet.
     """
     rules = state.rules
     counts = [len(cards) for cards in state.captured]
@@ -65,21 +80,23 @@ def score_hand(state: GameState) -> list[TeamScore]:
         two = int("2C" in cards)
         ten = int("TD" in cards)
         most = 0
-        if state.finished and _has_most_cards(state, counts[team], counts[1 - team]):
+        if state.finished and _most_cards(rules, counts, team):
             most = rules.most_cards_points
+        sweep = rules.last_sweep_bonus if state.swept_to == team else 0
         points = (
             aces
             + jacks
             + 2 * two
             + 3 * ten
             + most
+            + sweep
             + rules.pisti_points * state.pisti[team]
             + rules.jack_pisti_points * state.jack_pisti[team]
         )
         scores.append(
             TeamScore(
                 team=team,
-                seats=tuple(range(team, rules.players, 2)),
+                seats=rules.seats_of(team),
                 cards=counts[team],
                 aces=aces,
                 jacks=jacks,
@@ -89,6 +106,7 @@ def score_hand(state: GameState) -> list[TeamScore]:
                 pisti=state.pisti[team],
                 jack_pisti=state.jack_pisti[team],
                 points=points,
+                last_sweep_bonus=sweep,
             )
         )
     return scores
@@ -97,7 +115,7 @@ def score_hand(state: GameState) -> list[TeamScore]:
 def team_points(state: GameState) -> list[int]:
     """Return each team's points so far, fast (search playouts): card
     points of the captured cards (stand-ins count 0), piştis, and the
-    most-cards bonus once the hand is finished."""
+    most-cards and last-sweep bonuses once the hand is finished."""
     rules = state.rules
     points = [
         sum(CARD_POINTS.get(card, 0) for card in cards)
@@ -107,23 +125,31 @@ def team_points(state: GameState) -> list[int]:
     ]
     if state.finished:
         counts = [len(cards) for cards in state.captured]
-        for team in (0, 1):
-            if _has_most_cards(state, counts[team], counts[1 - team]):
+        for team in range(len(points)):
+            if _most_cards(rules, counts, team):
                 points[team] += rules.most_cards_points
+        if state.swept_to is not None:
+            points[state.swept_to] += rules.last_sweep_bonus
     return points
 
 
 def hand_winner(state: GameState, scores: list[TeamScore]) -> tuple[int | None, WinReason]:
     """Return the winning team (or ``None``) and why.
 
-    More points win; on equal points, more cards win where the rule set says
-    so (``cardems``); otherwise it is a draw. An unfinished hand has no winner.
+    The most points win; among the teams sharing the most points, more
+    cards win where the rule set says so (``cardems``, ``tie_break:
+    cards``); otherwise, or if they have as many cards, it is a draw. An
+    unfinished hand has no winner.
     """
     if not state.finished:
         return None, "unfinished"
-    a, b = scores
-    if a.points != b.points:
-        return (0 if a.points > b.points else 1), "points"
-    if state.rules.cards_break_ties and a.cards != b.cards:
-        return (0 if a.cards > b.cards else 1), "cards"
+    best = max(score.points for score in scores)
+    leaders = [score for score in scores if score.points == best]
+    if len(leaders) == 1:
+        return leaders[0].team, "points"
+    if state.rules.cards_break_ties:
+        most = max(score.cards for score in leaders)
+        by_cards = [score for score in leaders if score.cards == most]
+        if len(by_cards) == 1:
+            return by_cards[0].team, "cards"
     return None, "draw"

@@ -7,7 +7,8 @@ lone Jack is a Jack pişti; the table goes to the last capturer at the end.
 Everything that varies is a field of :class:`~app.engine.rules.RuleSet`.
 
 Seats are numbered in playing order for the hand: seat 0 plays first, the
-last seat is the dealer. Team of a seat is ``seat % 2``.
+last seat is the dealer. Team of a seat is :meth:`RuleSet.team_of`: the
+seat itself, or ``seat % 2`` with partners.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import FULL_DECK, InvalidCard, parse_card
-from .rules import RuleSet, UnknownRuleSet, get_rules
+from .rules import InvalidRules, RuleSet, rules_from_json, rules_to_json
 
 HAND_SIZE = 4
 CENTRE = 4
@@ -49,7 +50,8 @@ class PlayResult:
         dealt: whether a new four-card deal followed the play.
         hand_over: whether this was the hand's last play.
         swept: cards left on the table that went to ``swept_to`` at the end.
-        swept_to: the team that took the leftovers, or ``None``.
+        swept_to: the team that took the leftovers (and the rule set's
+            ``last_sweep_bonus``), or ``None``.
     """
 
     seat: int
@@ -107,34 +109,53 @@ class GameState:
 
     Attributes (read them, do not change them):
         rules: the :class:`RuleSet`.
-        deck: the 52 card codes, top of the stock first.
+        deck: the 52 card codes as dealt (the record's deck), top of the
+            stock first.
+        order: the same cards in the order they are used: ``order[0..3]``
+            the centre (bottom to top), then the stock, top first. The same
+            as ``deck`` except under ``opening_jack="under"``, where opening
+            Jacks go to the bottom of the stock.
         pile: the centre pile, bottom to top.
         face_down: how many cards at the bottom of ``pile`` are face down.
+        face_down_cards: the face-down centre cards of the deal.
+        face_down_taker: the team that captured the face-down cards, or
+            ``None`` while they are on the table.
         hands: each seat's hand, a list of card codes.
         captured: each team's captured cards.
         pisti, jack_pisti: each team's pişti and Jack pişti counts.
         plays: the card codes played so far, in order.
         last_capturer: the team that captured last, or ``None``.
-        next_card: index in ``deck`` of the top card of the stock.
+        swept_to: the team that took the cards left on the table at the end
+            of the hand, or ``None`` (no cards were left, or not over yet).
+        next_card: index in ``order`` of the top card of the stock.
         face_up_at_start: the centre cards turned face up before the first
             play (the top card, and any Jacks passed over), seen by everyone.
+        known_tail: the cards at the bottom of the stock that everyone
+            knows, last dealt last: the bottom card ``deck[51]`` where the
+            rule set shows it, then any opening Jacks put under the stock.
     """
 
     __slots__ = (
         "_players",
         "_round",
+        "_teams",
         "captured",
         "deck",
         "face_down",
+        "face_down_cards",
+        "face_down_taker",
         "face_up_at_start",
         "hands",
         "jack_pisti",
+        "known_tail",
         "last_capturer",
         "next_card",
+        "order",
         "pile",
         "pisti",
         "plays",
         "rules",
+        "swept_to",
     )
 
     def __init__(self, rules: RuleSet, deck: Sequence[str]) -> None:
@@ -143,9 +164,14 @@ class GameState:
         self.deck = tuple(deck)
         n = self._players = rules.players
         self._round = HAND_SIZE * n
+        self._teams = tuple(rules.team_of(seat) for seat in range(n))
         face_down = list(self.deck[: CENTRE - 1])
         face_up = [self.deck[CENTRE - 1]]
-        if face_up[-1][0] == "J":
+        stock = list(self.deck[CENTRE:])
+        under: list[str] = []
+        # Four centre Jacks (allowed by four_jacks="play"): no rule can find
+        # a non-Jack, the pile is played as it is (record-format.md, format 2).
+        if face_up[-1][0] == "J" and not all(card[0] == "J" for card in face_down):
             if rules.opening_jack == "swap":
                 for i in range(len(face_down) - 1, -1, -1):
                     if face_down[i][0] != "J":
@@ -154,15 +180,26 @@ class GameState:
             elif rules.opening_jack == "pass":
                 while face_up[-1][0] == "J" and face_down:
                     face_up.append(face_down.pop())
+            elif rules.opening_jack == "under":
+                while face_up[0][0] == "J":
+                    under.append(face_up[0])
+                    face_up[0] = stock.pop(0)
+        self.order = self.deck if not under else (*face_down, *face_up, *stock, *under)
+        shown: tuple[str, ...] = (self.deck[-1],) if rules.bottom_card_shown else ()
+        self.known_tail = shown + tuple(under)
         self.pile = face_down + face_up
         self.face_down = len(face_down)
+        self.face_down_cards = tuple(face_down)
+        self.face_down_taker: int | None = None
         self.face_up_at_start = tuple(face_up)
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.captured: list[list[str]] = [[], []]
-        self.pisti = [0, 0]
-        self.jack_pisti = [0, 0]
+        teams = rules.team_count
+        self.captured: list[list[str]] = [[] for _ in range(teams)]
+        self.pisti = [0] * teams
+        self.jack_pisti = [0] * teams
         self.plays: list[str] = []
         self.last_capturer: int | None = None
+        self.swept_to: int | None = None
         self.next_card = CENTRE
         self._deal_round()
 
@@ -181,8 +218,13 @@ class GameState:
         other = object.__new__(GameState)
         other.rules = self.rules
         other.deck = self.deck
+        other.order = self.order
+        other.known_tail = self.known_tail
         other.pile = self.pile[:]
         other.face_down = self.face_down
+        other.face_down_cards = self.face_down_cards
+        other.face_down_taker = self.face_down_taker
+        other.swept_to = self.swept_to
         other.hands = [hand[:] for hand in self.hands]
         other.captured = [cards[:] for cards in self.captured]
         other.pisti = self.pisti[:]
@@ -193,6 +235,7 @@ class GameState:
         other.face_up_at_start = self.face_up_at_start
         other._players = self._players
         other._round = self._round
+        other._teams = self._teams
         return other
 
     @classmethod
@@ -209,28 +252,37 @@ class GameState:
         jack_pisti: list[int],
         plays: list[str],
         last_capturer: int | None,
-        bottom_card: str | None = None,
+        known_tail: tuple[str, ...] = (),
         face_up_at_start: tuple[str, ...] = (),
+        face_down_taker: int | None = None,
+        face_down_cards: tuple[str, ...] | None = None,
     ) -> GameState:
         """Build a hand in progress from its parts, for search over the
         possible worlds behind an observation (see :mod:`.worlds`).
 
         ``stock`` is top first; ``pile`` bottom to top with ``face_down``
         face-down cards at the bottom; ``captured`` may hold stand-ins
-        (``"?"``) for cards whose faces do not matter; ``bottom_card`` is
-        the dealt-out stock's bottom card where the rule set shows it, and
-        ``face_up_at_start`` the centre cards shown before the first play.
-        Not checked: the caller builds a consistent position.
+        (``"?"``) for cards whose faces do not matter; ``known_tail`` the
+        cards at the bottom of the stock everyone knows (as
+        :attr:`known_tail`), ``face_up_at_start`` the centre cards shown
+        before the first play, ``face_down_taker`` the team that took the
+        face-down cards and ``face_down_cards`` those cards where known
+        (default: the face-down cards of ``pile``). Not checked: the caller builds a consistent
+        position.
         """
         state = object.__new__(cls)
         state.rules = rules
         dealt = len(FULL_DECK) - len(stock)
-        state.deck = ("?",) * dealt + tuple(stock)
-        if bottom_card is not None and not stock:
-            state.deck = (*state.deck[:-1], bottom_card)
+        state.deck = state.order = ("?",) * dealt + tuple(stock)
+        state.known_tail = known_tail
         state.next_card = dealt
         state.pile = list(pile)
         state.face_down = face_down
+        state.face_down_cards = (
+            tuple(pile[:face_down]) if face_down_cards is None else face_down_cards
+        )
+        state.face_down_taker = face_down_taker
+        state.swept_to = None
         state.hands = [list(hand) for hand in hands]
         state.captured = [list(cards) for cards in captured]
         state.pisti = list(pisti)
@@ -240,10 +292,11 @@ class GameState:
         state.face_up_at_start = face_up_at_start
         state._players = rules.players
         state._round = HAND_SIZE * rules.players
+        state._teams = tuple(rules.team_of(seat) for seat in range(rules.players))
         return state
 
     def _deal_round(self) -> None:
-        deck, start = self.deck, self.next_card
+        deck, start = self.order, self.next_card
         for seat, hand in enumerate(self.hands):
             hand.extend(deck[start + HAND_SIZE * seat : start + HAND_SIZE * (seat + 1)])
         self.next_card = start + HAND_SIZE * len(self.hands)
@@ -265,7 +318,8 @@ class GameState:
 
     @property
     def deal_number(self) -> int:
-        """The current deal, 1-based (1 to 6 with two seats, 1 to 3 with four)."""
+        """The current deal, 1-based (1 to 6 with two seats, 1 to 4 with
+        three, 1 to 3 with four)."""
         return (self.next_card - CENTRE) // (HAND_SIZE * self.rules.players)
 
     @property
@@ -294,7 +348,7 @@ class GameState:
             index = self.hands[seat].index(card)
         except ValueError:
             raise IllegalPlay(f"{card} is not in seat {seat}'s hand") from None
-        team = seat % 2
+        team = self._teams[seat]
         pisti, jack_pisti, next_card = self.pisti[team], self.jack_pisti[team], self.next_card
         left_on_table = len(self.pile) + 1
         captured = self.play_index(index)
@@ -328,7 +382,7 @@ class GameState:
         captured = 0
         rank = card[0]
         if pile and (rank == pile[-1][0] or rank == "J"):
-            team = seat & 1
+            team = self._teams[seat]
             if len(pile) == 1 and rank == pile[0][0] and self.rules.pisti_counts(len(plays)):
                 if rank == "J":
                     self.jack_pisti[team] += 1
@@ -338,7 +392,9 @@ class GameState:
             captured = len(pile)
             self.captured[team].extend(pile)
             pile.clear()
-            self.face_down = 0
+            if self.face_down:
+                self.face_down = 0
+                self.face_down_taker = team
             self.last_capturer = team
         else:
             pile.append(card)
@@ -347,9 +403,12 @@ class GameState:
         if self.next_card < 52:
             self._deal_round()
         elif pile:
-            self.captured[self._sweep_team()].extend(pile)
+            team = self.swept_to = self._sweep_team()
+            self.captured[team].extend(pile)
             pile.clear()
-            self.face_down = 0
+            if self.face_down:
+                self.face_down = 0
+                self.face_down_taker = team
         return captured
 
     def _sweep_team(self) -> int:
@@ -358,8 +417,8 @@ class GameState:
         if self.last_capturer is not None:
             return self.last_capturer
         if self.rules.leftovers_when_no_capture == "first_seat":
-            return 0
-        return (self.rules.players - 1) % 2
+            return self._teams[0]
+        return self._teams[-1]
 
     def random_playout(self, rng: random.Random) -> None:
         """Play uniformly random cards for every seat to the end of the hand
@@ -373,23 +432,28 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the state as plain data: ``{"rules", "deck", "plays"}``
-        (rule-set name and lists of card codes), which determine it fully."""
-        return {"rules": self.rules.name, "deck": list(self.deck), "plays": list(self.plays)}
+        (the rule set as in a record, see :func:`~.rules.rules_to_json`, and
+        lists of card codes), which determine it fully."""
+        return {
+            "rules": rules_to_json(self.rules),
+            "deck": list(self.deck),
+            "plays": list(self.plays),
+        }
 
     @classmethod
     def from_dict(cls, data: object) -> GameState:
         """Rebuild a state saved by :meth:`to_dict` by replaying its plays.
 
         Raises:
-            InvalidState: unknown rule set, an impossible deck, more than 48
+            InvalidState: unknown or invalid rules, an impossible deck, more than 48
                 plays, or a play that was not legal (``"play 17: ..."``, the
                 index counting from 0).
         """
         if not isinstance(data, dict):
             raise InvalidState("state is not an object")
         try:
-            rules = get_rules(data.get("rules"))
-        except UnknownRuleSet as exc:
+            rules = rules_from_json(data.get("rules"))
+        except InvalidRules as exc:
             raise InvalidState(str(exc)) from None
         return cls.replay(rules, data.get("deck"), data.get("plays"))
 

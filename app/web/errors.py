@@ -14,6 +14,10 @@ MESSAGES = {
     400: lazy_gettext("The request was not understood."),
     404: lazy_gettext("There is no page here."),
     405: lazy_gettext("That address does not take this kind of request."),
+    409: lazy_gettext(
+        "That page was out of date: the game went on in another tab or window. Nothing was "
+        "changed; open the game again to see it as it stands."
+    ),
     413: lazy_gettext("That request was too large."),
     429: lazy_gettext(
         "Too many new games from your address in a short time. Wait a minute, then try again."
@@ -43,6 +47,13 @@ def store_unavailable_page() -> tuple[str, int, dict[str, str]]:
     ``(html, status, headers)``; needs a request context."""
     page = render_template("errors/error.html", status=503, message=MESSAGES[503])
     return page, 503, {"Retry-After": str(RETRY_AFTER)}
+
+
+def stale_page() -> tuple[str, int, dict[str, str]]:
+    """Return the 409 page for a change made from an out-of-date copy of
+    the session, as ``(html, status, headers)``; needs a request context."""
+    page = render_template("errors/error.html", status=409, message=MESSAGES[409])
+    return page, 409, {}
 
 
 def register(app: Flask) -> None:

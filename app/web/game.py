@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, lazy_gettext
@@ -22,6 +24,7 @@ from app.logs import log_game_finished
 from app.story.cast import CAST
 
 from . import i18n, store, story
+from .errors import stale_page
 from .table import Refused, Table
 from .view import POSITION_NAMES_EN, hand_scores, table_context
 
@@ -100,15 +103,14 @@ def home() -> str:
             3: gettext("West (opponent)"),
         },
         in_progress=table is not None and not table.match.over,
+        kept=store.kept_games(),
     )
 
 
 @bp.post("/new")
 def new_game() -> Response | tuple[str, int]:
     """Start a game with a fresh random deal and the posted settings."""
-    settings = _settings(request.form)
-    store.save_settings(settings)
-    return _start(settings, new_seed(), seed_public=False)
+    return _start(_settings(request.form), new_seed(), seed_public=False, remember=True)
 
 
 @bp.get("/deal")
@@ -124,22 +126,56 @@ def deal_from_form() -> Response | tuple[str, int]:
 
 
 @bp.get("/deal/<path:seed>")
+def deal_page(seed: str) -> str | tuple[str, int]:
+    """Show what the link ``seed`` deals, with a button that starts it
+    (a POST to the same address): opening a link never changes anything,
+    so a link from another site cannot replace the game in progress."""
+    settings, problem = _deal_settings(seed)
+    if problem is not None:
+        return problem
+    table = store.load_table()
+    return render_template(
+        "game/deal.html",
+        seed=seed,
+        settings=settings,
+        rule_names=RULE_NAMES,
+        in_progress=table is not None and not table.match.over,
+        start_url=url_for("game.deal", seed=seed, **_query()),
+    )
+
+
+@bp.post("/deal/<path:seed>")
 def deal(seed: str) -> Response | tuple[str, int]:
     """Start a game from ``seed``: everyone opening this link gets this deal
-    (``?rules=classic&target=101`` choose the game; levels are the player's)."""
+    (``?rules=classic&target=101`` choose the game; levels are the player's).
+    A game in progress is kept to go back to."""
+    settings, problem = _deal_settings(seed)
+    if problem is not None:
+        return problem
+    return _start(settings, seed, seed_public=True)
+
+
+def _query() -> dict[str, Any]:
+    """This request's query arguments (the first value of each)."""
+    return request.args.to_dict()
+
+
+def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:
+    """Return the settings of the deal link ``seed`` (its query arguments
+    over the player's settings), or the 400 page of a bad seed or game."""
     try:
         check_seed(seed)
     except InvalidSeed:
-        return _bad_seed(seed)
+        return {}, _bad_seed(seed)
     rules = request.args.get("rules", "cardems")
     if rules not in RULE_SETS:
-        return _bad_request(
+        return {}, _bad_request(
             gettext("Unknown game"), gettext("There is no game called “%(name)s”.", name=rules[:40])
         )
     settings = _settings(
         {**store.settings(), "rules": rules, "target": request.args.get("target", "")}
     )
-    return _start(settings, seed, seed_public=True)
+    return settings, None
 
 
 @bp.get("/game")
@@ -175,9 +211,14 @@ def next_hand() -> Response | tuple[str, int]:
 
 @bp.post("/resume")
 def resume() -> Response | tuple[str, int]:
-    """Go back to the game in progress that a newer game put aside."""
-    if not store.resume_previous():
-        return _no_game()
+    """Go back to a game in progress that a newer game put aside (field
+    ``game``: its id, from the list of kept games)."""
+    try:
+        found = store.apply(lambda: store.resume(request.form.get("game", "")))
+    except store.Stale:
+        return _stale()
+    if not found:
+        return _stale() if store.moved() else _no_game()
     return redirect(url_for("game.table"), 303)
 
 
@@ -243,19 +284,26 @@ def _settings(source) -> dict:
 
 
 @bp.post("/settings")
-def save_settings() -> Response:
+def save_settings() -> Response | tuple[str, int, dict[str, str]]:
     """Save the playing aids (checkboxes named as ``store.AIDS``) and go
     back to the page the form was on."""
-    store.save_aids({name: request.form.get(name) == "on" for name in store.AIDS})
+    aids = {name: request.form.get(name) == "on" for name in store.AIDS}
+    try:
+        store.apply(lambda: store.save_aids(aids))
+    except store.Stale:
+        return stale_page()
     return redirect(_back(), 303)
 
 
 @bp.post("/language")
-def choose_language() -> Response:
+def choose_language() -> Response | tuple[str, int, dict[str, str]]:
     """Switch the pages' language (field ``language``) and go back."""
     code = request.form.get("language", "")
     if code in i18n.LANGUAGES:
-        store.save_language(code)
+        try:
+            store.apply(lambda: store.save_language(code))
+        except store.Stale:
+            return stale_page()
     return redirect(_back(), 303)
 
 
@@ -275,7 +323,11 @@ def _deal_url(seed: str, rules: str, target: int | None, external: bool = False)
     return url_for("game.deal", seed=seed, _external=external, **args)
 
 
-def _start(settings: dict, seed: str, seed_public: bool) -> Response:
+def _start(
+    settings: dict[str, Any], seed: str, seed_public: bool, remember: bool = False
+) -> Response | tuple[str, int]:
+    """Deal a game and make it the player's (``remember``: keep its
+    settings for the next games too); go to the table."""
     table = Table.start(
         RULE_SETS[settings["rules"]],
         seed,
@@ -284,36 +336,75 @@ def _start(settings: dict, seed: str, seed_public: bool) -> Response:
         settings["target"],
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    store.start_table(table)
+
+    def start() -> None:
+        if remember:
+            store.save_settings(settings)
+        store.start_table(table)
+
+    try:
+        store.apply(start)
+    except store.Stale:
+        return _stale()
     return redirect(url_for("game.table"), 303)
 
 
-def _act(action) -> Response | tuple[str, int]:
-    """Apply ``action`` to the player's table, save it and go back to the
-    table (POST/redirect/GET); log the game when this move ended it."""
-    table = store.load_table()
-    if table is None:
-        return _no_game()
-    was_over = table.match.over
-    try:
+class _NoGame(Exception):
+    """There is no game to act on."""
+
+
+def _act(action: Callable[[Table], None]) -> Response | tuple[str, int]:
+    """Apply ``action`` to the player's table, store it and go back to the
+    table (POST/redirect/GET); log the game when this move ended it. When
+    the session changed meanwhile, ``action`` is applied again to the fresh
+    table, which refuses a play made from an out-of-date page (409)."""
+
+    def change() -> tuple[Table, bool]:
+        table = store.load_table()
+        if table is None:
+            raise _NoGame()
+        was_over = table.match.over
         action(table)
+        store.save_table(table)
+        return table, was_over
+
+    try:
+        table, was_over = store.apply(change)
+    except _NoGame:
+        return _stale() if store.moved() else _no_game()
     except Refused as refusal:
-        return _render(store.load_table(), str(REFUSALS[refusal.reason])), refusal.status
-    store.save_table(table)
+        current = store.load_table()
+        if current is None:
+            return _no_game()
+        return _render(current, str(REFUSALS[refusal.reason])), refusal.status
+    except store.Stale:
+        return _stale()
     if table.match.over and not was_over:
         log_game_finished(table)
         story.record_result(table)
     return redirect(url_for("game.table"), 303)
 
 
+def _stale() -> tuple[str, int]:
+    """Answer a change computed from an out-of-date session: nothing was
+    stored; 409 with the table as it stands now."""
+    store.reload()
+    table = store.load_table()
+    if table is None:
+        page, status, _ = stale_page()
+        return page, status
+    return _render(table, str(REFUSALS["stale"])), 409
+
+
 def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
-    context.update(message=message, rule_names=RULE_NAMES, previous=store.has_previous())
+    context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
     context.update(story.table_extras(table, store.aids()))
     match = table.match
     if table.seed_public or match.over:
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
+        context["deal_url"] = _deal_url(match.seed, match.rules.name, match.target)
     if not match.hand_counted:
         return render_template("game/table.html", **context)
     scores, winner, reason = hand_scores(table)

@@ -5,7 +5,7 @@ on creating games."""
 from __future__ import annotations
 
 import redis
-from flask import Flask, Response, abort, current_app, request, session
+from flask import Flask, Response, abort, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -27,16 +27,16 @@ GAME_CREATION = ("game.new_game", "game.deal", "story.play")
 
 
 def init_security(app: Flask) -> None:
-    """Add the security headers, the malformed-form check and the cookieless
-    POST rule to ``app`` and, with ``TRUSTED_PROXIES`` above 0, the proxy
-    fix.
+    """Add the security headers and the malformed-form check to ``app``
+    and, with ``TRUSTED_PROXIES`` above 0, the proxy fix. (A refused POST
+    never sets a session cookie: :mod:`app.sessions` stores nothing for an
+    error answer.)
 
     Call before CSRF protection is set up, so that a form CSRF cannot read
     is a 400, not a 500.
     """
     app.before_request(_refuse_malformed_forms)
     app.after_request(_add_headers)
-    app.after_request(_no_session_from_cookieless_posts)
     proxies = app.config["TRUSTED_PROXIES"]
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
@@ -74,21 +74,6 @@ def _refuse_malformed_forms() -> None:
     # None, which the CSRF check cannot handle.
     if request.method == "POST" and (None in request.form or None in request.files):
         abort(400)
-
-
-def _no_session_from_cookieless_posts(response: Response) -> Response:
-    # A POST without the session cookie is refused (no CSRF token can match),
-    # and is what a form on another site sends: the browser keeps the Lax
-    # cookie back. Its error page must not set a fresh session cookie, which
-    # would replace the player's own and lose their game. An empty, unchanged
-    # session is neither saved nor sent.
-    if (
-        request.method == "POST"
-        and current_app.config["SESSION_COOKIE_NAME"] not in request.cookies
-    ):
-        session.clear()
-        session.modified = False
-    return response
 
 
 def _add_headers(response: Response) -> Response:

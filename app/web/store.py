@@ -3,33 +3,111 @@
 The session lives server-side (Flask-Session); the cookie holds only its
 random id. The whole table is assigned back after every move, because
 Flask-Session does not notice changes inside nested data.
+
+Changes are stored atomically against the version of the session the
+request loaded (:mod:`app.sessions`). Pages make them through
+:func:`apply`: when another request changed the session meanwhile, the
+change is made again on the fresh session, where it checks what it depends
+on (a play, its move number: a stale page is refused with 409); when the
+session went away (a newer game replaced its id), :class:`Stale` is raised
+and the page answers 409 with the table as it stands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
 from flask import current_app, session
 
 from app.engine import InvalidState
+from app.sessions import Stale, VersionedSession, VersionedSessions
 
 from .table import Table
 
+__all__ = ["Stale"]
+
+T = TypeVar("T")
+
 _TABLE = "table"
+#: The games in progress put aside by newer ones, most recent first.
+_KEPT = "kept"
+#: Where one put-aside game was kept before the list (read, then replaced).
 _PREVIOUS = "previous_table"
 _SETTINGS = "settings"
+#: How many unfinished games are kept to go back to.
+KEEP = 5
+#: How many times :func:`apply` re-applies a change to a fresh session.
+ATTEMPTS = 5
+
+
+def commit() -> None:
+    """Store this request's changes now, against the session it loaded.
+
+    Raises:
+        Stale: the session changed since this request loaded it (another
+            tab, a repeated click); nothing was stored.
+    """
+    _interface().commit(current_app, _session())
+
+
+def moved() -> bool:
+    """Whether the player's session id was replaced by a newer game's (so
+    a page of the old id is out of date)."""
+    return _session().moved
+
+
+def reload() -> None:
+    """Drop this request's changes and read the session as stored now."""
+    _interface().reload(_session())
+
+
+def _interface() -> VersionedSessions:
+    return cast(VersionedSessions, current_app.session_interface)
+
+
+def _session() -> VersionedSession:
+    return cast(VersionedSession, session._get_current_object())  # type: ignore[attr-defined]
+
+
+def apply(change: Callable[[], T]) -> T:
+    """Make ``change`` (a function of the session, through this module),
+    store it, and return what it returned. When another request changed
+    the session meanwhile, ``change`` is made again on the fresh session,
+    so it must check there what it depends on (a play checks its move
+    number, hand and game) and raise to refuse.
+
+    Raises:
+        Stale: the session went away meanwhile (another tab started a game
+            under a new id), or kept changing (:data:`ATTEMPTS` tries).
+        Exception: whatever ``change`` raises; nothing is stored.
+    """
+    for attempt in range(ATTEMPTS):
+        result = change()
+        try:
+            commit()
+            return result
+        except Stale:
+            existed = _session().stored_sid is not None
+            reload()
+            if attempt == ATTEMPTS - 1 or (existed and _session().stored_sid is None):
+                raise
+    raise AssertionError("unreachable")
+
+
+def _table(data: Any) -> Table | None:
+    try:
+        return Table.from_dict(data, expert_ms=float(current_app.config["EXPERT_MS"]))
+    except InvalidState as exc:
+        current_app.logger.warning("ignoring a damaged saved game: %s", exc)
+        return None
 
 
 def load_table() -> Table | None:
     """Return the player's table, or ``None`` when there is none (or the
-    saved one is damaged, which is logged and dropped)."""
+    saved one is damaged, which is logged)."""
     data = session.get(_TABLE)
-    if data is None:
-        return None
-    try:
-        return Table.from_dict(data, expert_ms=float(current_app.config["EXPERT_MS"]))
-    except InvalidState as exc:
-        current_app.logger.warning("dropping a saved game: %s", exc)
-        session.pop(_TABLE, None)
-        return None
+    return None if data is None else _table(data)
 
 
 def save_table(table: Table) -> None:
@@ -37,49 +115,80 @@ def save_table(table: Table) -> None:
     session[_TABLE] = table.to_dict()
 
 
+def _summary(table: Table) -> dict[str, Any]:
+    """What the list of kept games shows of ``table`` (plain data)."""
+    match = table.match
+    return {
+        "game_id": table.game_id,
+        "rules": match.rules.name,
+        "target": match.target,
+        "levels": table.levels[1:],
+        "hand": match.hand_number + 1,
+        "move": table.move,
+        "plays": match.rules.deals * 4 * match.players,
+        "totals": match.totals if match.target else [],
+        "seed": match.seed if table.seed_public else None,
+    }
+
+
+def kept_games() -> list[dict[str, Any]]:
+    """Return the unfinished games put aside by newer ones, most recent
+    first: plain summaries (``game_id``, ``rules``, ``target``, ``levels``,
+    ``hand`` from 1, ``move``, ``plays`` in a hand, ``totals`` of a match,
+    ``seed`` when public)."""
+    return [entry["summary"] for entry in _kept()]
+
+
+def _kept() -> list[dict[str, Any]]:
+    kept = session.get(_KEPT)
+    entries = [e for e in kept if isinstance(e, dict)] if isinstance(kept, list) else []
+    previous = session.get(_PREVIOUS)
+    if previous is not None and (table := _table(previous)) is not None:
+        entries.insert(0, {"table": previous, "summary": _summary(table)})
+    return [e for e in entries if isinstance(e.get("summary"), dict) and "table" in e][:KEEP]
+
+
+def _keep_current(kept: list[dict[str, Any]]) -> None:
+    """Put the current game at the head of ``kept`` when it is unfinished,
+    and store the list (at most :data:`KEEP`)."""
+    current = load_table()
+    if current is not None and not current.match.over:
+        kept.insert(0, {"table": current.to_dict(), "summary": _summary(current)})
+    session[_KEPT] = kept[:KEEP]
+    session.pop(_PREVIOUS, None)
+
+
 def start_table(table: Table) -> None:
     """Keep a newly dealt ``table``, under a fresh session id (so an id
     seen before the new game gives no access to it). A game still in
-    progress is kept aside, so a deal link opened by mistake loses nothing
-    (see :func:`resume_previous`)."""
-    current = load_table()
-    if current is not None and not current.match.over:
-        session[_PREVIOUS] = current.to_dict()
-    else:
-        session.pop(_PREVIOUS, None)
-    if session:
-        current_app.session_interface.regenerate(session)
+    progress is put aside (the last :data:`KEEP`), so a deal link opened by
+    mistake loses nothing (see :func:`resume`)."""
+    _keep_current(_kept())
+    _interface().regenerate(_session())
     save_table(table)
 
 
-def has_previous() -> bool:
-    """Whether a game in progress was put aside by a newer one."""
-    return _PREVIOUS in session
-
-
-def resume_previous() -> bool:
-    """Swap the current game with the one put aside; return whether there
-    was one. The current game is put aside in turn if it is unfinished."""
-    previous = session.get(_PREVIOUS)
-    if previous is None:
+def resume(game_id: str) -> bool:
+    """Go back to the kept game ``game_id``; the current game is put aside
+    in turn if it is unfinished. Return whether there was such a game."""
+    kept = _kept()
+    chosen = next((e for e in kept if e["summary"].get("game_id") == game_id), None)
+    if chosen is None:
         return False
-    current = load_table()
-    if current is not None and not current.match.over:
-        session[_PREVIOUS] = current.to_dict()
-    else:
-        session.pop(_PREVIOUS, None)
-    session[_TABLE] = previous
+    kept.remove(chosen)
+    _keep_current(kept)
+    session[_TABLE] = chosen["table"]
     return True
 
 
-def settings() -> dict:
+def settings() -> dict[str, Any]:
     """Return the player's game settings from the last game they started
     (rule set, target, computer levels), or ``{}``."""
     value = session.get(_SETTINGS)
     return value if isinstance(value, dict) else {}
 
 
-def save_settings(value: dict) -> None:
+def save_settings(value: dict[str, Any]) -> None:
     """Remember the player's game settings (plain data) for later games."""
     session[_SETTINGS] = value
 

@@ -8,6 +8,8 @@ Progress is plain data kept by :func:`store.story_progress` /
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
@@ -17,6 +19,7 @@ from app.story import lesson
 from app.story.cast import CAST, TARGET, Opponent, opponent
 
 from . import store
+from .errors import stale_page
 from .i18n import card_name
 from .table import Table
 
@@ -44,6 +47,16 @@ def lesson_settled() -> bool:
 
 def _update(**changes: object) -> None:
     store.save_story_progress({**store.story_progress(), **changes})
+
+
+def _store(change: Callable[[], object]) -> ResponseReturnValue | None:
+    """Make ``change`` through :func:`store.apply`; return the 409 page when
+    the session went away meanwhile, else ``None``."""
+    try:
+        store.apply(change)
+    except store.Stale:
+        return stale_page()
+    return None
 
 
 @bp.get("")
@@ -99,8 +112,8 @@ def play() -> ResponseReturnValue:
         target=TARGET,
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    store.start_table(table)
-    return redirect(url_for("game.table"), 303)
+    refused = _store(lambda: store.start_table(table))
+    return refused or redirect(url_for("game.table"), 303)
 
 
 def _refuse(message: str, status: int) -> tuple[str, int]:
@@ -113,11 +126,15 @@ def record_result(table: Table) -> None:
     """Count a finished story match: a win over the next opponent beats
     her or him (called once, when a move ends the match)."""
     member = opponent(table.levels[-1])
-    upcoming = next_opponent()
-    if member is None or upcoming is None or member.key != upcoming.key:
+    if member is None or table.match.winner() != 0:
         return
-    if table.match.winner() == 0:
-        _update(beaten=[*beaten(), member.key])
+
+    def change() -> None:
+        upcoming = next_opponent()
+        if upcoming is not None and member.key == upcoming.key:
+            _update(beaten=[*beaten(), member.key])
+
+    _store(change)
 
 
 def table_extras(table: Table, aids: dict[str, bool]) -> dict[str, object]:
@@ -183,10 +200,15 @@ def lesson_play() -> ResponseReturnValue:
     state = lesson.position(step)
     card = request.form.get("card", "")
     if card == asked.card:
-        _update(
-            lesson_step=step + 1, **({"lesson": "done"} if step + 1 == len(lesson.STEPS) else {})
-        )
-        return redirect(url_for("story.lesson_page"), 303)
+
+        def change() -> None:
+            # Made again on a fresh session if another tab moved the lesson on.
+            if _lesson_step() == step:
+                done = {"lesson": "done"} if step + 1 == len(lesson.STEPS) else {}
+                _update(lesson_step=step + 1, **done)
+
+        refused = _store(change)
+        return refused or redirect(url_for("story.lesson_page"), 303)
     if card not in state.hands[0]:
         return _lesson(step, gettext("That card is not in your hand; nothing was played.")), 400
     top = state.pile_top
@@ -241,13 +263,17 @@ def _lesson(step: int, wrong: str | None = None) -> str:
 @bp.post("/lesson/restart")
 def lesson_restart() -> ResponseReturnValue:
     """Play the lesson again from its first step."""
-    _update(lesson_step=0)
-    return redirect(url_for("story.lesson_page"), 303)
+    refused = _store(lambda: _update(lesson_step=0))
+    return refused or redirect(url_for("story.lesson_page"), 303)
 
 
 @bp.post("/lesson/skip")
 def lesson_skip() -> ResponseReturnValue:
     """Skip the lesson (it stays on the story page to play later)."""
-    if not lesson_settled():
-        _update(lesson="skipped")
-    return redirect(url_for("story.path"), 303)
+
+    def change() -> None:
+        if not lesson_settled():
+            _update(lesson="skipped")
+
+    refused = _store(change)
+    return refused or redirect(url_for("story.path"), 303)

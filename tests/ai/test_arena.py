@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 
 def test_arena_reports_difference_rates_and_times(runner):
     result = runner.invoke(
@@ -64,3 +66,49 @@ def test_arena_expert_with_a_budget(runner):
 def test_arena_rejects_unknown_level(runner):
     result = runner.invoke(args=["arena", "--a", "grandmaster", "--b", "easy"])
     assert result.exit_code == 2
+
+
+def test_arena_with_three_players_turns_a_seat_round_the_table(runner):
+    result = runner.invoke(
+        args=[
+            "arena",
+            "--a",
+            "hard",
+            "--b",
+            "medium",
+            "--deals",
+            "4",
+            "--seed",
+            "ci",
+            "--rules",
+            "classic&players=3&jack_pisti=10",
+            "--jobs",
+            "1",
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    # one game per seat for A: 3 games a deal; A plays 16 cards a game, B 32
+    assert "4 duplicate deals, 12 games" in result.output
+    assert re.search(r"hard decision time: .* over 192 decisions", result.output)
+    assert re.search(r"medium decision time: .* over 384 decisions", result.output)
+
+
+def test_arena_with_four_solo_players(runner):
+    result = runner.invoke(
+        args=[
+            *("arena", "--a", "hard", "--b", "easy", "--deals", "2", "--jobs", "1"),
+            *("--rules", "rules=partners&teams=solo"),
+        ]
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 duplicate deals, 8 games" in result.output
+
+
+@pytest.mark.parametrize(
+    ("rules", "named"),
+    [("cardems&players=3", "most_cards"), ("classic&jokers=2", "jokers"), ("tavla", "tavla")],
+)
+def test_arena_refuses_invalid_rules_in_one_line(runner, rules, named):
+    result = runner.invoke(args=["arena", "--a", "hard", "--b", "easy", "--rules", rules])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and named in result.stderr

@@ -9,11 +9,38 @@ from pathlib import Path
 import pytest
 
 from app.ai import LEVELS, UnknownLevel, make_bot
-from app.ai.expert import ExpertBot
+from app.ai.counting import count_cards
+from app.ai.expert import ExpertBot, margin, solve
 from app.ai.hints import hints_for
-from app.engine import RULE_SETS, GameState, get_rules, observe, seeded_deck
+from app.engine import (
+    CLASSIC,
+    PARTNERS,
+    RULE_SETS,
+    GameState,
+    get_rules,
+    observe,
+    seeded_deck,
+    with_options,
+)
+from app.engine.scoring import team_points
+from tests.engine.conftest import build_deck_from_plays
 
 AI = Path(__file__).resolve().parents[2] / "app" / "ai"
+
+#: House-rule sets the bots must play sensibly besides the three presets:
+#: three players, four solo, and each option away from its base's value.
+HOUSE = {
+    "three": with_options(CLASSIC, {"players": 3, "jack_pisti": 10, "last_sweep_bonus": 3}),
+    "four-solo": with_options(PARTNERS, {"teams": "solo", "opening_jack": "under"}),
+    "three-under-shown": with_options(
+        CLASSIC,
+        {"players": 3, "opening_jack": "under", "bottom_card": "no_jack", "face_down": "capturer"},
+    ),
+    "two-capturer": with_options(
+        get_rules("cardems"), {"face_down": "capturer", "pisti_on_last_play": False, "pisti": 0}
+    ),
+    "partners-hidden": with_options(PARTNERS, {"face_down": "hidden", "most_cards_points": 5}),
+}
 
 
 def bot(level: str, rng: random.Random):
@@ -22,11 +49,11 @@ def bot(level: str, rng: random.Random):
     return make_bot(level, rng)
 
 
-@pytest.mark.parametrize("rules", list(RULE_SETS))
+@pytest.mark.parametrize("rules", list(RULE_SETS) + list(HOUSE))
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_level_plays_legal_cards(rules, level):
-    games = 10 if level == "expert" else 400
-    rule_set = get_rules(rules)
+    games = 10 if level == "expert" else 400 if rules in RULE_SETS else 100
+    rule_set = HOUSE.get(rules) or get_rules(rules)
     for number in range(games):
         state = GameState(rule_set, seeded_deck(f"legal-{number}", rule_set))
         while not state.finished:
@@ -39,31 +66,32 @@ def test_every_level_plays_legal_cards(rules, level):
 
 def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
     """The same position with the cards ``seat`` cannot see shuffled among
-    the places it cannot see (other hands, stock, face-down cards); a
-    bottom card shown to all stays where it is."""
+    the places it cannot see (other hands, stock, face-down cards); cards
+    known at the bottom of the stock (a bottom card shown to all, opening
+    Jacks put under) stay where they are."""
     twin = state.copy()
-    shown = state.deck[-1] if state.rules.bottom_card_shown else None
+    known = set(state.known_tail)
     places = [hand for other, hand in enumerate(twin.hands) if other != seat]
-    stock = list(twin.deck[twin.next_card :])
+    stock = list(twin.order[twin.next_card :])
     cards = [card for hand in places for card in hand] + stock + twin.pile[: twin.face_down]
-    cards = [card for card in cards if card != shown]
+    cards = [card for card in cards if card not in known]
     rng.shuffle(cards)
     for hand in places:
         for index in range(len(hand)):
-            if hand[index] != shown:
+            if hand[index] not in known:
                 hand[index] = cards.pop()
     for index in range(twin.face_down):
         twin.pile[index] = cards.pop()
-    if stock and shown:
-        cards.append(shown)
-    twin.deck = twin.deck[: twin.next_card] + tuple(cards)
+    twin.order = twin.order[: twin.next_card] + tuple(
+        card if card in known else cards.pop() for card in stock
+    )
     return twin
 
 
-@pytest.mark.parametrize("rules", ["cardems", "partners"])
+@pytest.mark.parametrize("rules", ["cardems", "partners", "three-under-shown", "four-solo"])
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_choice_ignores_cards_the_seat_cannot_see(rules, level):
-    rule_set = get_rules(rules)
+    rule_set = HOUSE.get(rules) or get_rules(rules)
     checked = 0
     for number in range(30):
         rng = random.Random(number)
@@ -75,7 +103,7 @@ def test_choice_ignores_cards_the_seat_cannot_see(rules, level):
         assert twin.hands[seat] == state.hands[seat]
         assert observe(twin, seat) == observe(state, seat)
         hands_differ = any(a != b for a, b in zip(twin.hands, state.hands, strict=True))
-        if hands_differ or twin.deck != state.deck:
+        if hands_differ or twin.order != state.order:
             checked += 1
         first = bot(level, random.Random(7)).choose(observe(state, seat))
         second = bot(level, random.Random(7)).choose(observe(twin, seat))
@@ -172,3 +200,85 @@ def test_no_keep_your_jack_hint_when_the_jack_must_be_played():
     state = random_position("cardems", "jack", 46, lambda s: s.hands[0][0][0] == "J" and s.pile)
     assert state.turn == 0 and len(state.hands[0]) == 1
     assert "keep_jack" not in [hint.kind for hint in hints_for(observe(state, 0))]
+
+
+# --- what the seat may see, and three or four seats ---------------------------------------
+
+
+def test_hard_counts_the_face_down_cards_its_side_captured():
+    # partners: seat 1 takes the opening pile, so seats 1 and 3 may look at
+    # its face-down cards (seed 003) and count them; seats 0 and 2 may not
+    centre = ["3D", "4D", "5D", "6D"]
+    state = GameState.deal(PARTNERS, build_deck_from_plays(centre, ["7H", "7C"], players=4))
+    state.play("7H")
+    state.play("7C")
+    face_down = set(centre[:3])
+    assert state.face_down_taker == 1
+    for seat in (1, 3):
+        assert not face_down & count_cards(observe(state, seat)).unseen
+    for seat in (0, 2):
+        assert face_down <= count_cards(observe(state, seat)).unseen
+
+
+def minimax(world, team):
+    """The exact value of a two-team world without pruning."""
+    if len(world.plays) == 48:
+        return margin(team_points(world), team)
+    values = []
+    for index in range(len(world.hands[world.turn])):
+        child = world.copy()
+        child.play_index(index)
+        values.append(minimax(child, team))
+    return max(values) if world.rules.team_of(world.turn) == team else min(values)
+
+
+def max_n(world):
+    """Every team's points at the end of a world where each seat plays the
+    first card best for its own team's margin."""
+    if len(world.plays) == 48:
+        return team_points(world)
+    own = world.rules.team_of(world.turn)
+    outcomes = []
+    for index in range(len(world.hands[world.turn])):
+        child = world.copy()
+        child.play_index(index)
+        outcomes.append(max_n(child))
+    return max(outcomes, key=lambda points: margin(points, own))
+
+
+@pytest.mark.parametrize("rules", ["three", "four-solo", "partners", "classic"])
+def test_the_exact_solver_handles_three_and_four_seats(rules):
+    rule_set = HOUSE.get(rules) or get_rules(rules)
+    for number in range(6):
+        rng = random.Random(number)
+        state = GameState(rule_set, seeded_deck(f"solve-{number}", rule_set))
+        while len(state.plays) < 41:
+            state.play(rng.choice(state.hands[state.turn]))
+        for team in range(rule_set.team_count):
+            exact = solve(state.copy(), team)
+            if rule_set.team_count == 2:
+                assert exact == pytest.approx(minimax(state.copy(), team))
+            else:
+                assert exact == pytest.approx(margin(max_n(state.copy()), team))
+
+
+def test_margin_is_the_lead_over_the_others_mean():
+    assert margin([10, 4], 0) == 6 and margin([10, 4], 1) == -6
+    assert margin([9, 3, 0], 0) == 7.5 and margin([9, 3, 0, 0], 1) == 0
+
+
+@pytest.mark.parametrize("rules", ["three", "four-solo"])
+def test_expert_takes_a_pisti_with_three_or_four_seats(rules):
+    rule_set = HOUSE[rules]
+    for number in range(2000):
+        state = GameState(rule_set, seeded_deck(f"p3-{number}", rule_set))
+        rng = random.Random(number)
+        while len(state.plays) < 20 and not (
+            len(state.pile) == 1 and any(c[0] == state.pile[0][0] for c in state.hands[state.turn])
+        ):
+            state.play(rng.choice(state.hands[state.turn]))
+        if len(state.plays) < 20:
+            break
+    seat = state.turn
+    card = bot("expert", random.Random(0)).choose(observe(state, seat))
+    assert card[0] == state.pile[0][0]

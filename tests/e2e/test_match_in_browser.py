@@ -35,6 +35,7 @@ def start(page: Page, live_server: str, seed: str, rules: str, target: str | Non
     if target:
         page.locator("#seed-target").select_option(target)
     page.get_by_role("button", name="Deal from a seed").click()
+    page.get_by_role("button", name="Start this deal").click()
 
 
 def test_partners_hand(page: Page, live_server, screenshots):

@@ -34,6 +34,9 @@ def test_deal_from_seed_and_play_a_whole_hand(
     page.screenshot(path=screenshots / f"home-{size_name}.png", full_page=True)
     page.get_by_label("Seed").fill(seed)
     page.get_by_role("button", name="Deal from a seed").click()
+    page.emulate_media(reduced_motion="reduce")
+    page.screenshot(path=screenshots / f"deal-link-{size_name}.png", full_page=True)
+    page.get_by_role("button", name="Start this deal").click()
     expect(page.locator(".hand button")).to_have_count(4)
     mine = []
     while page.locator(".hand button").count():
@@ -66,7 +69,7 @@ def test_deal_from_seed_and_play_a_whole_hand(
     )
     expect(page.locator("#share")).to_have_value(f"{live_server}/deal/{seed}")
 
-    page.get_by_role("link", name="Play this deal again").click()
+    page.get_by_role("button", name="Play this deal again").click()
     expect(page.locator(".hand button")).to_have_count(4)
     assert (
         page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)")

@@ -37,6 +37,7 @@ def set_aid(page: Page, label: str, on: bool) -> None:
 def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> None:
     query = "" if rules == "cardems" else f"?rules={rules}"
     page.goto(f"{live_server}/deal/{seed}{query}")
+    page.locator(".deal-link button[type=submit]").click()
     expect(page.locator(".hand button").first).to_be_visible()
 
 

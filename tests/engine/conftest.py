@@ -37,14 +37,14 @@ def build_stacked_deck(
             ``None`` leaves a place to be filled.
         deals: ``deals[r][s]`` is seat ``s``'s packet in deal ``r``: up to
             four cards (a shorter packet is completed by filling).
-        players: 2 or 4.
+        players: 2, 3 or 4.
         bottom: the stock's bottom card ``deck[51]``, if it matters.
         rest: the order in which the remaining cards fill the free places,
             top of the stock first; by default the canonical order
             (``FULL_DECK``, clubs A..K, diamonds, hearts, spades).
     """
     assert len(centre) == CENTRE, "the centre is four cards"
-    assert players in (2, 4)
+    assert players in (2, 3, 4)
     deck: list[str | None] = [None] * len(FULL_DECK)
     deck[:CENTRE] = list(centre)
     for r, deal in enumerate(deals):
@@ -193,4 +193,7 @@ def snapshot(state):
         state.last_capturer,
         state.next_card,
         state.face_up_at_start,
+        state.face_down_taker,
+        state.swept_to,
+        state.order,
     )

@@ -114,15 +114,15 @@ def test_a_new_match(rules, target, expected):
     [
         (CLASSIC, 77),
         (CLASSIC, 0),
-        (CLASSIC, 151),
+        (CLASSIC, 150),
         (CLASSIC, "51"),
-        (PARTNERS, 51),
-        (PARTNERS, 101),
-        (CARDEMS, 51),
-        (CARDEMS, 151),
+        (CLASSIC, True),
+        (PARTNERS, 52),
+        (CARDEMS, 100),
+        (CARDEMS, 151.0),
     ],
 )
-def test_a_target_the_rule_set_does_not_offer_is_a_value_error(rules, target):
+def test_a_target_that_is_not_a_match_target_is_a_value_error(rules, target):
     with pytest.raises(ValueError, match="is not played to"):
         Match(rules, "target", target)
 
@@ -496,7 +496,7 @@ DAMAGE = {
     "no seed": lambda d: without(d, "seed"),
     "target 77": lambda d: damaged(d, target=77),
     "target a string": lambda d: damaged(d, target="51"),
-    "partners target on classic": lambda d: damaged(d, target=151),
+    "target not a match target": lambda d: damaged(d, target=150),
     "hands not a list": lambda d: damaged(d, hands="nope"),
     "no hands": lambda d: without(d, "hands"),
     "a hand not a list": lambda d: damaged(d, hands=[d["hands"][0], None]),
@@ -533,4 +533,4 @@ def test_from_dict_rejects_hands_after_the_match_is_decided():
     with pytest.raises(InvalidState):
         Match.from_dict(damaged(data, hands=[data["plays"]], plays=[]))
     with pytest.raises(InvalidState):
-        Match.from_dict(damaged(data, target=51))
+        Match.from_dict(damaged(data, target=52))

@@ -1,6 +1,8 @@
 """What one seat may see (observation.py): its own hand and what was shown
 face up to everyone; never the other hands, the stock or the face-down
-centre cards, not even after they are captured (seed 001)."""
+centre cards, not even after they are captured (seed 001) -- except by the
+team that captured them under ``face_down="capturer"`` (partners, seed
+003)."""
 
 import dataclasses
 import random
@@ -29,12 +31,15 @@ def card_strings(view):
 
 def hidden_from(state, seat):
     """The cards ``seat`` must not see now: other hands, the stock (but a
-    shown bottom card), the three cards dealt face down."""
+    shown bottom card), the three cards dealt face down (unless its team
+    took them and the rule set lets it look)."""
     hidden = {c for s, hand in enumerate(state.hands) if s != seat for c in hand}
     hidden |= set(state.deck[len(state.deck) - state.stock :])
     hidden |= set(state.deck[:3]) - set(state.face_up_at_start)
     if state.rules.bottom_card_shown:
         hidden.discard(state.deck[51])
+    if state.rules.face_down == "capturer" and state.face_down_taker == seat % 2:
+        hidden -= set(state.face_down_cards)
     return hidden - set(state.plays)
 
 

@@ -1,4 +1,5 @@
-"""Property tests (hypothesis) over all three rule sets.
+"""Property tests (hypothesis) over the three rule sets and random house
+rules (any valid combination of the format-2 options on any base).
 
 Every example is a rule set, a deck that is valid for it, and a list of
 integers that choose which card of the hand each seat plays in turn (index
@@ -8,7 +9,9 @@ properties come from ``shared/spec/record-format.md``:
 * the 52 cards are conserved at every step (hands, pile, captured, stock);
 * a finished hand's card points add up to 13 ("Card points: each Ace 1, each
   Jack 1, the 2 of clubs 2, the 10 of diamonds 3");
-* the most-cards bonus goes to at most one side, and to none at 26-26;
+* the most-cards bonus goes to at most one team, and to none at 26-26;
+* each team's points add up from its rows (card points, bonuses, piştis at
+  the rule set's values);
 * a record written by ``make_record`` and read by ``load_record`` replays to
   the same summary;
 * an illegal play ("a card not in the hand of the seat whose turn it is", or
@@ -33,6 +36,8 @@ from app.engine import (
     PARTNERS,
     GameState,
     IllegalPlay,
+    InvalidRules,
+    with_options,
     card_points,
     hand_winner,
     load_record,
@@ -42,6 +47,7 @@ from app.engine import (
     score_hand,
     seeded_deck,
 )
+from app.engine.rules import CHOICES, OPTIONS, POINTS
 from app.engine.scoring import team_points
 from app.engine.worlds import STAND_IN, sample_world
 from tests.engine.conftest import snapshot
@@ -56,7 +62,32 @@ SEED_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
 JACKS = [card for card in FULL_DECK if card[0] == "J"]
 FULL = Counter(FULL_DECK)
 
-rule_sets = st.sampled_from([CARDEMS, CLASSIC, PARTNERS])
+PRESETS = [CARDEMS, CLASSIC, PARTNERS]
+
+
+@st.composite
+def house_rules(draw):
+    """A base with a random few options at random values, made valid the
+    smallest way: ``teams: partners`` only with four players, ``most_cards:
+    27`` only with two teams."""
+    options: dict[str, object] = {}
+    for option in OPTIONS:
+        if draw(st.integers(min_value=0, max_value=2)) == 0:
+            continue
+        if option in POINTS:
+            options[option] = draw(st.integers(min_value=0, max_value=25))
+        else:
+            options[option] = draw(st.sampled_from(list(CHOICES[option])))
+    base = draw(st.sampled_from(PRESETS))
+    for fix in ({"teams": "solo"}, {"most_cards": "more"}):
+        try:
+            return with_options(base, options)
+        except InvalidRules:
+            options.update(fix)
+    return with_options(base, options)
+
+
+rule_sets = st.one_of(st.sampled_from(PRESETS), house_rules())
 #: one choice per play: the index (modulo the hand size) of the card played
 choices = st.lists(st.integers(min_value=0, max_value=3), min_size=48, max_size=48)
 
@@ -118,7 +149,7 @@ def play_prefix(rules, deck, picks, n=48) -> GameState:
 
 
 def stock(state: GameState) -> list[str]:
-    return list(state.deck[state.next_card :])
+    return list(state.order[state.next_card :])
 
 
 def all_cards(state: GameState) -> Counter:
@@ -155,7 +186,7 @@ def test_every_legal_sequence_conserves_the_52_cards(hand):
         )
     assert state.finished and state.legal_plays() == []
     assert state.pile == [] and state.stock == 0 and not any(state.hands)
-    assert Counter(state.captured[0] + state.captured[1]) == FULL
+    assert Counter(card for cards in state.captured for card in cards) == FULL
     assert sorted(state.plays) == sorted(set(state.plays))  # 48 distinct cards played
 
 
@@ -187,32 +218,47 @@ def test_scores_of_a_finished_hand(hand):
     state = play_prefix(rules, deck, picks)
     scores = score_hand(state)
     # card points: 13 in all, however the cards fell
+    teams = rules.team_count
+    assert [s.team for s in scores] == list(range(teams))
+    assert [s.seats for s in scores] == [
+        tuple(seat for seat in range(rules.players) if rules.team_of(seat) == t)
+        for t in range(teams)
+    ]
     card_sums = [s.aces + s.jacks + 2 * s.two_of_clubs + 3 * s.ten_of_diamonds for s in scores]
     assert sum(card_sums) == 13
-    assert card_sums == [sum(card_points(c) for c in state.captured[t]) for t in (0, 1)]
-    # the most-cards bonus: at most one side, none at 26-26
+    assert card_sums == [sum(card_points(c) for c in state.captured[t]) for t in range(teams)]
+    # the most-cards bonus: at most one team, none at 26-26
     bonus = [s.most_cards for s in scores]
-    assert sorted(bonus) in ([0, 0], [0, rules.most_cards_points])
+    assert sorted(bonus) in ([0] * teams, [0] * (teams - 1) + [rules.most_cards_points])
     cards = [s.cards for s in scores]
     assert sum(cards) == 52
-    if cards == [26, 26]:
-        assert bonus == [0, 0]
+    if cards.count(max(cards)) > 1:
+        assert not any(bonus)
     elif rules.most_cards == "more_than_other":
         assert bonus[cards.index(max(cards))] == rules.most_cards_points
     else:
         assert bonus == [rules.most_cards_points * (c >= 27) for c in cards]
+    # the last-sweep bonus: to the team that took the leftovers, if any
+    sweep = [s.last_sweep_bonus for s in scores]
+    if state.swept_to is None:
+        assert not any(sweep)
+    else:
+        assert sweep[state.swept_to] == rules.last_sweep_bonus == sum(sweep)
     for s in scores:
         assert (
             s.points
             == card_sums[s.team]
             + s.most_cards
+            + s.last_sweep_bonus
             + rules.pisti_points * s.pisti
             + rules.jack_pisti_points * s.jack_pisti
         )
     # the fast scorer agrees
     assert team_points(state) == [s.points for s in scores]
     winner, reason = hand_winner(state, scores)
-    if rules.cards_break_ties:
+    if winner is not None:
+        assert scores[winner].points == max(s.points for s in scores)
+    if rules == CARDEMS:
         # 13 card points, even pişti values: points can only tie with the
         # bonus given, and then the cards differ, so cardems never draws
         assert winner is not None and reason in ("points", "cards")
@@ -228,7 +274,7 @@ def test_team_points_agrees_with_score_hand_at_every_step(hand, n):
         state.play(pick(state, choice))
     assert team_points(state) == [s.points for s in score_hand(state)]
     if not state.finished:
-        assert [s.most_cards for s in score_hand(state)] == [0, 0]
+        assert not any(s.most_cards or s.last_sweep_bonus for s in score_hand(state))
 
 
 # --- records ------------------------------------------------------------------------
@@ -331,10 +377,10 @@ def test_a_sampled_world_looks_the_same_to_its_seat(hand, n, seat, rng_seed):
     unseen = set(FULL_DECK) - view.seen - set(view.hand)
     placed = [c for s, h in enumerate(world.hands) if s != seat for c in h]
     placed += world.pile[: world.face_down] + stock(world)
-    bottom = view.bottom_card
-    assert Counter(c for c in placed if c != bottom) <= Counter(unseen)
+    known = view.stock_bottom
+    assert Counter(c for c in placed if c not in known) <= Counter(unseen)
     assert len(placed) == len(set(placed))
-    assert set(world.captured[0] + world.captured[1]) <= {STAND_IN}
+    assert {card for cards in world.captured for card in cards} <= {STAND_IN}
     # a world is a playable hand: play it out to the end
     world.random_playout(random.Random(rng_seed))
     assert world.finished

@@ -293,7 +293,7 @@ INVALID = [
     pytest.param("[1, 2]", "object", id="not an object"),
     pytest.param('"pisti"', "object", id="a string"),
     pytest.param(with_fields(format=...), "format", id="no format"),
-    pytest.param(with_fields(format="pisti-record/2"), "format", id="unknown format"),
+    pytest.param(with_fields(format="pisti-record/3"), "format", id="unknown format"),
     pytest.param(with_fields(format=1), "format", id="format not a string"),
     pytest.param(with_fields(rules=...), "rules", id="no rules"),
     pytest.param(with_fields(rules="turkish"), "turkish", id="unknown rule set"),

@@ -325,8 +325,9 @@ def test_partners_leftovers_go_to_team_1_when_nobody_captured(
         GameState.deal(PARTNERS, deck)
     rules = dataclasses.replace(PARTNERS, four_jacks_in_centre=True)
     state = GameState.deal(rules, deck)
-    assert state.pile == ["JS", "JH", "JD", "JC"]  # all passed over, all face up
-    assert state.face_down == 0
+    # No non-Jack to pass to: the pile is played as it is (format 2).
+    assert state.pile == ["JC", "JD", "JH", "JS"]
+    assert state.face_down == 3
     results = play_all(state, plays)
     assert all(r.captured == 0 for r in results)
     assert (results[-1].seat, results[-1].swept, results[-1].swept_to) == (3, 52, 1)

@@ -59,6 +59,7 @@ def test_pages_run_under_the_policy_without_violations(page: Page, site):
     page.goto(site + "/")
     page.get_by_label("Seed").fill("csp-check")
     page.get_by_role("button", name="Deal from a seed").click()
+    page.get_by_role("button", name="Start this deal").click()
     expect(page.locator(".hand button")).to_have_count(4)
     for _ in range(24):
         with page.expect_navigation():
@@ -73,6 +74,7 @@ def test_pages_run_under_the_policy_without_violations(page: Page, site):
 
 def test_a_form_on_another_site_cannot_play(page: Page, site, other_site):
     page.goto(site + "/deal/cross-site")
+    page.get_by_role("button", name="Start this deal").click()
     expect(page.locator(".hand button")).to_have_count(4)
     card = page.locator(".hand button").first.get_attribute("value")
     move = page.locator('.hand input[name="move"]').first.get_attribute("value")

@@ -10,7 +10,7 @@ import pytest
 
 from app import create_app
 from app.config import ConfigError
-from app.sessions import GuardedRedisSessions
+from app.sessions import FileSessions, RedisSessions
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +24,7 @@ def clean_environment(monkeypatch):
 def test_defaults(tmp_path):
     app = create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
     assert app.config["SESSION_BACKEND"] == "filesystem"
-    assert app.config["SESSION_TYPE"] == "cachelib"
+    assert isinstance(app.session_interface, FileSessions)
     assert app.permanent_session_lifetime == timedelta(days=31)
     assert app.config["LOG_LEVEL"] == "INFO"
     assert app.config["SESSION_COOKIE_SECURE"] is False
@@ -43,7 +43,7 @@ def test_environment_is_read(monkeypatch):
     monkeypatch.setenv("FLASK_TRUSTED_PROXIES", "1")
     app = create_app()
     assert app.secret_key == "a-secret-from-the-environment"
-    assert isinstance(app.session_interface, GuardedRedisSessions)
+    assert isinstance(app.session_interface, RedisSessions)
     assert app.session_interface.client.connection_pool.connection_kwargs["db"] == 3
     assert app.permanent_session_lifetime == timedelta(hours=1)
     assert app.config["LOG_LEVEL"] == "WARNING"

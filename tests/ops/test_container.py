@@ -8,12 +8,15 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import redis
 import yaml
 
 from app import create_app
+from benchmarks.load_servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,3 +60,35 @@ def test_compose_app_settings_are_accepted(compose, monkeypatch):
     monkeypatch.setenv("FLASK_SECRET_KEY", "a-compose-secret-key")
     app = create_app()
     assert app.config["SESSION_BACKEND"] == "redis" and app.config["TRUSTED_PROXIES"] == 1
+
+
+def test_compose_redis_caps_memory_and_evicts_only_keys_that_expire(compose, tmp_path):
+    """Redis runs the compose command's settings as written: a memory cap,
+    and past it evicting only keys with an expiry (sessions carry one)."""
+    command = [
+        re.sub(r"\$\{\w+:-([^}]+)\}", r"\1", str(part))
+        for part in compose["services"]["redis"]["command"]
+    ]
+    assert command[0] == "redis-server"
+    port = free_port()
+    server = subprocess.Popen(
+        [*command, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        client = redis.Redis(port=port)
+        assert _wait_for(client), "redis-server did not start"
+        assert client.config_get("maxmemory-policy") == {"maxmemory-policy": "volatile-lru"}
+        assert int(client.config_get("maxmemory")["maxmemory"]) == 256 * 1024 * 1024
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def _wait_for(client) -> bool:
+    for _ in range(100):
+        try:
+            return bool(client.ping())
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    return False

@@ -8,9 +8,10 @@ import re
 
 import redis
 
-from app import create_app
+from app import create_app, sessions
 from benchmarks.load_test import Player
 from tests.conftest import Player as ClientPlayer
+from tests.conftest import start_deal
 
 
 def redis_env(server) -> dict[str, str]:
@@ -61,7 +62,11 @@ def test_redis_outage_is_a_503_then_the_game_goes_on(redis_server, serve):
     assert posted.status_code == 503
     assert player.http.get(server.url + "/healthz").status_code == 200
     assert player.http.get(server.url + "/static/pisti.css").status_code == 200
-    assert Player(server.url).http.get(server.url + "/").status_code == 503  # a new visitor
+    # A new visitor reads the home page (nothing is stored for it); its new
+    # game cannot be kept.
+    visitor = Player(server.url)
+    visitor.get("/")
+    visitor.post("/new", {"rules": "cardems"}, expect=503)
 
     redis_server.start()
     player.get("/game")
@@ -85,17 +90,16 @@ def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypat
     player.deal("failed-save")
     before = player.page.replace(player.token, "")
     client = app.session_interface.client
-    original_set = client.set
 
     def refuse(*args, **kwargs):
         raise redis.ConnectionError("Redis went away")
 
-    monkeypatch.setattr(client, "set", refuse)
+    monkeypatch.setattr(client, "transaction", refuse)
     response = player.post(card=player.hand[0], move=player.move)
     assert response.status_code == 503
     assert "Location" not in response.headers
     assert "Nothing was played" in response.get_data(as_text=True)
-    monkeypatch.setattr(client, "set", original_set)
+    monkeypatch.undo()
     player.get()
     assert player.page.replace(player.token, "") == before
 
@@ -109,10 +113,32 @@ def test_the_new_game_limit_is_shared_through_redis(redis_server):
         "NEW_GAME_LIMIT": "2 per minute",
     }
     a, b = create_app(config).test_client(), create_app(config).test_client()
-    assert a.get("/deal/one").status_code == 303
-    assert b.get("/deal/two").status_code == 303
-    assert a.get("/deal/three").status_code == 429
-    assert b.get("/deal/three").status_code == 429
+    assert start_deal(a, "/deal/one").status_code == 303
+    assert start_deal(b, "/deal/two").status_code == 303
+    assert start_deal(a, "/deal/three").status_code == 429
+    assert start_deal(b, "/deal/three").status_code == 429
     keys = redis.Redis.from_url(redis_server.url).keys("*")
     assert any(b"/pisti-limit/127.0.0.1/new-game/" in key for key in keys)
     assert any(re.match(rb"session:", key) for key in keys)
+
+
+def test_sessions_per_address_are_bounded_in_redis(redis_server, monkeypatch):
+    monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", 2)
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "ops-redis",
+            "SESSION_BACKEND": "redis",
+            "REDIS_URL": redis_server.url,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    first, second, third = (ClientPlayer(app.test_client()) for _ in range(3))
+    first.deal("bound-1")
+    second.deal("bound-2")
+    first.play(first.hand[0])  # the second is now the idlest
+    third.deal("bound-3")
+    statuses = [player.get().status_code for player in (first, second, third)]
+    assert statuses == [200, 404, 200]
+    client = redis.Redis.from_url(redis_server.url)
+    assert all(client.ttl(key) > 0 for key in client.keys("session:*"))

@@ -10,7 +10,7 @@ import pytest
 
 from app import create_app
 from app.web.security import CONTENT_SECURITY_POLICY
-from tests.conftest import Player
+from tests.conftest import Player, start_deal
 
 COOKIE = "pisti_session"
 
@@ -23,6 +23,10 @@ def make_app(tmp_path, **config):
 
 def post_endpoints(app) -> list[str]:
     return sorted(rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods)
+
+
+def without_tokens(response) -> str:
+    return re.sub(r'name="csrf_token" value="[^"]+"', "", response.get_data(as_text=True))
 
 
 def token_of(page: str) -> str:
@@ -76,7 +80,7 @@ def test_pages_have_no_inline_script_or_style(app, client):
         player.play(player.hand[0])
     pages["final"] = player.page
     match = app.test_client()
-    match.get("/deal/inline-match?rules=classic&target=51")
+    start_deal(match, "/deal/inline-match?rules=classic&target=51")
     page = match.get("/game").get_data(as_text=True)
     while cards := re.findall(r'name="card" value="(\w\w)"', page):
         match.post(
@@ -100,17 +104,26 @@ def test_pages_have_no_inline_script_or_style(app, client):
     assert found == []
 
 
-def test_session_cookie_is_httponly_and_lax(client):
-    cookie = client.get("/").headers["Set-Cookie"]
-    assert cookie.startswith(f"{COOKIE}=")
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert "Secure" not in cookie
+def started(client) -> str:
+    """Start a game from the home page's form; return the Set-Cookie headers."""
+    token = token_of(client.get("/").get_data(as_text=True))
+    return " | ".join(client.post("/new", data={"csrf_token": token}).headers.getlist("Set-Cookie"))
 
 
-def test_session_cookie_is_secure_when_configured(tmp_path):
-    cookie = (
-        make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client().get("/").headers["Set-Cookie"]
-    )
+def test_cookies_are_httponly_and_lax(client):
+    csrf_cookie = client.get("/").headers["Set-Cookie"]
+    assert csrf_cookie.startswith("pisti_csrf=")
+    session_cookie = started(client)
+    assert session_cookie.startswith(f"{COOKIE}=")
+    for cookie in (csrf_cookie, session_cookie):
+        assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+        assert "Secure" not in cookie
+
+
+def test_cookies_are_secure_when_configured(tmp_path):
+    client = make_app(tmp_path, SESSION_COOKIE_SECURE=True).test_client()
+    assert "Secure" in client.get("/").headers["Set-Cookie"]
+    cookie = started(client)
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
@@ -144,30 +157,48 @@ def test_creating_games_is_rate_limited_per_address(tmp_path):
     token = token_of(client.get("/").get_data(as_text=True))
     # /new and /deal/<seed> share one budget.
     assert client.post("/new", data={"csrf_token": token}).status_code == 303
-    assert client.get("/deal/one").status_code == 303
-    assert client.get("/deal/two").status_code == 303
-    refused = client.get("/deal/three")
+    assert start_deal(client, "/deal/one").status_code == 303
+    assert start_deal(client, "/deal/two").status_code == 303
+    refused = start_deal(client, "/deal/three")
     assert refused.status_code == 429
     assert "Too many new games" in refused.get_data(as_text=True)
     assert int(refused.headers["Retry-After"]) == 60
     # Playing the game on is not limited; another address may still deal.
     assert client.get("/game").status_code == 200
     other = app.test_client()
-    assert other.get("/deal/three", environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code == 303
+    assert (
+        start_deal(other, "/deal/three", environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code
+        == 303
+    )
 
 
 def test_behind_a_trusted_proxy_the_limit_counts_the_forwarded_address(tmp_path):
     app = make_app(tmp_path, NEW_GAME_LIMIT="1 per minute", TRUSTED_PROXIES=1)
     client = app.test_client()
-    assert client.get("/deal/a", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 303
-    assert client.get("/deal/b", headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 303
-    assert client.get("/deal/c", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 429
+    assert (
+        start_deal(client, "/deal/a", headers={"X-Forwarded-For": "198.51.100.1"}).status_code
+        == 303
+    )
+    assert (
+        start_deal(client, "/deal/b", headers={"X-Forwarded-For": "198.51.100.2"}).status_code
+        == 303
+    )
+    assert (
+        start_deal(client, "/deal/c", headers={"X-Forwarded-For": "198.51.100.1"}).status_code
+        == 429
+    )
 
 
 def test_untrusted_forwarded_headers_do_not_dodge_the_limit(tmp_path):
     client = make_app(tmp_path, NEW_GAME_LIMIT="1 per minute").test_client()
-    assert client.get("/deal/a", headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 303
-    assert client.get("/deal/b", headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
+    assert (
+        start_deal(client, "/deal/a", headers={"X-Forwarded-For": "198.51.100.1"}).status_code
+        == 303
+    )
+    assert (
+        start_deal(client, "/deal/b", headers={"X-Forwarded-For": "198.51.100.2"}).status_code
+        == 429
+    )
 
 
 @pytest.mark.parametrize("start", ["new", "deal"])
@@ -178,7 +209,7 @@ def test_a_new_game_gets_a_new_session_id(app, client, start):
     if start == "new":
         assert client.post("/new", data={"csrf_token": player.token}).status_code == 303
     else:
-        assert client.get("/deal/second-game").status_code == 303
+        assert start_deal(client, "/deal/second-game").status_code == 303
     new_id = client.get_cookie(COOKIE).value
     assert new_id != old_id
     assert client.get("/game").status_code == 200
@@ -194,12 +225,14 @@ def test_a_copied_session_id_grants_that_game_only(app, player):
     player.deal("copied-id")
     copy = app.test_client()
     copy.set_cookie(COOKIE, player.client.get_cookie(COOKIE).value)
-    assert copy.get("/game").get_data(as_text=True) == player.client.get("/game").get_data(
-        as_text=True
-    )
-    assert copy.get("/deal/copy-starts-over").status_code == 303
+    # The same game (each browser has its own form tokens).
+    assert without_tokens(copy.get("/game")) == without_tokens(player.client.get("/game"))
+    game = re.compile(r'name="game" value="(\w+)">\s*<button class="card-button')
+    copied = game.search(player.client.get("/game").get_data(as_text=True)).group(1)
+    assert start_deal(copy, "/deal/copy-starts-over").status_code == 303
     assert copy.get_cookie(COOKIE).value != player.client.get_cookie(COOKIE).value
-    assert "copied-id" not in copy.get("/game").get_data(as_text=True)
+    # The copy now plays its own game (the copied one is only kept aside).
+    assert game.search(copy.get("/game").get_data(as_text=True)).group(1) != copied
 
 
 def test_a_forged_session_id_is_not_adopted(app):
@@ -207,7 +240,7 @@ def test_a_forged_session_id_is_not_adopted(app):
     client = app.test_client()
     client.set_cookie(COOKIE, forged)
     assert client.get("/game").status_code == 404
-    assert client.get("/deal/after-forging").status_code == 303
+    assert start_deal(client, "/deal/after-forging").status_code == 303
     assert client.get_cookie(COOKIE).value != forged
     # The game is not reachable under the id the forger chose.
     forger = app.test_client()

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from app import create_app
-from tests.conftest import expected_state
+from tests.conftest import expected_state, start_deal
 
 
 def snapshot(client) -> str:
@@ -90,7 +90,7 @@ def test_post_with_another_sessions_token_is_refused(app, player):
     player.deal("csrf-other")
     before = snapshot(player.client)
     other = app.test_client()
-    other.get("/deal/csrf-other")
+    start_deal(other, "/deal/csrf-other")
     foreign = re.search(
         r'name="csrf_token" value="([^"]+)"', other.get("/game").get_data(as_text=True)
     ).group(1)

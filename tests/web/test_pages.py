@@ -10,7 +10,7 @@ import pytest
 
 from app.ai.medium import MediumBot
 from app.engine import CARDEMS, card_label, card_name, hand_winner, observe, score_hand, seeded_deck
-from tests.conftest import expected_state
+from tests.conftest import expected_state, start_deal
 
 
 def test_home_offers_new_game_and_seed(client):
@@ -40,7 +40,7 @@ def test_same_seed_same_deal_in_two_browsers(app):
     pages = []
     for _ in range(2):
         client = app.test_client()
-        client.get("/deal/shared-42")
+        start_deal(client, "/deal/shared-42")
         pages.append(
             re.findall(r'value="([2-9TJQKA][CDHS])"', client.get("/game").get_data(as_text=True))
         )

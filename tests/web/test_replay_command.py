@@ -6,7 +6,17 @@ import json
 
 import pytest
 
-from app.engine import CARDEMS, CLASSIC, PARTNERS, GameState, score_hand, seeded_deck
+from app.engine import (
+    CARDEMS,
+    CLASSIC,
+    PARTNERS,
+    GameState,
+    get_rules,
+    make_record,
+    score_hand,
+    seeded_deck,
+    with_options,
+)
 
 
 def write(tmp_path, data) -> str:
@@ -73,7 +83,7 @@ GOOD = finished_record(CARDEMS)[0]
 INVALID = [
     ("{not json", "bad JSON"),
     ("[1, 2]", "not a JSON object"),
-    ({**GOOD, "format": "pisti-record/2"}, "unknown format"),
+    ({**GOOD, "format": "pisti-record/3"}, "unknown format"),
     ({k: v for k, v in GOOD.items() if k != "deck"}, "missing field 'deck'"),
     ({**GOOD, "rules": "tavla"}, "unknown rule set"),
     ({**GOOD, "deck": GOOD["deck"][:51]}, "51 cards, not 52"),
@@ -100,3 +110,110 @@ def test_invalid_record_exits_2_with_one_line(runner, tmp_path, data, problem):
 def test_missing_file_exits_2(runner, tmp_path):
     result = runner.invoke(args=["replay", str(tmp_path / "nope.json")])
     assert result.exit_code == 2 and result.stdout == "" and "cannot read" in result.stderr
+
+
+# --- format 1 unchanged, format 2 (house rules) ------------------------------------------
+
+#: Replay output of format-1 records, printed by the engine before house
+#: rules existed (each seat plays its highest card code, in sorted order).
+GOLDEN = {
+    ("cardems", "golden-a"): (
+        '{"rules": "cardems", "finished": true, "plays": 48, "teams": [{"team": 0, "seats": [0], '
+        '"cards": 42, "aces": 3, "jacks": 3, "two_of_clubs": 1, "ten_of_diamonds": 1, '
+        '"most_cards": 3, "pisti": 0, "jack_pisti": 0, "points": 14}, {"team": 1, "seats": [1], '
+        '"cards": 10, "aces": 1, "jacks": 1, "two_of_clubs": 0, "ten_of_diamonds": 0, '
+        '"most_cards": 0, "pisti": 0, "jack_pisti": 0, "points": 2}], "winner": 0}'
+    ),
+    ("classic", "golden-b"): (
+        '{"rules": "classic", "finished": true, "plays": 48, "teams": [{"team": 0, "seats": [0], '
+        '"cards": 15, "aces": 1, "jacks": 2, "two_of_clubs": 0, "ten_of_diamonds": 0, '
+        '"most_cards": 0, "pisti": 0, "jack_pisti": 0, "points": 3}, {"team": 1, "seats": [1], '
+        '"cards": 37, "aces": 3, "jacks": 2, "two_of_clubs": 1, "ten_of_diamonds": 1, '
+        '"most_cards": 3, "pisti": 3, "jack_pisti": 0, "points": 43}], "winner": 1}'
+    ),
+    ("partners", "golden-c"): (
+        '{"rules": "partners", "finished": true, "plays": 48, "teams": [{"team": 0, '
+        '"seats": [0, 2], "cards": 30, "aces": 3, "jacks": 4, "two_of_clubs": 0, '
+        '"ten_of_diamonds": 0, "most_cards": 3, "pisti": 1, "jack_pisti": 1, "points": 40}, '
+        '{"team": 1, "seats": [1, 3], "cards": 22, "aces": 1, "jacks": 0, "two_of_clubs": 1, '
+        '"ten_of_diamonds": 1, "most_cards": 0, "pisti": 0, "jack_pisti": 0, "points": 6}], '
+        '"winner": 0}'
+    ),
+}
+
+
+@pytest.mark.parametrize(("name", "seed"), list(GOLDEN))
+def test_format_1_records_replay_as_before(runner, tmp_path, name, seed):
+    rules = get_rules(name)
+    state = GameState(rules, seeded_deck(seed, rules))
+    while not state.finished:
+        state.play(sorted(state.hands[state.turn])[-1])
+    record = make_record(state, seed)
+    assert record["format"] == "pisti-record/1"
+    result = runner.invoke(args=["replay", write(tmp_path, record)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == GOLDEN[name, seed] + "\n"
+
+
+HOUSE = {"base": "classic", "players": 3, "jack_pisti": 10, "last_sweep_bonus": 3}
+
+
+def test_format_2_record_replays_with_one_team_per_seat(runner, tmp_path):
+    rules = with_options(CLASSIC, {"players": 3, "jack_pisti": 10, "last_sweep_bonus": 3})
+    deck = seeded_deck("house", rules)
+    state = GameState(rules, deck)
+    while not state.finished:
+        state.play(sorted(state.hands[state.turn])[0])
+    record = {"format": "pisti-record/2", "rules": HOUSE, "deck": deck, "plays": state.plays}
+    result = runner.invoke(args=["replay", write(tmp_path, record)])
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["rules"] == {**HOUSE, "teams": "solo"}
+    assert [team["seats"] for team in out["teams"]] == [[0], [1], [2]]
+    assert [team["points"] for team in out["teams"]] == [s.points for s in score_hand(state)]
+    assert sum(team["cards"] for team in out["teams"]) == 52
+    assert sum(team["last_sweep_bonus"] for team in out["teams"]) in (0, 3)
+    for team in out["teams"]:
+        assert team["points"] == (
+            team["aces"]
+            + team["jacks"]
+            + 2 * team["two_of_clubs"]
+            + 3 * team["ten_of_diamonds"]
+            + team["most_cards"]
+            + team["last_sweep_bonus"]
+            + 10 * team["pisti"]
+            + 10 * team["jack_pisti"]
+        )
+
+
+def test_format_2_with_a_plain_name_means_format_1(runner, tmp_path):
+    record = {**GOOD, "format": "pisti-record/2"}
+    two = runner.invoke(args=["replay", write(tmp_path, record)])
+    one = runner.invoke(args=["replay", write(tmp_path, GOOD)])
+    assert two.exit_code == one.exit_code == 0
+    out_two, out_one = json.loads(two.stdout), json.loads(one.stdout)
+    assert [team.pop("last_sweep_bonus") for team in out_two["teams"]] == [0, 0]
+    assert out_two == out_one
+
+
+GOOD_2 = {**GOOD, "format": "pisti-record/2"}
+INVALID_OPTIONS = [
+    ({**GOOD_2, "rules": {"base": "cardems", "jokers": 2}}, "unknown option 'jokers'"),
+    ({**GOOD_2, "rules": {"base": "cardems", "pisti": "10"}}, "pisti: '10'"),
+    ({**GOOD_2, "rules": {"base": "cardems", "pisti_on_last_play": 1}}, "pisti_on_last_play"),
+    ({**GOOD_2, "rules": {"base": "classic", "players": 3, "most_cards": 27}}, "most_cards: 27"),
+    ({**GOOD_2, "rules": {"base": "classic", "teams": "partners"}}, "teams"),
+    ({**GOOD_2, "rules": {"base": "classic", "players": 2.0}}, "players"),
+    ({**GOOD_2, "rules": {"base": "classic", "opening_jack": None}}, "opening_jack"),
+    ({**GOOD_2, "rules": {"players": 3}}, "base"),
+    ({**GOOD, "rules": {"base": "cardems"}}, "pisti-record/2"),
+]
+
+
+@pytest.mark.parametrize("data,problem", INVALID_OPTIONS)
+def test_invalid_options_exit_2_with_one_line(runner, tmp_path, data, problem):
+    result = runner.invoke(args=["replay", write(tmp_path, data)])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert problem in result.stderr

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from app.engine import CLASSIC, seeded_deck
+from tests.conftest import start_deal
 
 
 def token(client, path="/") -> str:
@@ -37,7 +38,7 @@ def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
 
 
 def test_record_of_a_chosen_seed_names_it(client):
-    client.get("/deal/open-seed?rules=classic&target=51")
+    start_deal(client, "/deal/open-seed?rules=classic&target=51")
     play_hand(client)
     record = json.loads(client.get("/record?hand=1").get_data(as_text=True))
     assert record["seed"] == "open-seed"
@@ -48,9 +49,9 @@ def test_record_of_a_chosen_seed_names_it(client):
     "path", ["/record?hand=²", "/record?hand=①", "/deal/abc?rules=classic&target=²"]
 )
 def test_unicode_digits_are_not_numbers(client, path):
-    client.get("/deal/unicode")
+    start_deal(client, "/deal/unicode")
     response = client.get(path)
-    assert response.status_code in (303, 409)
+    assert response.status_code in (200, 303, 409)
 
 
 def test_new_game_with_unicode_target_uses_the_default(client):
@@ -111,22 +112,51 @@ def test_partners_levels_follow_the_main_level_unless_chosen(client):
     assert re.findall(r'<p class="place-level">(\w+)</p>', page) == ["Easy", "Hard", "Medium"]
 
 
-def test_a_deal_link_keeps_the_game_in_progress_aside(client):
-    client.get("/deal/first-game?rules=classic")
+def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
+    start_deal(client, "/deal/first-game?rules=classic")
     first = client.get("/game").get_data(as_text=True)
     fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', first))
     card = re.findall(r'name="card" value="([^"]+)"', first)[0]
     client.post("/play", data={**fields, "card": card})
-    client.get("/deal/second-game")
+    # Opening the link changes nothing: it asks.
+    for method in ("get", "head"):
+        assert getattr(client, method)("/deal/second-game").status_code == 200
+    asked = client.get("/deal/second-game").get_data(as_text=True)
+    assert "You have a game in progress" in asked and "Start this deal" in asked
+    assert client.get("/game").get_data(as_text=True) == client.get("/game").get_data(as_text=True)
+    assert 'name="move" value="2"' in client.get("/game").get_data(as_text=True)
+    start_deal(client, "/deal/second-game")
     page = client.get("/game").get_data(as_text=True)
-    assert "Your earlier game is kept." in page
-    assert client.post("/resume", data={"csrf_token": token(client, "/game")}).status_code == 303
+    assert "Your other games in progress" in page and "Back to it" in page
+    game = re.search(r'name="game" value="([0-9a-f]+)">\s*<span class="kept-what">', page)
+    response = client.post(
+        "/resume", data={"csrf_token": token(client, "/game"), "game": game.group(1)}
+    )
+    assert response.status_code == 303
     page = client.get("/game").get_data(as_text=True)
     assert "Classic match" in page and 'name="move" value="2"' in page
+    # The single deal is kept in its turn.
+    assert "Single deal (Cardems)" in page.split('class="kept"')[1].split("</section>")[0]
+
+
+def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
+    for number in range(7):
+        start_deal(client, f"/deal/kept-{number}")
+    page = client.get("/").get_data(as_text=True)
+    kept = re.findall(r"“(kept-\d)”", page)
+    assert kept == ["kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
+    assert "Continue your game" in page
+
+
+def test_a_finished_game_is_not_kept(client):
+    start_deal(client, "/deal/finished-then-new")
+    play_hand(client)
+    start_deal(client, "/deal/after-finishing")
+    assert "Back to it" not in client.get("/game").get_data(as_text=True)
 
 
 def test_a_page_of_an_earlier_hand_cannot_play_in_this_one(client):
-    client.get("/deal/stale-hand?rules=classic&target=101")
+    start_deal(client, "/deal/stale-hand?rules=classic&target=101")
     old = client.get("/game").get_data(as_text=True)
     old_fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', old))
     old_card = re.findall(r'name="card" value="([^"]+)"', old)[0]
@@ -140,10 +170,10 @@ def test_a_page_of_an_earlier_hand_cannot_play_in_this_one(client):
 
 
 def test_a_page_of_another_game_cannot_play_in_this_one(client):
-    client.get("/deal/game-one")
+    start_deal(client, "/deal/game-one")
     old = client.get("/game").get_data(as_text=True)
     fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', old))
-    client.get("/deal/game-one")
+    start_deal(client, "/deal/game-one")
     response = client.post(
         "/play", data={**fields, "card": re.findall(r'name="card" value="([^"]+)"', old)[0]}
     )

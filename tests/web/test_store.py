@@ -1,0 +1,147 @@
+"""The session store: nothing stored for passers-by, a bound on sessions
+per client address that drops the idlest first, and version checks that
+refuse a change made from an out-of-date copy (the served-app trials are in
+tests/ops/test_one_writer.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app import sessions
+from tests.conftest import CSRF, Player, start_deal
+
+COOKIE = "pisti_session"
+
+
+def test_passers_by_store_nothing_and_get_no_session_cookie(app, tmp_path):
+    folder = tmp_path / "sessions"
+    before = sorted(path.name for path in folder.iterdir())
+    client = app.test_client()
+    for path in ("/", "/game", "/deal/just-looking", "/record", "/no-such-page", "/healthz"):
+        response = client.get(path)
+        assert COOKIE not in " ".join(response.headers.getlist("Set-Cookie"))
+    assert client.head("/deal/just-looking").status_code == 200
+    assert sorted(path.name for path in folder.iterdir()) == before
+
+
+def test_the_first_post_works_with_the_csrf_cookie_alone(app):
+    client = app.test_client()
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    assert client.get_cookie(COOKIE) is None
+    assert client.post("/new", data={"csrf_token": token}).status_code == 303
+    assert client.get_cookie(COOKIE) is not None
+    assert client.get("/game").status_code == 200
+    # Another browser's token does not fit this browser's cookie.
+    other = app.test_client()
+    other.get("/")
+    assert other.post("/new", data={"csrf_token": token}).status_code == 400
+
+
+def test_a_change_from_an_out_of_date_copy_is_refused(app):
+    """Two requests load the same version; the first stores its change;
+    the second is refused and stores nothing."""
+    client = app.test_client()
+    start_deal(client, "/deal/versions")
+    interface = app.session_interface
+    cookie = {"Cookie": f"{COOKIE}={client.get_cookie(COOKIE).value}"}
+    with app.test_request_context("/game", headers=cookie) as first_request:
+        first = interface.open_session(app, first_request.request)
+    with app.test_request_context("/game", headers=cookie) as second_request:
+        second = interface.open_session(app, second_request.request)
+        first["language"] = "tr"
+        interface.commit(app, first)
+        second["language"] = "en"
+        with pytest.raises(sessions.Stale):
+            interface.commit(app, second)
+        interface.reload(second)
+        assert second["language"] == "tr"
+    assert 'lang="tr"' in client.get("/game").get_data(as_text=True)
+
+
+def test_sessions_per_address_are_bounded_and_the_idlest_go_first(app, monkeypatch):
+    per_address = 3
+    monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", per_address)
+    players = [app.test_client() for _ in range(per_address)]
+    for number, player in enumerate(players):
+        start_deal(player, f"/deal/address-{number}")
+    # The first player plays on: the second is now the idlest.
+    page = players[0].get("/game").get_data(as_text=True)
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+    card = re.findall(r'name="card" value="([^"]+)"', page)[0]
+    assert players[0].post("/play", data={**fields, "card": card}).status_code == 303
+    newcomer = app.test_client()
+    start_deal(newcomer, "/deal/address-new")
+    playing = [client.get("/game").status_code for client in (*players, newcomer)]
+    assert playing == [200, 404, 200, 200]
+    # Another address has its own count.
+    elsewhere = app.test_client()
+    start_deal(elsewhere, "/deal/elsewhere", environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert [client.get("/game").status_code for client in (*players, newcomer)] == playing
+
+
+def test_past_its_threshold_the_file_store_drops_the_idlest_down_to_nine_tenths(tmp_path):
+    """Expiry is write time plus lifetime, so the earliest expiry is the
+    longest idle; a game just played is never the one dropped."""
+    cache = sessions.PruningFileCache(str(tmp_path), threshold=10)
+    for number in range(11):
+        cache.set(f"game-{number}", {"table": number}, timeout=1000 + number)
+    assert all(cache.has(f"game-{number}") for number in range(11))
+    cache.set("game-new", {"table": "new"}, timeout=2000)  # past the threshold: prune
+    kept = [number for number in range(11) if cache.has(f"game-{number}")]
+    assert kept == list(range(2, 11)) and cache.has("game-new")
+    cache.set("game-newer", {"table": "newer"}, timeout=2000)  # no scan: under it again
+    assert cache.has("game-2")
+
+
+def test_only_a_change_that_is_kept_writes(app, monkeypatch):
+    player = Player(app.test_client())
+    player.deal("writes")
+    interface = app.session_interface
+    writes = []
+    swap = interface._swap
+    monkeypatch.setattr(interface, "_swap", lambda *args: writes.append(args) or swap(*args))
+    client, token, move = player.client, player.token, player.move
+    for path in ("/", "/game", "/record", "/deal/other", "/no-such-page", "/static/pisti.css"):
+        client.get(path).close()
+    client.head("/deal/other")
+    client.post("/healthz", data={"csrf_token": token})  # 405
+    client.post("/play", data={"csrf_token": token, "card": "x" * 20_000})  # 413
+    client.post("/play", data={"csrf_token": "forged", "card": "7H", "move": move})  # 400
+    client.post("/play", data={"csrf_token": token, "card": "ZZ", "move": move})  # 400
+    client.post("/play", data={"csrf_token": token, "card": "7H", "move": "99"})  # 409
+    assert writes == []
+    player.play(player.hand[0])
+    assert len(writes) == 1
+    aids = {"csrf_token": token, "counter": "on"}
+    assert client.post("/settings", data=aids).status_code == 303
+    assert client.post("/settings", data=aids).status_code == 303  # the same again
+    assert len(writes) == 2
+
+
+def test_static_files_never_load_the_session(app, monkeypatch):
+    player = Player(app.test_client())
+    player.deal("static")
+
+    def refuse(*args):
+        raise AssertionError("the session was loaded")
+
+    monkeypatch.setattr(app.session_interface, "_load", refuse)
+    for path in ("/static/pisti.css", "/healthz"):
+        response = player.client.get(path)
+        response.close()
+        assert response.status_code == 200
+
+
+def test_the_deal_link_page_and_kept_games_are_in_turkish(app):
+    client = app.test_client()
+    turkish = {"Accept-Language": "tr"}
+    start_deal(client, "/deal/turkce-1", headers=turkish)
+    asked = client.get("/deal/turkce-2", headers=turkish).get_data(as_text=True)
+    assert "Bu dağıtımı başlat" in asked and "Süren bir oyununuz var" in asked
+    start_deal(client, "/deal/turkce-2", headers=turkish)
+    table = client.get("/game", headers=turkish).get_data(as_text=True)
+    assert "Süren diğer oyunlarınız" in table and "hamle 0 / 48" in table
+    for english in ("Start this deal", "game in progress", "Back to it", "play 0 of"):
+        assert english not in asked + table
