@@ -1,4 +1,5 @@
-# Pişti in one container: gunicorn as a non-root user, sessions and the
+# Pişti in one container: waitress (python -m app.serve) as a non-root user,
+# its packages from requirements.lock (exact versions and hashes), sessions and the
 # secret key in the /srv/pisti/instance volume. For several containers
 # sharing Redis, see docker-compose.yml. Only `python3` is assumed of the base
 # image, so scripts/build-image can build this against a Debian stand-in.
@@ -9,19 +10,22 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/venv/bin:$PATH \
-    PORT=8000 \
-    GUNICORN_WORKERS=2
+    PORT=8000
 
 RUN useradd --create-home --uid 10001 pisti \
     && python3 -m venv /opt/venv
 WORKDIR /srv/pisti
+# Every package, build tools included, at the lock's version and hash, so an
+# image built later has the same packages.
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY templates ./templates
 COPY static ./static
-# Editable, so the app finds templates/ and static/ beside app/; the
-# translations are compiled here, never committed.
-RUN pip install --editable . \
+# Editable, so the app finds templates/ and static/ beside app/; nothing more
+# is fetched. The translations are compiled here, never committed.
+RUN pip install --no-deps --no-build-isolation --editable . \
     && pybabel -q compile -d app/translations \
     && mkdir instance \
     && chown 10001:10001 instance
@@ -31,5 +35,6 @@ VOLUME ["/srv/pisti/instance"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ['PORT'], timeout=2)"]
-# --preload: a configuration error stops the container with one clear line.
-CMD ["sh", "-c", "exec gunicorn --bind \"0.0.0.0:$PORT\" --workers \"$GUNICORN_WORKERS\" --threads 4 --preload 'app:create_app()'"]
+# One process (searches go to its process pool, one worker per core); a
+# configuration error stops the container with one clear line.
+CMD ["sh", "-c", "exec python -m app.serve --listen \"0.0.0.0:$PORT\""]

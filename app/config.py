@@ -10,12 +10,24 @@ with :class:`ConfigError` naming each problem.
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from typing import Any
 
 import limits
 import redis
 from flask import Config
+
+from .web.table import TURN_BUDGET_MS
+
+#: A host name a URL may carry: dot-separated labels of 1 to 63 letters,
+#: digits, ``-`` or ``_`` (so an IPv4 address too), or an IPv6 address in
+#: brackets. Names IDNA cannot encode (a longer label, ``a..b``) do not match.
+HOST_NAME = re.compile(
+    r"(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+    r"(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?"
+    r"|\[[0-9A-Fa-f:.]{2,45}\])"
+)
 
 #: The settings a self-hoster may change, with their defaults.
 DEFAULTS: dict[str, Any] = {
@@ -27,9 +39,12 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SECURE": False,
     "LOG_LEVEL": "INFO",
     "NEW_GAME_LIMIT": "120 per minute",  # per client address, POST /new and /deal/<seed>
+    "PLAY_LIMIT": "5 per second",  # plays and next hands, per game and per client address
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
     "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds
+    "TRUSTED_HOSTS": None,  # Host names the site answers to, e.g. ["pisti.example"]; None: any
+    "SERVER_NAME": None,  # the public host[:port] share links use; None: see security.py
 }
 
 #: Fixed settings; they may be overridden, but are not documented knobs.
@@ -52,6 +67,8 @@ _CLI_NAMES = {"APP", "ENV_FILE", "SKIP_DOTENV"}
 #: Extensions' own settings, passed through unchecked.
 _EXTENSION_PREFIXES = ("WTF_", "RATELIMIT_", "RUN_")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_HOST = HOST_NAME
+_HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 _MIN_SECRET = 16
 
 
@@ -59,8 +76,8 @@ class ConfigError(RuntimeError):
     """The configuration cannot be used; the message names every problem,
     one per line, by its environment variable.
 
-    A ``RuntimeError`` so that gunicorn (with ``--preload``) prints just the
-    message and exits with status 1 instead of retrying workers.
+    The server (:mod:`app.serve`) prints it as one ``Error:`` paragraph and
+    exits with status 1.
     """
 
 
@@ -141,21 +158,38 @@ def _check(config: Config) -> list[str]:
         config["LOG_LEVEL"] = level.upper()
     else:
         bad("LOG_LEVEL", f"must be one of {', '.join(_LOG_LEVELS)}")
-    try:
-        if not isinstance(config["NEW_GAME_LIMIT"], str):
-            raise ValueError
-        limits.parse_many(config["NEW_GAME_LIMIT"])
-    except ValueError:
-        bad("NEW_GAME_LIMIT", 'must be a rate such as "30 per minute" or "10/second;200/hour"')
+    for name in ("NEW_GAME_LIMIT", "PLAY_LIMIT"):
+        try:
+            if not isinstance(config[name], str):
+                raise ValueError
+            limits.parse_many(config[name])
+        except ValueError:
+            bad(name, 'must be a rate such as "30 per minute" or "10/second;200/hour"')
     if not (_is_int(config["TRUSTED_PROXIES"]) and config["TRUSTED_PROXIES"] >= 0):
         bad("TRUSTED_PROXIES", "must be a whole number, 0 or more")
     expert_ms = config["EXPERT_MS"]
     if not (
         isinstance(expert_ms, (int, float))
         and not isinstance(expert_ms, bool)
-        and 1 <= expert_ms <= 10_000
+        and 1 <= expert_ms <= TURN_BUDGET_MS
     ):
-        bad("EXPERT_MS", "must be a number of milliseconds from 1 to 10000")
+        bad(
+            "EXPERT_MS",
+            f"must be a number of milliseconds from 1 to {TURN_BUDGET_MS:.0f} "
+            "(the most one answer to a play may think)",
+        )
+    hosts = config["TRUSTED_HOSTS"]
+    if hosts is not None and not (
+        isinstance(hosts, list)
+        and hosts
+        and all(isinstance(host, str) and _HOST.fullmatch(host.lstrip(".")) for host in hosts)
+    ):
+        bad("TRUSTED_HOSTS", 'must be a list of host names such as ["pisti.example", ".example"]')
+    server_name = config["SERVER_NAME"]
+    if server_name is not None and not (
+        isinstance(server_name, str) and _HOST_PORT.fullmatch(server_name)
+    ):
+        bad("SERVER_NAME", "must be a host name with an optional port, such as pisti.example")
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
     return problems

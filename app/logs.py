@@ -20,11 +20,14 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from flask import Flask
 
 if TYPE_CHECKING:
+    from _typeshed import OptExcInfo
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
     from .web.table import Table
 
 #: The loggers of the two kinds of lines; children of the app's logger.
@@ -36,12 +39,18 @@ _RESULTS = {0: "win", 1: "loss", None: "draw"}
 def init_logging(app: Flask) -> None:
     """Send the app's log records (its own, requests, games) to standard
     output as JSON lines at ``LOG_LEVEL``, and log every request."""
-    handler = _StdoutHandler()
-    handler.setFormatter(JsonFormatter())
-    app.logger.handlers[:] = [handler]
+    app.logger.handlers[:] = [json_handler()]
     app.logger.setLevel(app.config["LOG_LEVEL"])
     app.logger.propagate = False
     app.wsgi_app = RequestLog(app.wsgi_app)
+
+
+def json_handler() -> logging.Handler:
+    """Return a handler writing records to standard output as JSON lines
+    (for other loggers to share the format, such as the server's)."""
+    handler = _StdoutHandler()
+    handler.setFormatter(JsonFormatter())
+    return handler
 
 
 def log_game_finished(table: Table) -> None:
@@ -91,15 +100,17 @@ class RequestLog:
     milliseconds. It wraps the whole app, so answers made before a view runs
     (a 503 with the session store down, a 413) are logged too."""
 
-    def __init__(self, app: Callable) -> None:
+    def __init__(self, app: WSGIApplication) -> None:
         self.app = app
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Call the wrapped app, then log the request."""
         start = time.perf_counter()
-        status = []
+        status: list[str] = []
 
-        def record_status(line: str, headers: list, exc_info: Any = None) -> Callable:
+        def record_status(
+            line: str, headers: list[tuple[str, str]], exc_info: OptExcInfo | None = None
+        ) -> Callable[[bytes], object]:
             status.append(line)
             return start_response(line, headers, exc_info)
 
@@ -119,7 +130,7 @@ class RequestLog:
             )
 
 
-class _StdoutHandler(logging.StreamHandler):
+class _StdoutHandler(logging.StreamHandler[TextIO]):
     """Writes to whatever ``sys.stdout`` is at the time (test runners swap it)."""
 
     def emit(self, record: logging.LogRecord) -> None:

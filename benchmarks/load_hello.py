@@ -1,5 +1,5 @@
 """Flask's "hello world", for the load test's ceiling: what Flask and
-gunicorn answer on these settings with no work behind the page.
+waitress answer on the same threads with no work behind the page.
 
 Served by ``benchmarks/load_test.py`` as ``benchmarks.load_hello:app``.
 """

@@ -1,5 +1,5 @@
 """Throwaway servers on free loopback ports for the load test and the
-reliability tests: Debian's ``redis-server`` and gunicorn serving the app.
+reliability tests: Debian's ``redis-server`` and the app as served.
 
 Both run in the foreground as child processes, so stopping them (or leaving
 the ``with`` block) leaves nothing running.
@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import requests
+
+from app.serve import THREADS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds a server gets to start answering before it counts as broken.
@@ -108,33 +110,35 @@ class RedisServer:
         self.stop()
 
 
-class Gunicorn:
-    """gunicorn serving ``app`` (a WSGI target such as ``"app:create_app()"``)
+class Server:
+    """The app as served (``python -m app.serve``: waitress, one process)
     from the repository root on 127.0.0.1, with ``env`` added to this
     process's environment; output goes to ``log``. It counts as started
     when ``ready_path`` answers 200.
 
-    It runs as the README and the container run it: ``--preload``, a
-    configuration error stops it.
+    ``read_timeout`` sets the seconds a request may take to arrive
+    (``--read-timeout``). ``app="hello"`` serves :mod:`benchmarks.load_hello` instead, with
+    waitress's own command on the same thread count, for the load test's
+    ceiling. A configuration error stops the app's server at start-up.
     """
 
     def __init__(
         self,
         log: Path,
         env: dict[str, str] | None = None,
-        app: str = "app:create_app()",
-        workers: int = 2,
-        threads: int = 4,
+        app: str = "app",
+        threads: int | None = None,
         port: int | None = None,
         ready_path: str = "/healthz",
+        read_timeout: float | None = None,
     ) -> None:
         self.log = log
         self.env = env or {}
         self.app = app
-        self.workers = workers
-        self.threads = threads
+        self.threads = threads or THREADS
         self.port = port or free_port()
         self.ready_path = ready_path
+        self.read_timeout = read_timeout
         self.process: subprocess.Popen | None = None
 
     @property
@@ -142,35 +146,32 @@ class Gunicorn:
         """The server's base URL, without a trailing slash."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Gunicorn:
-        """Start gunicorn (again, on the same port) and wait until it answers.
+    def start(self) -> Server:
+        """Start the server (again, on the same port) and wait until it
+        answers.
 
         Raises:
-            RuntimeError: gunicorn exited or did not answer in time (the
+            RuntimeError: the server exited or did not answer in time (the
                 log says why).
         """
+        listen = f"127.0.0.1:{self.port}"
+        if self.app == "hello":
+            command = ["waitress", f"--listen={listen}", f"--threads={self.threads}"]
+            command.append("benchmarks.load_hello:app")
+        else:
+            command = ["app.serve", "--listen", listen, "--threads", str(self.threads)]
+            if self.read_timeout is not None:
+                command += ["--read-timeout", str(self.read_timeout)]
         log = open(self.log, "ab")  # noqa: SIM115 (held by the server process)
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                str(self.workers),
-                "--threads",
-                str(self.threads),
-                "--preload",
-                self.app,
-            ],
+            [sys.executable, "-m", *command],
             cwd=ROOT,
             env={**os.environ, **self.env},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
         log.close()
-        _wait_until(self._answers, self.process, f"gunicorn (see {self.log})")
+        _wait_until(self._answers, self.process, f"the server (see {self.log})")
         return self
 
     def _answers(self) -> bool:
@@ -180,10 +181,10 @@ class Gunicorn:
             return False
 
     def stop(self) -> None:
-        """Stop gunicorn gracefully (SIGTERM) and wait for it."""
+        """Stop the server gracefully (SIGTERM) and wait for it."""
         _end(self.process, signal.SIGTERM)
 
-    def __enter__(self) -> Gunicorn:
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

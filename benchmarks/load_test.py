@@ -1,6 +1,7 @@
 """Load test: many players at once playing whole games through HTTP against
-gunicorn on 127.0.0.1, and a Flask "hello world" on the same settings for
-the framework's own ceiling.
+the app as served (waitress, ``python -m app.serve``) on 127.0.0.1, and a
+Flask "hello world" on waitress with the same threads for the framework's
+own ceiling.
 
 Each player is a thread with its own cookie jar, playing like a browser:
 it opens the home page, posts the New game form (single deal, the given
@@ -10,7 +11,7 @@ downloads the game's record and replays it with the engine, which must show
 the hand finished with all 48 plays and the 52 cards captured. A hello-world
 player makes as many requests as a game takes (52), all ``GET /``.
 
-The script starts and stops everything itself (gunicorn, and Redis for the
+The script starts and stops everything itself (the server, and Redis for the
 redis backend) and prints requests per second, median and 99th-percentile
 latency, errors, and the CPU seconds the players and the servers used, per
 run. The rate limit on new games is switched off (all
@@ -41,8 +42,9 @@ from pathlib import Path
 import requests
 
 from app.engine import InvalidRecord, load_record, replay_summary
+from app.serve import THREADS
 
-from .load_servers import Gunicorn, RedisServer
+from .load_servers import RedisServer, Server
 
 BACKENDS = ("hello", "filesystem", "redis")
 #: Requests a hello-world player makes per "hand": as many as a game takes
@@ -189,7 +191,7 @@ class Report:
     p99_ms: float
     errors: list[str]
     client_cpu: float  # seconds of CPU used by the players (this process)
-    server_cpu: float  # seconds of CPU used by gunicorn (and Redis)
+    server_cpu: float  # seconds of CPU used by the server (and Redis)
 
     @property
     def rps(self) -> float:
@@ -218,11 +220,10 @@ def run(
     players: int,
     hands: int,
     level: str = "medium",
-    workers: int = 2,
-    threads: int = 4,
+    threads: int = THREADS,
 ) -> Report:
     """Serve ``backend`` (``"filesystem"``, ``"redis"`` or ``"hello"``) with
-    gunicorn, let ``players`` threads each play ``hands`` games at once
+    ``threads`` server threads, let ``players`` threads each play ``hands`` games at once
     (hello: make 52 requests per hand), stop everything, and report.
 
     Raises:
@@ -233,20 +234,19 @@ def run(
     with tempfile.TemporaryDirectory() as folder, ExitStack() as servers:
         folder = Path(folder)
         env = {"FLASK_SECRET_KEY": "load-test-secret-key", "FLASK_RATELIMIT_ENABLED": "false"}
-        app, ready = "app:create_app()", "/healthz"
+        app, ready = "app", "/healthz"
         if backend == "hello":
-            app, ready = "benchmarks.load_hello:app", "/"
+            app, ready = "hello", "/"
         elif backend == "redis":
             redis = servers.enter_context(RedisServer(folder / "redis"))
             env.update(FLASK_SESSION_BACKEND="redis", FLASK_REDIS_URL=redis.url)
         else:
             env.update(FLASK_SESSION_FILE_DIR=str(folder / "sessions"))
         server = servers.enter_context(
-            Gunicorn(
-                folder / "gunicorn.log",
+            Server(
+                folder / "server.log",
                 env=env,
                 app=app,
-                workers=workers,
                 threads=threads,
                 ready_path=ready,
             )
@@ -321,20 +321,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1, help="games each player plays (default 1)")
     parser.add_argument("--backend", choices=(*BACKENDS, "all"), default="all")
     parser.add_argument("--level", default="medium", help="computer level (default medium)")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument(
-        "--threads", type=int, default=4, help="gunicorn threads per worker (default 4)"
+        "--threads", type=int, default=THREADS, help=f"server threads (default {THREADS})"
     )
     args = parser.parse_args(argv)
     backends = BACKENDS if args.backend == "all" else (args.backend,)
     print(
         f"{args.players} players x {args.hands} hand(s), level {args.level}, "
-        f"gunicorn --workers {args.workers} --threads {args.threads} --preload\n"
+        f"waitress, one process, {args.threads} threads\n"
     )
     print(HEADER, flush=True)
     failed = False
     for backend in backends:
-        report = run(backend, args.players, args.hands, args.level, args.workers, args.threads)
+        report = run(backend, args.players, args.hands, args.level, args.threads)
         print(report.line(), flush=True)
         expected = args.players * args.hands
         if report.errors or report.games != expected:

@@ -1,53 +1,330 @@
 // Pişti: progressive enhancement only; every page works without JavaScript.
+//
+// A play is posted with fetch and the answer (the page a browser would get
+// after the redirect) replaces this one, so the page never reloads. Before
+// that, the cards move (FLIP: measure where they are, put the next state in
+// place, animate each card from its old place to its new one): your card
+// from your hand to the pile, then each reply from its seat, one state per
+// play, drawn by the server in the page's <template class="frame"> elements;
+// the cards a play takes slide to the taker's seat. The page left at the end
+// is exactly the server's page. A click or a key shows the end at once; with
+// prefers-reduced-motion nothing moves. The aids form is posted the same way
+// and the page updated in place.
 "use strict";
 
-document.addEventListener("DOMContentLoaded", () => {
-  // A form's answer that is a page (a refused or out-of-date change) shows
-  // the table as it stands: give it the table's address, so that reloading
-  // reads the table instead of posting the form again.
-  const address = document.body.dataset.address;
-  if (address) history.replaceState(null, "", address);
+const STEP_MS = 250; // one play: a card moving to the pile
+const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arrive
+const OVERLAP = 0.85; // the next play starts when a move is this far along
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-  // Number keys 1-4 play the cards of your hand.
-  document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const target = event.target;
-    if (target instanceof Element && target.matches("input, select, textarea, summary, button:not(.hand button)")) return;
-    const button = document.querySelector(`.hand button[data-key="${event.key}"]`);
-    if (button) {
-      event.preventDefault();
-      button.click();
-    }
+let busy = false; // a play is on its way or being shown
+let skipping = false; // the player asked for the end at once
+let byKeyboard = false; // whether the last input was a key
+let queue = Promise.resolve(); // aids changes wait for the play being shown
+
+// The page's state for tests and benchmarks: data-state is "busy" while a
+// play is on its way or moving, "ready" when settled; data-settled counts
+// the settled updates.
+function setState(state) {
+  const root = document.documentElement;
+  root.dataset.state = state;
+  if (state === "ready") root.dataset.settled = String(Number(root.dataset.settled || 0) + 1);
+}
+
+function positions() {
+  const found = new Map();
+  document.querySelectorAll("[data-flip]").forEach((element) => {
+    found.set(element.dataset.flip, { element, rect: element.getBoundingClientRect() });
   });
+  return found;
+}
 
-  // One play per page: a double click must not post twice.
-  let sent = false;
-  document.querySelectorAll(".hand form").forEach((form) => {
-    form.addEventListener("submit", (event) => {
-      if (sent) event.preventDefault();
-      sent = true;
+// A card-sized box in the middle of a seat's cards (the computer's backs or
+// your hand), where a card leaves from or goes to.
+function seatBox(position) {
+  const seat = document.querySelector(`[data-seat="${position}"]`);
+  const part = seat && (seat.querySelector(".backs .card") || seat.querySelector(".hand") || seat);
+  if (!part) return null;
+  const rect = part.getBoundingClientRect();
+  const holder = part.closest(".backs, .hand") || part;
+  const around = holder.getBoundingClientRect();
+  const height = Math.min(rect.height, around.height) || rect.height;
+  const width = height * 0.714;
+  return {
+    left: around.left + around.width / 2 - width / 2,
+    top: around.top + around.height / 2 - height / 2,
+    width,
+    height,
+  };
+}
+
+function slide(element, from, to, duration) {
+  const dx = from.left - to.left;
+  const dy = from.top - to.top;
+  const sx = from.width / to.width || 1;
+  const sy = from.height / to.height || 1;
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(sx - 1) < 0.01) return null;
+  return element.animate(
+    [
+      { transformOrigin: "0 0", transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})` },
+      { transformOrigin: "0 0", transform: "none" },
+    ],
+    { duration, easing: "cubic-bezier(.25, .8, .3, 1)" },
+  );
+}
+
+// A taken card, gone from the page, slides to the taker's seat and fades.
+function takeAway(element, from, to, duration) {
+  const ghost = element.cloneNode(true);
+  ghost.removeAttribute("data-flip");
+  ghost.classList.add("ghost");
+  Object.assign(ghost.style, {
+    left: `${from.left}px`,
+    top: `${from.top}px`,
+    width: `${from.width}px`,
+    height: `${from.height}px`,
+  });
+  document.body.append(ghost);
+  const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+  const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+  const animation = ghost.animate(
+    [
+      { transform: "none", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0 },
+    ],
+    { duration, easing: "ease-in" },
+  );
+  animation.finished.finally(() => ghost.remove()).catch(() => {});
+  return animation;
+}
+
+// Change the page with `change()`, then move every card from where it was
+// (where it is drawn now, even half-way through a move); resolve when the
+// moves are done, or `overlap` of the way through them.
+async function transition(change, position, duration, overlap = 1) {
+  const before = positions();
+  const takenBy = document.querySelector(".pile[data-taken-by]")?.dataset.takenBy;
+  const stock = before.get("stock")?.rect || document.querySelector(".stock")?.getBoundingClientRect();
+  change();
+  const after = positions();
+  const moves = [];
+  after.forEach(({ element, rect }, key) => {
+    let from = before.get(key)?.rect;
+    if (!from && element.closest(".pile") && key !== "under") from = seatBox(position);
+    if (!from && element.closest(".hand")) from = stock;
+    if (from) moves.push(slide(element, from, rect, duration));
+  });
+  if (takenBy !== undefined) {
+    const to = seatBox(takenBy);
+    before.forEach(({ element, rect }, key) => {
+      if (!after.has(key) && to) moves.push(takeAway(element, rect, to, duration));
     });
-  });
+  }
+  const done = Promise.all(moves.filter(Boolean).map((move) => move.finished.catch(() => {})));
+  if (overlap < 1) await Promise.race([done, sleep(duration * overlap)]);
+  else await done;
+}
 
-  // Aids apply as soon as they are toggled.
-  document.querySelectorAll("form.aids input[type=checkbox]").forEach((box) => {
-    box.addEventListener("change", () => box.form.requestSubmit());
-  });
+function sleep(ms) {
+  return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
 
-  // Your card, then each reply, one after the other; then the table as
-  // it stands after them (the pile and the score).
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const steps = document.querySelectorAll("[data-step]");
-  let last = -1;
-  steps.forEach((element) => {
-    const step = Number(element.dataset.step);
-    last = Math.max(last, step);
-    element.style.animationDelay = `${step * 0.7}s`;
-    element.classList.add("reveal");
+// While the play is posted, your card already goes to the top of the pile.
+function lift(button) {
+  const card = button?.querySelector("[data-flip]");
+  const fan = document.querySelector(".pile .fan");
+  const spot = fan?.querySelector(".card.top") || fan?.querySelector(".card");
+  if (!card || !spot) return null;
+  const from = card.getBoundingClientRect();
+  const to = spot.getBoundingClientRect();
+  const left = spot.matches(".top") ? to.left + to.width * 0.45 : to.left;
+  const scale = to.width / from.width;
+  return card.animate(
+    [
+      { transformOrigin: "0 0", transform: "none" },
+      { transformOrigin: "0 0", transform: `translate(${left - from.left}px, ${to.top - from.top}px) scale(${scale})` },
+    ],
+    { duration: STEP_MS, easing: "cubic-bezier(.25, .8, .3, 1)", fill: "forwards" },
+  );
+}
+
+// Put one frame's regions (score, seats, centre, hand, log, counter) in place.
+function showFrame(template) {
+  template.content.cloneNode(true).querySelectorAll("[data-region]").forEach((fresh) => {
+    const old = document.querySelector(`[data-region="${fresh.dataset.region}"]`);
+    if (!old) return;
+    if (old.matches("[aria-live]")) old.replaceChildren(...fresh.childNodes);
+    else old.replaceWith(fresh);
   });
-  if (last < 0) return;
-  document.querySelectorAll(".fan, #pile-count, .scoreboard").forEach((element) => {
-    element.style.animationDelay = `${(last + 1) * 0.7}s`;
-    element.classList.add("reveal");
-  });
+}
+
+// Replace the page by `doc`, keeping the live region (so its new text is
+// read out) and the aids panel open if it was.
+function showPage(doc) {
+  const body = document.adoptNode(doc.body);
+  const live = document.querySelector(".live");
+  const fresh = body.querySelector(".live");
+  if (live && fresh) {
+    live.replaceChildren(...fresh.childNodes);
+    fresh.replaceWith(live);
+  }
+  if (document.querySelector("details.settings[open]")) {
+    body.querySelector("details.settings")?.setAttribute("open", "");
+  }
+  document.title = doc.title;
+  document.documentElement.lang = doc.documentElement.lang;
+  document.body.replaceWith(body);
+  keepAddress();
+}
+
+// A form's answer that is a page (a refused or out-of-date change) shows
+// the table as it stands: give it the table's address, so that reloading
+// reads the table instead of posting the form again.
+function keepAddress() {
+  const address = document.body.dataset.address;
+  if (address) window.history.replaceState(null, "", address);
+}
+
+async function post(form, data) {
+  const response = await fetch(form.action, { method: "POST", body: data });
+  const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+  if (response.redirected) window.history.replaceState(null, "", response.url);
+  return { response, doc };
+}
+
+// If fetch fails, post the form the ordinary way.
+function postPlainly(form, submitter) {
+  if (submitter?.name) {
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = submitter.name;
+    field.value = submitter.value;
+    form.append(field);
+  }
+  form.submit();
+}
+
+async function play(form, submitter) {
+  busy = true;
+  skipping = false;
+  setState("busy");
+  const hand = form.closest(".hand");
+  hand.inert = true;
+  const moving = !reducedMotion.matches && document.querySelector(".table");
+  const lifted = moving ? lift(submitter) : null;
+  let answer;
+  try {
+    answer = await post(form, new FormData(form, submitter));
+  } catch {
+    postPlainly(form, submitter);
+    return;
+  }
+  const { response, doc } = answer;
+  // Only a play that was taken moves cards: a refusal shows its message.
+  const accepted = response.ok && response.redirected;
+  const frames =
+    moving && accepted && doc.querySelector(".table") ? [...doc.querySelectorAll("template.frame")] : [];
+  let position = 0;
+  for (const [index, frame] of frames.entries()) {
+    if (skipping) break;
+    position = Number(frame.dataset.position);
+    // Your own card is already on its way: it only has to settle.
+    const duration = index === 0 ? STEP_MS / 2 : STEP_MS;
+    await transition(() => showFrame(frame), position, duration, OVERLAP);
+  }
+  if (frames.length && !skipping) {
+    await transition(() => showPage(doc), position, LAST_MS);
+  } else {
+    // The hand is over (the next page is its score): let your card land first.
+    if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});
+    showPage(doc);
+  }
+  busy = false;
+  setState("ready");
+  // Keyboard players go on from the first card (or the next hand's button);
+  // after a click or a tap no card is focused, so none looks selected.
+  const next = document.querySelector(".hand button") || document.querySelector("main .button");
+  if (byKeyboard && next) next.focus();
+}
+
+async function saveAids(form, data, field) {
+  let answer;
+  try {
+    answer = await post(form, data);
+  } catch {
+    window.location.reload();
+    return;
+  }
+  showPage(answer.doc);
+  setState("ready");
+  if (field) document.querySelector(`form.aids [name="${field}"]`)?.focus();
+}
+
+// Any click or key while cards move: show the end at once.
+function skip() {
+  if (!busy) return;
+  skipping = true;
+  document.getAnimations().forEach((animation) => animation.finish());
+}
+
+window.addEventListener(
+  "keydown",
+  () => {
+    byKeyboard = true;
+    skip();
+  },
+  true,
+);
+window.addEventListener(
+  "pointerdown",
+  () => {
+    byKeyboard = false;
+    skip();
+  },
+  true,
+);
+
+// Number keys 1-4 play the cards of your hand.
+document.addEventListener("keydown", (event) => {
+  if (busy || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target instanceof Element && target.matches("input, select, textarea, summary, button:not(.hand button)")) return;
+  const button = document.querySelector(`.hand button[data-key="${event.key}"]`);
+  if (button) {
+    event.preventDefault();
+    button.click();
+  }
 });
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !window.fetch) return;
+  if (form.closest(".hand")) {
+    event.preventDefault();
+    // One play at a time: a click during a play is not a second play.
+    if (!busy) play(form, event.submitter);
+  } else if (form.matches("form.aids")) {
+    event.preventDefault();
+    const data = new FormData(form);
+    const field = form.contains(document.activeElement) ? document.activeElement.name : null;
+    queue = queue.then(waitUntilSettled).then(() => saveAids(form, data, field));
+  }
+});
+
+function waitUntilSettled() {
+  return new Promise((resolve) => {
+    const check = () => (busy ? window.setTimeout(check, 50) : resolve());
+    check();
+  });
+}
+
+// Aids apply as soon as they are toggled.
+document.addEventListener("change", (event) => {
+  const box = event.target;
+  if (box instanceof HTMLInputElement && box.matches("form.aids input[type=checkbox]")) {
+    box.form.requestSubmit();
+  }
+});
+
+keepAddress();
+setState("ready");

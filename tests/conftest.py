@@ -27,6 +27,14 @@ def serve(app) -> Iterator[str]:
         thread.join()
 
 
+@pytest.fixture(autouse=True)
+def fast_players(monkeypatch):
+    """Tests play far faster than a person: every app they make allows 1000
+    plays a second unless the test sets ``PLAY_LIMIT`` itself (the tests of
+    the limit do)."""
+    monkeypatch.setenv("FLASK_PLAY_LIMIT", "1000 per second")
+
+
 @pytest.fixture
 def app(tmp_path):
     """An app with its own session folder and CSRF on, as in production."""

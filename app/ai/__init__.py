@@ -49,7 +49,7 @@ OPPONENTS: dict[str, Callable[..., Bot]] = {
 BOTS: dict[str, Callable[..., Bot]] = {**LEVELS, **OPPONENTS}
 
 
-def searches(level: str) -> bool:
+def is_searching(level: str) -> bool:
     """Whether the bot called ``level`` (a key of :data:`BOTS`) searches
     within a thinking budget (the Expert, and Mürüvvet Hanım who is one)."""
     return bool(getattr(BOTS.get(level), "takes_budget", False))
@@ -76,7 +76,7 @@ def make_bot(
     if level not in BOTS:
         raise UnknownLevel(f"unknown level {level!r}")
     bot_class = BOTS[level]
-    if not searches(level):
+    if not is_searching(level):
         return bot_class(rng)
     options: dict[str, float | int] = {}
     if budget_ms is not None:

@@ -10,6 +10,8 @@ from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
+from app.searches import SearchBusy
+
 MESSAGES = {
     400: lazy_gettext("The request was not understood."),
     404: lazy_gettext("There is no page here."),
@@ -30,6 +32,19 @@ MESSAGES = {
         "try again in a few seconds."
     ),
 }
+#: A store that failed during or after a change may have kept it anyway (a
+#: write that timed out can still complete).
+STORE_UNSURE_MESSAGE = lazy_gettext(
+    "The game store did not answer in time, so your last move may or may not have been kept. "
+    "Reload the page in a few seconds to see where your game stands."
+)
+PLAY_LIMIT_MESSAGE = lazy_gettext(
+    "Too many moves in a short time; this one was not made. Wait a moment, then try again."
+)
+SEARCH_BUSY_MESSAGE = lazy_gettext(
+    "The computer players are thinking for many games right now. Nothing was played; try "
+    "again in a few seconds."
+)
 CSRF_MESSAGE = lazy_gettext(
     "This form was missing its security token or it did not match (it may come from another "
     "site). Nothing was played; reload the page and try again."
@@ -39,13 +54,20 @@ RETRY_AFTER = 5
 
 
 class StoreUnavailable(ServiceUnavailable):
-    """The session store (Redis) cannot be reached: a 503."""
+    """The session store (Redis) could not load the session, before the request
+    changed anything: a 503."""
 
 
-def store_unavailable_page() -> tuple[str, int, dict[str, str]]:
+def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, dict[str, str]]:
     """Return the 503 page for an unreachable session store, as
-    ``(html, status, headers)``; needs a request context."""
-    page = render_template("errors/error.html", status=503, message=MESSAGES[503])
+    ``(html, status, headers)``; needs a request context.
+
+    ``before_any_change`` says the store failed before the request could
+    change anything (loading the session), so the page may say nothing was
+    played; otherwise it says the move may or may not have been kept.
+    """
+    message = MESSAGES[503] if before_any_change else STORE_UNSURE_MESSAGE
+    page = render_template("errors/error.html", status=503, message=message)
     return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
 
@@ -65,12 +87,19 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
-        page = render_template("errors/error.html", status=429, message=MESSAGES[429])
+        message = MESSAGES[429] if error.limit.scope == "new-game" else PLAY_LIMIT_MESSAGE
+        page = render_template("errors/error.html", status=429, message=message)
         return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable) -> tuple[str, int, dict[str, str]]:
-        return store_unavailable_page()
+        return store_unavailable_page(before_any_change=True)
+
+    @app.errorhandler(SearchBusy)
+    def search_busy(error: SearchBusy) -> tuple[str, int, dict[str, str]]:
+        app.logger.warning("searches busy: %s", error)
+        page = render_template("errors/error.html", status=503, message=SEARCH_BUSY_MESSAGE)
+        return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(redis.RedisError)
     def redis_error(error: redis.RedisError) -> tuple[str, int, dict[str, str]]:

@@ -26,7 +26,7 @@ from app.story.cast import CAST
 from . import i18n, store, story
 from .errors import stale_page
 from .table import Refused, Table
-from .view import POSITION_NAMES_EN, hand_scores, table_context
+from .view import POSITION_NAMES_EN, hand_scores, motion_frames, motion_view, table_context
 
 bp = Blueprint("game", __name__)
 bp.record_once(lambda setup: i18n.init_app(setup.app))
@@ -406,7 +406,10 @@ def _render(table: Table, message: str | None = None) -> str:
         context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
         context["deal_url"] = _deal_url(match.seed, match.rules.name, match.target)
     if not match.hand_counted:
-        return render_template("game/table.html", **context)
+        frames = motion_frames(table, store.aids())
+        return render_template(
+            "game/table.html", view=motion_view(table, context), frames=frames, **context
+        )
     scores, winner, reason = hand_scores(table)
     context.update(scores=scores, hand_winner=winner, reason=reason)
     if match.over:

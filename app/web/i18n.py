@@ -47,7 +47,7 @@ def card_name(card: str) -> str:
     suit = str(SUITS[card[1]])
     if card[0] in NAMED_RANKS:
         return str(NAMED_RANKS[card[0]]) % {"suit": suit}
-    return gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card[0]], suit=suit)
+    return str(gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card[0]], suit=suit))
 
 
 def init_app(app: Flask) -> None:

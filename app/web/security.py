@@ -1,14 +1,24 @@
-"""Security headers on every response, refusing malformed forms, trusting a
-reverse proxy's ``X-Forwarded-*`` headers when told to, and the rate limit
-on creating games."""
+"""Security headers on every response, refusing malformed forms and Host
+headers, trusting a reverse proxy's ``X-Forwarded-*`` headers when told to,
+and the rate limits on creating games and on playing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
+
 import redis
-from flask import Flask, Response, abort, request
+from flask import Flask, Response, abort, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import host_is_trusted
+
+from app.config import HOST_NAME
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+    from flask.typing import RouteCallable
 
 #: No inline script or style, nothing from other sites, never in a frame.
 CONTENT_SECURITY_POLICY = (
@@ -24,6 +34,12 @@ HEADERS = {
 }
 #: The endpoints that deal a new game, sharing one rate limit.
 GAME_CREATION = ("game.new_game", "game.deal", "story.play")
+#: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
+PLAYING = ("game.play", "game.next_hand")
+#: The environ key :class:`HostCheck` sets on a request with a bad Host.
+BAD_HOST = "pisti.bad_host"
+#: The longest host name DNS allows.
+_MAX_HOST = 253
 
 
 def init_security(app: Flask) -> None:
@@ -32,14 +48,62 @@ def init_security(app: Flask) -> None:
     never sets a session cookie: :mod:`app.sessions` stores nothing for an
     error answer.)
 
+    Requests whose Host (after the proxy fix) is not a host name, or not
+    one of ``TRUSTED_HOSTS`` when that is set, are answered 400 by the app's
+    error page (see :class:`HostCheck`). Share links use ``SERVER_NAME``;
+    unset, the first of ``TRUSTED_HOSTS`` when it is a plain name, else the
+    request's (checked) Host.
+
     Call before CSRF protection is set up, so that a form CSRF cannot read
     is a 400, not a 500.
     """
+    app.before_request(_refuse_bad_hosts)
     app.before_request(_refuse_malformed_forms)
     app.after_request(_add_headers)
+    trusted = app.config["TRUSTED_HOSTS"]
+    if app.config["SERVER_NAME"] is None and trusted and not trusted[0].startswith("."):
+        app.config["SERVER_NAME"] = trusted[0]
+    app.wsgi_app = HostCheck(app.wsgi_app, trusted)
     proxies = app.config["TRUSTED_PROXIES"]
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+
+
+class HostCheck:
+    """WSGI middleware refusing a Host header that no URL can carry (a
+    label over 63 characters, ``a..b``, stray characters) or, with
+    ``trusted`` hosts (as in Flask's ``TRUSTED_HOSTS``), one not among
+    them.
+
+    Such a request goes on with a harmless Host (so building the error
+    page's links cannot fail) and :data:`BAD_HOST` set in its environ; the
+    app then answers it 400 with its usual error page and headers.
+    """
+
+    def __init__(self, app: WSGIApplication, trusted: list[str] | None) -> None:
+        self.app = app
+        self.trusted = trusted
+        self.stand_in = trusted[0].lstrip(".") if trusted else "localhost"
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """Check the Host, then call the wrapped app."""
+        host = environ.get("HTTP_HOST")
+        if host is not None and not self.acceptable(host):
+            environ[BAD_HOST] = True
+            environ["HTTP_HOST"] = self.stand_in
+        return self.app(environ, start_response)
+
+    def acceptable(self, host: str) -> bool:
+        """Whether ``host`` (``name[:port]``) is a host name, and a trusted one
+        when trusted hosts are set."""
+        name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+        if not name:
+            name, port = host, ""
+        if port and not (port.isascii() and port.isdigit() and len(port) <= 5):
+            return False
+        if len(name) > _MAX_HOST or not HOST_NAME.fullmatch(name):
+            return False
+        return self.trusted is None or host_is_trusted(host, self.trusted)
 
 
 def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
@@ -47,18 +111,21 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     shared by the endpoints of :data:`GAME_CREATION` (none when
     ``RATELIMIT_ENABLED`` is false).
 
+    Plays and next hands (:data:`PLAYING`) are limited to ``PLAY_LIMIT``
+    per game and, separately, per client address: every one may make the
+    computers search.
+
     Call after the game blueprint is registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
-    each process's memory.
+    the server process's memory (one process: :mod:`app.serve`).
 
     Raises:
         KeyError: a game-creation endpoint is missing.
     """
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    if redis_client is None:
-        storage = {"storage_uri": "memory://"}
-    else:
+    storage: dict[str, Any] = {"storage_uri": "memory://"}
+    if redis_client is not None:
         storage = {
             "storage_uri": "redis://",
             "storage_options": {"connection_pool": redis_client.connection_pool},
@@ -66,7 +133,25 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     limiter = Limiter(get_remote_address, app=app, key_prefix="pisti-limit", **storage)
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
-        app.view_functions[endpoint] = creating(app.view_functions[endpoint])
+        app.view_functions[endpoint] = cast("RouteCallable", creating(app.view_functions[endpoint]))
+    per_game = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play", key_func=_game_key)
+    per_address = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play-address")
+    for endpoint in PLAYING:
+        limited = per_address(per_game(app.view_functions[endpoint]))
+        app.view_functions[endpoint] = cast("RouteCallable", limited)
+
+
+def _game_key() -> str:
+    # The game a play is for: the form's game id, else the session's cookie.
+    game = request.form.get("game") or request.cookies.get(
+        current_app.config["SESSION_COOKIE_NAME"], ""
+    )
+    return f"game:{game[:64]}" if game else f"address:{get_remote_address()}"
+
+
+def _refuse_bad_hosts() -> None:
+    if request.environ.get(BAD_HOST):
+        abort(400)
 
 
 def _refuse_malformed_forms() -> None:

@@ -8,11 +8,11 @@ sit at the other positions (see :mod:`app.engine.match`).
 
 from __future__ import annotations
 
-import random
 import secrets
 from dataclasses import asdict, dataclass, field
 
-from app.ai import BOTS, make_bot, searches
+from app import searches
+from app.ai import BOTS, is_searching
 from app.engine import (
     IllegalPlay,
     InvalidCard,
@@ -136,6 +136,8 @@ class Table:
             Refused: the hand is over, the move number is missing or not the
                 current one (a stale page, a repeated POST), or the card is
                 not a card in the player's hand.
+            app.searches.SearchBusy: too many searches in line for a
+                computer's answer; the table must not be saved.
         """
         if self.state.finished:
             raise Refused("hand_over", 409)
@@ -176,13 +178,15 @@ class Table:
 
     def _computer_plays(self) -> None:
         match, state = self.match, self.match.state
-        experts = sum(1 for level in self.levels if level is not None and searches(level))
+        experts = sum(1 for level in self.levels if level is not None and is_searching(level))
         budget_ms = min(self.expert_ms, TURN_BUDGET_MS / experts) if experts else None
         while not state.finished and state.turn != self.seat:
             seat = state.turn
             position = match.position_of(seat)
-            rng = random.Random(f"{match.seed}:{match.hand_number}:{len(state.plays)}")
-            card = make_bot(self.levels[position], rng, budget_ms).choose(observe(state, seat))
+            level = self.levels[position]
+            assert level is not None  # only the player's position has none
+            seed = f"{match.seed}:{match.hand_number}:{len(state.plays)}"
+            card = searches.choose(level, seed, budget_ms, observe(state, seat))
             self.log.append({**asdict(state.play(card)), "position": position})
         if state.finished:
             match.count_hand()

@@ -3,12 +3,22 @@ and plays told in words so the player never has to guess what happened."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
+from typing import Any
 
 from flask_babel import gettext, lazy_gettext, ngettext
 
 from app.ai.hints import Hint, hints_for
-from app.engine import TeamScore, card_label, hand_winner, score_hand, would_capture
+from app.engine import (
+    GameState,
+    TeamScore,
+    card_label,
+    card_points,
+    hand_winner,
+    score_hand,
+    would_capture,
+)
 from app.engine.cards import RANKS
 
 from .i18n import card_name
@@ -173,3 +183,94 @@ def hand_scores(table: Table) -> tuple[list[TeamScore], int | None, str]:
     match = table.match
     winner, reason = hand_winner(match.state, score_hand(match.state))
     return match.side_scores(), None if winner is None else match.side_of_team(winner), reason
+
+
+def running_points(table: Table) -> list[int]:
+    """Return each side's points so far in the current hand, as the player
+    may know them: the card points of the face-up cards the side captured
+    (Aces and Jacks 1, 2♣ 2, 10♦ 3; seeds 000 and 001) plus its piştis.
+
+    The captured cards are read from the state, but only those the player
+    has seen face up count, so a face-down card's points stay hidden until
+    the hand's score; the most-cards bonus also waits for it. Indexed by
+    side (``0`` is the player's).
+    """
+    match, state = table.match, table.match.state
+    seen = table.observation().seen
+    rules = match.rules
+    points = []
+    for side in (0, 1):
+        team = match.team_of_side(side)
+        points.append(
+            sum(card_points(card) for card in state.captured[team] if card in seen)
+            + rules.pisti_points * state.pisti[team]
+            + rules.jack_pisti_points * state.jack_pisti[team]
+        )
+    return points
+
+
+def turn_position(table: Table) -> int | None:
+    """Return the position to play (``0`` is the player), ``None`` once the
+    hand is over."""
+    state = table.match.state
+    return None if state.finished else table.match.position_of(state.turn)
+
+
+def _table_after(table: Table, plays: int, log: list[dict[str, Any]]) -> Table:
+    """The table as it stood after the current hand's first ``plays``
+    plays, with ``log`` as what had happened since the player's move."""
+    match = copy.copy(table.match)
+    state = match.state
+    match.state = GameState.replay(match.rules, state.deck, state.plays[:plays])
+    return replace(table, match=match, log=log)
+
+
+def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
+    """Return what the table regions show (``templates/game/_table.html``):
+    ``context`` (the table's :func:`table_context`) plus the position to
+    play and the running points."""
+    return {
+        **context,
+        "turn": turn_position(table),
+        "running": running_points(table),
+        "taken": None,
+    }
+
+
+def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
+    """Return one view per play since the player's move: the table just
+    after that play, for the browser to move the cards step by step
+    (``static/pisti.js``). A capturing play's view still shows the taken
+    cards on the pile, with ``taken`` saying by whom (``position``,
+    ``name``, ``cards``, ``pisti``, ``jack_pisti``).
+
+    Each view has ``position``, the position that played. Only the player's
+    observation of each moment is used, so nothing hidden is shown. Empty
+    when the hand is over (the page is then the hand's score).
+    """
+    state = table.match.state
+    start = len(state.plays) - len(table.log)
+    if state.finished or start < 0:
+        return []
+    quiet = {**aids, "hints": False}
+    frames = []
+    before = _table_after(table, start, []).observation()
+    for step, event in enumerate(table.log):
+        after = _table_after(table, start + step + 1, table.log[: step + 1])
+        view = motion_view(after, table_context(after, quiet))
+        view["position"] = event["position"]
+        if event["captured"]:
+            cards = (*before.pile_face_up, event["card"])
+            fan = cards[-(PILE_FAN if aids["fan"] else 2) :]
+            view["fan"] = fan
+            view["under"] = before.pile_size + 1 - len(fan)
+            view["taken"] = {
+                "position": event["position"],
+                "name": POSITION_NAMES[table.match.players][event["position"]],
+                "cards": event["captured"],
+                "pisti": event["pisti"],
+                "jack_pisti": event["jack_pisti"],
+            }
+        frames.append(view)
+        before = after.observation()
+    return frames

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
+from app.engine import GameState, seeded_deck
 from tests.conftest import serve
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -55,9 +56,32 @@ def screenshots() -> Path:
     return SCREENSHOTS
 
 
+def first_seed(rules, wanted) -> str:
+    """The first seed ``aid-N`` whose opening position satisfies ``wanted``."""
+    for number in range(500):
+        seed = f"aid-{number}"
+        if wanted(GameState(rules, seeded_deck(seed, rules))):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def settled(page) -> int:
+    """How many times the page's script has settled (``static/pisti.js``
+    counts in ``<html data-settled>``)."""
+    return int(page.evaluate("Number(document.documentElement.dataset.settled || 0)"))
+
+
+def wait_settled(page, before: int) -> None:
+    """Wait until the page has settled again since the count ``before``."""
+    page.wait_for_function(
+        "n => Number(document.documentElement.dataset.settled || 0) > n", arg=before
+    )
+
+
 def play_card(page, button) -> bool:
-    """Click a card of the hand and wait for the answer; return whether the
-    play was taken (a page refusing it shows an alert)."""
-    with page.expect_navigation():
-        button.click()
+    """Click a card of the hand and wait until the replies have landed;
+    return whether the play was taken (a page refusing it shows an alert)."""
+    before = settled(page)
+    button.click()
+    wait_settled(page, before)
     return page.locator(".alert").count() == 0

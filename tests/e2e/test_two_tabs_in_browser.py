@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.conftest import DESKTOP, PHONE, play_card, settled, wait_settled
 
 SIZES = {"phone": PHONE, "small-phone": {"width": 360, "height": 740}, "laptop": DESKTOP}
 
@@ -23,10 +23,12 @@ def test_a_play_from_an_out_of_date_tab_is_refused_at_the_tables_address(
     expect(first.locator(".hand button")).to_have_count(4)
     second.goto(f"{live_server}/game")
     stale_card = second.locator(".hand button").nth(1).get_attribute("value")
-    with first.expect_navigation():
-        first.locator(".hand button").first.click()
-    with second.expect_navigation() as answer:
+    play_card(first, first.locator(".hand button").first)
+    # The page's script posts the play and shows the answer in place.
+    before = settled(second)
+    with second.expect_response(lambda response: response.url.endswith("/play")) as answer:
         second.locator(".hand button").nth(1).click()
+    wait_settled(second, before)
     assert answer.value.status == 409
     expect(second.locator("[role=alert]")).to_contain_text("That page was out of date")
     assert second.url == f"{live_server}/game"
@@ -47,8 +49,7 @@ def test_a_deal_link_asks_and_keeps_the_game_in_progress(
     page = context.new_page()
     page.goto(f"{live_server}/deal/kept-first-{size_name}?rules=classic")
     page.get_by_role("button", name="Start this deal").click()
-    with page.expect_navigation():
-        page.locator(".hand button").first.click()
+    play_card(page, page.locator(".hand button").first)
     page.goto(f"{live_server}/deal/kept-second-{size_name}")
     expect(page.get_by_text("You have a game in progress")).to_be_visible()
     page.screenshot(path=screenshots / f"deal-link-asks-{size_name}.png", full_page=True)

@@ -37,7 +37,6 @@ from app.engine import (
     GameState,
     IllegalPlay,
     InvalidRules,
-    with_options,
     card_points,
     hand_winner,
     load_record,
@@ -46,6 +45,7 @@ from app.engine import (
     replay_summary,
     score_hand,
     seeded_deck,
+    with_options,
 )
 from app.engine.rules import CHOICES, OPTIONS, POINTS
 from app.engine.scoring import team_points

@@ -1,11 +1,11 @@
-"""Fixtures for the operations tests: throwaway Redis and gunicorn servers
+"""Fixtures for the operations tests: throwaway Redis and app servers
 (stopped after each test), and the browser set-up of the browser tests."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.load_servers import Gunicorn, RedisServer
+from benchmarks.load_servers import RedisServer, Server
 from tests.e2e.conftest import browser_type_launch_args  # noqa: F401 (the Chromium set-up)
 
 SECRET = "ops-tests-secret-key"
@@ -22,15 +22,15 @@ def redis_server(tmp_path):
 
 @pytest.fixture
 def serve(tmp_path):
-    """Start gunicorn serving the app: ``serve(env)`` with ``FLASK_*``
-    variables (a fixed secret key and the rate limit off unless given);
-    keyword arguments go to :class:`Gunicorn`. Every server started is
-    stopped after the test."""
+    """Start the app as served: ``serve(env)`` with ``FLASK_*`` variables
+    (a fixed secret key and the rate limit off unless given); keyword
+    arguments go to :class:`Server`. Every server started is stopped after
+    the test."""
     servers = []
 
-    def start(env: dict[str, str] | None = None, **options) -> Gunicorn:
-        server = Gunicorn(
-            tmp_path / f"gunicorn-{len(servers)}.log",
+    def start(env: dict[str, str] | None = None, **options) -> Server:
+        server = Server(
+            tmp_path / f"server-{len(servers)}.log",
             env={"FLASK_SECRET_KEY": SECRET, "FLASK_RATELIMIT_ENABLED": "false", **(env or {})},
             **options,
         )

@@ -1,4 +1,5 @@
-"""The Dockerfile passes hadolint; docker-compose.yml wires Redis, two app
+"""The Dockerfile passes hadolint and installs from requirements.lock, which
+pins every dependency with hashes; docker-compose.yml wires Redis, two app
 replicas and nginx with settings the app accepts. (scripts/build-image
 builds the image for real.)"""
 
@@ -9,13 +10,17 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 import redis
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from app import create_app
+from app.web.security import HEADERS
 from benchmarks.load_servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +53,10 @@ def test_compose_runs_redis_two_app_replicas_and_a_proxy(compose):
     nginx = compose["configs"]["nginx"]["content"]
     assert "server app:8000;" in nginx and "proxy_pass http://pisti;" in nginx
     assert re.search(r"client_max_body_size 16k;", nginx)
+    # nginx's own error answers carry the security headers too.
+    for name, value in HEADERS.items():
+        assert f'add_header {name} "{value}" always;' in nginx
+        assert f"proxy_hide_header {name};" in nginx
 
 
 def test_compose_app_settings_are_accepted(compose, monkeypatch):
@@ -60,6 +69,40 @@ def test_compose_app_settings_are_accepted(compose, monkeypatch):
     monkeypatch.setenv("FLASK_SECRET_KEY", "a-compose-secret-key")
     app = create_app()
     assert app.config["SESSION_BACKEND"] == "redis" and app.config["TRUSTED_PROXIES"] == 1
+
+
+def _locked() -> dict[str, tuple[str, int]]:
+    """The lock file's pins: name -> (version, number of hashes)."""
+    text = (ROOT / "requirements.lock").read_text()
+    pins = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", text):
+        match = re.match(r"([A-Za-z0-9_.-]+)==([^\s\\]+)", block)
+        if match:
+            name = canonicalize_name(match.group(1))
+            pins[name] = (match.group(2), block.count("--hash=sha256:"))
+    return pins
+
+
+def test_the_lock_pins_every_dependency_with_hashes():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = _locked()
+    for line in project["project"]["dependencies"]:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} is missing from requirements.lock (see the README)"
+        version = pins[name][0]
+        assert requirement.specifier.contains(version), f"{name}=={version} is not {requirement}"
+    # The build tools the image installs the app with are locked too.
+    for tool in project["build-system"]["requires"]:
+        assert canonicalize_name(Requirement(tool).name) in pins
+    assert all(hashes > 0 for _, hashes in pins.values())
+
+
+def test_the_image_installs_from_the_lock_only():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "pip install --require-hashes --no-deps -r requirements.lock" in dockerfile
+    installs = re.findall(r"pip install [^\n]*", dockerfile)
+    assert all("--no-deps" in line for line in installs), installs
 
 
 def test_compose_redis_caps_memory_and_evicts_only_keys_that_expire(compose, tmp_path):

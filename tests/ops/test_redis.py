@@ -98,7 +98,9 @@ def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypat
     response = player.post(card=player.hand[0], move=player.move)
     assert response.status_code == 503
     assert "Location" not in response.headers
-    assert "Nothing was played" in response.get_data(as_text=True)
+    # A write that fails may still have reached Redis (a timeout): the page
+    # does not claim either way.
+    assert "may or may not have been kept" in response.get_data(as_text=True)
     monkeypatch.undo()
     player.get()
     assert player.page.replace(player.token, "") == before

@@ -7,18 +7,18 @@ import random
 
 import pytest
 
-from app.ai import BOTS, LEVELS, OPPONENTS, make_bot, searches
+from app.ai import BOTS, LEVELS, OPPONENTS, is_searching, make_bot
 from app.ai.expert import ExpertBot
 from app.ai.styles import STYLES, Style, StyleBot
 from app.engine import RULE_SETS, GameState, get_rules, observe, seeded_deck
 from app.story.cast import CAST
 from tests.ai.test_bots import hidden_twin
 
-CHEAP = [key for key in OPPONENTS if not searches(key)]
+CHEAP = [key for key in OPPONENTS if not is_searching(key)]
 
 
 def bot(key: str, rng: random.Random):
-    if searches(key):
+    if is_searching(key):
         return ExpertBot(rng, budget_ms=1000, max_worlds=3)
     return make_bot(key, rng)
 
@@ -27,7 +27,7 @@ def test_cast_is_the_registered_opponents_in_order():
     assert [member.key for member in CAST] == list(OPPONENTS)
     assert CAST[0].key == "hayriye" and CAST[-1].key == "muruvvet"
     assert set(OPPONENTS).isdisjoint(LEVELS) and set(BOTS) == set(LEVELS) | set(OPPONENTS)
-    assert OPPONENTS["muruvvet"] is LEVELS["expert"] and searches("muruvvet")
+    assert OPPONENTS["muruvvet"] is LEVELS["expert"] and is_searching("muruvvet")
 
 
 @pytest.mark.parametrize("rules", list(RULE_SETS))

@@ -1,0 +1,178 @@
+"""The computer's searches, capped: a fair share of the CPU for everyone.
+
+A search (the Expert level's move; later, any other search such as a
+game review) runs in a :class:`SearchPool`: a process pool with one worker
+per core, each worker niced (:data:`NICENESS`), so at most as many searches
+run at once as there are cores, the web process's threads keep answering
+pages first, and the rest wait in line. When the line is long, each search
+is given less time — at most ``MAX_WAIT_MS × workers / searches in flight``,
+never below :data:`FLOOR_MS` — so a search's wait stays near
+:data:`MAX_WAIT_MS` however many players ask at once, while a client that
+hammers the Expert still waits its turn (its moves are not made cheaper
+than that, which would only let it ask more often). Past
+:data:`MAX_IN_FLIGHT` searches in flight, :meth:`SearchPool.run` raises
+:class:`SearchBusy` instead of queueing more (the page answers 503, nothing
+played).
+
+Only what the search needs crosses to the worker: the level's name, the
+random seed and the seat's :class:`~app.engine.Observation` (pickled), never
+the game state.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from app.ai import BOTS, is_searching, make_bot
+from app.engine import Observation
+
+#: Levels whose move is a search and goes to the pool (the Expert, and
+#: Mürüvvet Hanım of the story, who is one); the others decide in
+#: microseconds, in the web process.
+SEARCHING = frozenset(level for level in BOTS if is_searching(level))
+#: Searches waiting or running at most; one more raises :class:`SearchBusy`.
+#: Below the server's threads (``app.serve.THREADS``), so waiting searches
+#: never take every thread.
+MAX_IN_FLIGHT = 24
+#: The wait a long line aims at, milliseconds: budgets shrink past it.
+MAX_WAIT_MS = 1000.0
+#: The least budget a search is given when the line is long, milliseconds
+#: (the Expert at 10 ms still beats Medium clearly: BENCHMARKS.md).
+FLOOR_MS = 10.0
+#: The workers' niceness: below the web process, which serves pages.
+NICENESS = 10
+
+T = TypeVar("T")
+
+
+class SearchBusy(Exception):
+    """Too many searches are in flight; this one was not started."""
+
+
+def cores() -> int:
+    """Return the number of CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class SearchPool:
+    """At most ``processes`` searches at once (default: one per core), in
+    niced worker processes started by :meth:`start` or the first search;
+    at most ``max_in_flight`` waiting or running.
+
+    Thread-safe: the web threads share one pool.
+    """
+
+    def __init__(
+        self,
+        processes: int | None = None,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        floor_ms: float = FLOOR_MS,
+        max_wait_ms: float = MAX_WAIT_MS,
+    ) -> None:
+        self.processes = processes or cores()
+        self.max_in_flight = max_in_flight
+        self.floor_ms = floor_ms
+        self.max_wait_ms = max_wait_ms
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def in_flight(self) -> int:
+        """Searches waiting or running now."""
+        return self._in_flight
+
+    def run(self, search: Callable[..., T], budget_ms: float, *args: Any) -> T:
+        """Return ``search(budget, *args)`` computed in a worker process,
+        where ``budget`` is ``budget_ms`` or, when the line is long, the
+        share described in the module's docstring. ``search`` and ``args`` must pickle (``search`` a
+        module-level function). Blocks the calling thread until done.
+
+        Raises:
+            SearchBusy: :attr:`max_in_flight` searches are in flight
+                already, or a worker died (the pool restarts on the next
+                call).
+            Exception: whatever ``search`` raised.
+        """
+        with self._lock:
+            if self._in_flight >= self.max_in_flight:
+                raise SearchBusy(f"{self._in_flight} searches in flight")
+            self._in_flight += 1
+            in_flight = self._in_flight
+            executor = self._started()
+        try:
+            share = self.max_wait_ms * self.processes / in_flight
+            budget_ms = min(budget_ms, max(share, self.floor_ms))
+            return executor.submit(search, budget_ms, *args).result()
+        except BrokenProcessPool as exc:
+            with self._lock:
+                if self._executor is executor:
+                    self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise SearchBusy("a search worker died") from exc
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+
+    def start(self) -> None:
+        """Start the worker processes now rather than at the first search
+        (which would wait for them); they load the bots' code once."""
+        with self._lock:
+            executor = self._started()
+        for future in [executor.submit(cores) for _ in range(self.processes)]:
+            future.result()
+
+    def _started(self) -> ProcessPoolExecutor:
+        # Call with the lock held.
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.processes,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=os.nice,
+                initargs=(NICENESS,),
+            )
+        return self._executor
+
+    def shutdown(self) -> None:
+        """Stop the worker processes (a later :meth:`run` starts new ones)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+#: The process's pool, shared by every search.
+POOL = SearchPool()
+
+
+def choose(level: str, seed: str, budget_ms: float | None, observation: Observation) -> str:
+    """Return the card a bot of ``level`` plays from ``observation``,
+    drawing from ``random.Random(seed)``; a level of :data:`SEARCHING`
+    searches in :data:`POOL` for ``budget_ms`` (or its fair share).
+
+    Raises:
+        SearchBusy: the pool's line is full; nothing was decided.
+        app.ai.UnknownLevel: an unknown level.
+    """
+    if level in SEARCHING and budget_ms is not None:
+        return POOL.run(_choose, budget_ms, level, seed, observation)
+    return _choose(budget_ms, level, seed, observation)
+
+
+def shutdown() -> None:
+    """Stop :data:`POOL`'s workers (the server calls this when it stops)."""
+    POOL.shutdown()
+
+
+def _choose(budget_ms: float | None, level: str, seed: str, observation: Observation) -> str:
+    return make_bot(level, random.Random(seed), budget_ms).choose(observation)

@@ -1,0 +1,186 @@
+"""Serving the app: waitress in one process, many threads.
+
+``python -m app.serve --listen 127.0.0.1:5000`` (``scripts/serve`` and the
+container run it). Waitress reads each request whole — headers and body — in
+its event loop before a worker thread takes it, so clients that send slowly
+hold only a socket, never a thread: a hundred of them trickling bytes do not
+keep anyone else waiting. A request must arrive within
+:data:`REQUEST_READ_SECONDS` of its first byte, and a connection that sends
+nothing for :data:`IDLE_SECONDS` is closed.
+
+The waitress answers made before the app sees a request (400 for broken
+HTTP, 413 for a body over :data:`MAX_BODY_BYTES`, 431 for headers over
+:data:`MAX_HEADER_BYTES`) carry the app's security headers too. Bodies under
+that bound but over the app's ``MAX_CONTENT_LENGTH`` (16 KiB, chunked or
+not: waitress de-chunks and counts) get the app's own 413 page.
+
+One process, so the rate limits counted in memory are the whole server's;
+the computer's searches run in :mod:`app.searches`' process pool, so they
+use every core without taking the web threads' CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+
+from . import create_app, searches
+from .config import ConfigError
+from .logs import json_handler
+from .web.security import HEADERS
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIApplication
+
+#: Worker threads. Threads waiting for a search cost no CPU; there are
+#: enough that a line of searches (see :data:`app.searches.MAX_IN_FLIGHT`)
+#: leaves threads free for everyone else's pages.
+THREADS = 32
+#: Seconds a request may take to arrive whole, from its first byte.
+REQUEST_READ_SECONDS = 20
+#: Seconds a connection may stay silent (between requests too) before it is
+#: closed.
+IDLE_SECONDS = 30
+#: Open connections at most; past that, new ones wait in the listen backlog.
+CONNECTION_LIMIT = 1000
+#: Requests larger than these get waitress's own 413 / 431 answer.
+MAX_BODY_BYTES = 64 * 1024
+MAX_HEADER_BYTES = 16 * 1024
+
+
+class _SecureErrorTask(ErrorTask):
+    """Waitress's own error answers, with the app's security headers."""
+
+    def execute(self) -> None:
+        self.response_headers = [*self.response_headers, *HEADERS.items()]
+        super().execute()
+
+
+class _Channel(HTTPChannel):
+    """A connection that closes when a request takes longer than
+    :data:`REQUEST_READ_SECONDS` to arrive."""
+
+    error_task_class = _SecureErrorTask
+    #: ``time.time()`` of the first byte of a request not yet received whole.
+    request_began: float | None = None
+
+    def received(self, data: bytes) -> bool:
+        """Take ``data`` in (waitress's parser), noting when a request begins."""
+        result = super().received(data)
+        if self.request is None:
+            self.request_began = None
+        elif self.request_began is None:
+            self.request_began = time.time()
+        return result
+
+    def readable(self) -> bool:
+        """Whether to read more (waitress); past the server's
+        ``read_seconds``, close instead (the event loop asks every
+        ``asyncore_loop_timeout``, 1 s)."""
+        began = self.request_began
+        if began is not None and time.time() - began > getattr(
+            self.server, "read_seconds", REQUEST_READ_SECONDS
+        ):
+            self.will_close = True
+        return super().readable()
+
+
+class _Server(TcpWSGIServer):
+    """Waitress's TCP server with :class:`_Channel` connections."""
+
+    channel_class = _Channel
+    #: Seconds a request may take to arrive whole.
+    read_seconds: float = REQUEST_READ_SECONDS
+
+
+def make_server(
+    app: WSGIApplication,
+    host: str,
+    port: int,
+    threads: int = THREADS,
+    read_seconds: float = REQUEST_READ_SECONDS,
+) -> _Server:
+    """Return a waitress server for the WSGI ``app`` bound to ``host:port``
+    (``port`` 0 picks a free one), not yet running: call ``run()``. A
+    request must arrive whole within
+    ``read_seconds`` of its first byte.
+
+    Raises:
+        OSError: the address cannot be bound.
+    """
+    adj = Adjustments(
+        host=host,
+        port=port,
+        threads=threads,
+        channel_timeout=IDLE_SECONDS,
+        connection_limit=CONNECTION_LIMIT,
+        max_request_body_size=MAX_BODY_BYTES,
+        max_request_header_size=MAX_HEADER_BYTES,
+        # X-Forwarded-* headers go to the app, which believes them only from
+        # FLASK_TRUSTED_PROXIES proxies (werkzeug's ProxyFix).
+        clear_untrusted_proxy_headers=False,
+        # poll(), not select(): more than 1024 connections may be open.
+        asyncore_use_poll=True,
+        ident="pisti",
+    )
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(threads)
+    server = _Server(app, map={}, dispatcher=dispatcher, adj=adj)
+    server.read_seconds = read_seconds
+    return server
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the app until SIGTERM or SIGINT; return the exit status (1,
+    with one ``Error:`` paragraph on standard error, for a configuration
+    error)."""
+    parser = argparse.ArgumentParser(prog="python -m app.serve", description=__doc__)
+    parser.add_argument("--listen", default="127.0.0.1:5000", help="HOST:PORT to serve on")
+    parser.add_argument("--threads", type=int, default=THREADS, help="worker threads")
+    parser.add_argument(
+        "--read-timeout",
+        type=float,
+        default=REQUEST_READ_SECONDS,
+        help="seconds a request may take to arrive whole",
+    )
+    args = parser.parse_args(argv)
+    host, _, port = args.listen.rpartition(":")
+    if not host or not port.isdigit():
+        parser.error(f"--listen must be HOST:PORT, not {args.listen!r}")
+    try:
+        app = create_app()
+    except ConfigError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 1
+    waitress_log = logging.getLogger("waitress")
+    waitress_log.handlers[:] = [json_handler()]
+    waitress_log.setLevel(logging.INFO)
+    waitress_log.propagate = False
+    server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
+    searches.POOL.start()
+    signal.signal(signal.SIGTERM, _stop)
+    waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
+    try:
+        server.run()
+    finally:
+        searches.shutdown()
+    return 0
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    # waitress's loop ends cleanly on KeyboardInterrupt.
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

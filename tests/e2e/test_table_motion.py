@@ -1,0 +1,283 @@
+"""The table in Chromium: whole games fit every screen without scrolling;
+cards move instead of blanking, the pile and the score stay visible while
+they do, a click or a key skips to the end, the hand takes no play before
+the replies have landed; nothing moves with reduced motion or after a
+reload, an aids change or a language switch; and no JavaScript works."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from app.engine import CARDEMS, would_capture
+from tests.e2e.conftest import first_seed, play_card, settled, wait_settled
+
+SIZES = {
+    "1280x700": {"width": 1280, "height": 700},
+    "1280x800": {"width": 1280, "height": 800},
+    "1440x900": {"width": 1440, "height": 900},
+    "390x844": {"width": 390, "height": 844},
+    "360x740": {"width": 360, "height": 740},
+}
+
+#: What a player must see at every moment, each box inside the window.
+SEEN = {
+    "table": ".table",
+    "hand": ".you .hand",
+    "scores": ".scoreboard",
+    "last action": ".happened",
+    "pile": ".pile",
+}
+
+#: Samples, in the page, whether the pile and the scores are visible and
+#: whether anything is moving.
+SAMPLE = """() => {
+  const shown = (element) => {
+    if (!element) return false;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return box.width > 0 && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight
+      && style.visibility === "visible" && Number(style.opacity) === 1;
+  };
+  const pile = document.querySelector(".pile");
+  return {
+    state: document.documentElement.dataset.state,
+    moving: document.getAnimations().filter((a) => a.playState === "running").length,
+    pile: shown(pile) && pile.querySelectorAll(".card").length > 0,
+    score: shown(document.querySelector(".scoreboard")),
+    taken: document.querySelector(".pile[data-taken-by]") !== null,
+    ghosts: document.querySelectorAll(".ghost").length,
+  };
+}"""
+
+#: Counts the centres put in place (one per step of a play) in window.steps.
+COUNT_STEPS = """() => {
+  window.steps = 0;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 1 && (node.matches("[data-region=centre]")
+            || node.querySelector("[data-region=centre]"))) window.steps += 1;
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+}"""
+
+
+def you_can_capture(state) -> bool:
+    return any(would_capture(card, state.pile_top) for card in state.hands[0])
+
+
+def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> None:
+    """Open a deal link and start the deal, up to the table's page load."""
+    page.goto(f"{live_server}/deal/{seed}?rules={rules}")
+    with page.expect_navigation():
+        page.locator(".deal-link button[type=submit]").click()
+    expect(page.locator(".hand button").first).to_be_visible()
+
+
+def assert_fits(page: Page) -> None:
+    """No scrolling, and the table, hand, scores and last action in view."""
+    height, width, inner_height, inner_width = page.evaluate(
+        "[document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth,"
+        " innerHeight, innerWidth]"
+    )
+    assert height <= inner_height, f"scrolls: {height} > {inner_height}"
+    assert width <= inner_width, f"scrolls sideways: {width} > {inner_width}"
+    for name, selector in SEEN.items():
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None, name
+        assert box["y"] >= 0 and box["y"] + box["height"] <= inner_height + 0.5, name
+
+
+def a_card(page: Page):
+    """A capturing card when the page marks one, else the first card."""
+    capturing = page.locator(".hand button.captures")
+    return capturing.first if capturing.count() else page.locator(".hand button").first
+
+
+def table_text(page: Page) -> list[str]:
+    return [page.locator(s).first.inner_text() for s in (".table", ".scoreboard", ".happened")]
+
+
+@pytest.mark.parametrize("size_name", list(SIZES))
+@pytest.mark.parametrize("rules", ["cardems", "classic", "partners"])
+def test_whole_game_fits_the_screen(
+    browser: Browser, live_server, screenshots, rules: str, size_name: str
+):
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    # A game in progress first, so the "other games in progress" notice shows too.
+    deal(page, live_server, f"fit-first-{rules}", rules)
+    deal(page, live_server, f"fit-{rules}", rules)
+    expect(page.locator(".kept")).to_be_visible()
+    plays = 0
+    while True:
+        while page.locator(".hand button").count():
+            assert_fits(page)
+            if plays == 2:
+                page.screenshot(path=screenshots / f"fit-{rules}-{size_name}.png")
+            assert play_card(page, a_card(page))
+            plays += 1
+        next_hand = page.get_by_role("button", name="Next hand")
+        if not next_hand.count():
+            break
+        with page.expect_navigation():  # to the page's load, styles and all
+            next_hand.click()
+    expect(page.locator(".verdict")).to_be_visible()
+    assert plays >= (12 if rules == "partners" else 24)
+    context.close()
+
+
+@pytest.mark.parametrize("rules", ["cardems", "partners"])
+def test_cards_move_and_the_pile_and_scores_stay_visible(
+    browser: Browser, live_server, screenshots, rules: str
+):
+    context = browser.new_context(viewport=SIZES["1280x700"])
+    page = context.new_page()
+    deal(page, live_server, f"motion-{rules}", rules)
+    samples = []
+    for play in range(4):
+        before = settled(page)
+        a_card(page).click()
+        while settled(page) == before:
+            samples.append(page.evaluate(SAMPLE))
+            if play == 1 and len(samples) % 4 == 0:
+                page.screenshot(path=screenshots / f"motion-{rules}-{len(samples)}.png")
+        samples.append(page.evaluate(SAMPLE))
+    busy = [sample for sample in samples if sample["state"] == "busy"]
+    assert busy, "no sample caught a play on its way"
+    assert any(sample["moving"] for sample in busy), "nothing moved"
+    assert all(sample["pile"] and sample["score"] for sample in samples), [
+        sample for sample in samples if not (sample["pile"] and sample["score"])
+    ]
+    # The page left at the end is the table as it stands: a reload shows the
+    # same, at once, with nothing moving.
+    shown = table_text(page)
+    page.reload()
+    assert page.evaluate(SAMPLE)["moving"] == 0
+    assert table_text(page) == shown
+    context.close()
+
+
+def test_a_capture_slides_to_the_taker(page: Page, live_server):
+    page.set_viewport_size(SIZES["1280x800"])
+    deal(page, live_server, first_seed(CARDEMS, you_can_capture))
+    take = page.locator(".hand button.captures").first
+    expect(take).to_be_visible()
+    before, samples = settled(page), []
+    take.click()
+    while settled(page) == before:
+        samples.append(page.evaluate(SAMPLE))
+    assert any(sample["taken"] for sample in samples), "the taken pile was never shown"
+    assert any(sample["ghosts"] for sample in samples), "the taken cards did not move"
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(page.locator(".log li").first).to_contain_text("captured")
+
+
+def test_a_click_or_a_key_skips_to_the_end(page: Page, live_server):
+    page.set_viewport_size(SIZES["1280x800"])
+    deal(page, live_server, "skip", "partners")
+    page.evaluate(COUNT_STEPS)
+    for skip in (lambda: page.mouse.click(30, 120), lambda: page.keyboard.press("Shift")):
+        page.evaluate("window.steps = 0")
+        before = settled(page)
+        page.locator(".hand button").first.click()
+        page.wait_for_function("() => document.getAnimations().length > 0")
+        skip()
+        wait_settled(page, before)
+        # Four plays would be four steps and the page: skipped, fewer.
+        assert page.evaluate("window.steps") < 5
+        shown = table_text(page)
+        page.reload()
+        assert table_text(page) == shown
+        page.evaluate(COUNT_STEPS)
+
+
+def test_the_hand_takes_no_play_before_the_replies_have_landed(page: Page, live_server):
+    page.set_viewport_size(SIZES["1280x800"])
+    deal(page, live_server, "no-double", "partners")
+    buttons = page.locator(".hand button")
+    first, second = buttons.nth(0).get_attribute("value"), buttons.nth(1).get_attribute("value")
+    box = buttons.nth(1).bounding_box()
+    before = settled(page)
+    buttons.nth(0).click()
+    # Clicking another card while the replies come in plays nothing.
+    for _ in range(3):
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_settled(page, before)
+    expect(page.locator(".log li").filter(has_text="You played")).to_have_count(1)
+    hand = page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)")
+    assert first not in hand and second in hand and len(hand) == 3
+    page.reload()
+    assert page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)") == hand
+
+
+def test_a_mouse_play_leaves_no_card_looking_selected(page: Page, live_server):
+    page.set_viewport_size(SIZES["390x844"])
+    deal(page, live_server, "no-ring")
+    play_card(page, page.locator(".hand button").first)
+    assert page.evaluate("document.activeElement.closest('.hand') === null")
+    assert page.locator(".hand :focus-visible").count() == 0
+
+
+def test_reduced_motion_moves_nothing(browser: Browser, live_server):
+    context = browser.new_context(viewport=SIZES["1280x800"], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, "calm", "partners")
+    page.evaluate(
+        """() => {
+          window.mostMoving = 0;
+          const look = () => {
+            window.mostMoving = Math.max(window.mostMoving, document.getAnimations().length);
+            requestAnimationFrame(look);
+          };
+          look();
+        }"""
+    )
+    for _ in range(3):
+        assert play_card(page, page.locator(".hand button").first)
+    assert page.evaluate("window.mostMoving") == 0
+    expect(page.locator(".log li").first).to_contain_text("You played")
+    context.close()
+
+
+def test_aids_change_in_place_and_nothing_replays(page: Page, live_server):
+    page.set_viewport_size(SIZES["1280x800"])
+    deal(page, live_server, "in-place")
+    play_card(page, page.locator(".hand button").first)
+    page.evaluate("window.samePage = true")
+    page.locator("details.settings summary").click()
+    before = settled(page)
+    page.get_by_label("Played-cards counter").check()
+    wait_settled(page, before)
+    expect(page.locator(".counter li")).to_have_count(13)
+    expect(page.locator("details.settings")).to_have_attribute("open", "")
+    assert page.evaluate("window.samePage === true"), "the page was reloaded"
+    assert page.evaluate("document.getAnimations().length") == 0
+    # A reload and a language switch show the table at once.
+    page.reload()
+    assert page.evaluate("document.getAnimations().length") == 0
+    with page.expect_navigation():
+        page.get_by_role("button", name="Türkçe").click()
+    assert page.evaluate("document.getAnimations().length") == 0
+    expect(page.locator(".log li").first).to_contain_text("oynadınız")
+
+
+def test_whole_game_without_javascript(browser: Browser, live_server):
+    context = browser.new_context(viewport=SIZES["390x844"], java_script_enabled=False)
+    page = context.new_page()
+    deal(page, live_server, "no-script")
+    plays = 0
+    while page.locator(".hand button").count():
+        assert_fits(page)
+        with page.expect_navigation():
+            a_card(page).click()
+        plays += 1
+        if page.locator(".hand button").count():
+            expect(page.locator(".log li").first).to_contain_text("You played")
+            # The steps are inert templates: never shown.
+            expect(page.locator(".frame .table")).to_have_count(0)
+    assert plays == 24
+    expect(page.locator(".verdict")).to_be_visible()
+    context.close()

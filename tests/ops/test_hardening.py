@@ -1,0 +1,229 @@
+"""Smaller hardening: plays rate-limited per game and per address, counted
+for the whole served server; Host headers checked (400 with the security
+headers, never a 500); share links from the configured host; settings the
+server cannot honour refused at start-up."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+import requests
+
+from app import create_app
+from app.config import ConfigError
+from app.web.security import HEADERS
+from benchmarks.load_test import HIDDEN, PLAY_FORM
+from benchmarks.load_test import Player as HttpPlayer
+from tests.conftest import CSRF, START, Player, start_deal
+
+
+def make_app(tmp_path, **config):
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "ops-hardening",
+            "SESSION_FILE_DIR": str(tmp_path),
+            **config,
+        }
+    )
+
+
+def play_fields(page: str) -> dict[str, str]:
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+    fields["card"] = re.findall(r'name="card" value="([^"]+)"', page)[0]
+    return fields
+
+
+def test_plays_are_limited_per_game(tmp_path):
+    app = make_app(tmp_path, PLAY_LIMIT="3 per minute", TRUSTED_PROXIES=1)
+    player = Player(app.test_client())
+    player.deal("limited-game")
+    # Each play from another address: the game's own count still stops it.
+    for number in range(3):
+        address = {"X-Forwarded-For": f"198.51.100.{number}"}
+        response = player.client.post("/play", data=play_fields(player.page), headers=address)
+        assert response.status_code == 303
+        player.get()
+    before = player.move
+    refused = player.client.post(
+        "/play", data=play_fields(player.page), headers={"X-Forwarded-For": "198.51.100.9"}
+    )
+    assert refused.status_code == 429
+    assert "Too many moves in a short time" in refused.get_data(as_text=True)
+    assert int(refused.headers["Retry-After"]) == 60
+    assert player.get().status_code == 200 and player.move == before
+
+
+def test_plays_are_limited_per_address(tmp_path):
+    app = make_app(tmp_path, PLAY_LIMIT="3 per minute")
+    first, second = Player(app.test_client()), Player(app.test_client())
+    first.deal("address-one")
+    second.deal("address-two")
+    for player in (first, first, second):
+        assert player.client.post("/play", data=play_fields(player.page)).status_code == 303
+        player.get()
+    # A fourth play from the same address, in a third game, is refused.
+    assert second.client.post("/play", data=play_fields(second.page)).status_code == 429
+    other = Player(app.test_client())
+    other.deal("address-three")
+    elsewhere = {"REMOTE_ADDR": "192.0.2.7"}
+    response = other.client.post("/play", data=play_fields(other.page), environ_base=elsewhere)
+    assert response.status_code == 303
+
+
+def served_deal(url: str, seed: str, **options) -> requests.Response:
+    """Open the deal link of ``seed`` on the served app and press its start
+    button (a new session); return the POST's answer, not followed."""
+    http = requests.Session()
+    page = http.get(f"{url}/deal/{seed}", timeout=30, **options).text
+    action = START.search(page).group(1).replace("&amp;", "&")
+    data = {"csrf_token": CSRF.search(page).group(1)}
+    return http.post(url + action, data=data, allow_redirects=False, timeout=30, **options)
+
+
+def _play_once(url: str, results: list[int], start: threading.Barrier) -> None:
+    player = HttpPlayer(url)
+    player.new_game("easy")
+    fields = dict(HIDDEN.findall(PLAY_FORM.search(player.page).group(1)))
+    fields["card"] = player.hand[0]
+    start.wait()
+    response = player.http.post(url + "/play", data=fields, allow_redirects=False, timeout=30)
+    results.append(response.status_code)
+
+
+def test_the_served_server_counts_plays_for_the_whole_server(serve, tmp_path):
+    server = serve(
+        {
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "FLASK_RATELIMIT_ENABLED": "true",
+            "FLASK_PLAY_LIMIT": "5 per minute",
+            "FLASK_NEW_GAME_LIMIT": "100 per minute",
+        }
+    )
+    results: list[int] = []
+    start = threading.Barrier(12)
+    players = [
+        threading.Thread(target=_play_once, args=(server.url, results, start)) for _ in range(12)
+    ]
+    for thread in players:
+        thread.start()
+    for thread in players:
+        thread.join()
+    # Twelve games from one address at once: exactly five plays pass.
+    assert sorted(results) == [303] * 5 + [429] * 7
+
+
+def test_the_served_server_counts_new_games_for_the_whole_server(serve, tmp_path):
+    server = serve(
+        {
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "FLASK_RATELIMIT_ENABLED": "true",
+            "FLASK_NEW_GAME_LIMIT": "4 per minute",
+        }
+    )
+    results: list[int] = []
+    lock = threading.Lock()
+
+    def deal(number: int) -> None:
+        response = served_deal(server.url, f"many-{number}")
+        with lock:
+            results.append(response.status_code)
+
+    threads = [threading.Thread(target=deal, args=(n,)) for n in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results.count(429) == 6 and len(results) == 10
+
+
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "a..b", "bad host", "x.example:port"])
+def test_a_malformed_host_is_a_400_with_the_security_headers(tmp_path, host, capsys):
+    app = create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+    capsys.readouterr()
+    for path in ("/", "/deal/some-seed", "/no-such-page"):
+        response = app.test_client().get(path, headers={"Host": host})
+        assert response.status_code == 400
+        assert "The request was not understood." in response.get_data(as_text=True)
+        for name, value in HEADERS.items():
+            assert response.headers[name] == value
+    # One request line each, no traceback.
+    assert "Traceback" not in capsys.readouterr().out
+
+
+def test_only_trusted_hosts_are_answered(tmp_path):
+    app = make_app(tmp_path, TRUSTED_HOSTS=["pisti.example", ".friends.example"])
+    client = app.test_client()
+    assert client.get("/", headers={"Host": "pisti.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "table.friends.example:8000"}).status_code == 200
+    refused = client.get("/", headers={"Host": "evil.example"})
+    assert refused.status_code == 400
+    assert refused.headers["X-Frame-Options"] == "DENY"
+
+
+def _finished_page(client, host: str) -> str:
+    player = Player(client)
+    start_deal(player.client, "/deal/shared-deal", headers={"Host": host})
+    while True:
+        page = client.get("/game", headers={"Host": host}).get_data(as_text=True)
+        cards = re.findall(r'name="card" value="([^"]+)"', page)
+        if not cards:
+            return page
+        fields = {**play_fields(page), "card": cards[0]}
+        client.post("/play", data=fields, headers={"Host": host})
+
+
+@pytest.mark.parametrize(
+    "config,expected",
+    [
+        ({"SERVER_NAME": "pisti.example"}, "http://pisti.example/deal/shared-deal"),
+        ({"TRUSTED_HOSTS": ["cards.example", "evil.example"]}, "http://cards.example/"),
+    ],
+)
+def test_share_links_use_the_configured_host(tmp_path, config, expected):
+    client = make_app(tmp_path, **config).test_client()
+    page = _finished_page(client, "evil.example")
+    share = re.search(r'id="share"[^>]*value="([^"]+)"', page).group(1)
+    assert share.startswith(expected.rstrip("/")) and "shared-deal" in share
+    assert "evil.example" not in share
+
+
+@pytest.mark.parametrize(
+    "name,value,message",
+    [
+        ("FLASK_EXPERT_MS", "331", "from 1 to 330 (the most one answer to a play may think)"),
+        ("FLASK_TRUSTED_HOSTS", '"pisti.example"', "FLASK_TRUSTED_HOSTS: must be a list"),
+        ("FLASK_TRUSTED_HOSTS", '["a..b"]', "FLASK_TRUSTED_HOSTS: must be a list"),
+        ("FLASK_SERVER_NAME", "http://pisti.example", "FLASK_SERVER_NAME: must be a host name"),
+        ("FLASK_PLAY_LIMIT", "often", "FLASK_PLAY_LIMIT: must be a rate"),
+    ],
+)
+def test_unusable_settings_stop_start_up(monkeypatch, tmp_path, name, value, message):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+
+
+@pytest.mark.parametrize("proxies,second", [("1", 303), ("0", 429)])
+def test_the_served_server_believes_forwarded_addresses_only_from_trusted_proxies(
+    serve, tmp_path, proxies, second
+):
+    server = serve(
+        {
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "FLASK_RATELIMIT_ENABLED": "true",
+            "FLASK_TRUSTED_PROXIES": proxies,
+            "FLASK_NEW_GAME_LIMIT": "1 per minute",
+        }
+    )
+    statuses = [
+        served_deal(
+            server.url,
+            f"forwarded-{number}",
+            headers={"X-Forwarded-For": f"198.51.100.{number}"},
+        ).status_code
+        for number in (1, 2)
+    ]
+    assert statuses == [303, second]

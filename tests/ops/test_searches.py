@@ -1,0 +1,147 @@
+"""The search cap: at most one search per worker process at once, niced;
+a longer line lowers each search's budget; past the line's bound the page
+answers 503 and nothing is played; Expert games play through the pool."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import threading
+import time
+
+import pytest
+
+from app import searches
+from app.engine import RULE_SETS, observe
+from app.engine.match import Match
+from app.searches import NICENESS, SearchBusy, SearchPool
+
+
+def probe(budget_ms: float) -> tuple[float, float, float, int]:
+    """Sleep ``budget_ms``; return (budget, start, end, niceness)."""
+    start = time.time()
+    time.sleep(budget_ms / 1000)
+    return budget_ms, start, time.time(), os.nice(0)
+
+
+def _run_together(pool: SearchPool, count: int, budget_ms: float) -> list:
+    results: list = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        outcome = pool.run(probe, budget_ms)
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=one) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@pytest.fixture
+def pool():
+    pool = SearchPool(processes=2, max_in_flight=50, floor_ms=1, max_wait_ms=300)
+    yield pool
+    pool.shutdown()
+
+
+def test_no_more_searches_at_once_than_workers(pool):
+    results = _run_together(pool, 8, 200)
+    assert len(results) == 8
+    events = sorted(
+        [(start, 1) for _, start, _, _ in results] + [(end, -1) for _, _, end, _ in results]
+    )
+    running = most = 0
+    for _, step in events:
+        running += step
+        most = max(most, running)
+    assert most <= 2
+    assert pool.in_flight == 0
+
+
+def test_workers_are_niced(pool):
+    (_, _, _, niceness), *_ = _run_together(pool, 1, 1)
+    assert niceness >= os.nice(0) + NICENESS or niceness == 19
+
+
+def test_a_long_line_lowers_the_budgets(pool):
+    budgets = sorted(budget for budget, *_ in _run_together(pool, 6, 300))
+    # Two in flight: the whole budget (300 ms × 2 workers / 2); more: less,
+    # down to at most 100 ms for the sixth (never below the 1 ms floor).
+    assert budgets[-1] == 300
+    assert budgets[0] <= 100 and all(budget >= 1 for budget in budgets)
+
+
+def test_past_the_bound_a_search_is_refused():
+    pool = SearchPool(processes=1, max_in_flight=1)
+    try:
+        holder = threading.Thread(target=pool.run, args=(probe, 500))
+        holder.start()
+        deadline = time.monotonic() + 10
+        while pool.in_flight == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with pytest.raises(SearchBusy):
+            pool.run(probe, 1)
+        holder.join()
+        # Free again once the first is done.
+        assert pool.run(probe, 1)[0] == 1
+    finally:
+        pool.shutdown()
+
+
+def test_the_observation_crosses_to_the_worker_and_back():
+    match = Match(RULE_SETS["partners"], "pickled")
+    observation = observe(match.state, 1)
+    assert pickle.loads(pickle.dumps(observation)) == observation
+    card = searches.choose("expert", "seed", 5, observation)
+    assert card in observation.hand
+    # A level that does not search decides here, the same as in a worker.
+    assert searches.choose("hard", "seed", 5, observation) == searches.POOL.run(
+        searches._choose, 5, "hard", "seed", observation
+    )
+
+
+def _expert_game(client) -> str:
+    """Start a single deal against the Expert; return the table page."""
+    token = _token(client.get("/").get_data(as_text=True))
+    data = {"rules": "cardems", "level": "expert", "csrf_token": token}
+    return client.post("/new", data=data, follow_redirects=True).get_data(as_text=True)
+
+
+def _play_first_card(client, page: str):
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+    card = re.findall(r'name="card" value="([^"]+)"', page)[0]
+    return fields["move"], client.post("/play", data={**fields, "card": card})
+
+
+def _move(page: str) -> int:
+    return int(re.search(r'name="move" value="(\d+)"', page).group(1))
+
+
+def test_a_full_line_answers_503_and_plays_nothing(client, monkeypatch):
+    page = _expert_game(client)
+    monkeypatch.setattr(searches, "POOL", SearchPool(processes=1, max_in_flight=0))
+    move, response = _play_first_card(client, page)
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    assert "The computer players are thinking for many games" in response.get_data(as_text=True)
+    assert _move(client.get("/game").get_data(as_text=True)) == int(move)
+
+
+def test_an_expert_game_plays_through_the_pool(app, client):
+    app.config["EXPERT_MS"] = 5
+    page = _expert_game(client)
+    for _ in range(3):
+        move, response = _play_first_card(client, page)
+        assert response.status_code == 303
+        page = client.get("/game").get_data(as_text=True)
+        # The player's card and the Expert's answer.
+        assert _move(page) == int(move) + 2
+
+
+def _token(page: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)

@@ -1,0 +1,94 @@
+"""The table page's steps (one <template class="frame"> per play since your
+move, for the script to move the cards through), the running points and
+the whose-turn mark, as served."""
+
+from __future__ import annotations
+
+import re
+
+from app.engine import CARDEMS, PARTNERS, GameState, card_points, seeded_deck
+
+FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</template>', re.S)
+FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
+POINTS = re.compile(r'<span class="chip points"[^>]*>(\d+) points?</span>')
+
+
+def replay(seed: str, rules, plays: list[str]) -> GameState:
+    return GameState.replay(rules, seeded_deck(seed, rules), plays)
+
+
+def test_one_step_per_play_since_your_move(player):
+    player.deal("steps?rules=partners")
+    player.play(player.hand[0])
+    frames = FRAME.findall(player.page)
+    assert [position for position, _ in frames] == ["0", "1", "2", "3"]
+    # Each step shows the table after that play, marking who plays next;
+    # the page itself marks your turn.
+    assert 'class="place place-0 you turn"' in player.page
+    for index, (_, frame) in enumerate(frames):
+        assert "<form" not in frame and "csrf_token" not in frame
+        assert 'data-region="centre"' in frame and 'data-region="score"' in frame
+        turn = re.findall(r'class="place [^"]* turn"\s+data-region="([a-z0-9-]+)"', frame)
+        assert turn == (["you"] if index == 3 else [f"seat-{index + 1}"])
+
+
+def test_steps_show_no_hidden_card(player):
+    seed = "hidden-steps"
+    player.deal(f"{seed}?rules=partners")
+    for _ in range(6):
+        player.play(player.hand[0])
+    assert FRAME.findall(player.page)
+    state = replay(seed, PARTNERS, _moves(player))
+    start = GameState(PARTNERS, seeded_deck(seed, PARTNERS))
+    hidden = set(start.pile[: start.face_down]) | set(state.deck[state.next_card : -1])
+    for seat in (1, 2, 3):
+        hidden |= set(state.hands[seat])
+    shown = set(FLIP.findall(player.page))
+    assert shown and not shown & hidden
+
+
+def test_a_capture_step_shows_the_taken_cards_and_a_pisti_its_mark(player):
+    seen_capture = seen_pisti = False
+    for number in range(30):
+        player.deal(f"marks-{number}")
+        while player.hand and not (seen_capture and seen_pisti):
+            player.play(player.hand[0])
+            if not player.hand:
+                break
+            log = re.findall(r"<li>(.*?)</li>", player.page.split('class="live"')[1])
+            for (position, frame), line in zip(FRAME.findall(player.page), log, strict=False):
+                if "captured" in line or "pişti" in line:
+                    assert f'data-taken-by="{position}"' in frame
+                    seen_capture = True
+                if "pişti!" in line:
+                    assert 'class="pisti-mark"' in frame and "Pişti!" in frame
+                    seen_pisti = True
+        if seen_capture and seen_pisti:
+            return
+    raise AssertionError("no pişti in 30 games")
+
+
+def test_running_points_count_face_up_cards_and_pistis(player):
+    seed = "running"
+    player.deal(seed)
+    start = GameState(CARDEMS, seeded_deck(seed, CARDEMS))
+    hidden = set(start.pile[: start.face_down])
+    while player.hand:
+        player.play(player.hand[0])
+        if not player.hand:
+            break
+        state = replay(seed, CARDEMS, _moves(player))
+        expected = [
+            sum(card_points(card) for card in state.captured[team] if card not in hidden)
+            + 10 * state.pisti[team]
+            + 20 * state.jack_pisti[team]
+            for team in (0, 1)
+        ]
+        live = player.page.split("<template")[0]
+        assert [int(points) for points in POINTS.findall(live)] == expected
+
+
+def _moves(player) -> list[str]:
+    """Every play of the hand so far, from the session's saved game."""
+    with player.client.session_transaction() as session:
+        return list(session["table"]["match"]["plays"])
