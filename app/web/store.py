@@ -238,7 +238,7 @@ def save_language(code: str) -> None:
 _STORY = "story"
 
 
-def story_progress() -> dict:
+def story_progress() -> dict[str, Any]:
     """Return the player's Mansion Evenings progress as plain data (see
     ``app/web/story.py`` for its fields), or ``{}``. Kept in the session
     for now; the pair of this and :func:`save_story_progress` is the one
@@ -247,6 +247,6 @@ def story_progress() -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def save_story_progress(value: dict) -> None:
+def save_story_progress(value: dict[str, Any]) -> None:
     """Keep the player's Mansion Evenings progress (plain data)."""
     session[_STORY] = value
