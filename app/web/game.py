@@ -21,8 +21,9 @@ from app.engine import (
     new_seed,
 )
 from app.logs import log_game_finished
+from app.story.cast import CAST
 
-from . import daily, i18n, links, players, store
+from . import daily, i18n, links, players, store, story
 from .errors import stale_page
 from .table import Refused, Table
 from .view import (
@@ -86,7 +87,7 @@ def _page_globals() -> dict:
         "aids": store.aids(),
         "languages": i18n.LANGUAGES,
         "current_language": str(get_locale() or "en"),
-        "level_names": LEVEL_NAMES,
+        "level_names": {**LEVEL_NAMES, **{member.key: member.name for member in CAST}},
     }
 
 
@@ -399,6 +400,7 @@ def _act(action: Callable[[Table], None]) -> Response | tuple[str, int]:
     if table.match.over and not was_over:
         log_game_finished(table)
         players.game_finished(table)
+        story.record_result(table)
     return redirect(url_for("game.table"), 303)
 
 
@@ -417,6 +419,7 @@ def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
     context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
+    context.update(story.table_extras(table, store.aids()))
     match = table.match
     if table.seed_public or (match.over and not daily.seed_secret(match)):
         context["share_url"] = _table_url(table, external=True)

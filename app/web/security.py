@@ -33,7 +33,14 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 #: The endpoints that deal a new game, sharing one rate limit.
-GAME_CREATION = ("game.new_game", "game.deal", "house.start", "daily.play", "daily.play_past")
+GAME_CREATION = (
+    "game.new_game",
+    "game.deal",
+    "house.start",
+    "daily.play",
+    "daily.play_past",
+    "story.play",
+)
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
 #: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
