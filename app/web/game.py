@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext, lazy_gettext
+from flask_babel import get_locale
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
@@ -24,6 +24,7 @@ from app.logs import log_game_finished
 
 from . import i18n, store
 from .errors import stale_page
+from .i18n import gettext, lazy_gettext
 from .table import Refused, Table
 from .view import POSITION_NAMES_EN, hand_scores, motion_frames, motion_view, table_context
 

@@ -7,8 +7,6 @@ import copy
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext, ngettext
-
 from app.ai.hints import Hint, hints_for
 from app.engine import (
     GameState,
@@ -21,7 +19,7 @@ from app.engine import (
 )
 from app.engine.cards import RANKS
 
-from .i18n import card_name
+from .i18n import card_name, gettext, lazy_gettext, ngettext
 from .table import HUMAN, Table
 
 #: How many face-up cards of the pile are drawn fanned on the table.
