@@ -214,12 +214,11 @@ def turn_position(table: Table) -> int | None:
     return None if state.finished else table.match.position_of(state.turn)
 
 
-def _table_after(table: Table, plays: int, log: list[dict[str, Any]]) -> Table:
-    """The table as it stood after the current hand's first ``plays``
-    plays, with ``log`` as what had happened since the player's move."""
+def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Table:
+    """The table as it stood at ``state`` (an earlier moment of the current
+    hand), with ``log`` as what had happened since the player's move."""
     match = copy.copy(table.match)
-    state = match.state
-    match.state = GameState.replay(match.rules, state.deck, state.plays[:plays])
+    match.state = state
     return replace(table, match=match, log=log)
 
 
@@ -252,9 +251,13 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
         return []
     quiet = {**aids, "hints": False}
     frames = []
-    before = _table_after(table, start, []).observation()
+    # Replayed once to the player's move, then one play at a time.
+    moment = GameState.replay(table.match.rules, state.deck, state.plays[:start])
+    before = _table_at(table, moment, []).observation()
     for step, event in enumerate(table.log):
-        after = _table_after(table, start + step + 1, table.log[: step + 1])
+        moment = moment.copy()
+        moment.play(state.plays[start + step])
+        after = _table_at(table, moment, table.log[: step + 1])
         view = motion_view(after, table_context(after, quiet))
         view["position"] = event["position"]
         if event["captured"]:
