@@ -55,9 +55,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # without any stored session.
     csrf.init_app(app)
 
-    from .web import errors, game
+    from .web import errors, game, house
 
     app.register_blueprint(game.bp)
+    app.register_blueprint(house.bp)
     errors.register(app)
     security.limit_game_creation(app, redis_client)
 

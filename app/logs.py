@@ -1,6 +1,7 @@
 """Logging to standard output, one JSON object a line: a line per request
 (method, path, status, milliseconds) and a line per finished game (rule set,
-levels, result), beside the app's warnings and errors.
+levels, result), beside the app's, the libraries' and Python's warnings and
+errors.
 
 Example lines::
 
@@ -38,11 +39,23 @@ _RESULTS = {0: "win", 1: "loss", None: "draw"}
 
 def init_logging(app: Flask) -> None:
     """Send the app's log records (its own, requests, games) to standard
-    output as JSON lines at ``LOG_LEVEL``, and log every request."""
-    app.logger.handlers[:] = [json_handler()]
+    output as JSON lines at ``LOG_LEVEL``, and log every request.
+
+    Libraries' records (cachelib logs a warning with a traceback on the
+    root logger when a session file cannot be read or written) and Python
+    warnings (``warnings.warn``, through :func:`logging.captureWarnings`)
+    go to the same JSON lines, at the root logger's level (``WARNING``), so
+    every line on standard output is JSON.
+    """
+    handler = json_handler()
+    app.logger.handlers[:] = [handler]
     app.logger.setLevel(app.config["LOG_LEVEL"])
     app.logger.propagate = False
     app.wsgi_app = RequestLog(app.wsgi_app)
+    root = logging.getLogger()
+    if not any(isinstance(existing, _StdoutHandler) for existing in root.handlers):
+        root.addHandler(handler)
+    logging.captureWarnings(True)
 
 
 def json_handler() -> logging.Handler:

@@ -17,6 +17,7 @@ only where it has seen enough to know better.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -30,8 +31,11 @@ from .hard import CARD_WORTH, JACK_KEEP, evaluate
 
 #: Default thinking time per move, in milliseconds.
 BUDGET_MS = 150.0
-#: Solve a world exactly when at most this many plays are left.
-EXACT_PLAYS = 8
+#: Solve the worlds of the last deal exactly when the orders the cards in
+#: hand can be played in (the product of the hand sizes' factorials) are at
+#: most this many: the last 8 plays with two seats, the last 10 with three,
+#: the last 11 with four.
+EXACT_LINES = 1000
 #: The search overrules the Hard level's choice only when its card is better
 #: by this many standard errors of the difference (over the same worlds).
 CONFIDENCE = 1.5
@@ -193,7 +197,7 @@ class ExpertBot:
             return hand[0]
         deadline = time.perf_counter() + self.budget_ms / 1000
         seat, team = observation.seat, observation.team
-        exact = observation.stock == 0 and observation.plays_left <= EXACT_PLAYS
+        exact = observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES
         values: list[list[float]] = [[] for _ in hand]
         while True:
             world = sample_world(observation, self.rng)
@@ -210,6 +214,12 @@ class ExpertBot:
         count = count_cards(observation)
         default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
         return hand[_better_than(values, default)]
+
+
+def _lines(hand_sizes: tuple[int, ...]) -> int:
+    """How many orders the cards in hand can be played in: the product of
+    the hand sizes' factorials (the leaves of an exact search)."""
+    return math.prod(math.factorial(size) for size in hand_sizes)
 
 
 def _better_than(values: list[list[float]], default: int) -> int:

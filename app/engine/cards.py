@@ -3,7 +3,7 @@
 A card is its canonical two-character code, rank then suit: ``"7H"``,
 ``"TD"`` (ten of diamonds), ``"2C"``, ``"JS"``. Ranks are
 ``A 2 3 4 5 6 7 8 9 T J Q K`` and suits ``C D H S`` (clubs, diamonds, hearts,
-spades), as in ``shared/spec/record-format.md``. Plain strings keep game
+spades), as in ``docs/record-format.md``. Plain strings keep game
 state, records and sessions trivially serialisable.
 """
 
@@ -44,7 +44,7 @@ def parse_card(text: object) -> str:
     """Return the canonical code of a card written as ``text``.
 
     Accepts the canonical form (``"TD"``), ``10`` for ``T`` and lower case
-    (``"10d"``, ``"td"``), as ``shared/spec/record-format.md`` says; nothing
+    (``"10d"``, ``"td"``), as ``docs/record-format.md`` says; nothing
     else (no spaces, no other alphabets).
 
     Raises:

@@ -1,6 +1,6 @@
 """A match: hands in sequence, the dealer rotating, running totals per side.
 
-Seats (``shared/spec/record-format.md``) are numbered per hand in playing
+Seats (``docs/record-format.md``) are numbered per hand in playing
 order, seat 0 first and the last seat dealing. A match also needs fixed
 places at the table, *positions*: position 0 is the player at the bottom of
 the screen, then the others in playing order (anticlockwise with four, seed

@@ -1,5 +1,5 @@
 """Game records, formats ``pisti-record/1`` and ``pisti-record/2``
-(``shared/spec/record-format.md``).
+(``docs/record-format.md``).
 
 A record pins down one hand: the rule set, the deck (top first) and the
 plays. Format 2 is format 1 whose ``rules`` may also be an object naming a
@@ -106,7 +106,7 @@ def load_record(text: str | bytes) -> GameState:
 
 
 def replay_summary(state: GameState, version: int = 1) -> dict[str, Any]:
-    """Return the replay output object of ``shared/spec/record-format.md``:
+    """Return the replay output object of ``docs/record-format.md``:
     rules (as the record writes them), finished, plays, teams (one score
     object per team; with ``version`` 2 each has ``last_sweep_bonus``) and
     winner."""

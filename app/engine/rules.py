@@ -1,8 +1,8 @@
 """Rule sets as data, and house rules: a base rule set plus overrides.
 
-Each preset is one column of the table in ``shared/spec/record-format.md``;
-the source documents are in ``shared/seeds/``. A variant is a field here,
-never an ``if rules.name == ...`` in the engine.
+Each preset is one column of the table in ``docs/record-format.md``; the
+source documents are listed in ``docs/rules.md``. A variant is a field
+here, never an ``if rules.name == ...`` in the engine.
 
 House rules (format 2 of the record format, "Format 2: house rules") name a
 base preset and override some of its points with *options*; :data:`OPTIONS`
@@ -161,7 +161,7 @@ class RuleSet:
 
 
 CARDEMS = RuleSet(
-    name="cardems",  # shared/seeds/000_3e89a0b434c38557.txt
+    name="cardems",  # source 000 (docs/rules.md)
     players=2,
     opening_jack="swap",
     four_jacks_in_centre=False,
@@ -176,7 +176,7 @@ CARDEMS = RuleSet(
 )
 
 CLASSIC = RuleSet(
-    name="classic",  # shared/seeds/001_e62ae351561be254.txt
+    name="classic",  # source 001 (docs/rules.md)
     players=2,
     opening_jack="stay",
     four_jacks_in_centre=True,
@@ -191,7 +191,7 @@ CLASSIC = RuleSet(
 )
 
 PARTNERS = RuleSet(
-    name="partners",  # shared/seeds/003_cd72ab4dd8a96af0.txt, 004_c85e043559658e52.txt
+    name="partners",  # sources 003 and 004 (docs/rules.md)
     players=4,
     teams="partners",
     opening_jack="pass",

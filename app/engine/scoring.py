@@ -2,7 +2,7 @@
 
 Card points (each Ace 1, each Jack 1, 2♣ 2, 10♦ 3) are common to all
 sources; the pişti values, the most-cards rule, the last-sweep bonus and
-the tie rule come from the rule set (``shared/spec/record-format.md``,
+the tie rule come from the rule set (``docs/record-format.md``,
 seeds 000 and 001, and format 2's house rules).
 """
 
@@ -21,7 +21,7 @@ WinReason = Literal["points", "cards", "draw", "unfinished"]
 @dataclass(frozen=True)
 class TeamScore:
     """One team's score for a hand; field names are those of the replay
-    output in ``shared/spec/record-format.md``.
+    output in ``docs/record-format.md``.
 
     ``points = aces + jacks + 2*two_of_clubs + 3*ten_of_diamonds +
     most_cards + last_sweep_bonus + pisti_points*pisti +

@@ -16,7 +16,7 @@ so that a shared deal link deals the same cards forever, on any Python:
    bottom under the partners cut), shuffle the result again with the same
    stream, as a table would redeal or recut, until it is allowed.
 
-The result is the deck top first, as in ``shared/spec/record-format.md``.
+The result is the deck top first, as in ``docs/record-format.md``.
 """
 
 from __future__ import annotations

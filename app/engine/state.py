@@ -1,6 +1,6 @@
 """One hand of Pişti: dealing, legal plays, applying a play.
 
-The common rules come from ``shared/spec/record-format.md`` (from the seeds
+The common rules come from ``docs/record-format.md`` (from the seeds
 000, 001 and 003): a card of the top card's rank, or any Jack, captures the
 whole pile; a pişti is taking a lone card with a card of its rank; a Jack on a
 lone Jack is a Jack pişti; the table goes to the last capturer at the end.

@@ -31,11 +31,21 @@ from app.engine import (
 )
 from app.logs import log_game_finished
 
-from . import i18n, store
+from . import i18n, links, store
 from .errors import stale_page
 from .i18n import gettext, lazy_gettext
 from .table import Refused, Table
-from .view import POSITION_NAMES_EN, hand_scores, motion_frames, motion_view, table_context
+from .view import (
+    POSITION_NAMES_EN,
+    describe_plays,
+    hand_scores,
+    last_round,
+    motion_frames,
+    motion_view,
+    running_totals,
+    score_rows,
+    table_context,
+)
 
 bp = Blueprint("game", __name__)
 bp.record_once(lambda setup: i18n.init_app(setup.app))
@@ -140,8 +150,11 @@ def deal_from_form() -> Response | tuple[str, int]:
         check_seed(seed)
     except InvalidSeed:
         return _bad_seed(seed)
-    settings = _settings(request.args)
-    return redirect(_deal_url(seed, settings["rules"], settings["target"]), 303)
+    try:
+        settings = links.deal_settings(links.link_args(request.args))
+    except links.BadLink as error:
+        return _bad_link(error)
+    return redirect(_deal_url(seed, settings), 303)
 
 
 @bp.get("/deal/<path:seed>")
@@ -159,42 +172,34 @@ def deal_page(seed: str) -> str | tuple[str, int]:
         settings=settings,
         rule_names=RULE_NAMES,
         in_progress=table is not None and not table.match.over,
-        start_url=url_for("game.deal", seed=seed, **_query()),
+        start_url=_deal_url(seed, settings),
     )
 
 
 @bp.post("/deal/<path:seed>")
 def deal(seed: str) -> Response | tuple[str, int]:
     """Start a game from ``seed``: everyone opening this link gets this deal
-    (``?rules=classic&target=101`` choose the game; levels are the player's).
-    A game in progress is kept to go back to."""
+    against the same computers (``?rules=classic&target=101&level=hard``,
+    see :mod:`.links`); a value the game does not offer is a 400 page. A
+    game in progress is kept to go back to."""
     settings, problem = _deal_settings(seed)
     if problem is not None:
         return problem
     return _start(settings, seed, seed_public=True)
 
 
-def _query() -> dict[str, Any]:
-    """This request's query arguments (the first value of each)."""
-    return request.args.to_dict()
-
-
 def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:
-    """Return the settings of the deal link ``seed`` (its query arguments
-    over the player's settings), or the 400 page of a bad seed or game."""
+    """Return the settings of the deal link ``seed`` (its query arguments,
+    see :mod:`.links`), or the 400 page of a bad seed or of a value the
+    game does not offer."""
     try:
         check_seed(seed)
     except InvalidSeed:
         return {}, _bad_seed(seed)
-    rules = request.args.get("rules", "cardems")
-    if rules not in RULE_SETS:
-        return {}, _bad_request(
-            gettext("Unknown game"), gettext("There is no game called “%(name)s”.", name=rules[:40])
-        )
-    settings = _settings(
-        {**store.settings(), "rules": rules, "target": request.args.get("target", "")}
-    )
-    return settings, None
+    try:
+        return links.deal_settings(request.args), None
+    except links.BadLink as error:
+        return {}, _bad_link(error)
 
 
 @bp.get("/game")
@@ -258,12 +263,16 @@ def record() -> Response | tuple[str, int]:
     index = number - 1
     state = match.finished_hand(index)
     names = POSITION_NAMES_EN[match.players]
-    extra = {"players": [names[match.position_of(seat, index)] for seat in range(match.players)]}
+    extra: dict[str, Any] = {
+        "players": [names[match.position_of(seat, index)] for seat in range(match.players)]
+    }
     if match.target:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
     seed = match.seed if table.seed_public or match.over else None
+    if seed:
+        extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
     name = "-".join(
         part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part
@@ -335,11 +344,18 @@ def _back() -> str:
     return url_for("game.home")
 
 
-def _deal_url(seed: str, rules: str, target: int | None, external: bool = False) -> str:
-    """Return the share link of a deal: the seed, and the game when it is
-    not the default single deal."""
-    args = {"rules": rules, "target": target} if rules != "cardems" else {}
-    return url_for("game.deal", seed=seed, _external=external, **args)
+def _deal_url(seed: str, settings: dict, external: bool = False) -> str:
+    """Return the share link of a deal with its settings (see :mod:`.links`)."""
+    return links.deal_url(
+        seed, settings["rules"], settings["target"], settings["levels"], external=external
+    )
+
+
+def _table_url(table: Table, external: bool = False) -> str:
+    """Return the share link of the table's deal, with its game and levels."""
+    match = table.match
+    levels = [level for level in table.levels[1:] if level is not None]
+    return links.deal_url(match.seed, match.rules.name, match.target, levels, external=external)
 
 
 def _start(
@@ -420,15 +436,22 @@ def _render(table: Table, message: str | None = None) -> str:
     context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
     match = table.match
     if table.seed_public or match.over:
-        context["share_url"] = _deal_url(match.seed, match.rules.name, match.target, external=True)
-        context["deal_url"] = _deal_url(match.seed, match.rules.name, match.target)
+        context["share_url"] = _table_url(table, external=True)
+        context["deal_url"] = _table_url(table)
     if not match.hand_counted:
         frames = motion_frames(table, store.aids())
         return render_template(
             "game/table.html", view=motion_view(table, context), frames=frames, **context
         )
     scores, winner, reason = hand_scores(table)
-    context.update(scores=scores, hand_winner=winner, reason=reason)
+    context.update(
+        scores=scores,
+        last_plays=describe_plays(match, last_round(match)),
+        score_rows=score_rows(scores, match.rules),
+        running=running_totals(match.history),
+        hand_winner=winner,
+        reason=reason,
+    )
     if match.over:
         return render_template("game/final.html", match_winner=match.winner(), **context)
     return render_template("game/between.html", **context)
@@ -443,6 +466,54 @@ def _bad_seed(seed: str) -> tuple[str, int]:
         "“%(seed)s” cannot be used: a seed is 1 to 64 letters, digits, - or _.", seed=seed[:80]
     )
     return _bad_request(gettext("That is not a valid seed"), message)
+
+
+def _bad_link(error: links.BadLink) -> tuple[str, int]:
+    """The 400 page of a deal link with a value its game does not offer:
+    what was wrong and what is allowed."""
+    game = RULE_NAMES[error.rules] if error.rules else ""
+    allowed = ", ".join(error.allowed)
+    if error.field == "rules":
+        message = gettext(
+            "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",
+            value=error.value,
+            allowed=", rules=".join(error.allowed),
+        )
+    elif error.field == "target" and not error.allowed:
+        message = gettext(
+            "%(game)s is a single deal: it has no target, so leave out “target=%(value)s”.",
+            game=game,
+            value=error.value,
+        )
+    elif error.field == "target":
+        message = gettext(
+            "%(game)s is played to one of these targets: %(allowed)s; “%(value)s” is not one.",
+            game=game,
+            allowed=allowed,
+            value=error.value,
+        )
+    elif error.field == "level" or error.allowed == tuple(LEVELS):
+        message = gettext(
+            "There is no computer level “%(value)s” (%(field)s). The levels are: %(allowed)s.",
+            value=error.value,
+            field=error.field,
+            allowed=allowed,
+        )
+    elif error.allowed:
+        message = gettext(
+            "%(game)s has no seat for “%(field)s”: its computers' levels are level and "
+            "%(allowed)s.",
+            game=game,
+            field=error.field,
+            allowed=allowed,
+        )
+    else:
+        message = gettext(
+            "%(game)s has one computer: its level is set with level, not “%(field)s”.",
+            game=game,
+            field=error.field,
+        )
+    return _bad_request(gettext("This deal link cannot be used"), message)
 
 
 def _bad_request(title: str, message: str) -> tuple[str, int]:

@@ -33,7 +33,7 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 #: The endpoints that deal a new game, sharing one rate limit.
-GAME_CREATION = ("game.new_game", "game.deal")
+GAME_CREATION = ("game.new_game", "game.deal", "house.start")
 #: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
 PLAYING = ("game.play", "game.next_hand")
 #: The environ key :class:`HostCheck` sets on a request with a bad Host.

@@ -4,23 +4,31 @@ and plays told in words so the player never has to guess what happened."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from flask_babel import lazy_pgettext
 
 from app.ai.hints import Hint, hints_for
 from app.engine import (
     GameState,
+    RuleSet,
     TeamScore,
     card_label,
     card_points,
     hand_winner,
     score_hand,
+    seeded_deck,
     would_capture,
 )
 from app.engine.cards import RANKS
 
 from .i18n import card_name, gettext, lazy_gettext, ngettext
 from .table import HUMAN, Table
+
+if TYPE_CHECKING:
+    from app.engine.match import Match
 
 #: How many face-up cards of the pile are drawn fanned on the table.
 PILE_FAN = 4
@@ -31,6 +39,16 @@ POSITION_NAMES = {
 }
 #: Position names as written into records (never translated).
 POSITION_NAMES_EN = {2: ["you", "computer"], 4: ["you", "East", "North", "West"]}
+#: Position names as the subject inside a sentence ("... East took it").
+TAKER_NAMES = {
+    2: [lazy_pgettext("taker", "you"), lazy_pgettext("taker", "the computer")],
+    4: [
+        lazy_pgettext("taker", "you"),
+        lazy_pgettext("taker", "East"),
+        lazy_pgettext("taker", "North"),
+        lazy_pgettext("taker", "West"),
+    ],
+}
 SIDE_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("Computer")],
     4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
@@ -53,64 +71,143 @@ class Place:
     last: dict | None  # the position's last play in the log: card, said
 
 
-def _result_words(event: dict) -> str:
+def _taker_words(
+    event: dict[str, Any], taker: dict[str, Any] | None, players: int, match: Match
+) -> str:
+    """Say what became of a logged play's card: the pişti or capture it
+    made, or, for a card that stayed on the pile, who took it later in the
+    log (``taker``: the play that captured it, or the play that ended the
+    hand and swept the table) — else that it still lies on the pile."""
+    rules = match.rules
     if event["jack_pisti"]:
-        return gettext("Jack pişti! 20 points")
+        return gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
     if event["pisti"]:
-        return gettext("pişti! 10 points")
+        return gettext("pişti! %(points)s points", points=rules.pisti_points)
     if event["captured"]:
-        return ngettext("captured %(num)s card", "captured %(num)s cards", event["captured"])
-    return gettext("it stays on the pile")
+        # The pile before the play, so the count agrees with "Pile: N cards".
+        return ngettext(
+            "took the pile's %(num)s card", "took the pile's %(num)s cards", event["captured"] - 1
+        )
+    if taker is None:
+        return gettext("it stays on the pile")
+    if taker["captured"]:
+        return gettext(
+            "%(taker)s took it with %(card)s",
+            taker=TAKER_NAMES[players][taker["position"]],
+            card=card_label(taker["card"]),
+        )
+    side = match.side_of_team(taker["swept_to"])
+    return gettext("it went with the table to %(side)s", side=SIDE_OBJECTS[players][side])
 
 
-def describe(table: Table, event: dict) -> list[str]:
-    """Return the sentences telling one logged play, e.g.
-    ``["East played J♣: captured 5 cards."]``."""
-    players = table.match.players
-    card, result = card_label(event["card"]), _result_words(event)
-    if event["position"] == HUMAN:
-        lines = [gettext("You played %(card)s: %(result)s.", card=card, result=result)]
-    else:
+def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """For each logged play, the later play that took its card off the
+    pile (a capture, or the hand's last play sweeping the table; a play
+    that sweeps takes its own card), or ``None``."""
+    takers: list[dict[str, Any] | None] = []
+    for step, event in enumerate(log):
+        taker = None
+        if not event["captured"]:
+            for later in log[step:]:
+                if (later is not event and later["captured"]) or later["swept"]:
+                    taker = later
+                    break
+        takers.append(taker)
+    return takers
+
+
+def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """Return the sentences telling the plays of ``log`` (``PlayResult``
+    fields plus ``position``), each with its step in the log, e.g.
+    ``(0, "You played 4♥: the computer took it with 4♣.")``, ``(1, "The
+    computer played 4♣: took the pile's 1 card.")``: a card that stayed on
+    the pile is told with what became of it."""
+    players = match.players
+    lines = []
+    for step, (event, taker) in enumerate(zip(log, _takers(log), strict=True)):
+        card = card_label(event["card"])
         who = POSITION_NAMES[players][event["position"]]
-        lines = [gettext("%(who)s played %(card)s: %(result)s.", who=who, card=card, result=result)]
-    if event["dealt"]:
-        lines.append(gettext("Four new cards each were dealt."))
-    if event["swept"]:
-        side = table.match.side_of_team(event["swept_to"])
-        lines.append(
-            ngettext(
+        if taker is event:
+            # The hand's last card, swept with the table: the sweep line says where.
+            if event["position"] == HUMAN:
+                line = gettext("You played %(card)s.", card=card)
+            else:
+                line = gettext("%(who)s played %(card)s.", who=who, card=card)
+        else:
+            result = _taker_words(event, taker, players, match)
+            if event["position"] == HUMAN:
+                line = gettext("You played %(card)s: %(result)s.", card=card, result=result)
+            else:
+                line = gettext(
+                    "%(who)s played %(card)s: %(result)s.", who=who, card=card, result=result
+                )
+        lines.append((step, line))
+        if event["dealt"]:
+            lines.append((step, gettext("Four new cards each were dealt.")))
+        if event["swept"]:
+            side = match.side_of_team(event["swept_to"])
+            line = ngettext(
                 "The %(num)s card left on the table goes to %(side)s.",
                 "The %(num)s cards left on the table go to %(side)s.",
                 event["swept"],
                 side=SIDE_OBJECTS[players][side],
             )
-        )
+            lines.append((step, line))
     return lines
 
 
+def last_round(match: Match) -> list[dict[str, Any]]:
+    """Return the finished current hand's last round: the last play of
+    every position, in order (``PlayResult`` fields plus ``position``),
+    the sweep of the table included. Replayed from the deal, it holds only
+    played cards, all seen face up, and counts.
+    """
+    state = GameState(match.rules, seeded_deck(match.seed, match.rules, match.hand_number))
+    plays = match.state.plays
+    events = []
+    for index, card in enumerate(plays):
+        result = state.play(card)
+        if index >= len(plays) - match.players:
+            events.append({**asdict(result), "position": match.position_of(result.seat)})
+    return events
+
+
 def hint_text(hint: Hint) -> str:
-    """Return a hint as a sentence in the page's language."""
+    """Return a hint as a sentence in the page's language: a note about a
+    card to keep, or the recommendation (always "The Hard level would play
+    ...", with the reason when the card takes the pile)."""
     card = card_name(hint.card)
-    if hint.kind == "pisti":
-        return gettext("Pişti chance: your %(card)s takes the lone card for 10 points.", card=card)
-    if hint.kind == "jack_pisti":
-        return gettext(
-            "Jack pişti chance: your %(card)s takes the lone Jack for 20 points.", card=card
-        )
     if hint.kind == "keep_jack":
         return ngettext(
             "Keep your Jack: the pile is only %(num)s card.",
             "Keep your Jack: the pile is only %(num)s cards.",
             hint.number,
         )
-    if hint.kind == "jack_worth":
-        return gettext("Your %(card)s would take %(num)s cards now.", card=card, num=hint.number)
     if hint.kind == "risky_lead":
         return gettext(
             "Risky lead: the next player holds a card of the rank of your %(card)s "
             "about %(percent)s%% of the time (a pişti for them).",
             card=card,
             percent=hint.number,
+        )
+    if hint.kind == "pisti":
+        return gettext(
+            "The Hard level would play your %(card)s: a pişti, %(points)s points.",
+            card=card,
+            points=hint.number,
+        )
+    if hint.kind == "jack_pisti":
+        return gettext(
+            "The Hard level would play your %(card)s: a Jack pişti, %(points)s points.",
+            card=card,
+            points=hint.number,
+        )
+    if hint.kind == "capture":
+        return ngettext(
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s card.",
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s cards.",
+            hint.number,
+            card=card,
         )
     return gettext("The Hard level would play your %(card)s.", card=card)
 
@@ -134,10 +231,10 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
             }
         )
     last = {}
-    for step, event in enumerate(table.log):
+    for step, (event, taker) in enumerate(zip(table.log, _takers(table.log), strict=True)):
         last[event["position"]] = {
             "card": event["card"],
-            "said": _result_words(event),
+            "said": _taker_words(event, taker, players, match),
             "step": step,
         }
     places = [
@@ -158,15 +255,16 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         "match": match,
         "places": places,
         "sides": sides,
-        "happened": [
-            (step, line) for step, event in enumerate(table.log) for line in describe(table, event)
-        ],
+        "happened": describe_plays(match, table.log),
         "hand": [
             {"card": card, "captures": would_capture(card, obs.pile_top), "key": index + 1}
             for index, card in enumerate(obs.hand)
         ],
         "fan": fan,
         "under": obs.pile_size - len(fan),
+        # Of the cards under the fan, the face-down ones (always at the
+        # bottom): drawn as a back; the rest are face up.
+        "under_face_down": obs.face_down,
         "counter": [("10" if rank == "T" else rank, seen.count(rank)) for rank in RANKS],
         "hints": [hint_text(hint) for hint in hints_for(obs)] if aids["hints"] else [],
         "move": table.move,
@@ -181,6 +279,62 @@ def hand_scores(table: Table) -> tuple[list[TeamScore], int | None, str]:
     match = table.match
     winner, reason = hand_winner(match.state, score_hand(match.state))
     return match.side_scores(), None if winner is None else match.side_of_team(winner), reason
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One line of a hand's score table: what was counted and what it is
+    worth, per side.
+
+    Attributes:
+        label: what the line counts (``"Aces"`` ...), in the page's language.
+        counts: per side, how many (cards, Aces, piştis ...).
+        points: per side, the points they earned; the rows' points add up
+            to each side's hand total (``TeamScore.points``).
+    """
+
+    label: str
+    counts: list[int]
+    points: list[int]
+
+
+def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
+    """Return the lines of a hand's score table, by side, each with its
+    count and its points (record-format "Replay output": ``points = aces +
+    jacks + 2*two_of_clubs + 3*ten_of_diamonds + most_cards + pişti points
+    + Jack pişti points``; the pişti values are the rule set's)."""
+    lines: list[tuple[str, str, Callable[[TeamScore], int]]] = [
+        (gettext("Cards (most cards)"), "cards", lambda score: score.most_cards),
+        (gettext("Aces"), "aces", lambda score: score.aces),
+        (gettext("Jacks"), "jacks", lambda score: score.jacks),
+        ("2♣", "two_of_clubs", lambda score: 2 * score.two_of_clubs),
+        ("10♦", "ten_of_diamonds", lambda score: 3 * score.ten_of_diamonds),
+        (gettext("Piştis"), "pisti", lambda score: rules.pisti_points * score.pisti),
+        (
+            gettext("Jack piştis"),
+            "jack_pisti",
+            lambda score: rules.jack_pisti_points * score.jack_pisti,
+        ),
+    ]
+    return [
+        ScoreRow(
+            label=label,
+            counts=[getattr(score, field) for score in scores],
+            points=[points(score) for score in scores],
+        )
+        for label, field, points in lines
+    ]
+
+
+def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]]:
+    """Return each finished hand's points per side with the match total
+    after it: ``[(hand points, running totals), ...]``."""
+    totals = [0, 0]
+    rows = []
+    for points in history:
+        totals = [total + point for total, point in zip(totals, points, strict=True)]
+        rows.append((list(points), totals))
+    return rows
 
 
 def running_points(table: Table) -> list[int]:
@@ -265,6 +419,7 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
             fan = cards[-(PILE_FAN if aids["fan"] else 2) :]
             view["fan"] = fan
             view["under"] = before.pile_size + 1 - len(fan)
+            view["under_face_down"] = before.face_down
             view["taken"] = {
                 "position": event["position"],
                 "name": POSITION_NAMES[table.match.players][event["position"]],

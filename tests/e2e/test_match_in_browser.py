@@ -48,7 +48,8 @@ def test_partners_hand(page: Page, live_server, screenshots):
     assert play_hand(page, screenshots, "partners-table") == 12
     expect(page.locator(".verdict")).to_have_text("Hand 1 is over")
     shoot(page, screenshots, "partners-between")
-    rows = page.locator(".score").first.locator("tbody tr").first.locator("td").all_inner_texts()
+    rows = page.locator(".score").first.locator("tbody tr").first.locator("td.score-count")
+    rows = rows.all_inner_texts()
     assert sum(int(cards) for cards in rows) == 52
     page.get_by_role("button", name="Next hand").click()
     expect(page.locator(".hand button")).to_have_count(4)
@@ -74,5 +75,5 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
     expect(page.locator(".verdict")).to_have_text(verdict)
     assert page.locator(".totals tbody tr").count() == hands
     expect(page.locator("#share")).to_have_value(
-        f"{live_server}/deal/e2e-classic?rules=classic&target=51"
+        f"{live_server}/deal/e2e-classic?rules=classic&target=51&level=medium"
     )

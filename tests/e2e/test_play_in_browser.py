@@ -59,15 +59,17 @@ def test_deal_from_seed_and_play_a_whole_hand(
 
     state, scores = engine_result(seed, mine)
     assert state.finished
-    totals = page.locator(".score tfoot td").all_inner_texts()
+    totals = page.locator(".score tfoot td.score-points").all_inner_texts()
     assert [int(t) for t in totals] == [scores[0].points, scores[1].points]
-    cards_row = page.locator(".score tbody tr").first.locator("td").all_inner_texts()
+    cards_row = page.locator(".score tbody tr").first.locator("td.score-count").all_inner_texts()
     assert [int(t) for t in cards_row] == [scores[0].cards, scores[1].cards]
     winner, _ = hand_winner(state, scores)
     expect(page.locator(".verdict")).to_have_text(
         {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
     )
-    expect(page.locator("#share")).to_have_value(f"{live_server}/deal/{seed}")
+    expect(page.locator("#share")).to_have_value(
+        f"{live_server}/deal/{seed}?rules=cardems&level=medium"
+    )
 
     page.get_by_role("button", name="Play this deal again").click()
     expect(page.locator(".hand button")).to_have_count(4)

@@ -4,7 +4,7 @@ rules (any valid combination of the format-2 options on any base).
 Every example is a rule set, a deck that is valid for it, and a list of
 integers that choose which card of the hand each seat plays in turn (index
 modulo the hand size), so every sequence of plays generated is legal. The
-properties come from ``shared/spec/record-format.md``:
+properties come from ``docs/record-format.md``:
 
 * the 52 cards are conserved at every step (hands, pile, captured, stock);
 * a finished hand's card points add up to 13 ("Card points: each Ace 1, each

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import requests
@@ -110,3 +114,41 @@ def test_the_move_that_ends_a_game_logs_it_once(served_app, capsys):
     finished = [line for line in lines(capsys.readouterr().out) if line["event"] == "game finished"]
     assert len(finished) == 1
     assert finished[0]["rules"] == "cardems" and finished[0]["levels"] == ["medium"]
+
+
+LIBRARY_LOGS = """
+import os, sys, tempfile, warnings
+from cachelib import FileSystemCache
+from app import create_app
+
+folder = tempfile.mkdtemp()
+create_app({"SECRET_KEY": "ops-logging-key!", "SESSION_FILE_DIR": folder})
+# A damaged session file: cachelib logs a warning with a traceback on the
+# root logger when it prunes.
+cache = FileSystemCache(os.path.join(folder, "cache"), threshold=1)
+with open(os.path.join(folder, "cache", "damaged"), "wb") as damaged:
+    damaged.write(b"x")
+for key in "abc":
+    cache.set(key, key)
+warnings.warn("a library is unhappy")
+"""
+
+
+def test_library_records_and_python_warnings_are_json_lines_too(tmp_path):
+    """cachelib's warnings and ``warnings.warn`` once reached the log as
+    plain tracebacks; every line is JSON now (in a fresh process, as served:
+    capturing warnings is process-wide)."""
+    result = subprocess.run(
+        [sys.executable, "-c", LIBRARY_LOGS],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).parents[2],
+        env={**os.environ, "PYTHONWARNINGS": "default"},
+    )
+    assert result.stderr == ""
+    logged = lines(result.stdout)
+    cache = [line for line in logged if "handling cache file" in line["event"]]
+    assert cache and cache[0]["level"] == "WARNING" and "struct.error" in cache[0]["error"]
+    (warning,) = [line for line in logged if "a library is unhappy" in line["event"]]
+    assert warning["level"] == "WARNING" and "UserWarning" in warning["event"]

@@ -11,6 +11,7 @@ import pytest
 from app.ai.medium import MediumBot
 from app.engine import CARDEMS, card_label, card_name, hand_winner, observe, score_hand, seeded_deck
 from tests.conftest import expected_state, start_deal
+from tests.web.test_score_pages import ScoreTable
 
 
 def test_home_offers_new_game_and_seed(client):
@@ -50,7 +51,7 @@ def test_same_seed_same_deal_in_two_browsers(app):
 def test_seed_form_goes_to_the_deal_link(client):
     response = client.get("/deal?seed=abc_1")
     assert response.status_code == 303
-    assert response.headers["Location"].endswith("/deal/abc_1")
+    assert response.headers["Location"].endswith("/deal/abc_1?rules=cardems&level=medium")
 
 
 @pytest.mark.parametrize(
@@ -117,8 +118,7 @@ def test_full_game_final_page_matches_the_engine(player, runner, tmp_path):
     state = expected_state("full-game", data["plays"])
     assert state.finished
     scores = score_hand(state)
-    totals = re.search(r"<th scope=\"row\">Hand total</th><td>(\d+)</td><td>(\d+)</td>", page)
-    assert (int(totals.group(1)), int(totals.group(2))) == (scores[0].points, scores[1].points)
+    assert ScoreTable(page).totals == [scores[0].points, scores[1].points]
     winner, _ = hand_winner(state, scores)
     verdict = {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
     assert verdict in page

@@ -1,4 +1,4 @@
-"""``flask --app app replay FILE`` as shared/spec/record-format.md says."""
+"""``flask --app app replay FILE`` as docs/record-format.md says."""
 
 from __future__ import annotations
 

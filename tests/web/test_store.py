@@ -145,3 +145,27 @@ def test_the_deal_link_page_and_kept_games_are_in_turkish(app):
     assert "Süren diğer oyunlarınız" in table and "hamle 0 / 48" in table
     for english in ("Start this deal", "game in progress", "Back to it", "play 0 of"):
         assert english not in asked + table
+
+
+def test_a_game_put_aside_in_the_old_format_can_still_be_resumed(app):
+    """Sessions stored before the list of kept games held one game under
+    ``previous_table``."""
+    player = Player(app.test_client())
+    player.deal("old-format-a")
+    player.play(player.hand[0])
+    start_deal(player.client, "/deal/old-format-b")
+    interface = app.session_interface
+    cookie = {"Cookie": f"{COOKIE}={player.client.get_cookie(COOKIE).value}"}
+    with app.test_request_context("/game", method="POST", headers=cookie) as context:
+        stored = interface.open_session(app, context.request)
+        stored["previous_table"] = stored.pop("kept")[0]["table"]
+        interface.commit(app, stored)
+    page = player.client.get("/game").get_data(as_text=True)
+    game = re.search(r'name="game" value="(\w+)">\s*<span class="kept-what">', page).group(1)
+    token = CSRF.search(page).group(1)
+    assert (
+        player.client.post("/resume", data={"csrf_token": token, "game": game}).status_code == 303
+    )
+    player.get()
+    assert player.move == "2"  # game A after its first play; B is kept in turn
+    assert "“old-format-b”" in player.page

@@ -1,0 +1,125 @@
+"""Deal links that mean one thing: ``/deal/<seed>?rules=…&target=…&level=…``.
+
+A link names the game (``rules``), the match target (``target``, where the
+game is a match) and the computers' levels (``level`` for every computer,
+``level_1`` … for a seat of a game with more than one computer, as the home
+page's forms name them), so everyone who opens it plays the same deal
+against the same computers. A parameter left out takes its default (the
+single deal, the game's first target, Medium); a value the game does not
+offer is refused (:class:`BadLink`), never replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import url_for
+
+from app.ai import DEFAULT_LEVEL, LEVELS
+from app.engine import RULE_SETS, RuleSet
+
+#: The game a link without ``rules`` deals.
+DEFAULT_RULES = "cardems"
+
+
+class BadLink(ValueError):
+    """A deal link parameter with a value the game does not offer.
+
+    Attributes:
+        field: the parameter (``"rules"``, ``"target"``, ``"level"``,
+            ``"level_2"`` …).
+        value: the value given (cut to 40 characters).
+        allowed: the values the game offers for it, empty when the game
+            takes no such parameter.
+        rules: the game's rule set name (``None`` when ``rules`` is bad).
+    """
+
+    def __init__(self, field: str, value: str, allowed: tuple[str, ...], rules: str | None) -> None:
+        super().__init__(f"{field}={value!r}: allowed {allowed}")
+        self.field = field
+        self.value = value[:40]
+        self.allowed = allowed
+        self.rules = rules
+
+
+def seat_fields(rules: RuleSet) -> tuple[str, ...]:
+    """Return the per-seat level parameters of ``rules``: ``level_1`` …
+    ``level_{n-1}`` when there is more than one computer, else none."""
+    if rules.players <= 2:
+        return ()
+    return tuple(f"level_{position}" for position in range(1, rules.players))
+
+
+def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
+    """Return the game settings a deal link's query ``args`` ask for:
+    ``{"rules": name, "target": points or None, "level": level, "levels":
+    [a level per computer position]}`` (the shape of the home form's
+    settings). An empty value counts as left out.
+
+    Raises:
+        BadLink: an unknown game, a target the game does not offer (any
+            target for a single deal), an unknown level, or a per-seat
+            level the game has no seat for.
+    """
+    rules_name = args.get("rules") or DEFAULT_RULES
+    if rules_name not in RULE_SETS:
+        raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
+    rules = RULE_SETS[rules_name]
+    target = rules.match_targets[0] if rules.match_targets else None
+    target_text = args.get("target") or ""
+    if target_text:
+        offered = tuple(str(points) for points in rules.match_targets)
+        if target_text not in offered:
+            raise BadLink("target", target_text, offered, rules.name)
+        target = int(target_text)
+    level = _level(args, "level", DEFAULT_LEVEL, rules)
+    fields = seat_fields(rules)
+    for name, value in args.items():
+        if name.startswith("level_") and name not in fields and value:
+            raise BadLink(name, value, fields, rules.name)
+    levels = [_level(args, name, level, rules) for name in fields] or [level]
+    return {"rules": rules.name, "target": target, "level": level, "levels": levels}
+
+
+def link_args(form: Mapping[str, str]) -> dict[str, str]:
+    """Return the deal link parameters of the home page's seed form: the
+    form sends every field, so a target is kept only for a game with a
+    choice of targets and a seat's level only for a game with such seats."""
+    args = {name: form.get(name, "") for name in ("rules", "level")}
+    rules = RULE_SETS.get(args["rules"])
+    if rules is not None and len(rules.match_targets) > 1:
+        args["target"] = form.get("target", "")
+    if rules is not None:
+        args.update({name: form.get(name, "") for name in seat_fields(rules)})
+    return {name: value for name, value in args.items() if value}
+
+
+def deal_url(
+    seed: str,
+    rules: str,
+    target: int | None,
+    levels: list[str],
+    external: bool = False,
+) -> str:
+    """Return the link of the deal ``seed`` with its settings: the game,
+    the target where there is one, and the computers' levels (``levels``,
+    one per computer position): ``level`` the most common one, and a
+    seat's ``level_N`` where it differs. :func:`deal_settings` reads it
+    back to the same settings."""
+    level = max(levels, key=levels.count)
+    args: dict[str, Any] = {"rules": rules}
+    if target is not None:
+        args["target"] = target
+    args["level"] = level
+    for name, seat_level in zip(seat_fields(RULE_SETS[rules]), levels, strict=False):
+        if seat_level != level:
+            args[name] = seat_level
+    return url_for("game.deal", seed=seed, _external=external, **args)
+
+
+def _level(args: Mapping[str, str], name: str, default: str, rules: RuleSet) -> str:
+    value = args.get(name) or default
+    if value not in LEVELS:
+        raise BadLink(name, value, tuple(LEVELS), rules.name)
+    return value

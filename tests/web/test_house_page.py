@@ -1,0 +1,119 @@
+"""The House rules page: a game under house rules, played through the pages,
+whose record is format 2 and replays to the page's totals."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from app.engine import CLASSIC, load_record, with_options
+from tests.conftest import CSRF, Player, start_deal
+
+SEEN = "Your side took the face-down cards"
+ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
+
+
+def token(client, path="/house") -> str:
+    return CSRF.search(client.get(path).get_data(as_text=True)).group(1)
+
+
+def test_the_house_page_offers_every_option(client):
+    page = client.get("/house")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    for name in ("opening_jack", "jack_pisti", "last_sweep_bonus", "face_down", "tie_break"):
+        assert f'name="{name}"' in html
+    assert '<option value="under">put under the stock: the dealer gets it last</option>' in html
+    assert "Play with house rules" in client.get("/").get_data(as_text=True)
+
+
+def test_the_house_page_in_turkish(client):
+    html = client.get("/house", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "Ev kuralları" in html and "Bu kurallarla oyna" in html
+    for english in ENGLISH:
+        assert english not in html
+
+
+def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner, tmp_path):
+    fields = {
+        "rules": "classic",
+        "target": "",
+        "level": "easy",
+        "jack_pisti": "10",
+        "last_sweep_bonus": "3",
+        "opening_jack": "under",
+        "face_down": "capturer",
+    }
+    response = client.post("/house", data={"csrf_token": token(client), **fields})
+    assert response.status_code == 303 and response.headers["Location"].endswith("/game")
+    player = Player(client)
+    player.get()
+    while player.hand:
+        player.play(player.hand[0])
+    record = json.loads(client.get("/record").get_data(as_text=True))
+    assert record["format"] == "pisti-record/2"
+    expected = with_options(
+        CLASSIC,
+        {"jack_pisti": 10, "last_sweep_bonus": 3, "opening_jack": "under", "face_down": "capturer"},
+    )
+    assert record["rules"] == {"base": "classic", **expected.overrides}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    result = runner.invoke(args=["replay", str(path)])
+    assert result.exit_code == 0, result.stderr
+    points = [team["points"] for team in json.loads(result.stdout)["teams"]]
+    totals = re.search(
+        r"<th scope=\"row\">Hand total</th><td class=\"score-count\"></td>"
+        r"<td class=\"score-points\">(\d+)</td><td class=\"score-count\"></td>"
+        r"<td class=\"score-points\">(\d+)</td>",
+        player.page,
+    )
+    assert totals and [int(totals.group(1)), int(totals.group(2))] == points
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"jack_pisti": "ten"}, "jack_pisti"),
+        ({"opening_jack": "sideways"}, "opening_jack"),
+        ({"rules": "tavla"}, "tavla"),
+        ({"most_cards": "28"}, "most_cards"),
+        ({"target": "77"}, "51, 101, 121 or 151"),
+        ({"level": "grandmaster"}, "computer level"),
+    ],
+)
+def test_bad_house_rules_are_a_400_and_start_nothing(client, fields, named):
+    data = {"csrf_token": token(client), "rules": "classic", "level": "easy", **fields}
+    response = client.post("/house", data=data)
+    assert response.status_code == 400
+    assert named in response.get_data(as_text=True)
+    assert client.get("/game").status_code == 404
+
+
+def test_partners_see_the_face_down_cards_their_side_took(app, runner):
+    """Seed 003: the side that takes the face-down cards may look at them;
+    the page shows them to that side only, from the start of the hand."""
+    seen = {}
+    for number in range(12):
+        client = app.test_client()
+        response = start_deal(client, f"/deal/fd-{number}?rules=partners&level=easy")
+        assert response.status_code == 303
+        player = Player(client)
+        player.get()
+        shown = []
+        while player.hand:
+            shown.append(SEEN in player.page)
+            player.play(player.hand[0])
+        record = json.loads(client.get("/record").get_data(as_text=True))
+        state = load_record(json.dumps(record))
+        ours = state.face_down_taker == 0
+        # from the capture on, the table page shows them to that side only
+        assert any(shown) == ours
+        if ours:
+            assert shown[-1] and shown == sorted(shown)
+        seen[ours] = True
+        if len(seen) == 2:
+            break
+    assert seen == {True: True, False: True}

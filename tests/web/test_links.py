@@ -1,0 +1,200 @@
+"""Deal links that mean one thing: ``/deal/<seed>`` carries the game, the
+target and the computers' levels, writes them into the share link and the
+record, and refuses what the game does not offer."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+from app import create_app
+from app.engine import RULE_SETS
+from app.web.links import deal_settings, deal_url
+from tests.conftest import start_deal
+from tests.web.test_score_pages import play_hand
+
+LEVELS = ["easy", "medium", "hard", "expert"]
+NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
+#: Every game with every target it offers ("" = left out: the default).
+GAMES = [("cardems", "")] + [
+    (name, target)
+    for name, rules in RULE_SETS.items()
+    for target in ("", *map(str, rules.match_targets))
+    if rules.match_targets
+]
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The test app, with a quick Expert (it only has to answer)."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "EXPERT_MS": 2,
+        }
+    )
+
+
+def query(**args: str) -> str:
+    return "&".join(f"{name}={value}" for name, value in args.items() if value)
+
+
+def shown_levels(page: str) -> list[str]:
+    return re.findall(r'<p class="place-level">(\w+)</p>', page)
+
+
+@pytest.mark.parametrize(("rules", "target", "level"), [(*g, lv) for g in GAMES for lv in LEVELS])
+def test_every_game_target_and_level_is_dealt_as_the_link_says(client, rules, target, level):
+    link = f"/deal/all-{rules}?{query(rules=rules, target=target, level=level)}"
+    players = RULE_SETS[rules].players
+    # The link's page says what it deals, and its button starts that.
+    page = client.get(link).get_data(as_text=True)
+    assert ", ".join([NAMES[level]] * (players - 1)) in page
+    response = start_deal(client, link)
+    assert response.status_code == 303 and response.headers["Location"] == "/game"
+    page = client.get("/game").get_data(as_text=True)
+    assert shown_levels(page) == [NAMES[level]] * (players - 1)
+    targets = RULE_SETS[rules].match_targets
+    if targets:
+        assert f"/ {target or targets[0]} pts" in page
+    else:
+        assert " pts<" not in page
+
+
+@pytest.mark.parametrize(
+    "seats", [*list(itertools.product(LEVELS, repeat=3))[::7], ("hard", "easy", "hard")]
+)
+def test_partners_seat_levels_are_dealt_as_the_link_says(client, seats):
+    args = dict(zip(("level_1", "level_2", "level_3"), seats, strict=True))
+    start_deal(client, f"/deal/seats?{query(rules='partners', level='medium', **args)}")
+    page = client.get("/game").get_data(as_text=True)
+    assert shown_levels(page) == [NAMES[level] for level in seats]
+
+
+@pytest.mark.parametrize(("rules", "target"), GAMES)
+@pytest.mark.parametrize(
+    "levels",
+    [("easy",) * 3, ("hard",) * 3, ("expert", "easy", "expert"), ("easy", "medium", "hard")],
+)
+def test_the_share_link_reads_back_to_the_same_settings(app, rules, target, levels):
+    levels = list(levels[: RULE_SETS[rules].players - 1])
+    settings = deal_settings({"rules": rules, "target": target})
+    with app.test_request_context():
+        link = deal_url("x", rules, settings["target"], levels, external=True)
+    args = dict(parse_qsl(urlsplit(link).query))
+    assert args["rules"] == rules and "level" in args
+    read = deal_settings(args)
+    assert (read["rules"], read["target"], read["levels"]) == (rules, settings["target"], levels)
+
+
+def offered(rules: str) -> str:
+    """The targets a game offers, as the 400 page lists them."""
+    return ", ".join(map(str, RULE_SETS[rules].match_targets))
+
+
+#: Targets no game offers, and for each game the usual targets it does not.
+ODD_TARGETS = ["77", "051", "%C2%B2", "-51", "150", "51.0"]
+USUAL_TARGETS = ["51", "101", "121", "151"]
+BAD = [
+    ("rules=bogus", "There is no game called “bogus”", "rules=cardems, rules=classic"),
+    ("rules=Classic", "There is no game called “Classic”", "rules=partners"),
+    *[
+        (f"rules={rules}&target={target}", "played to one of these targets:", offered(rules))
+        for rules in ("classic", "partners")
+        for target in ODD_TARGETS
+        + [usual for usual in USUAL_TARGETS if int(usual) not in RULE_SETS[rules].match_targets]
+    ],
+    ("target=51", "is a single deal: it has no target", "target=51"),
+    ("rules=cardems&target=101", "has no target", "target=101"),
+    ("level=superhard", "no computer level “superhard”", "easy, medium, hard, expert"),
+    ("rules=classic&level=Hard", "no computer level “Hard”", "easy, medium, hard, expert"),
+    ("rules=partners&level_2=bogus", "no computer level “bogus” (level_2)", "easy, medium"),
+    ("rules=classic&level_1=easy", "has one computer", "“level_1”"),
+    ("level_3=hard", "has one computer", "“level_3”"),
+    ("rules=partners&level_4=easy", "no seat for “level_4”", "level_1, level_2, level_3"),
+    ("rules=partners&level_0=easy", "no seat for “level_0”", "level_1, level_2, level_3"),
+]
+
+
+@pytest.mark.parametrize(("args", "problem", "allowed"), BAD)
+def test_a_value_the_game_does_not_offer_is_a_400_that_says_what_is_allowed(
+    client, args, problem, allowed
+):
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
+    for response in (
+        client.get(f"/deal/bad-link?{args}"),
+        client.post(f"/deal/bad-link?{args}", data={"csrf_token": token.group(1)}),
+    ):
+        assert response.status_code == 400
+        page = response.get_data(as_text=True)
+        assert "This deal link cannot be used" in page
+        assert problem in page and allowed in page
+    # Nothing was dealt.
+    assert client.get("/game").status_code == 404
+
+
+def test_a_bad_link_page_is_in_turkish_too(client):
+    page = client.get(
+        "/deal/x?rules=classic&target=77", headers={"Accept-Language": "tr"}
+    ).get_data(as_text=True)
+    assert "Bu dağıtım bağlantısı kullanılamıyor" in page and offered("classic") in page
+
+
+@pytest.mark.parametrize(
+    ("form", "link"),
+    [
+        (
+            "rules=cardems&target=51&level=hard&level_1=&level_2=&level_3=",
+            "rules=cardems&level=hard",
+        ),
+        (
+            "rules=classic&target=101&level=expert&level_1=&level_2=&level_3=",
+            "rules=classic&target=101&level=expert",
+        ),
+        (
+            "rules=partners&target=101&level=easy&level_1=&level_2=hard&level_3=",
+            # The form's target select is the classic match's: a game with
+            # one target keeps it.
+            "rules=partners&target={}&level=easy&level_2=hard".format(
+                101 if len(RULE_SETS["partners"].match_targets) > 1 else 151
+            ),
+        ),
+        ("rules=classic&level=easy&level_1=hard", "rules=classic&target=51&level=easy"),
+    ],
+)
+def test_the_seed_form_goes_to_the_link_with_its_game_and_levels(client, form, link):
+    """The form sends every field; what does not apply to the game chosen
+    (the classic target, the partners seats) is left out of the link."""
+    response = client.get(f"/deal?seed=form-seed&{form}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/deal/form-seed?{link}"
+
+
+def test_the_home_seed_form_has_the_levels_and_the_target(client):
+    page = client.get("/").get_data(as_text=True)
+    form = page.split('action="/deal"')[1].split("</form>")[0]
+    assert '<select id="seed-level" name="level">' in form
+    assert '<select id="seed-target" name="target">' in form
+    for position in (1, 2, 3):
+        assert f'name="level_{position}"' in form
+
+
+def test_the_final_page_and_the_record_carry_the_link(client):
+    start_deal(client, "/deal/linked?rules=cardems&level=hard")
+    page = play_hand(client)
+    link = "http://localhost/deal/linked?rules=cardems&amp;level=hard"
+    assert f'id="share" class="share" type="text" readonly value="{link}"' in page
+    record = client.get("/record").get_json()
+    assert record["link"] == link.replace("&amp;", "&")
+
+
+def test_a_link_without_a_level_is_medium_whatever_the_players_settings(client):
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
+    client.post("/new", data={"csrf_token": token.group(1), "level": "expert"})
+    start_deal(client, "/deal/plain")
+    assert shown_levels(client.get("/game").get_data(as_text=True)) == ["Medium"]

@@ -1,0 +1,108 @@
+"""Messages that stay true: what became of a card after the replies, a
+capture count that agrees with the pile count, no card back standing for
+face-up cards."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from app.engine import CARDEMS, card_label, would_capture
+from app.web.table import Table
+
+
+def shown(page: str) -> str:
+    """The page as it stands, without the step-by-step frames (``<template>``)
+    the script plays before it, each true at its own moment."""
+    return re.sub(r"<template.*?</template>", "", page, flags=re.S)
+
+
+def first_play(wanted: Callable[[Table, str], bool], prefix: str) -> tuple[str, str, Table]:
+    """The first seed ``prefix-N`` whose deal, after the player's first
+    card (the first of the hand that suits ``wanted``) and the Medium
+    computer's reply, satisfies ``wanted``; return the seed, the card and
+    the table after the reply."""
+    for number in range(500):
+        seed = f"{prefix}-{number}"
+        for card in Table.start(CARDEMS, seed, ["medium"], True).observation().hand:
+            table = Table.start(CARDEMS, seed, ["medium"], True)
+            table.play(card, "0")
+            if wanted(table, card):
+                return seed, card, table
+    raise AssertionError(f"no {prefix} deal found")
+
+
+def test_a_card_taken_by_the_reply_says_who_took_it(player):
+    seed, card, table = first_play(
+        lambda table, card: not table.log[0]["captured"] and table.log[1]["captured"], "taken"
+    )
+    player.deal(seed)
+    player.play(card)
+    reply = card_label(table.log[1]["card"])
+    page = shown(player.page)
+    assert f"You played {card_label(card)}: the computer took it with {reply}." in page
+    assert "it stays on the pile" not in page
+    # The player's last card beside the hand says it too.
+    assert f"the computer took it with {reply}</span>" in page
+
+
+def test_a_card_left_on_the_pile_says_so(player):
+    seed, card, _ = first_play(
+        lambda table, card: not table.log[0]["captured"] and not table.log[1]["captured"], "left"
+    )
+    player.deal(seed)
+    player.play(card)
+    assert f"You played {card_label(card)}: it stays on the pile." in shown(player.page)
+
+
+def test_the_capture_mark_counts_the_cards_of_the_pile(player):
+    seed, card, table = first_play(
+        lambda table, card: any(
+            would_capture(mine, table.observation().pile_top) for mine in table.observation().hand
+        ),
+        "mark",
+    )
+    observation = table.observation()
+    mine = next(card for card in observation.hand if would_capture(card, observation.pile_top))
+    player.deal(seed)
+    player.play(card)
+    size = observation.pile_size
+    page = shown(player.page)
+    assert f"Pile: {size} card" in page
+    marks = set(re.findall(r'class="take-mark" aria-hidden="true">takes (\d+)<', page))
+    assert marks == {str(size)}
+    assert f"captures the pile’s {size} card" in page
+    assert mine in player.hand
+
+
+def test_face_up_cards_under_the_fan_are_not_drawn_as_a_back(player):
+    # Fan off: only the top card is drawn; face-down cards (the opening
+    # three) are a back, face-up cards under the top are plain paper.
+    player.deal("fan-off")
+    player.client.post(
+        "/settings", data={"csrf_token": player.token, "highlight": "on", "next": "/game"}
+    )
+    player.get()
+    page = shown(player.page)
+    assert "Pile: 4 cards, 3 face down" in page
+    assert page.count('class="card back under"') == 1
+    assert 'class="card face-up-edge under"' not in page
+    # Later, the face-down cards gone, face-up cards under the top card.
+    for number in range(500):
+        table = Table.start(CARDEMS, f"under-{number}", ["medium"], True)
+        mine = []
+        while not table.state.finished:
+            observation = table.observation()
+            if observation.face_down == 0 and len(observation.pile_face_up) >= 2:
+                break
+            mine.append(observation.hand[0])
+            table.play(mine[-1], str(table.move))
+        else:
+            continue
+        break
+    player.deal(f"under-{number}")
+    for card in mine:
+        player.play(card)
+    page = shown(player.page)
+    assert 'class="card back under"' not in page
+    assert page.count('class="card face-up-edge under"') == 1

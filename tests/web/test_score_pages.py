@@ -1,0 +1,181 @@
+"""The between-hands and final pages: a score table whose points add up to
+the total, running match totals, and the last plays shown openly."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from app.engine import RULE_SETS, GameState, score_hand, seeded_deck
+from tests.conftest import start_deal
+
+
+class ScoreTable(HTMLParser):
+    """Reads the first hand-score table of a page: ``rows`` maps each
+    row's label to ``[(count, points), ...]`` per side, ``totals`` the
+    footer's points per side."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.rows: dict[str, list[tuple[int, int]]] = {}
+        self.totals: list[int] = []
+        self._in_table = self._done = False
+        self._part = ""
+        self._cell: str | None = None
+        self._text = ""
+        self._row: list[str] = []
+        self._label = ""
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "table" and "hand-score" in classes and not self._done:
+            self._in_table = True
+        if not self._in_table:
+            return
+        if tag in ("tbody", "tfoot"):
+            self._part = tag
+        elif tag == "tr":
+            self._row, self._label = [], ""
+        elif tag in ("td", "th"):
+            self._cell = "label" if tag == "th" else classes[0]
+            self._text = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._cell:
+            self._text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self._in_table:
+            return
+        if tag in ("td", "th") and self._cell:
+            if self._cell == "label":
+                self._label = self._text.strip()
+            else:
+                self._row.append(self._text.strip())
+            self._cell = None
+        elif tag == "tr" and self._part == "tbody":
+            cells = [int(text) for text in self._row]
+            self.rows[self._label] = list(zip(cells[::2], cells[1::2], strict=True))
+        elif tag == "tr" and self._part == "tfoot":
+            self.totals = [int(text) for text in self._row[1::2]]
+        elif tag == "table":
+            self._in_table, self._done = False, True
+
+
+def play_hand(client) -> str:
+    """Play the current hand to its end by the first card; return the page."""
+    page = client.get("/game").get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="([^"]+)"', page):
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        assert client.post("/play", data={**fields, "card": cards[0]}).status_code == 303
+        page = client.get("/game").get_data(as_text=True)
+    return page
+
+
+def next_hand(client, page: str) -> str:
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+    assert client.post("/next", data=fields).status_code == 303
+    return play_hand(client)
+
+
+def check_table(page: str, rules_name: str, record: dict, seed: str, hand: int) -> None:
+    """The page's hand score is the engine's, side by side, and each
+    side's points column adds up to its total."""
+    rules = RULE_SETS[rules_name]
+    state = GameState.replay(rules, seeded_deck(seed, rules, hand), record["plays"])
+    table = ScoreTable(page)
+    assert set(table.rows) == {
+        "Cards (most cards)",
+        "Aces",
+        "Jacks",
+        "2♣",
+        "10♦",
+        "Piştis",
+        "Jack piştis",
+    }
+    for side in (0, 1):
+        assert (
+            sum(points for _, points in (row[side] for row in table.rows.values()))
+            == (table.totals[side])
+        )
+    assert sum(count for count, _ in table.rows["Cards (most cards)"]) == 52
+    assert sum(count for count, _ in table.rows["Aces"]) == 4
+    assert sum(points for _, points in table.rows["10♦"]) == 3
+    my_team = record["players"].index("you") % 2
+    scores = score_hand(state)
+    assert table.totals == [scores[my_team].points, scores[1 - my_team].points]
+    for count, points in table.rows["Piştis"]:
+        assert points == rules.pisti_points * count
+    for count, points in table.rows["Jack piştis"]:
+        assert points == rules.jack_pisti_points * count
+
+
+def record(client, hand: int) -> dict:
+    return client.get(f"/record?hand={hand}").get_json()
+
+
+@pytest.mark.parametrize("rules_name", ["cardems", "classic", "partners"])
+def test_score_table_rows_add_up_to_the_total(client, rules_name):
+    seed = f"sum-{rules_name}"
+    start_deal(client, f"/deal/{seed}?rules={rules_name}&level=easy")
+    page = play_hand(client)
+    check_table(page, rules_name, record(client, 1), seed, 0)
+    if rules_name != "cardems":
+        # The next hand's page adds up too, and the match totals run.
+        page = next_hand(client, page)
+        check_table(page, rules_name, record(client, 2), seed, 1)
+        running = re.findall(r'<span class="running">= (\d+)</span>', page)
+        totals = re.search(r'<th scope="row">Total</th><td>(\d+)</td><td>(\d+)</td>', page)
+        assert len(running) == 4 and running[2:] == list(totals.groups())
+
+
+def test_classic_match_final_page_adds_up(client):
+    start_deal(client, "/deal/sum-final?rules=classic&target=51&level=easy")
+    page = play_hand(client)
+    hand = 1
+    while "Next hand" in page:
+        page = next_hand(client, page)
+        hand += 1
+    assert "Final score" in page
+    check_table(page, "classic", record(client, hand), "sum-final", hand - 1)
+    totals = [
+        int(points)
+        for points in re.search(
+            r'<th scope="row">Total</th><td>(\d+)</td><td>(\d+)</td>', page
+        ).groups()
+    ]
+    gains = re.findall(r'<span class="gain">\+(\d+)</span>', page)
+    assert [sum(int(g) for g in gains[side::2]) for side in (0, 1)] == totals
+    assert max(totals) >= 51
+
+
+def test_final_page_shows_the_last_plays_and_the_sweep_openly(client):
+    start_deal(client, "/deal/open-end")
+    page = play_hand(client)
+    assert "<details" not in page.split('class="last-plays"')[0][-200:]
+    section = re.search(r'<section class="last-plays".*?</section>', page, re.S).group(0)
+    assert "The last plays" in section
+    assert "You played" in section and "The computer played" in section
+    assert "left on the table go" in section or "left on the table goes" in section
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "names"),
+    [
+        ("classic", ["You", "The computer"]),
+        ("partners", ["You", "East", "North", "West"]),
+    ],
+)
+def test_every_players_last_card_is_shown_whoever_dealt(client, rules_name, names):
+    """The dealer plays last: in the second hand that is the player, whose
+    last move came after the computers' last cards; they are shown too."""
+    start_deal(client, f"/deal/last-round?rules={rules_name}&level=easy")
+    page = next_hand(client, play_hand(client))
+    section = re.search(r'<section class="last-plays".*?</section>', page, re.S).group(0)
+    lines = re.findall(r"<li>(.*?)</li>", section)
+    played = [line.split(" played ")[0] for line in lines if " played " in line]
+    assert sorted(played) == sorted(names)
+    assert len(played) == len(names)
