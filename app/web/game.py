@@ -7,8 +7,17 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext, lazy_gettext
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
@@ -25,6 +34,7 @@ from app.story.cast import CAST
 
 from . import daily, i18n, links, players, store, story
 from .errors import stale_page
+from .i18n import gettext, lazy_gettext
 from .table import Refused, Table
 from .view import (
     POSITION_NAMES_EN,
@@ -78,6 +88,16 @@ def _card_label(card: str) -> str:
 @bp.app_template_filter("card_name")
 def _card_name(card: str) -> str:
     return i18n.card_name(card)
+
+
+@bp.app_template_global("cards_sprite")
+def _cards_sprite() -> str:
+    """The address of the card faces' sprite sheet (``static/cards.svg``),
+    built once per request: a table page draws some twenty faces."""
+    url: str | None = g.get("cards_sprite")
+    if url is None:
+        url = g.cards_sprite = url_for("static", filename="cards.svg")
+    return url
 
 
 @bp.app_context_processor

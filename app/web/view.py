@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from flask_babel import gettext, lazy_gettext, lazy_pgettext, ngettext
+from flask_babel import lazy_pgettext
 
 from app.ai.hints import Hint, hints_for
 from app.engine import (
@@ -24,7 +24,7 @@ from app.engine import (
 )
 from app.engine.cards import RANKS
 
-from .i18n import card_name
+from .i18n import card_name, gettext, lazy_gettext, ngettext
 from .table import HUMAN, Table
 
 if TYPE_CHECKING:
@@ -380,12 +380,11 @@ def turn_position(table: Table) -> int | None:
     return None if state.finished else table.match.position_of(state.turn)
 
 
-def _table_after(table: Table, plays: int, log: list[dict[str, Any]]) -> Table:
-    """The table as it stood after the current hand's first ``plays``
-    plays, with ``log`` as what had happened since the player's move."""
+def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Table:
+    """The table as it stood at ``state`` (an earlier moment of the current
+    hand), with ``log`` as what had happened since the player's move."""
     match = copy.copy(table.match)
-    state = match.state
-    match.state = GameState.replay(match.rules, state.deck, state.plays[:plays])
+    match.state = state
     return replace(table, match=match, log=log)
 
 
@@ -418,9 +417,13 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
         return []
     quiet = {**aids, "hints": False}
     frames = []
-    before = _table_after(table, start, []).observation()
+    # Replayed once to the player's move, then one play at a time.
+    moment = GameState.replay(table.match.rules, state.deck, state.plays[:start])
+    before = _table_at(table, moment, []).observation()
     for step, event in enumerate(table.log):
-        after = _table_after(table, start + step + 1, table.log[: step + 1])
+        moment = moment.copy()
+        moment.play(state.plays[start + step])
+        after = _table_at(table, moment, table.log[: step + 1])
         view = motion_view(after, table_context(after, quiet))
         view["position"] = event["position"]
         if event["captured"]:
