@@ -1,6 +1,7 @@
 # Pişti in one container: waitress (python -m app.serve) as a non-root user,
-# its packages from requirements.lock (exact versions and hashes), sessions and the
-# secret key in the /srv/pisti/instance volume. For several containers
+# its packages from requirements.lock (exact versions and hashes), sessions,
+# the SQLite database and the secret key in the /srv/pisti/instance volume.
+# For several containers
 # sharing Redis, see docker-compose.yml. Only `python3` is assumed of the base
 # image, so scripts/build-image can build this against a Debian stand-in.
 FROM python:3.11.7-slim-bookworm
@@ -23,6 +24,7 @@ COPY pyproject.toml README.md ./
 COPY app ./app
 COPY templates ./templates
 COPY static ./static
+COPY migrations ./migrations
 # Editable, so the app finds templates/ and static/ beside app/; nothing more
 # is fetched. The translations are compiled here, never committed.
 RUN pip install --no-deps --no-build-isolation --editable . \

@@ -12,6 +12,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from . import config
+from .db import init_db
 from .logs import init_logging
 from .sessions import init_sessions
 from .web import security
@@ -49,16 +50,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # These checks run before CSRF's: a Redis outage is a 503 and a
     # malformed form a 400, not a "missing token" or a 500.
     redis_client = init_sessions(app)
+    init_db(app)
     security.init_security(app)
     # Flask-WTF finds the token's secret half in the session, where
     # app.sessions puts it from its own cookie: a visitor's first form works
     # without any stored session.
     csrf.init_app(app)
 
-    from .web import errors, game, house
+    from .web import daily, errors, game, house, players, story
 
     app.register_blueprint(game.bp)
     app.register_blueprint(house.bp)
+    app.register_blueprint(daily.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(story.bp)
     errors.register(app)
     security.limit_game_creation(app, redis_client)
 

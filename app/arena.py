@@ -30,6 +30,7 @@ from .engine import (
     score_hand,
     seeded_deck,
 )
+from .style_stats import StyleStats
 
 
 @dataclass
@@ -43,6 +44,7 @@ class ArenaResult:
             deal), by the rule set's winner rule (cardems breaks ties by
             cards); a loss is any other team winning.
         times: each level's decision times, in milliseconds.
+        styles: each level's style statistics.
     """
 
     differences: list[float] = field(default_factory=list)
@@ -50,6 +52,7 @@ class ArenaResult:
     draws: int = 0
     losses: int = 0
     times: dict[str, list[float]] = field(default_factory=dict)
+    styles: dict[str, StyleStats] = field(default_factory=dict)
 
     def merge(self, other: ArenaResult) -> None:
         """Add another run's figures to these."""
@@ -59,6 +62,8 @@ class ArenaResult:
         self.losses += other.losses
         for level, times in other.times.items():
             self.times.setdefault(level, []).extend(times)
+        for level, stats in other.styles.items():
+            self.styles.setdefault(level, StyleStats()).merge(stats)
 
     def mean_and_margin(self) -> tuple[float, float]:
         """Return the mean difference per deal and its 95% margin (±)."""
@@ -76,33 +81,41 @@ def play_deals(
     first: int,
     count: int,
     budget_ms: float | None = None,
+    max_worlds: int | None = None,
 ) -> ArenaResult:
     """Play deals ``first`` .. ``first + count - 1`` of ``seed``, each once
     per team with A at that team's seats. ``rules_text`` is a rule set as
-    :func:`~app.engine.parse_rules_text` reads it (``classic&players=3``).
+    :func:`~app.engine.parse_rules_text` reads it (``classic&players=3``);
+    ``budget_ms`` and ``max_worlds`` are the searching levels' budget (see
+    :func:`app.ai.make_bot`).
 
     Raises:
         InvalidRules: ``rules_text`` is not a valid rule set.
     """
     rules = parse_rules_text(rules_text)
     teams = rules.team_count
-    result = ArenaResult(times={a: [], b: []})
+    result = ArenaResult(times={a: [], b: []}, styles={a: StyleStats(), b: StyleStats()})
     for number in range(first, first + count):
         deck = seeded_deck(f"{seed}-{number}", rules)
         difference = 0.0
         for a_team in range(teams):
             state = GameState(rules, deck)
+            for seat in range(rules.players):
+                result.styles[a if rules.team_of(seat) == a_team else b].hands += 1
             while not state.finished:
                 seat = state.turn
                 level = a if rules.team_of(seat) == a_team else b
                 bot = make_bot(
-                    level, random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"), budget_ms
+                    level,
+                    random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"),
+                    budget_ms,
+                    max_worlds,
                 )
                 observation = observe(state, seat)
                 start = time.perf_counter()
                 card = bot.choose(observation)
                 result.times[level].append((time.perf_counter() - start) * 1000)
-                state.play(card)
+                result.styles[level].add_play(observation, state.play(card))
             scores = score_hand(state)
             others = sum(score.points for score in scores) - scores[a_team].points
             difference += (scores[a_team].points - others / (teams - 1)) / teams
@@ -125,6 +138,7 @@ def run_arena(
     rules_text: str = "cardems",
     jobs: int = 1,
     budget_ms: float | None = None,
+    max_worlds: int | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals of ``a`` against ``b`` under the rules
     ``rules_text`` (as :func:`play_deals`) over ``jobs`` processes and
@@ -133,11 +147,11 @@ def run_arena(
     chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
     result = ArenaResult(times={a: [], b: []})
     if jobs == 1:
-        result.merge(play_deals(a, b, rules_text, seed, 0, deals, budget_ms))
+        result.merge(play_deals(a, b, rules_text, seed, 0, deals, budget_ms, max_worlds))
         return result
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_deals, a, b, rules_text, seed, lo, hi - lo, budget_ms)
+            pool.submit(play_deals, a, b, rules_text, seed, lo, hi - lo, budget_ms, max_worlds)
             for lo, hi in chunks
         ]
         for future in futures:
@@ -167,4 +181,7 @@ def report(result: ArenaResult, a: str, b: str) -> str:
             f"{level} decision time: median {statistics.median(times):.3f} ms, "
             f"p99 {percentile(times, 0.99):.3f} ms over {len(times)} decisions"
         )
+    for level in dict.fromkeys((a, b)):
+        if level in result.styles:
+            lines.append(f"{level} style: {result.styles[level].describe()}")
     return "\n".join(lines)

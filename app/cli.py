@@ -10,7 +10,7 @@ from typing import NoReturn
 import click
 from flask import Flask
 
-from .ai import LEVELS
+from .ai import BOTS
 from .arena import report, run_arena
 from .engine import (
     InvalidRecord,
@@ -51,11 +51,14 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+#: With ``--worlds`` alone, a move's search stops at this time even short of
+#: its worlds, in milliseconds.
+WORLDS_TIME_LIMIT_MS = 10_000.0
+
+
 @click.command("arena")
-@click.option("--a", "level_a", required=True, type=click.Choice(list(LEVELS)), help="First level.")
-@click.option(
-    "--b", "level_b", required=True, type=click.Choice(list(LEVELS)), help="Second level."
-)
+@click.option("--a", "level_a", required=True, type=click.Choice(list(BOTS)), help="First level.")
+@click.option("--b", "level_b", required=True, type=click.Choice(list(BOTS)), help="Second level.")
 @click.option(
     "--deals", default=200, show_default=True, type=click.IntRange(1), help="Duplicate deals."
 )
@@ -81,6 +84,13 @@ def _fail(message: str) -> NoReturn:
     default=None,
     help="Thinking time per move of searching levels, in milliseconds.",
 )
+@click.option(
+    "--worlds",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worlds each move of searching levels samples, whatever the time it takes "
+    "(with --budget-ms: whichever comes first).",
+)
 def arena_command(
     level_a: str,
     level_b: str,
@@ -89,6 +99,7 @@ def arena_command(
     rules_text: str,
     jobs: int,
     budget_ms: float | None,
+    worlds: int | None,
 ) -> None:
     """Play LEVEL A against LEVEL B over duplicate deals (each seeded deal
     played once per team, A at that team's seats and B at the others: with
@@ -101,7 +112,9 @@ def arena_command(
         parse_rules_text(rules_text)
     except (InvalidSeed, InvalidRules) as exc:
         _fail(str(exc))
-    result = run_arena(level_a, level_b, deals, seed, rules_text, jobs, budget_ms)
+    if worlds is not None and budget_ms is None:
+        budget_ms = WORLDS_TIME_LIMIT_MS
+    result = run_arena(level_a, level_b, deals, seed, rules_text, jobs, budget_ms, worlds)
     click.echo(report(result, level_a, level_b))
 
 

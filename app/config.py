@@ -17,6 +17,8 @@ from typing import Any
 import limits
 import redis
 from flask import Config
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from .web.table import TURN_BUDGET_MS
 
@@ -43,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
     "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds
+    "DATABASE_URL": None,  # None: SQLite in the instance folder; or postgresql://...
+    "RANKING_LIMIT": "60 per minute",  # per client address, the leaderboard pages
     "TRUSTED_HOSTS": None,  # Host names the site answers to, e.g. ["pisti.example"]; None: any
     "SERVER_NAME": None,  # the public host[:port] share links use; None: see security.py
 }
@@ -190,6 +194,21 @@ def _check(config: Config) -> list[str]:
         isinstance(server_name, str) and _HOST_PORT.fullmatch(server_name)
     ):
         bad("SERVER_NAME", "must be a host name with an optional port, such as pisti.example")
+    database = config["DATABASE_URL"]
+    if database is not None:
+        try:
+            if not isinstance(database, str):
+                raise ArgumentError("not text")
+            if make_url(database).get_backend_name() not in ("sqlite", "postgresql"):
+                raise ArgumentError("not sqlite or postgresql")
+        except ArgumentError:
+            bad("DATABASE_URL", "must be a URL such as postgresql://user:password@host/pisti")
+    try:
+        if not isinstance(config["RANKING_LIMIT"], str):
+            raise ValueError
+        limits.parse_many(config["RANKING_LIMIT"])
+    except ValueError:
+        bad("RANKING_LIMIT", 'must be a rate such as "60 per minute"')
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
     return problems

@@ -30,12 +30,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from app.ai import make_bot
+from app.ai import BOTS, is_searching, make_bot
 from app.engine import Observation
 
-#: Levels whose move is a search and goes to the pool; the others decide in
+#: Levels whose move is a search and goes to the pool (the Expert, and
+#: Mürüvvet Hanım of the story, who is one); the others decide in
 #: microseconds, in the web process.
-SEARCHING = frozenset({"expert"})
+SEARCHING = frozenset(level for level in BOTS if is_searching(level))
 #: Searches waiting or running at most; one more raises :class:`SearchBusy`.
 #: Below the server's threads (``app.serve.THREADS``), so waiting searches
 #: never take every thread.

@@ -153,9 +153,13 @@ class Player:
         """Play ``card`` (default: a random card of the hand; every card in
         hand is a legal play) with the play form's hidden fields (token,
         move, hand, game), and read the table again."""
-        fields = dict(HIDDEN.findall(PLAY_FORM.search(self.page).group(1)))
-        self.post("/play", {**fields, "card": card or self.rng.choice(self.hand)})
+        self.post("/play", {**self.play_fields(), "card": card or self.rng.choice(self.hand)})
         self.get("/game")
+
+    def play_fields(self) -> dict[str, str]:
+        """The hidden fields of the current page's play form (token, move,
+        hand, game)."""
+        return dict(HIDDEN.findall(PLAY_FORM.search(self.page).group(1)))
 
     def finish(self) -> dict:
         """Play the hand out, download its record, and return the engine's

@@ -43,6 +43,7 @@ def app(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "test-secret",
             "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
         }
     )
 

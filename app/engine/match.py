@@ -22,12 +22,25 @@ match is a single hand.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .rules import MATCH_TARGETS, InvalidRules, RuleSet, rules_from_json, rules_to_json
 from .scoring import TeamScore, hand_winner, score_hand
 from .shuffle import InvalidSeed, check_seed, seeded_deck
 from .state import GameState, InvalidState
+
+
+@lru_cache(maxsize=4096)
+def _hand_deck(seed: str, rules: RuleSet, hand: int) -> tuple[str, ...]:
+    """Return :func:`seeded_deck` as a tuple, shuffled once per seed, rules
+    and hand and then kept: a match is rebuilt from its seed on every web
+    request (the 4,096 most recent decks, about 1 MB).
+
+    Raises:
+        InvalidSeed: as :func:`seeded_deck` (not kept).
+    """
+    return tuple(seeded_deck(seed, rules, hand))
 
 
 class Match:
@@ -68,7 +81,7 @@ class Match:
         self.hand_number = 0
         self.history: list[list[int]] = []
         self.plays_history: list[list[str]] = []
-        self.state = GameState(rules, seeded_deck(seed, rules, 0))
+        self.state = GameState(rules, _hand_deck(seed, rules, 0))
 
     @property
     def players(self) -> int:
@@ -164,7 +177,7 @@ class Match:
         if not self.hand_counted or self.over:
             raise InvalidState("the next hand comes after a counted hand of an unfinished match")
         self.hand_number += 1
-        self.state = GameState(self.rules, seeded_deck(self.seed, self.rules, self.hand_number))
+        self.state = GameState(self.rules, _hand_deck(self.seed, self.rules, self.hand_number))
 
     def finished_hand(self, index: int) -> GameState:
         """Return finished hand ``index`` (from 0) as it ended.
@@ -173,7 +186,7 @@ class Match:
             IndexError: that hand is not finished.
         """
         plays = self.plays_history[index]
-        return GameState.replay(self.rules, seeded_deck(self.seed, self.rules, index), plays)
+        return GameState.replay(self.rules, _hand_deck(self.seed, self.rules, index), plays)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the match as plain data (lists, strings and numbers)."""

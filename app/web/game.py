@@ -7,8 +7,17 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext, lazy_gettext
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
@@ -21,9 +30,11 @@ from app.engine import (
     new_seed,
 )
 from app.logs import log_game_finished
+from app.story.cast import CAST
 
-from . import i18n, links, store
+from . import daily, i18n, links, players, store, story
 from .errors import stale_page
+from .i18n import gettext, lazy_gettext
 from .table import Refused, Table
 from .view import (
     POSITION_NAMES_EN,
@@ -79,6 +90,16 @@ def _card_name(card: str) -> str:
     return i18n.card_name(card)
 
 
+@bp.app_template_global("cards_sprite")
+def _cards_sprite() -> str:
+    """The address of the card faces' sprite sheet (``static/cards.svg``),
+    built once per request: a table page draws some twenty faces."""
+    url: str | None = g.get("cards_sprite")
+    if url is None:
+        url = g.cards_sprite = url_for("static", filename="cards.svg")
+    return url
+
+
 @bp.app_context_processor
 def _page_globals() -> dict:
     """What every page needs: the aids, the languages, the level names."""
@@ -86,7 +107,7 @@ def _page_globals() -> dict:
         "aids": store.aids(),
         "languages": i18n.LANGUAGES,
         "current_language": str(get_locale() or "en"),
-        "level_names": LEVEL_NAMES,
+        "level_names": {**LEVEL_NAMES, **{member.key: member.name for member in CAST}},
     }
 
 
@@ -250,7 +271,9 @@ def record() -> Response | tuple[str, int]:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
-    seed = match.seed if table.seed_public or match.over else None
+    seed = (
+        match.seed if table.seed_public or (match.over and not daily.seed_secret(match)) else None
+    )
     if seed:
         extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
@@ -396,6 +419,8 @@ def _act(action: Callable[[Table], None]) -> Response | tuple[str, int]:
         return _stale()
     if table.match.over and not was_over:
         log_game_finished(table)
+        players.game_finished(table)
+        story.record_result(table)
     return redirect(url_for("game.table"), 303)
 
 
@@ -414,8 +439,9 @@ def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
     context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
+    context.update(story.table_extras(table, store.aids()))
     match = table.match
-    if table.seed_public or match.over:
+    if table.seed_public or (match.over and not daily.seed_secret(match)):
         context["share_url"] = _table_url(table, external=True)
         context["deal_url"] = _table_url(table)
     if not match.hand_counted:

@@ -3,12 +3,23 @@
 The catalogues live in ``app/translations``; the ``.mo`` files are compiled
 by the install scripts (``pybabel compile``), never committed. The language
 is the player's choice on any page, else the browser's ``Accept-Language``.
+
+:func:`gettext`, :func:`ngettext` and :func:`lazy_gettext` are Flask-Babel's,
+with the request's catalogue looked up once per request (:func:`translations`)
+instead of once per string: a table page translates over a hundred strings,
+and Flask-Babel's lookup of the catalogue costs some 50 times the lookup of a
+string in it. The templates' ``_()`` and ``ngettext()`` use the same
+functions.
 """
 
 from __future__ import annotations
 
-from flask import Flask, request
-from flask_babel import Babel, gettext, lazy_gettext
+from typing import Any, cast
+
+from babel.support import NullTranslations
+from flask import Flask, g, request
+from flask_babel import Babel, get_translations
+from flask_babel.speaklater import LazyString
 
 from app.engine.cards import RANK_NAMES
 
@@ -18,6 +29,40 @@ from . import store
 LANGUAGES = {"en": "English", "tr": "Türkçe"}
 
 babel = Babel()
+
+
+def translations() -> NullTranslations:
+    """Return this request's catalogue (Flask-Babel's ``get_translations()``
+    for the request's language), looked up once per request and kept on
+    ``g``; outside a request, Flask-Babel's (which is the identity)."""
+    found: NullTranslations | None = g.get("pisti_translations") if g else None
+    if found is None:
+        found = get_translations()
+        if g:
+            g.pisti_translations = found
+    return found
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """Return ``string`` in the page's language, formatted with
+    ``variables`` (``%(name)s``), as Flask-Babel's ``gettext``."""
+    text: str = translations().ugettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """Return ``singular`` or ``plural`` for ``num`` in the page's language,
+    formatted with ``variables`` and ``num``, as Flask-Babel's ``ngettext``."""
+    variables.setdefault("num", num)
+    text: str = translations().ungettext(singular, plural, num)
+    return text % variables
+
+
+def lazy_gettext(string: str, **variables: Any) -> LazyString:
+    """Return ``string`` to be translated by :func:`gettext` each time it
+    is used (module-level texts), as Flask-Babel's ``lazy_gettext``."""
+    return LazyString(gettext, string, **variables)
+
 
 SUITS = {
     "C": lazy_gettext("clubs"),
@@ -51,5 +96,12 @@ def card_name(card: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Set up Flask-Babel on ``app`` with :func:`select_locale`."""
+    """Set up Flask-Babel on ``app`` with :func:`select_locale`, the
+    templates' ``_()`` and ``ngettext()`` through :func:`translations`."""
     babel.init_app(app, locale_selector=select_locale)
+    # Added to the environment by Jinja's i18n extension (Flask-Babel's).
+    cast(Any, app.jinja_env).install_gettext_callables(
+        gettext=lambda string: translations().ugettext(string),
+        ngettext=lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        newstyle=True,
+    )

@@ -33,7 +33,16 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 #: The endpoints that deal a new game, sharing one rate limit.
-GAME_CREATION = ("game.new_game", "game.deal", "house.start")
+GAME_CREATION = (
+    "game.new_game",
+    "game.deal",
+    "house.start",
+    "daily.play",
+    "daily.play_past",
+    "story.play",
+)
+#: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
+RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
 #: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
 PLAYING = ("game.play", "game.next_hand")
 #: The environ key :class:`HostCheck` sets on a request with a bad Host.
@@ -108,14 +117,15 @@ class HostCheck:
 
 def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     """Rate-limit creating games: ``NEW_GAME_LIMIT`` per client address,
-    shared by the endpoints of :data:`GAME_CREATION` (none when
+    shared by the endpoints of :data:`GAME_CREATION`; and the leaderboards:
+    ``RANKING_LIMIT``, shared by :data:`RANKING` (none when
     ``RATELIMIT_ENABLED`` is false).
 
     Plays and next hands (:data:`PLAYING`) are limited to ``PLAY_LIMIT``
     per game and, separately, per client address: every one may make the
     computers search.
 
-    Call after the game blueprint is registered. Hits are counted in Redis
+    Call after the game, daily and players blueprints are registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     the server process's memory (one process: :mod:`app.serve`).
 
@@ -134,6 +144,9 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
         app.view_functions[endpoint] = cast("RouteCallable", creating(app.view_functions[endpoint]))
+    ranking = limiter.shared_limit(app.config["RANKING_LIMIT"], scope="ranking")
+    for endpoint in RANKING:
+        app.view_functions[endpoint] = cast("RouteCallable", ranking(app.view_functions[endpoint]))
     per_game = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play", key_func=_game_key)
     per_address = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play-address")
     for endpoint in PLAYING:

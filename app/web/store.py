@@ -201,6 +201,7 @@ AIDS = {
     "hints": False,  # a short note on your turn
     "bottom_card": True,  # show the stock's bottom card where the rules do
     "fan": True,  # fan the pile's top cards
+    "remarks": True,  # a story opponent's remarks at the table
 }
 _AIDS = "aids"
 
@@ -232,3 +233,20 @@ def language() -> str | None:
 def save_language(code: str) -> None:
     """Remember the player's language (a key of ``i18n.LANGUAGES``)."""
     session[_LANGUAGE] = code
+
+
+_STORY = "story"
+
+
+def story_progress() -> dict[str, Any]:
+    """Return the player's Mansion Evenings progress as plain data (see
+    ``app/web/story.py`` for its fields), or ``{}``. Kept in the session
+    for now; the pair of this and :func:`save_story_progress` is the one
+    place to change when progress moves to the database."""
+    value = session.get(_STORY)
+    return value if isinstance(value, dict) else {}
+
+
+def save_story_progress(value: dict[str, Any]) -> None:
+    """Keep the player's Mansion Evenings progress (plain data)."""
+    session[_STORY] = value

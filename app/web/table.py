@@ -12,7 +12,7 @@ import secrets
 from dataclasses import asdict, dataclass, field
 
 from app import searches
-from app.ai import LEVELS
+from app.ai import BOTS, is_searching
 from app.engine import (
     IllegalPlay,
     InvalidCard,
@@ -83,11 +83,12 @@ class Table:
         """Deal a new match and let the computers play up to the player's
         first turn.
 
-        ``levels`` gives the computer positions' levels (1 or 3 names). Raises
+        ``levels`` gives the computer positions' levels (1 or 3 names of
+        :data:`app.ai.BOTS`: levels or story opponents). Raises
         ``InvalidSeed`` for a bad seed, ``ValueError`` for a bad target or
         levels.
         """
-        if len(levels) != rules.players - 1 or any(level not in LEVELS for level in levels):
+        if len(levels) != rules.players - 1 or any(level not in BOTS for level in levels):
             raise ValueError(f"{rules.name} needs {rules.players - 1} computer levels")
         table = cls(
             match=Match(rules, seed, target),
@@ -177,7 +178,7 @@ class Table:
 
     def _computer_plays(self) -> None:
         match, state = self.match, self.match.state
-        experts = self.levels.count("expert")
+        experts = sum(1 for level in self.levels if level is not None and is_searching(level))
         budget_ms = min(self.expert_ms, TURN_BUDGET_MS / experts) if experts else None
         while not state.finished and state.turn != self.seat:
             seat = state.turn
@@ -211,7 +212,7 @@ class Table:
         try:
             match = Match.from_dict(data["match"])
             levels = list(data["levels"])
-            if len(levels) != match.players or any(level not in LEVELS for level in levels[1:]):
+            if len(levels) != match.players or any(level not in BOTS for level in levels[1:]):
                 raise InvalidState("bad computer levels")
             return cls(
                 match=match,

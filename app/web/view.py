@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from flask_babel import gettext, lazy_gettext, lazy_pgettext, ngettext
+from flask_babel import lazy_pgettext
 
 from app.ai.hints import Hint, hints_for
 from app.engine import (
@@ -24,7 +24,7 @@ from app.engine import (
 )
 from app.engine.cards import RANKS
 
-from .i18n import card_name
+from .i18n import card_name, gettext, lazy_gettext, ngettext
 from .table import HUMAN, Table
 
 if TYPE_CHECKING:
@@ -341,8 +341,9 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
 
 def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]]:
     """Return each finished hand's points per side with the match total
-    after it: ``[(hand points, running totals), ...]``."""
-    totals = [0, 0]
+    after it: ``[(hand points, running totals), ...]``, with as many sides
+    as the match has (two, three or four)."""
+    totals = [0] * len(history[0]) if history else []
     rows = []
     for points in history:
         totals = [total + point for total, point in zip(totals, points, strict=True)]
@@ -381,12 +382,11 @@ def turn_position(table: Table) -> int | None:
     return None if state.finished else table.match.position_of(state.turn)
 
 
-def _table_after(table: Table, plays: int, log: list[dict[str, Any]]) -> Table:
-    """The table as it stood after the current hand's first ``plays``
-    plays, with ``log`` as what had happened since the player's move."""
+def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Table:
+    """The table as it stood at ``state`` (an earlier moment of the current
+    hand), with ``log`` as what had happened since the player's move."""
     match = copy.copy(table.match)
-    state = match.state
-    match.state = GameState.replay(match.rules, state.deck, state.plays[:plays])
+    match.state = state
     return replace(table, match=match, log=log)
 
 
@@ -419,9 +419,13 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
         return []
     quiet = {**aids, "hints": False}
     frames = []
-    before = _table_after(table, start, []).observation()
+    # Replayed once to the player's move, then one play at a time.
+    moment = GameState.replay(table.match.rules, state.deck, state.plays[:start])
+    before = _table_at(table, moment, []).observation()
     for step, event in enumerate(table.log):
-        after = _table_after(table, start + step + 1, table.log[: step + 1])
+        moment = moment.copy()
+        moment.play(state.plays[start + step])
+        after = _table_at(table, moment, table.log[: step + 1])
         view = motion_view(after, table_context(after, quiet))
         view["position"] = event["position"]
         if event["captured"]:
@@ -433,7 +437,8 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
             view["taken"] = {
                 "position": event["position"],
                 "name": POSITION_NAMES[table.match.players][event["position"]],
-                "cards": event["captured"],
+                # The pile before the play, as the log and "Pile: N cards" count it.
+                "cards": event["captured"] - 1,
                 "pisti": event["pisti"],
                 "jack_pisti": event["jack_pisti"],
             }

@@ -41,6 +41,7 @@ def live_server(tmp_path_factory):
         {
             "SECRET_KEY": "e2e-secret",
             "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
+            "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('db') / 'pisti.db'}",
             # Every browser test comes from 127.0.0.1: the new-game limit is for
             # the outside world (tests/ops checks it).
             "RATELIMIT_ENABLED": False,

@@ -41,13 +41,16 @@ def compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_compose_runs_redis_two_app_replicas_and_a_proxy(compose):
+def test_compose_runs_redis_postgres_two_app_replicas_and_a_proxy(compose):
     services = compose["services"]
-    assert set(services) == {"redis", "app", "proxy"}
+    assert set(services) == {"redis", "postgres", "app", "proxy"}
     app = services["app"]
     assert app["build"] == "."
     assert app["deploy"]["replicas"] == 2
     assert app["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert app["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert services["postgres"]["volumes"] == ["postgres-data:/var/lib/postgresql/data"]
+    assert "postgres-data" in compose["volumes"]
     assert "--appendonly" in services["redis"]["command"]
     assert services["proxy"]["ports"] == ["8000:80"]
     nginx = compose["configs"]["nginx"]["content"]
@@ -59,14 +62,17 @@ def test_compose_runs_redis_two_app_replicas_and_a_proxy(compose):
         assert f"proxy_hide_header {name};" in nginx
 
 
-def test_compose_app_settings_are_accepted(compose, monkeypatch):
+def test_compose_app_settings_are_accepted(compose, monkeypatch, tmp_path):
     environment = compose["services"]["app"]["environment"]
+    assert environment["FLASK_DATABASE_URL"].startswith("postgresql://pisti:")
     assert environment["FLASK_SESSION_BACKEND"] == "redis"
     assert environment["FLASK_REDIS_URL"].startswith("redis://redis:6379/")
     assert environment["FLASK_SECRET_KEY"].startswith("${FLASK_SECRET_KEY:?")  # required, shared
     for name, value in environment.items():
         monkeypatch.setenv(name, str(value))
     monkeypatch.setenv("FLASK_SECRET_KEY", "a-compose-secret-key")
+    # No "postgres" host here: the same settings with SQLite in its place.
+    monkeypatch.setenv("FLASK_DATABASE_URL", f"sqlite:///{tmp_path / 'pisti.db'}")
     app = create_app()
     assert app.config["SESSION_BACKEND"] == "redis" and app.config["TRUSTED_PROXIES"] == 1
 

@@ -4,12 +4,12 @@ whose record is format 2 and replays to the page's totals."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from app.engine import CLASSIC, load_record, with_options
 from tests.conftest import CSRF, Player, start_deal
+from tests.web.test_score_pages import ScoreTable
 
 SEEN = "Your side took the face-down cards"
 ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
@@ -64,13 +64,12 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
     result = runner.invoke(args=["replay", str(path)])
     assert result.exit_code == 0, result.stderr
     points = [team["points"] for team in json.loads(result.stdout)["teams"]]
-    totals = re.search(
-        r"<th scope=\"row\">Hand total</th><td class=\"score-count\"></td>"
-        r"<td class=\"score-points\">(\d+)</td><td class=\"score-count\"></td>"
-        r"<td class=\"score-points\">(\d+)</td>",
-        player.page,
-    )
-    assert totals and [int(totals.group(1)), int(totals.group(2))] == points
+    table = ScoreTable(player.page)
+    assert table.totals == points
+    # the lines add up to the totals, the last-sweep bonus among them
+    assert "Last cards bonus" in table.rows
+    for side, total in enumerate(table.totals):
+        assert sum(row[side][1] for row in table.rows.values()) == total
 
 
 @pytest.mark.parametrize(

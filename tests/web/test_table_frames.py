@@ -57,7 +57,7 @@ def test_a_capture_step_shows_the_taken_cards_and_a_pisti_its_mark(player):
                 break
             log = re.findall(r"<li>(.*?)</li>", player.page.split('class="live"')[1])
             for (position, frame), line in zip(FRAME.findall(player.page), log, strict=False):
-                if "captured" in line or "pişti" in line:
+                if "took the pile" in line or "pişti!" in line:
                     assert f'data-taken-by="{position}"' in frame
                     seen_capture = True
                 if "pişti!" in line:

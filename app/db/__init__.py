@@ -1,0 +1,103 @@
+"""The database: players, results, Daily entries, tasks and leaderboards.
+
+SQLAlchemy 2 through Flask-SQLAlchemy, the schema in Alembic migrations
+(Flask-Migrate, ``migrations/``). SQLite in the instance folder by default
+(``instance/pisti.db``); PostgreSQL (psycopg 3) when ``DATABASE_URL`` says
+so. Migrations run when the app starts (several replicas starting together
+on one PostgreSQL take turns on an advisory lock, on one SQLite file on a
+file lock), or by hand with
+``flask --app app db upgrade``. Game state stays in the session; only
+finished games reach the database.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+from flask import Flask
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import DeclarativeBase
+
+MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
+#: Milliseconds an SQLite writer waits for another one before giving up.
+SQLITE_BUSY_MS = 10_000
+
+
+class Base(DeclarativeBase):
+    """Base of the models (:mod:`app.db.models`)."""
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+
+
+def database_url(app: Flask) -> str:
+    """Return the SQLAlchemy URL of ``DATABASE_URL`` (``postgresql://`` is
+    taken as psycopg 3), or SQLite's ``instance/pisti.db`` when it is unset."""
+    url = app.config["DATABASE_URL"]
+    if not url:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{Path(app.instance_path) / 'pisti.db'}"
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def init_db(app: Flask) -> None:
+    """Connect ``app`` to its database and bring the schema up to date.
+
+    Raises:
+        sqlalchemy.exc.OperationalError: the database cannot be reached.
+    """
+    url = database_url(app)
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if make_url(url).get_backend_name() == "postgresql":
+        options.update(pool_size=5, max_overflow=10, connect_args={"connect_timeout": 5})
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS))
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            return
+        event.listen(db.engine, "connect", _sqlite_pragmas)
+        # Two servers starting on one SQLite file take turns, as replicas
+        # on PostgreSQL do on the advisory lock (migrations/env.py).
+        database = db.engine.url.database
+        lock_path = f"{database}.migrate-lock" if database and database != ":memory:" else None
+        if lock_path is None:
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            return
+        with open(lock_path, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL lets pages read while a result is written; writers wait for each
+    # other instead of failing; foreign keys make "forget me" cascade.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    # A large history: keep hot index pages in memory (64 MiB a connection)
+    # and read the rest through the OS page cache without copying.
+    cursor.execute("PRAGMA cache_size=-65536")
+    cursor.execute("PRAGMA mmap_size=268435456")
+    cursor.close()
+
+
+def dialect_insert(engine: Engine) -> Any:
+    """Return the ``insert`` of ``engine``'s dialect (PostgreSQL's or
+    SQLite's), which offers ``on_conflict_do_nothing/update``."""
+    return postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert

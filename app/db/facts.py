@@ -1,0 +1,117 @@
+"""What a finished match says about the player at position 0: the numbers a
+result, the tasks and the statistics are made of. Computed on the server
+from the match it played (never from anything a browser sends)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import date
+
+from app.engine import GameState, score_hand, seeded_deck
+from app.engine.match import Match
+
+_OUTCOMES = {0: "win", 1: "loss", None: "draw"}
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """One finished match, from the player's side (position 0).
+
+    Attributes:
+        game_id: the table's game id (unique per player with the result).
+        rules, target, seed: the match's rule set name, target (``None`` for
+            a single deal) and seed.
+        levels: the computer positions' levels, e.g. ``("hard",)``.
+        outcome: ``"win"``, ``"loss"`` or ``"draw"``.
+        points, opp_points: the player's side's and the other side's totals.
+        hands: hands played.
+        pistis, jack_pistis: piştis the player made themself (a Jack pişti
+            counts only as a Jack pişti).
+        most_cards: hands in which the player's side scored the most cards.
+        ten_of_diamonds, two_of_clubs: hands in which the player's side took
+            that card.
+        used_jack: whether the player played a Jack in any hand.
+        daily_day: the UTC day whose Daily deal this was, else ``None``.
+    """
+
+    game_id: str
+    rules: str
+    target: int | None
+    seed: str
+    levels: tuple[str, ...]
+    outcome: str
+    points: int
+    opp_points: int
+    hands: int
+    pistis: int
+    jack_pistis: int
+    most_cards: int
+    ten_of_diamonds: int
+    two_of_clubs: int
+    used_jack: bool
+    daily_day: date | None = None
+
+    @property
+    def won(self) -> bool:
+        """Whether the player's side won."""
+        return self.outcome == "win"
+
+    @property
+    def deal_key(self) -> str:
+        """The deal's name for the shared-deal lists: 32 hex digits of
+        SHA-256 over seed, rules, target and computer levels."""
+        return deal_key(self.seed, self.rules, self.target, self.levels)
+
+
+def deal_key(seed: str, rules: str, target: int | None, levels: tuple[str, ...]) -> str:
+    """Return the key of a deal (see :attr:`GameFacts.deal_key`)."""
+    text = f"{seed}|{rules}|{target or ''}|{','.join(levels)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def game_facts(
+    match: Match, levels: tuple[str, ...], game_id: str, daily_day: date | None = None
+) -> GameFacts:
+    """Return the facts of a finished ``match`` played by position 0 against
+    computers of ``levels``, replaying each hand from its seeded deck.
+
+    Raises:
+        ValueError: the match is not over.
+    """
+    if not match.over:
+        raise ValueError("the match is not over")
+    counts = {"pistis": 0, "jack_pistis": 0, "most": 0, "ten": 0, "two": 0}
+    used_jack = False
+    for hand, plays in enumerate(match.plays_history):
+        state = GameState(match.rules, seeded_deck(match.seed, match.rules, hand))
+        seat = (-hand) % match.players  # position 0's seat (app.engine.match)
+        team = seat % 2
+        for card in plays:
+            result = state.play(card)
+            if result.seat == seat:
+                counts["pistis"] += result.pisti
+                counts["jack_pistis"] += result.jack_pisti
+                used_jack = used_jack or card[0] == "J"
+        counts["most"] += score_hand(state)[team].most_cards > 0
+        counts["ten"] += "TD" in state.captured[team]
+        counts["two"] += "2C" in state.captured[team]
+    totals = match.totals
+    return GameFacts(
+        game_id=game_id,
+        rules=match.rules.name,
+        target=match.target,
+        seed=match.seed,
+        levels=levels,
+        outcome=_OUTCOMES[match.winner()],
+        points=totals[0],
+        opp_points=totals[1],
+        hands=len(match.plays_history),
+        pistis=counts["pistis"],
+        jack_pistis=counts["jack_pistis"],
+        most_cards=counts["most"],
+        ten_of_diamonds=counts["ten"],
+        two_of_clubs=counts["two"],
+        used_jack=used_jack,
+        daily_day=daily_day,
+    )

@@ -1,0 +1,165 @@
+"""The tables. Times are naive UTC datetimes (the same on SQLite and
+PostgreSQL); days and weeks are UTC dates (a week starts
+on Monday). Every row of a player goes when the player is forgotten
+(``ON DELETE CASCADE``)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from . import db
+
+#: A 64-bit id that is SQLite's rowid there (so it counts up by itself).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+PLAYER_FK = "players.id"
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A player known by a display name (no sign-up).
+
+    ``score`` (the all-time Pişti score) is kept equal to ``points +
+    rewards``: points from finished games plus task and challenge rewards.
+    ``games``, ``wins``, ``streak`` and ``best_streak`` are running totals,
+    so the leaderboards never add up results.
+    """
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    #: ``name.casefold()``: names are unique regardless of case.
+    name_key: Mapped[str] = mapped_column(String(96), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime())
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    rewards: Mapped[int] = mapped_column(Integer, default=0)
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    #: SHA-256 of the one-time transfer code, while one is open.
+    transfer_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    transfer_expires: Mapped[datetime | None] = mapped_column(DateTime())
+
+    __table_args__ = (Index("ix_players_rank", score.desc(), "id"),)
+
+
+class PlayerToken(db.Model):  # type: ignore[name-defined,misc]
+    """A device's player cookie, kept only as the SHA-256 of the token."""
+
+    __tablename__ = "player_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey(PLAYER_FK, ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime())
+
+
+class Result(db.Model):  # type: ignore[name-defined,misc]
+    """A known player's finished game, written once (unique per player and
+    game id) when the server saw the game end.
+
+    ``points``/``opp_points`` are the player's side's and the other side's
+    match totals; ``pistis`` and ``jack_pistis`` the player's own (a Jack
+    pişti is not also counted as a pişti); ``most_cards`` the hands in which
+    the player's side had the most-cards points. ``deal_key`` names the deal
+    (seed, rules, target, levels) for the shared-deal lists.
+    """
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey(PLAYER_FK, ondelete="CASCADE"))
+    game_id: Mapped[str] = mapped_column(String(32))
+    finished_at: Mapped[datetime] = mapped_column(DateTime())
+    rules: Mapped[str] = mapped_column(String(16))
+    target: Mapped[int | None] = mapped_column(Integer)
+    levels: Mapped[str] = mapped_column(String(40))
+    deal_key: Mapped[str] = mapped_column(String(32))
+    daily_day: Mapped[date | None] = mapped_column(Date)
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False)
+    outcome: Mapped[str] = mapped_column(String(4))
+    points: Mapped[int] = mapped_column(Integer)
+    opp_points: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[int] = mapped_column(Integer)
+    pistis: Mapped[int] = mapped_column(Integer)
+    jack_pistis: Mapped[int] = mapped_column(Integer)
+    most_cards: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        UniqueConstraint("player_id", "game_id", name="uq_results_player_game"),
+        Index("ix_results_player_time", "player_id", "finished_at"),
+        Index("ix_results_deal", "deal_key", points.desc()),
+    )
+
+
+class DailyEntry(db.Model):  # type: ignore[name-defined,misc]
+    """A known player's ranked Daily game of one day and rule set: made when
+    the player starts their first Daily game of the day (so a look at the
+    cards costs the rank), completed when that game finishes."""
+
+    __tablename__ = "daily_entries"
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    rules: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey(PLAYER_FK, ondelete="CASCADE"), primary_key=True, index=True
+    )
+    game_id: Mapped[str] = mapped_column(String(32))
+    started_at: Mapped[datetime] = mapped_column(DateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime())
+    points: Mapped[int | None] = mapped_column(Integer)
+    pistis: Mapped[int | None] = mapped_column(Integer)
+
+    __table_args__ = (
+        Index("ix_daily_rank", "day", "rules", points.desc(), pistis.desc(), "finished_at"),
+    )
+
+
+class WeeklyTotal(db.Model):  # type: ignore[name-defined,misc]
+    """A player's score in one week (from its Monday): points from games
+    finished that week plus rewards earned that week."""
+
+    __tablename__ = "weekly_totals"
+
+    week: Mapped[date] = mapped_column(Date, primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey(PLAYER_FK, ondelete="CASCADE"), primary_key=True, index=True
+    )
+    score: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (Index("ix_weekly_rank", "week", score.desc(), "player_id"),)
+
+
+class PlayerTask(db.Model):  # type: ignore[name-defined,misc]
+    """One of a player's daily tasks (``period`` ``"day"``) or their weekly
+    challenge (``"week"``), from ``start`` (the day, or the week's Monday).
+    ``done_at`` is set, and the reward added, once."""
+
+    __tablename__ = "player_tasks"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey(PLAYER_FK, ondelete="CASCADE"))
+    period: Mapped[str] = mapped_column(String(4))
+    start: Mapped[date] = mapped_column(Date)
+    task: Mapped[str] = mapped_column(String(24))
+    progress: Mapped[int] = mapped_column(Integer, default=0)
+    goal: Mapped[int] = mapped_column(Integer)
+    reward: Mapped[int] = mapped_column(Integer)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime())
+
+    __table_args__ = (
+        UniqueConstraint("player_id", "start", "period", "task", name="uq_player_tasks"),
+    )

@@ -1,0 +1,138 @@
+"""The cast of Mansion Evenings, weakest first, as data.
+
+Each opponent is a bot of :data:`app.ai.OPPONENTS` (its style switches are
+in :mod:`app.ai.styles`; the last two are the Hard and Expert levels under a
+name), with a portrait, an introduction and short remarks in English and
+Turkish (Flask-Babel; the Turkish is in ``app/translations``). The order is
+the measured strength (BENCHMARKS.md, "Mansion Evenings"): each opponent
+beats the one before over 2,000 duplicate deals by an interval clear of zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import LazyString, lazy_gettext
+
+#: A story match is a classic match (seed 001) to this many points.
+TARGET = 51
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """One opponent of the story.
+
+    Attributes:
+        key: the bot's name in :data:`app.ai.OPPONENTS` (and the table's level).
+        name: how the pages call her or him.
+        style: one sentence on how she or he plays (what the arena measured).
+        intro: the line of introduction on the story page.
+        capture, pisti: the remark after her or his capture or pişti.
+        won_hand, lost_hand: the remark at the end of a hand she or he won
+            or lost.
+        explains: whether the remarks explain each play (the teacher's way).
+    """
+
+    key: str
+    name: LazyString
+    style: LazyString
+    intro: LazyString
+    capture: LazyString
+    pisti: LazyString
+    won_hand: LazyString
+    lost_hand: LazyString
+    explains: bool = False
+
+    @property
+    def portrait(self) -> str:
+        """The portrait's file under ``static/``."""
+        return f"story/{self.key}.svg"
+
+
+CAST: tuple[Opponent, ...] = (
+    Opponent(
+        key="hayriye",
+        name=lazy_gettext("Aunt Hayriye"),
+        style=lazy_gettext(
+            "Plays gently: takes what matches, and half the time just lays a card down."
+        ),
+        intro=lazy_gettext("Come, sit by me, dear. We play slowly here, and I will tell you why."),
+        capture=lazy_gettext("There, I take the pile."),
+        pisti=lazy_gettext("Oh my, a pişti! Don't leave a lone card for me, dear."),
+        won_hand=lazy_gettext("That hand was mine, but you are learning fast."),
+        lost_hand=lazy_gettext("Well played, dear! You took that hand."),
+        explains=True,
+    ),
+    Opponent(
+        key="sevim",
+        name=lazy_gettext("Cousin Sevim"),
+        style=lazy_gettext(
+            "Hunts piştis: clears every pile with a Jack and leads bold lone cards. "
+            "Her table sees the most piştis, not always hers."
+        ),
+        intro=lazy_gettext("Piştis or nothing, cousin! Let's make it exciting."),
+        capture=lazy_gettext("Cleared! Now lead something, I dare you."),
+        pisti=lazy_gettext("Pişti! That's the only way to play."),
+        won_hand=lazy_gettext("Told you, fortune favours the bold."),
+        lost_hand=lazy_gettext("Bah, you play it safe. Next hand!"),
+    ),
+    Opponent(
+        key="cevdet",
+        name=lazy_gettext("Uncle Cevdet"),
+        style=lazy_gettext(
+            "Hoards his Jacks: never spends one while another card will do, so it comes "
+            "last in its deal, and in the last deal it takes the table."
+        ),
+        intro=lazy_gettext("A Jack in the hand is worth two on the table, young one."),
+        capture=lazy_gettext("Mine, and I still have my Jacks."),
+        pisti=lazy_gettext("Heh, a pişti for the old man."),
+        won_hand=lazy_gettext("Patience wins, every time."),
+        lost_hand=lazy_gettext("Hmph. I held my Jacks too long."),
+    ),
+    Opponent(
+        key="nevin",
+        name=lazy_gettext("Nevin Hanım"),
+        style=lazy_gettext(
+            "Gives nothing away: keeps her scoring cards off the pile, takes any pile with "
+            "points in it, and leads the ranks already seen."
+        ),
+        intro=lazy_gettext("I never leave a point on the table. Shall we?"),
+        capture=lazy_gettext("I'll keep those points safe, thank you."),
+        pisti=lazy_gettext("A pişti. You should have counted that rank."),
+        won_hand=lazy_gettext("Careful play pays."),
+        lost_hand=lazy_gettext("Nicely done. I shall be more careful."),
+    ),
+    Opponent(
+        key="ferit",
+        name=lazy_gettext("Ferit Hoca"),
+        style=lazy_gettext(
+            "Counts every card: weighs each play against the odds that you can answer it "
+            "(the Hard level)."
+        ),
+        intro=lazy_gettext("Forty-eight cards, four of each rank. I remember all of them."),
+        capture=lazy_gettext("As calculated."),
+        pisti=lazy_gettext("Three of that rank were out. The odds were with me."),
+        won_hand=lazy_gettext("Arithmetic, my friend, simple arithmetic."),
+        lost_hand=lazy_gettext("Interesting. I must recount."),
+    ),
+    Opponent(
+        key="muruvvet",
+        name=lazy_gettext("Mürüvvet Hanım"),
+        style=lazy_gettext(
+            "The lady of the mansion, the strongest player in the house: she thinks each "
+            "card through to the end of the hand (the Expert level)."
+        ),
+        intro=lazy_gettext("So you have beaten my whole household. Sit down."),
+        capture=lazy_gettext("Of course."),
+        pisti=lazy_gettext("Pişti. Did you expect anything else?"),
+        won_hand=lazy_gettext("The mansion keeps its secrets."),
+        lost_hand=lazy_gettext("Hm. You may yet deserve a seat at my table."),
+    ),
+)
+
+BY_KEY: dict[str, Opponent] = {opponent.key: opponent for opponent in CAST}
+
+
+def opponent(key: object) -> Opponent | None:
+    """Return the opponent called ``key``, or ``None`` if there is none."""
+    return BY_KEY.get(key) if isinstance(key, str) else None

@@ -1,0 +1,221 @@
+"""The Daily deal (seed 004: "Daily: everyone gets the same deals each
+day"): one deal per rule set per UTC day, the same for everyone, against
+the Hard computer at every computer seat.
+
+The day's seed is an HMAC-SHA256 of the server's secret key and the date, so
+nobody can work it out before the day; while the day lasts the seed, the
+share link and the record of a Daily game stay hidden (even to those who
+finished it). After the day the seed is public, with a link to play it.
+
+A known player's ranked game is the first Daily game of that day and rule
+set they *start*: starting claims the rank (:func:`app.db.queries.start_daily`),
+so looking at the cards and starting again cannot improve it. Later games
+are played unranked, as are anonymous players' games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, timedelta
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from app.db import queries
+from app.engine import RULE_SETS
+from app.engine.match import Match
+
+from . import game, store
+from .errors import stale_page
+from .identity import current_player
+from .table import Table
+
+bp = Blueprint("daily", __name__, url_prefix="/daily")
+
+#: The computer level at every computer seat of a Daily game.
+DAILY_LEVEL = "hard"
+#: The rule sets with a Daily deal, each played to its first target.
+DAILY_RULES = ("cardems", "classic", "partners")
+#: The first day a Daily page can be asked for.
+FIRST_DAY = date(2026, 1, 1)
+
+
+def today() -> date:
+    """The current UTC day."""
+    return datetime.now(UTC).date()
+
+
+def daily_seed(day: date, rules: str) -> str:
+    """Return the seed of ``day``'s Daily deal of ``rules``: 32 hex digits
+    of HMAC-SHA256(secret key, ``pisti-daily/1|day|rules``)."""
+    key = current_app.config["SECRET_KEY"]
+    key = key.encode() if isinstance(key, str) else key
+    message = f"pisti-daily/1|{day.isoformat()}|{rules}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
+
+
+def daily_levels(rules: str) -> tuple[str, ...]:
+    """The computer levels of a Daily game of ``rules``."""
+    return (DAILY_LEVEL,) * (RULE_SETS[rules].players - 1)
+
+
+def _daily_target(rules: str) -> int | None:
+    targets = RULE_SETS[rules].match_targets
+    return targets[0] if targets else None
+
+
+def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
+    """Return the day whose Daily deal ``match`` is (today's or yesterday's,
+    for a game begun before midnight), or ``None``."""
+    rules = match.rules.name
+    if rules not in DAILY_RULES or levels != daily_levels(rules):
+        return None
+    if match.target != _daily_target(rules):
+        return None
+    now = today()
+    for day in (now, now - timedelta(days=1)):
+        if hmac.compare_digest(match.seed, daily_seed(day, rules)):
+            return day
+    return None
+
+
+def seed_secret(match: Match) -> bool:
+    """Whether ``match`` is dealt from a Daily seed whose day is not over,
+    so its seed (share link, record) must not be shown."""
+    rules = match.rules.name
+    return rules in DAILY_RULES and hmac.compare_digest(match.seed, daily_seed(today(), rules))
+
+
+def _rules_arg(source: Mapping[str, str]) -> str:
+    rules = source.get("rules", "cardems")
+    return rules if rules in DAILY_RULES else "cardems"
+
+
+def _page_number() -> int:
+    text = request.args.get("page", "1")
+    return int(text) if text.isdigit() and len(text) < 7 else 1
+
+
+@bp.get("")
+def page() -> str:
+    """Show today's Daily deal of ``?rules=`` (default the single deal): the
+    countdown to the next deal, the play button, the leaderboard and the
+    player's place, and yesterday's seeds."""
+    rules = _rules_arg(request.args)
+    day = today()
+    player = current_player()
+    entry = queries.daily_entry(player.id, day, rules) if player is not None else None
+    board = queries.daily_leaderboard(
+        day, rules, _page_number(), player.id if player is not None else None
+    )
+    now = datetime.now(UTC)
+    next_deal = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
+    left = int((next_deal - now).total_seconds())
+    yesterday = day - timedelta(days=1)
+    return render_template(
+        "daily/daily.html",
+        day=day,
+        rules=rules,
+        daily_rules=DAILY_RULES,
+        rule_names=game.RULE_NAMES,
+        level=DAILY_LEVEL,
+        player=player,
+        entry=entry,
+        board=board,
+        hours=left // 3600,
+        minutes=(left % 3600) // 60,
+        next_deal=next_deal,
+        yesterday=yesterday,
+        yesterday_seeds={name: daily_seed(yesterday, name) for name in DAILY_RULES},
+        past=False,
+    )
+
+
+@bp.post("/play")
+def play() -> Response | tuple[str, int, dict[str, str]]:
+    """Deal today's Daily game of the posted ``rules``; ranked when the
+    player is known and has not started one of today's before."""
+    rules = _rules_arg(request.form)
+    day = today()
+    table = _deal(day, rules)
+    try:
+        store.apply(lambda: store.start_table(table))
+    except store.Stale:
+        return stale_page()
+    player = current_player()
+    if player is not None:
+        queries.start_daily(player.id, day, rules, table.game_id)
+    return redirect(url_for("game.table"), 303)
+
+
+def _deal(day: date, rules: str) -> Table:
+    return Table.start(
+        RULE_SETS[rules],
+        daily_seed(day, rules),
+        list(daily_levels(rules)),
+        seed_public=day < today(),
+        target=_daily_target(rules),
+        expert_ms=float(current_app.config["EXPERT_MS"]),
+    )
+
+
+def _past_day(text: str) -> date | None:
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if FIRST_DAY <= day < today() and len(text) == 10 else None
+
+
+@bp.get("/<day_text>")
+def past(day_text: str) -> str | tuple[str, int]:
+    """Show a past day's Daily deal of ``?rules=``: its final leaderboard,
+    its seed and a button to play it (unranked)."""
+    day = _past_day(day_text)
+    if day is None:
+        return _no_such_day(day_text)
+    rules = _rules_arg(request.args)
+    player = current_player()
+    board = queries.daily_leaderboard(
+        day, rules, _page_number(), player.id if player is not None else None
+    )
+    return render_template(
+        "daily/daily.html",
+        day=day,
+        rules=rules,
+        daily_rules=DAILY_RULES,
+        rule_names=game.RULE_NAMES,
+        level=DAILY_LEVEL,
+        player=player,
+        entry=None,
+        board=board,
+        seed=daily_seed(day, rules),
+        past=True,
+    )
+
+
+@bp.post("/<day_text>/play")
+def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """Deal a past day's Daily game of the posted ``rules`` (never ranked)."""
+    day = _past_day(day_text)
+    if day is None:
+        return _no_such_day(day_text)
+    table = _deal(day, _rules_arg(request.form))
+    try:
+        store.apply(lambda: store.start_table(table))
+    except store.Stale:
+        return stale_page()
+    return redirect(url_for("game.table"), 303)
+
+
+def _no_such_day(text: str) -> tuple[str, int]:
+    message = gettext(
+        "There is no finished Daily deal of “%(day)s”: give a past day as YYYY-MM-DD.",
+        day=text[:20],
+    )
+    return render_template(
+        "game/bad_request.html", title=gettext("No such Daily deal"), message=message
+    ), 404

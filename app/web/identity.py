@@ -1,0 +1,47 @@
+"""Who is playing: the player of this device's cookie, if any.
+
+The cookie (``pisti_player``: ``HttpOnly``, ``SameSite=Lax``, 400 days, the
+longest browsers keep one) holds a long random token; the database keeps
+only its SHA-256. A forged or stale token is nobody: the pages are then the
+anonymous ones.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, g, request
+from werkzeug.wrappers import Response
+
+from app.db import queries
+from app.db.models import Player
+
+COOKIE = "pisti_player"
+#: The cookie's lifetime in seconds (browsers cap cookies at 400 days).
+COOKIE_AGE = 400 * 24 * 3600
+
+
+def current_player() -> Player | None:
+    """Return the player of this device's cookie, or ``None`` (no cookie, or
+    a token that is nobody's). Asked once per request."""
+    if "player" not in g:
+        g.player = queries.player_by_token(request.cookies.get(COOKIE))
+    player: Player | None = g.player
+    return player
+
+
+def remember(response: Response, token: str) -> Response:
+    """Set the player cookie holding ``token`` on ``response``."""
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
+    )
+    return response
+
+
+def forget(response: Response) -> Response:
+    """Drop the player cookie."""
+    response.delete_cookie(COOKIE, httponly=True, samesite="Lax")
+    return response

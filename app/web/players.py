@@ -1,0 +1,212 @@
+"""Players without sign-up: a display name, the profile (tasks, transfer
+code, forget me), leaderboards, statistics, and recording a finished game.
+
+A player becomes known when they first choose a display name (on the final
+page or the profile page); anonymous play is as before and is not recorded.
+The device cookie is :mod:`.identity`'s.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.wrappers import Response
+
+from app.db import db, queries
+from app.db.facts import deal_key, game_facts
+from app.db.tasks import week_start
+
+from . import charts, daily, game, store
+from .identity import current_player, forget, remember
+from .table import Table
+
+bp = Blueprint("players", __name__)
+
+NAME_REFUSALS = {
+    "empty": lazy_gettext("Please type a name."),
+    "long": lazy_gettext("A name is at most 24 characters."),
+    "characters": lazy_gettext(
+        "A name may have letters, digits, spaces, - _ and . only (no other signs)."
+    ),
+    "taken": lazy_gettext("That name is taken (names are unique whatever their case)."),
+}
+PERIODS = ("all", "week")
+
+
+def game_finished(table: Table) -> None:
+    """Record ``table``'s finished match for this device's player, once (a
+    second call for the same game changes nothing); anonymous games are not
+    kept. Call it when a move ends the match."""
+    player = current_player()
+    if player is None or not table.match.over:
+        return
+    levels = tuple(level or "" for level in table.levels[1:])
+    facts = game_facts(table.match, levels, table.game_id, daily.daily_day_of(table.match, levels))
+    try:
+        queries.record_result(player.id, facts)
+    except SQLAlchemyError:
+        # The game itself is safe in the session; only its result is lost.
+        current_app.logger.exception("could not record a finished game")
+        db.session.rollback()
+
+
+def _page_number() -> int:
+    text = request.args.get("page", "1")
+    return int(text) if text.isdigit() and len(text) < 7 else 1
+
+
+def _back(default: str) -> str:
+    """The game's page when the form came from it (``next=game``), else ``default``."""
+    return url_for("game.table") if request.form.get("next") == "game" else default
+
+
+@bp.app_template_global()
+def finished_game_panel() -> dict[str, Any]:
+    """What the final page shows below the score: the player (or the name
+    form), whether this game is recorded and ranked, and everyone's results
+    of this deal."""
+    table = store.load_table()
+    player = current_player()
+    panel: dict[str, Any] = {"player": player, "deal": [], "daily_day": None, "ranked": None}
+    if table is None or not table.match.over:
+        return panel
+    match = table.match
+    levels = tuple(level or "" for level in table.levels[1:])
+    panel["daily_day"] = daily.daily_day_of(match, levels)
+    if panel["daily_day"] is not None and player is not None:
+        entry = queries.daily_entry(player.id, panel["daily_day"], match.rules.name)
+        panel["ranked"] = entry is not None and entry.game_id == table.game_id
+    if not daily.seed_secret(match):
+        panel["deal"] = queries.deal_results(
+            deal_key(match.seed, match.rules.name, match.target, levels)
+        )
+    return panel
+
+
+@bp.get("/me")
+def profile() -> tuple[str, int]:
+    """Show the player's profile: name, totals, tasks, transfer code and
+    forget me; or, to an anonymous visitor, the name form and the form to
+    continue from another device."""
+    return _profile_page()
+
+
+def _profile_page(
+    message: str | None = None, code: str | None = None, status: int = 200
+) -> tuple[str, int]:
+    player = current_player()
+    tasks = []
+    if player is not None:
+        tasks = queries.player_tasks(player.id, datetime.now(UTC).date())
+    page = render_template(
+        "players/profile.html",
+        player=player,
+        tasks=tasks,
+        message=message,
+        transfer_code=code,
+        forgotten=request.args.get("forgotten") == "1",
+    )
+    return page, status
+
+
+@bp.post("/me/name")
+def choose_name() -> Response | tuple[str, int]:
+    """Choose (or change) the display name (field ``name``). A first name
+    makes the player known and records the game just finished, if any."""
+    player = current_player()
+    name = request.form.get("name", "")
+    try:
+        if player is not None:
+            queries.rename_player(player, name)
+            return redirect(_back(url_for("players.profile")), 303)
+        player, token = queries.create_player(name)
+    except queries.NameRefused as refusal:
+        return _profile_page(str(NAME_REFUSALS[refusal.reason]), status=400)
+    g.player = player
+    table = store.load_table()
+    if table is not None and table.match.over:
+        game_finished(table)
+    return remember(redirect(_back(url_for("players.profile")), 303), token)
+
+
+@bp.post("/me/transfer")
+def transfer() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """Show a new one-time code to continue as this player on another device."""
+    player = current_player()
+    if player is None:
+        return _profile_page(gettext("Choose a name first."), status=400)
+    page, status = _profile_page(code=queries.open_transfer(player))
+    # The code is shown once: never kept by a browser or proxy cache.
+    return page, status, {"Cache-Control": "no-store"}
+
+
+@bp.post("/me/continue")
+def continue_here() -> Response | tuple[str, int]:
+    """Continue as the player of a transfer code (field ``code``) on this device."""
+    claimed = queries.redeem_transfer(request.form.get("code", ""))
+    if claimed is None:
+        message = gettext("That code is unknown, used or expired. Make a new one on your profile.")
+        return _profile_page(message, status=400)
+    _, token = claimed
+    return remember(redirect(url_for("players.profile"), 303), token)
+
+
+@bp.post("/me/forget")
+def forget_me() -> Response | tuple[str, int]:
+    """Delete this player, their results and tasks (field ``confirm`` must
+    be ``yes``), and drop the cookie."""
+    player = current_player()
+    if player is None:
+        return redirect(url_for("players.profile"), 303)
+    if request.form.get("confirm") != "yes":
+        return _profile_page(gettext("Tick the box to confirm; nothing was deleted."), status=400)
+    queries.forget_player(player.id)
+    return forget(redirect(url_for("players.profile", forgotten=1), 303))
+
+
+@bp.get("/leaderboard")
+def leaderboard() -> str:
+    """Show the all-time (``?period=all``) or this week's (``week``)
+    leaderboard, a page at a time (``?page=``), with the player's own row."""
+    period = request.args.get("period", "all")
+    period = period if period in PERIODS else "all"
+    player = current_player()
+    player_id = player.id if player is not None else None
+    if period == "week":
+        board = queries.weekly_leaderboard(
+            week_start(datetime.now(UTC).date()), _page_number(), player_id
+        )
+    else:
+        board = queries.alltime_leaderboard(_page_number(), player_id)
+    return render_template("players/leaderboard.html", board=board, period=period, player=player)
+
+
+@bp.get("/me/stats")
+def stats() -> str:
+    """Show the player's statistics as charts with their numbers."""
+    player = current_player()
+    if player is None:
+        return render_template("players/stats.html", player=None)
+    results = queries.player_results(player.id)
+    return render_template(
+        "players/stats.html",
+        player=player,
+        by_rules=queries.games_by_rules_and_level(player.id),
+        totals=queries.hand_totals(player.id),
+        results=results,
+        points_chart=charts.points_per_hand(results),
+        pisti_chart=charts.pistis_per_hand(results),
+        rule_names=game.RULE_NAMES,
+        level_label=_level_label,
+    )
+
+
+def _level_label(levels: str) -> str:
+    """Name a result's computer levels (``"hard,hard,medium"``) in the
+    page's language: each level once, in order."""
+    names = dict.fromkeys(levels.split(","))
+    return " + ".join(str(game.LEVEL_NAMES.get(name, name)) for name in names)

@@ -1,0 +1,279 @@
+"""Mansion Evenings pages: the path of opponents, Aunt Hayriye's lesson,
+starting a story match, and what an opponent says at the table.
+
+Progress is plain data kept by :func:`store.story_progress` /
+:func:`store.save_story_progress` (the session for now, the database later):
+``{"lesson": "done" | "skipped", "lesson_step": int, "beaten": [keys]}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from app.engine import CLASSIC, new_seed, score_hand
+from app.story import lesson
+from app.story.cast import CAST, TARGET, Opponent, opponent
+
+from . import store
+from .errors import stale_page
+from .i18n import card_name
+from .table import Table
+
+bp = Blueprint("story", __name__, url_prefix="/story")
+
+
+def beaten() -> list[str]:
+    """Return the keys of the opponents the player has beaten, in cast order."""
+    done = store.story_progress().get("beaten")
+    done = done if isinstance(done, list) else []
+    return [member.key for member in CAST if member.key in done]
+
+
+def next_opponent() -> Opponent | None:
+    """Return the first opponent not yet beaten, or ``None`` when the story
+    is finished."""
+    done = beaten()
+    return next((member for member in CAST if member.key not in done), None)
+
+
+def lesson_settled() -> bool:
+    """Whether the lesson was finished or skipped."""
+    return store.story_progress().get("lesson") in ("done", "skipped")
+
+
+def _update(**changes: object) -> None:
+    store.save_story_progress({**store.story_progress(), **changes})
+
+
+def _store(change: Callable[[], object]) -> ResponseReturnValue | None:
+    """Make ``change`` through :func:`store.apply`; return the 409 page when
+    the session went away meanwhile, else ``None``."""
+    try:
+        store.apply(change)
+    except store.Stale:
+        return stale_page()
+    return None
+
+
+@bp.get("")
+def path() -> str:
+    """Show the cast as a row of places: who is beaten, who is next, and
+    what it takes to go on."""
+    done = beaten()
+    upcoming = next_opponent()
+    places = []
+    for member in CAST:
+        if member.key in done:
+            state = "beaten"
+        elif upcoming is not None and member.key == upcoming.key:
+            state = "next"
+        else:
+            state = "locked"
+        places.append({"opponent": member, "state": state})
+    return render_template(
+        "story/path.html",
+        places=places,
+        finished=upcoming is None,
+        lesson_settled=lesson_settled(),
+        lesson_started=_lesson_step() > 0,
+        target=TARGET,
+    )
+
+
+@bp.post("/play")
+def play() -> ResponseReturnValue:
+    """Start a story match (field ``opponent``) against the next opponent,
+    or anyone once the story is finished: a classic match to :data:`TARGET`.
+    Before the first match comes the lesson (or skipping it)."""
+    member = opponent(request.form.get("opponent"))
+    if member is None:
+        return _refuse(gettext("There is nobody of that name in the mansion."), 400)
+    if not lesson_settled():
+        return redirect(url_for("story.lesson_page"), 303)
+    upcoming = next_opponent()
+    if upcoming is not None and member.key != upcoming.key:
+        return _refuse(
+            gettext(
+                "%(name)s is not waiting for you yet: beat %(next)s first.",
+                name=member.name,
+                next=upcoming.name,
+            ),
+            409,
+        )
+    table = Table.start(
+        CLASSIC,
+        new_seed(),
+        [member.key],
+        seed_public=False,
+        target=TARGET,
+        expert_ms=float(current_app.config["EXPERT_MS"]),
+    )
+    refused = _store(lambda: store.start_table(table))
+    return refused or redirect(url_for("game.table"), 303)
+
+
+def _refuse(message: str, status: int) -> tuple[str, int]:
+    return render_template("game/bad_request.html", title=gettext("Not now"), message=message), (
+        status
+    )
+
+
+def record_result(table: Table) -> None:
+    """Count a finished story match: a win over the next opponent beats
+    her or him (called once, when a move ends the match)."""
+    member = opponent(table.levels[-1])
+    if member is None or table.match.winner() != 0:
+        return
+
+    def change() -> None:
+        upcoming = next_opponent()
+        if upcoming is not None and member.key == upcoming.key:
+            _update(beaten=[*beaten(), member.key])
+
+    _store(change)
+
+
+def table_extras(table: Table, aids: dict[str, bool]) -> dict[str, object]:
+    """Return what the table, between-hands and final pages show of a story
+    match: ``story_opponent`` (or ``None``) and her or his ``remark`` (or
+    ``None``: no story, remarks turned off, or nothing to say)."""
+    member = opponent(table.levels[-1])
+    if member is None:
+        return {"story_opponent": None, "remark": None}
+    line = _remark(table, member) if aids.get("remarks", True) else None
+    return {"story_opponent": member, "remark": line}
+
+
+def _remark(table: Table, member: Opponent) -> str | None:
+    """One short line: at the end of a hand, after a pişti or a capture of
+    the opponent's, or (the teacher) explaining the opponent's play."""
+    match = table.match
+    if match.hand_counted:
+        yours, theirs = match.history[-1]
+        if yours == theirs:
+            return None
+        return str(member.won_hand if theirs > yours else member.lost_hand)
+    plays = [event for event in table.log if event["position"] != 0]
+    if not plays:
+        return None
+    event = plays[-1]
+    if event["pisti"] or event["jack_pisti"]:
+        return str(member.pisti)
+    if not member.explains:
+        return str(member.capture) if event["captured"] else None
+    card = card_name(event["card"])
+    if event["captured"]:
+        if event["card"][0] == "J":
+            return str(gettext("A Jack takes any pile, so my %(card)s took it.", card=card))
+        return str(
+            gettext("My %(card)s is the same rank as the top card, so I took it.", card=card)
+        )
+    if table.observation().pile_size == 1:
+        return str(gettext("The table was empty, so I led my %(card)s.", card=card))
+    return str(gettext("Nothing of mine matched, so I put down my %(card)s.", card=card))
+
+
+def _lesson_step() -> int:
+    step = store.story_progress().get("lesson_step", 0)
+    return step if isinstance(step, int) and 0 <= step <= len(lesson.STEPS) else 0
+
+
+@bp.get("/lesson")
+def lesson_page() -> str:
+    """Show the lesson where the player left it."""
+    return _lesson(_lesson_step())
+
+
+@bp.post("/lesson")
+def lesson_play() -> ResponseReturnValue:
+    """Play the posted card (fields ``card`` and ``step``) in the lesson:
+    the right card moves on, another card of the hand gets a gentle word
+    and another try; a stale or bad form changes nothing."""
+    step = _lesson_step()
+    if step >= len(lesson.STEPS) or request.form.get("step") != str(step):
+        return redirect(url_for("story.lesson_page"), 303)
+    asked = lesson.STEPS[step]
+    state = lesson.position(step)
+    card = request.form.get("card", "")
+    if card == asked.card:
+
+        def change() -> None:
+            # Made again on a fresh session if another tab moved the lesson on.
+            if _lesson_step() == step:
+                done = {"lesson": "done"} if step + 1 == len(lesson.STEPS) else {}
+                _update(lesson_step=step + 1, **done)
+
+        refused = _store(change)
+        return refused or redirect(url_for("story.lesson_page"), 303)
+    if card not in state.hands[0]:
+        return _lesson(step, gettext("That card is not in your hand; nothing was played.")), 400
+    top = state.pile_top
+    if card[0] == "J":
+        return _lesson(step, str(asked.jack_wrong))
+    if top is not None and card[0] != top[0] and asked.card[0] == top[0]:
+        word = gettext(
+            "A %(card)s does not take the %(top)s: only a card of the same rank, or a Jack, "
+            "takes the pile. Try again.",
+            card=card_name(card),
+            top=card_name(top),
+        )
+    else:
+        word = gettext("Not that one, dear. Read what I said again and try once more.")
+    return _lesson(step, word)
+
+
+def _lesson(step: int, wrong: str | None = None) -> str:
+    """Render lesson step ``step`` (``len(STEPS)``: the scoring)."""
+    state = lesson.position(step)
+    said = []
+    if step > 0:
+        before = lesson.STEPS[step - 1]
+        after = lesson.position(step - 1)
+        after.play(before.card)
+        taken = len(after.captured[0]) - len(lesson.position(step - 1).captured[0])
+        said.append(str(before.done) % {"card": card_name(before.card), "num": taken})
+        if before.reply is not None:
+            said.append(str(before.reply) % {"card": card_name(lesson.PLAYS[before.play + 1])})
+    context = {
+        "step": step,
+        "steps": lesson.STEPS,
+        "said": said,
+        "wrong": wrong,
+        "teacher": CAST[0],
+        "obs_pile": state.pile[state.face_down :],
+        "face_down": state.face_down,
+        "hand": state.hands[0] if step < len(lesson.STEPS) else [],
+        "her_cards": len(state.hands[1]),
+        "settled": lesson_settled(),
+    }
+    if step < len(lesson.STEPS):
+        asked = lesson.STEPS[step]
+        top = state.pile_top
+        context["asked"] = asked
+        context["prompt"] = str(asked.prompt) % {"top": card_name(top) if top else ""}
+    else:
+        context["scores"] = score_hand(state)
+    return render_template("story/lesson.html", **context)
+
+
+@bp.post("/lesson/restart")
+def lesson_restart() -> ResponseReturnValue:
+    """Play the lesson again from its first step."""
+    refused = _store(lambda: _update(lesson_step=0))
+    return refused or redirect(url_for("story.lesson_page"), 303)
+
+
+@bp.post("/lesson/skip")
+def lesson_skip() -> ResponseReturnValue:
+    """Skip the lesson (it stays on the story page to play later)."""
+
+    def change() -> None:
+        if not lesson_settled():
+            _update(lesson="skipped")
+
+    refused = _store(change)
+    return refused or redirect(url_for("story.path"), 303)

@@ -1,0 +1,72 @@
+"""Rate limits on the ranking pages, stale player cookies, and the new pages
+in Turkish."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import create_app
+from app.db import db
+from app.web.identity import COOKIE
+from tests.db.conftest import Browser
+
+
+def test_ranking_pages_are_rate_limited(database_url, tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "db-tests-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "DATABASE_URL": database_url,
+            "RANKING_LIMIT": "3 per minute",
+        }
+    )
+    client = app.test_client()
+    statuses = [client.get(path).status_code for path in ("/daily", "/leaderboard", "/daily")]
+    assert statuses == [200, 200, 200]
+    response = client.get("/leaderboard?period=week")
+    assert response.status_code == 429
+    assert client.get("/me").status_code == 200  # the profile is not a ranking page
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_a_forgotten_players_cookie_is_anonymous(visitor, client):
+    response = visitor.choose_name("Eski")
+    token = response.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
+    visitor.get("/me")
+    visitor.post("/me/forget", confirm="yes")
+    client.set_cookie(COOKIE, token)
+    page = client.get("/me").get_data(as_text=True)
+    assert "Eski" not in page and "Your display name" in page
+    assert "Eski" not in client.get("/leaderboard").get_data(as_text=True)
+
+
+ENGLISH = [
+    "Daily deal",
+    "Leaderboard",
+    "Your profile",
+    "Next deal in",
+    "Yesterday's deals",
+    "Choose a name",
+    "Pişti score =",
+    "Today's tasks",
+    "Forget me",
+    "Your statistics",
+    "Points per hand",
+    "Keep my results",
+]
+
+
+@pytest.mark.parametrize("path", ["/daily", "/leaderboard", "/me", "/me/stats", "/"])
+def test_new_pages_in_turkish_have_no_english_left(app, path):
+    visitor = Browser(app.test_client())
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "tr"
+    visitor.choose_name("Türkçe Kullanıcı")
+    if path == "/me/stats":
+        visitor.deal("tr-stats")
+        visitor.play_to_the_end()
+    page = visitor.get(path).get_data(as_text=True)
+    assert 'lang="tr"' in page
+    left = [phrase for phrase in ENGLISH if phrase in page.replace("&#39;", "'")]
+    assert left == []

@@ -1,0 +1,131 @@
+"""The Daily deal: the same deal for everyone, secret until the day ends,
+ranked once per player and day."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from app.db import db
+from app.db.models import DailyEntry, Result
+from app.web import daily
+from tests.db.conftest import CARD, Browser
+
+
+def test_the_seed_is_an_hmac_of_the_secret_and_the_date(app):
+    with app.test_request_context():
+        seed = daily.daily_seed(date(2026, 11, 29), "cardems")
+        expected = hmac.new(
+            b"db-tests-secret", b"pisti-daily/1|2026-11-29|cardems", hashlib.sha256
+        ).hexdigest()[:32]
+        assert seed == expected
+        assert seed != daily.daily_seed(date(2026, 11, 30), "cardems")
+        assert seed != daily.daily_seed(date(2026, 11, 29), "classic")
+        app.config["SECRET_KEY"] = "another-secret-key"
+        assert seed != daily.daily_seed(date(2026, 11, 29), "cardems")
+
+
+def test_everyone_gets_the_same_deal(app):
+    hands = []
+    for _ in range(2):
+        visitor = Browser(app.test_client())
+        visitor.start_daily()
+        hands.append(CARD.findall(visitor.get("/game").get_data(as_text=True)))
+    assert hands[0] == hands[1] and len(hands[0]) == 4
+
+
+def test_the_seed_stays_secret_while_the_day_lasts(app, visitor):
+    visitor.choose_name("Keeper")
+    visitor.start_daily()
+    page = visitor.play_to_the_end()
+    with app.test_request_context():
+        seed = daily.daily_seed(daily.today(), "cardems")
+    assert 'class="verdict"' in page
+    assert seed not in page
+    assert "its seed and link are shown once the day ends" in page
+    record = visitor.client.get("/record").get_data(as_text=True)
+    assert seed not in record
+    assert '"seed"' not in record
+    assert seed not in visitor.get("/daily").get_data(as_text=True)
+
+
+def test_yesterdays_seed_is_public_with_a_link(app, visitor):
+    yesterday = date.today() - timedelta(days=1)
+    with app.test_request_context():
+        seed = daily.daily_seed(yesterday, "classic")
+    page = visitor.get("/daily").get_data(as_text=True)
+    assert seed in page
+    response = visitor.get(f"/daily/{yesterday.isoformat()}?rules=classic")
+    assert response.status_code == 200
+    assert seed in visitor.page
+    visitor.post(f"/daily/{yesterday.isoformat()}/play", rules="classic")
+    final = visitor.play_to_the_end()
+    assert seed in final  # a past deal's share link is public
+
+
+@pytest.mark.parametrize(
+    "day", ["today", "2999-01-01", "2026-13-01", "yesterday-ish", "2026-1-1", "2020-01-01"]
+)
+def test_no_page_for_today_or_the_future(visitor, day):
+    text = date.today().isoformat() if day == "today" else day
+    response = visitor.get(f"/daily/{text}")
+    assert response.status_code == 404
+    assert "There is no finished Daily deal" in visitor.page
+
+
+def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
+    visitor.choose_name("Ranked Rana")
+    visitor.start_daily()
+    first = visitor.play_to_the_end()
+    assert "This was your ranked Daily game." in first
+    visitor.start_daily()
+    second = visitor.play_to_the_end()
+    assert "Daily deal, unranked." in second
+    with app.app_context():
+        results = db.session.scalars(select(Result).order_by(Result.id)).all()
+        entries = db.session.scalars(select(DailyEntry)).all()
+    assert [r.ranked for r in results] == [True, False]
+    assert len(entries) == 1 and entries[0].points == results[0].points
+    page = visitor.get("/daily").get_data(as_text=True)
+    assert "Your place: 1 of 1" in page
+    assert "Ranked Rana" in page
+    assert "Play today&#39;s deal (unranked)" in page or "Play today's deal (unranked)" in page
+
+
+def test_looking_at_the_cards_spends_the_rank(app, visitor):
+    visitor.choose_name("Peeker")
+    visitor.start_daily()  # look, then start again
+    visitor.start_daily()
+    page = visitor.play_to_the_end()
+    assert "Daily deal, unranked." in page
+    with app.app_context():
+        assert db.session.scalar(select(Result.ranked)) is False
+
+
+def test_anonymous_daily_games_are_not_ranked(app, visitor):
+    visitor.start_daily()
+    page = visitor.play_to_the_end()
+    assert "Keep this result" in page
+    with app.app_context():
+        assert db.session.scalars(select(DailyEntry)).all() == []
+
+
+def test_daily_leaderboard_order_and_your_place(app):
+    names = ["Ali", "Bora", "Cem"]
+    for name in names:
+        visitor = Browser(app.test_client())
+        visitor.choose_name(name)
+        visitor.start_daily("cardems")
+        visitor.play_to_the_end()
+    visitor = Browser(app.test_client())
+    page = visitor.get("/daily").get_data(as_text=True)
+    for name in names:
+        assert name in page
+    assert "Your place" not in page
+    # Same plays, same points and piştis: the earlier finish ranks first.
+    rows = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert rows.index("Ali") < rows.index("Bora") < rows.index("Cem")

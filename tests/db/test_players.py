@@ -1,0 +1,137 @@
+"""Players without sign-up: names, the device cookie, transfer codes,
+forget me."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from app.db import db, queries
+from app.db.models import Player, PlayerTask, PlayerToken, Result
+from app.web.identity import COOKIE
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ayşe", "İlker Çağlar", "ğüşıöç", "Иван", "山田", "x" * 24, "a.b-c_d 9", "  Ozan  "],
+)
+def test_good_names_are_kept(visitor, app, name):
+    response = visitor.choose_name(name)
+    assert response.status_code == 303
+    assert COOKIE in response.headers["Set-Cookie"]
+    assert "HttpOnly" in response.headers["Set-Cookie"]
+    page = visitor.get("/me").get_data(as_text=True)
+    assert name.strip() in page
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "Please type a name."),
+        ("   ", "Please type a name."),
+        ("x" * 25, "at most 24 characters"),
+        ("<b>hi</b>", "letters, digits, spaces"),
+        ("<script>alert(1)</script>", "at most 24"),
+        ("bell\x07", "letters, digits, spaces"),
+        ("tab\tname", "letters, digits, spaces"),
+        ("a&b", "letters, digits, spaces"),
+        ("emoji 🂡", "letters, digits, spaces"),
+        ("nul\x00", "letters, digits, spaces"),
+    ],
+)
+def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
+    response = visitor.choose_name(name)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert "<script>alert" not in page and "<b>hi" not in page
+    assert COOKIE not in response.headers.get("Set-Cookie", "")
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+
+
+def test_names_are_unique_whatever_the_case(app):
+    first, second = app.test_client(), app.test_client()
+    from tests.db.conftest import Browser
+
+    assert Browser(first).choose_name("Ayşe Kaya").status_code == 303
+    response = Browser(second).choose_name("AYŞE KAYA")
+    assert response.status_code == 400
+    assert "That name is taken" in response.get_data(as_text=True)
+
+
+def test_only_a_hash_of_the_token_is_stored(visitor, app):
+    response = visitor.choose_name("Deniz")
+    token = response.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
+    with app.app_context():
+        stored = db.session.scalars(select(PlayerToken.token_hash)).all()
+    assert stored == [queries.secret_hash(token)]
+    assert token not in stored
+
+
+@pytest.mark.parametrize("token", ["forged", "x" * 43, "", "a" * 500])
+def test_a_forged_token_is_anonymous(visitor, client, token):
+    visitor.choose_name("Secret Sam")
+    client.set_cookie(COOKIE, token)
+    page = client.get("/me").get_data(as_text=True)
+    assert "Secret Sam" not in page
+    assert "Your display name" in page
+
+
+def test_transfer_code_moves_the_player_once(visitor, app):
+    visitor.choose_name("Traveller")
+    visitor.get("/me")
+    page = visitor.post("/me/transfer").get_data(as_text=True)
+    code = page.split('class="transfer-code"><code>')[1].split("<")[0]
+    assert len(code) == 14
+    other = app.test_client()
+    from tests.db.conftest import Browser
+
+    phone = Browser(other)
+    phone.get("/me")
+    response = phone.post("/me/continue", code=code.lower())
+    assert response.status_code == 303
+    assert "Traveller" in phone.get("/me").get_data(as_text=True)
+    # The first device still knows the player; the code works only once.
+    assert "Traveller" in visitor.get("/me").get_data(as_text=True)
+    third = Browser(app.test_client())
+    third.get("/me")
+    refused = third.post("/me/continue", code=code)
+    assert refused.status_code == 400
+    assert "unknown, used or expired" in refused.get_data(as_text=True)
+
+
+def test_an_expired_transfer_code_fails(visitor, app):
+    visitor.choose_name("Late")
+    visitor.get("/me")
+    page = visitor.post("/me/transfer").get_data(as_text=True)
+    code = page.split('class="transfer-code"><code>')[1].split("<")[0]
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        player.transfer_expires = queries.utcnow() - queries.TRANSFER_LIFETIME
+        db.session.commit()
+    from tests.db.conftest import Browser
+
+    other = Browser(app.test_client())
+    other.get("/me")
+    assert other.post("/me/continue", code=code).status_code == 400
+
+
+def test_forget_me_deletes_everything(visitor, app):
+    visitor.choose_name("Gone")
+    visitor.deal("forget-test")
+    visitor.play_to_the_end()
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Result)) == 1
+    visitor.get("/me")
+    kept = visitor.post("/me/forget")
+    assert kept.status_code == 400  # the box was not ticked
+    response = visitor.post("/me/forget", confirm="yes")
+    assert response.status_code == 303
+    assert f"{COOKIE}=;" in response.headers["Set-Cookie"]
+    with app.app_context():
+        for model in (Player, PlayerToken, Result, PlayerTask):
+            assert db.session.scalar(select(func.count()).select_from(model)) == 0
+    assert "Your profile and results are deleted" in visitor.get("/me?forgotten=1").get_data(
+        as_text=True
+    )

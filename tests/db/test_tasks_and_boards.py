@@ -1,0 +1,112 @@
+"""Daily tasks and the weekly challenge, the Pişti score, the leaderboards."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+
+from app.db import db, queries
+from app.db.models import Player, PlayerTask
+from app.db.tasks import DAILY_POOL, TASKS, daily_tasks, week_start, weekly_challenge
+from tests.db.conftest import Browser
+from tests.db.test_recording import _facts
+
+
+def test_the_pool_and_the_draw():
+    assert len(DAILY_POOL) >= 12
+    day = date(2026, 11, 29)
+    drawn = daily_tasks(7, day)
+    assert len({task.id for task in drawn}) == 3
+    assert drawn == daily_tasks(7, day)
+    assert weekly_challenge(day) == weekly_challenge(date(2026, 11, 23))
+    assert week_start(day) == date(2026, 11, 23)
+
+
+def test_a_finished_task_adds_its_reward_once(app):
+    with app.app_context():
+        player, _ = queries.create_player("Tasker")
+        player_id = player.id
+        today = queries.utcnow().date()
+        tasks = queries.player_tasks(player_id, today)
+        assert len(tasks) == 4 and [t.period for t in tasks].count("week") == 1
+        # Make one of today's tasks the pişti task, whose goal one game reaches.
+        row = db.session.scalar(
+            select(PlayerTask).where(PlayerTask.period == "day").order_by(PlayerTask.id)
+        )
+        row.task, row.goal, row.reward = "pisti", 1, 20
+        db.session.commit()
+        first = queries.record_result(player_id, _facts("g1"))
+        assert TASKS["pisti"] in first.finished_tasks
+        again = queries.record_result(player_id, _facts("g1"))
+        assert again is None
+        later = queries.record_result(player_id, _facts("g2"))
+        assert TASKS["pisti"] not in later.finished_tasks
+        player = db.session.get(Player, player_id)
+        rewards = sum(task.reward for task in first.finished_tasks + later.finished_tasks)
+        assert player.rewards == rewards >= 20
+        assert player.score == 20 + rewards
+        done = db.session.get(PlayerTask, row.id)
+        assert done.progress == 1 and done.done_at is not None
+
+
+def test_the_profile_shows_progress(app, visitor):
+    visitor.choose_name("Shown")
+    page = visitor.get("/me").get_data(as_text=True)
+    assert "Today&#39;s tasks" in page or "Today's tasks" in page
+    assert "Weekly challenge" in page
+    assert (
+        page.count("of 1,")
+        + page.count("of 2,")
+        + page.count("of 3,")
+        + page.count("of 5,")
+        + page.count("of 10,")
+        >= 4
+    )
+
+
+def test_all_time_board_pages_and_your_row(app):
+    with app.app_context():
+        ids = []
+        for number in range(45):
+            player, _ = queries.create_player(f"P{number:02d}")
+            player.score = 1000 - number
+            ids.append(player.id)
+        db.session.commit()
+        last = db.session.get(Player, ids[-1])
+        last.score = 1  # below everyone
+        tied = db.session.get(Player, ids[10])
+        tied.score = 1000 - 9  # ties P09: the one who joined first ranks higher
+        db.session.commit()
+        board = queries.alltime_leaderboard(1, ids[-1])
+        assert [row["rank"] for row in board.rows] == list(range(1, 21))
+        assert board.pages == 3 and board.total == 45
+        assert board.mine["rank"] == 45 and not board.mine_on_page
+        names = [row["name"] for row in board.rows]
+        assert names.index("P09") < names.index("P10")
+        page3 = queries.alltime_leaderboard(3, ids[0])
+        assert [row["rank"] for row in page3.rows] == [41, 42, 43, 44, 45]
+        assert page3.mine["rank"] == 1
+        assert queries.alltime_leaderboard(99, None).page == 3
+
+
+def test_leaderboard_page_states_the_formula_and_escapes_names(app, visitor):
+    visitor.choose_name("Zeynep")
+    page = visitor.get("/leaderboard?page=abc").get_data(as_text=True)
+    assert "Pişti score = points from all your finished games + task and challenge rewards" in page
+    assert "Your place: 1 of 1" in page
+    week = visitor.get("/leaderboard?period=week").get_data(as_text=True)
+    assert "This week" in week
+
+
+def test_statistics_page_draws_charts_with_numbers(app, visitor):
+    visitor.choose_name("Stats")
+    for seed in ("stats-a", "stats-b"):
+        visitor.deal(f"{seed}")
+        visitor.play_to_the_end()
+    page = visitor.get("/me/stats").get_data(as_text=True)
+    assert page.count("<svg") >= 4
+    assert "<polyline" in page
+    assert "Points per hand, all games" in page
+    assert "style=" not in page and "<script>" not in page
+    assert Browser(app.test_client()).get("/me/stats").status_code == 200

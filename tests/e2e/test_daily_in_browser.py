@@ -1,0 +1,58 @@
+"""The Daily deal and the statistics page in a browser, at phone and laptop
+sizes: choose a name, play today's deal by clicking, see your place, then
+your statistics drawn as SVG charts."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import DESKTOP, PHONE, play_card
+
+SIZES = [
+    ("phone", PHONE),
+    ("phone-small", {"width": 360, "height": 740}),
+    ("laptop", {"width": 1280, "height": 700}),
+    ("desktop", DESKTOP),
+]
+
+
+@pytest.mark.parametrize("size_name,size", SIZES)
+def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_name, size):
+    page.set_viewport_size(size)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Your profile and tasks").first.click()
+    name = f"Oyuncu {size_name}"
+    page.get_by_label("Your display name").fill(name)
+    page.get_by_role("button", name="Keep my results").click()
+    expect(page.locator("h1")).to_have_text(name)
+    expect(page.locator(".tasks li")).to_have_count(4)
+    page.screenshot(path=screenshots / f"profile-{size_name}.png", full_page=True)
+
+    page.get_by_role("link", name="Daily deal").first.click()
+    expect(page.locator(".countdown")).to_contain_text("Next deal in")
+    page.screenshot(path=screenshots / f"daily-{size_name}.png", full_page=True)
+    page.get_by_role("button", name="Play today's deal (ranked)").click()
+    while page.locator(".hand button").count():
+        play_card(page, page.locator(".hand button").first)
+    expect(page.locator(".verdict")).to_be_visible()
+    expect(page.locator(".your-result")).to_contain_text("This was your ranked Daily game.")
+    expect(page.locator("#share")).to_have_count(0)  # the seed is secret today
+    page.screenshot(path=screenshots / f"daily-final-{size_name}.png", full_page=True)
+
+    page.get_by_role("link", name="Daily deal").first.click()
+    expect(page.locator(".your-place")).to_contain_text("Your place:")
+    expect(page.locator("tr.mine")).to_contain_text(name)
+    page.get_by_role("button", name="Play today's deal (unranked)").click()
+    while page.locator(".hand button").count():
+        play_card(page, page.locator(".hand button").first)
+    expect(page.locator(".your-result")).to_contain_text("Daily deal, unranked.")
+
+    page.goto(live_server + "/me/stats")
+    expect(page.locator("svg.chart")).to_have_count(4)
+    expect(page.locator("svg.chart polyline")).to_have_count(3)
+    expect(page.locator(".chart-panel table").first).to_contain_text("Single deal")
+    page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
+    overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
+    assert not overflow

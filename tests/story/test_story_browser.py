@@ -1,0 +1,153 @@
+"""Mansion Evenings in Chromium: the path, the lesson's right and wrong
+moves, remarks at the table, progress kept across a restart; screenshots at
+phone and laptop sizes."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from app import create_app
+from app.story.lesson import STEPS
+from app.web.i18n import card_name
+from tests.conftest import serve
+
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "small-phone": {"width": 360, "height": 740},
+    "laptop": {"width": 1280, "height": 700},
+    "laptop-tall": {"width": 1280, "height": 800},
+}
+
+
+def english_card(card: str) -> str:
+    """A card's name as the English pages say it."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "names-only-secret"})
+    with app.test_request_context():
+        return card_name(card)
+
+
+@pytest.mark.parametrize("size_name", list(SIZES))
+def test_the_story_path_fits_and_is_drawn(page: Page, live_server, screenshots, size_name):
+    size = SIZES[size_name]
+    page.set_viewport_size(size)
+    page.goto(live_server + "/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Mansion Evenings: the story mode").click()
+    expect(page.get_by_role("heading", name="Mansion Evenings", exact=True)).to_be_visible()
+    expect(page.locator(".story-place")).to_have_count(6)
+    expect(page.locator(".story-place.next h2")).to_contain_text("Aunt Hayriye")
+    for image in page.locator(".story-place img.portrait").all():
+        assert image.evaluate("e => e.complete && e.naturalWidth > 0")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    page.screenshot(path=screenshots / f"story-path-{size_name}.png", full_page=True)
+
+
+def click_card(page: Page, card: str) -> None:
+    with page.expect_navigation():
+        page.get_by_role("button", name=english_card(card), exact=True).click()
+
+
+@pytest.mark.parametrize("size_name", ["phone", "laptop"])
+def test_the_lesson_right_and_wrong_moves(browser: Browser, live_server, screenshots, size_name):
+    context = browser.new_context(viewport=SIZES[size_name])
+    page = context.new_page()
+    page.goto(live_server + "/story")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Start the lesson").click()
+    expect(page.locator(".ask")).to_contain_text("Which of your cards takes it?")
+    page.screenshot(path=screenshots / f"lesson-start-{size_name}.png", full_page=True)
+    click_card(page, "5D")
+    expect(page.get_by_role("alert")).to_contain_text("does not take the 7 of clubs")
+    expect(page.locator(".hand button")).to_have_count(4)
+    page.screenshot(path=screenshots / f"lesson-wrong-{size_name}.png", full_page=True)
+    click_card(page, "7H")
+    expect(page.locator(".said").first).to_contain_text("You took 5 cards")
+    expect(page.locator(".lesson-title")).to_have_text("A pişti")
+    click_card(page, "JC")
+    expect(page.get_by_role("alert")).to_contain_text("that is no pişti")
+    for step in STEPS[1:]:
+        expect(page.locator(".lesson-title")).to_have_text(str(step.title))
+        click_card(page, step.card)
+    expect(page.locator(".lesson-title")).to_have_text("The scoring")
+    expect(page.locator(".said").last).to_contain_text("You won the hand")
+    page.screenshot(path=screenshots / f"lesson-scoring-{size_name}.png", full_page=True)
+    with page.expect_navigation():
+        page.get_by_role("link", name="To Mansion Evenings").click()
+    expect(page.get_by_role("button", name="Play the lesson again")).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize("size_name", ["phone", "laptop"])
+def test_a_story_match_with_remarks_that_never_cover_the_table(
+    browser: Browser, live_server, screenshots, size_name
+):
+    context = browser.new_context(viewport=SIZES[size_name])
+    page = context.new_page()
+    page.goto(live_server + "/story")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Skip the lesson").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Play · Aunt Hayriye").click()
+    expect(page.locator(".place-level")).to_have_text("Aunt Hayriye")
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    remark = page.locator(".remark")
+    expect(remark).to_contain_text("Aunt Hayriye:")
+    page.emulate_media(reduced_motion="reduce")
+    page.screenshot(path=screenshots / f"story-table-{size_name}.png")
+    box = remark.bounding_box()
+    for part in (".centre", ".hand"):
+        other = page.locator(part).bounding_box()
+        apart = (
+            box["y"] + box["height"] <= other["y"]
+            or other["y"] + other["height"] <= box["y"]
+            or box["x"] + box["width"] <= other["x"]
+            or other["x"] + other["width"] <= box["x"]
+        )
+        assert apart, part
+    context.close()
+
+
+def test_progress_is_kept_across_a_restart(browser: Browser, tmp_path):
+    config = {
+        "SECRET_KEY": "story-restart-secret",
+        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "RATELIMIT_ENABLED": False,
+    }
+    context = browser.new_context()
+    page = context.new_page()
+    with serve(create_app(config)) as url:
+        page.goto(url + "/story/lesson")
+        for step in STEPS:
+            click_card(page, step.card)
+        expect(page.locator(".lesson-title")).to_have_text("The scoring")
+    # A new process: the same session folder and key, a new port (cookies
+    # belong to the host, so the browser still sends its session).
+    with serve(create_app(config)) as url:
+        page.goto(url + "/story")
+        expect(page.get_by_role("button", name="Play the lesson again")).to_be_visible()
+        expect(page.locator(".story-place.next h2")).to_contain_text("Aunt Hayriye")
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+def test_no_serious_accessibility_violations(browser: Browser, live_server, locale):
+    context = browser.new_context(locale=locale)
+    page = context.new_page()
+    axe = Axe()
+    pages = []
+    page.goto(live_server + "/story")
+    pages.append(("path", axe.run(page)))
+    page.goto(live_server + "/story/lesson")
+    pages.append(("lesson", axe.run(page)))
+    with page.expect_navigation():
+        page.locator(".hand button").nth(1).click()
+    pages.append(("lesson, wrong card", axe.run(page)))
+    context.close()
+    for name, result in pages:
+        serious = [
+            v["id"] for v in result.response["violations"] if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == [], f"{name}: {serious}"

@@ -1,0 +1,230 @@
+"""The story pages through the test client: the path, the lesson (right and
+wrong cards), starting a story match, winning it, remarks, progress kept."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from app import create_app
+from app.ai import make_bot
+from app.engine import observe
+from app.story.cast import CAST
+from app.story.lesson import STEPS, position
+from app.web import story
+from app.web.table import Table
+from tests.conftest import CSRF, Player
+
+
+def token(client, path: str = "/story") -> str:
+    return CSRF.search(client.get(path).get_data(as_text=True)).group(1)
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
+
+
+def test_the_path_shows_the_cast_in_order_with_the_lesson_first(client):
+    response = client.get("/story")
+    assert response.status_code == 200
+    page = text(response)
+    places = re.findall(r"<h2>\s*([^<]+?)\s*<span class=\"tag", response.get_data(as_text=True))
+    assert places == [str(member.name) for member in CAST]
+    assert "Start the lesson" in page and "Skip the lesson" in page
+    assert "To go on: win a match to 51 against Aunt Hayriye." in page
+    assert page.count("locked") == 5
+    assert 'name="opponent"' not in response.get_data(as_text=True)  # the lesson first
+
+
+def test_the_home_page_links_to_the_story(client):
+    assert 'href="/story"' in client.get("/").get_data(as_text=True)
+
+
+def lesson_post(client, step, card, csrf=None):
+    return client.post(
+        "/story/lesson",
+        data={"csrf_token": csrf or token(client, "/story/lesson"), "step": step, "card": card},
+    )
+
+
+def test_the_lesson_right_and_wrong_cards(client):
+    page = text(client.get("/story/lesson"))
+    assert "Capturing by rank" in page and "Which of your cards takes it?" in page
+    # A card that does not take: a gentle word, the same step again.
+    response = lesson_post(client, "0", "5D")
+    assert response.status_code == 200
+    assert "A 5 of diamonds does not take the 7 of clubs" in text(response)
+    # The Jack takes too, but is worth more later.
+    assert "your Jack is worth more later" in text(lesson_post(client, "0", "JC"))
+    assert "Capturing by rank" in text(client.get("/story/lesson"))
+    # The right card moves on and says what happened.
+    response = lesson_post(client, "0", "7H")
+    assert response.status_code == 303
+    page = text(client.get("/story/lesson"))
+    assert "You took 5 cards with your 7 of hearts" in page
+    assert "I put my 5 of spades on the empty table" in page and "A pişti" in page
+
+
+def test_the_lesson_refuses_bad_and_stale_forms_and_changes_nothing(client):
+    assert lesson_post(client, "0", "AS").status_code == 400  # not in the hand
+    assert lesson_post(client, "0", "zz").status_code == 400
+    assert lesson_post(client, "3", "7H").status_code == 303  # a stale step
+    assert "Capturing by rank" in text(client.get("/story/lesson"))
+    assert "Capturing by rank" in text(lesson_post(client, "0", "8S"))
+
+
+def test_the_whole_lesson_then_the_scoring_and_replay(client):
+    for number, step in enumerate(STEPS):
+        assert str(step.title) in text(client.get("/story/lesson"))
+        assert lesson_post(client, str(number), step.card).status_code == 303
+    page = text(client.get("/story/lesson"))
+    mine, hers = (score.points for score in story.score_hand(position(len(STEPS))))
+    assert "The scoring" in page and f"You won the hand, {mine} points to {hers}" in page
+    path = text(client.get("/story"))
+    assert "Play the lesson again" in path and "Skip the lesson" not in path
+    client.post("/story/lesson/restart", data={"csrf_token": token(client)})
+    assert "Capturing by rank" in text(client.get("/story/lesson"))
+    assert "Play the lesson again" in text(client.get("/story"))
+
+
+def test_skipping_the_lesson(client):
+    assert "Skip the lesson" in text(client.get("/story/lesson"))
+    response = client.post("/story/lesson/skip", data={"csrf_token": token(client)})
+    assert response.status_code == 303 and response.headers["Location"] == "/story"
+    page = text(client.get("/story"))
+    assert "Play the lesson again" in page
+    assert "Skip the lesson" not in text(client.get("/story/lesson"))
+
+
+def start(client, key: str):
+    return client.post("/story/play", data={"csrf_token": token(client), "opponent": key})
+
+
+def skip_lesson(client) -> None:
+    client.post("/story/lesson/skip", data={"csrf_token": token(client)})
+
+
+def test_the_lesson_comes_before_the_first_match(client):
+    assert "Her lesson comes first" in text(client.get("/story"))
+    response = start(client, "hayriye")
+    assert response.status_code == 303 and response.headers["Location"] == "/story/lesson"
+    assert client.get("/game").status_code == 404
+
+
+def test_only_the_next_opponent_can_be_played(client):
+    skip_lesson(client)
+    assert start(client, "sevim").status_code == 409
+    assert "beat Aunt Hayriye first" in text(start(client, "sevim"))
+    assert start(client, "nobody").status_code == 400
+    assert client.get("/game").status_code == 404  # no game was started
+    response = start(client, "hayriye")
+    assert response.status_code == 303 and response.headers["Location"] == "/game"
+    page = text(client.get("/game"))
+    assert "Aunt Hayriye" in page and "0 / 51 pts" in page
+    assert 'name="opponent" value="hayriye"' in client.get("/story").get_data(as_text=True)
+
+
+def play_match(client, monkeypatch, key: str, seed: str) -> Table:
+    """Play a story match against ``key`` from ``seed`` with the Hard
+    level's choices for the player, through the pages."""
+    monkeypatch.setattr(story, "new_seed", lambda: seed)
+    assert start(client, key).status_code == 303
+    player = Player(client)
+    player.get()
+    while True:
+        if 'action="/next"' in player.page:
+            hand = re.search(r'name="hand" value="(\d+)"', player.page).group(1)
+            client.post("/next", data={"csrf_token": player.token, "hand": hand})
+            player.get()
+            continue
+        if not player.hand:
+            return player.page
+        with client.session_transaction() as session:
+            table = Table.from_dict(session["table"])
+        card = make_bot("hard", random.Random(0)).choose(observe(table.state, table.seat))
+        player.play(card)
+
+
+def winning_seed(client, monkeypatch) -> str:
+    skip_lesson(client)
+    for number in range(6):
+        page = play_match(client, monkeypatch, "hayriye", f"story-win-{number}")
+        if "You won!" in page:
+            return page
+    raise AssertionError("the Hard level never beat Aunt Hayriye")
+
+
+def test_winning_a_match_beats_the_opponent_and_is_kept(client, monkeypatch):
+    page = winning_seed(client, monkeypatch)
+    assert "Back to Mansion Evenings" in page
+    path = client.get("/story").get_data(as_text=True)
+    assert 'value="sevim"' in path and 'value="hayriye"' not in path
+    assert "beaten" in text(client.get("/story"))
+    assert start(client, "hayriye").status_code == 409
+
+
+def test_progress_survives_a_restart(tmp_path, monkeypatch):
+    config = {"TESTING": True, "SECRET_KEY": "restart-secret", "SESSION_FILE_DIR": str(tmp_path)}
+    first = create_app(config).test_client()
+    winning_seed(first, monkeypatch)
+    cookie = first.get_cookie("pisti_session")
+    second = create_app(config).test_client()
+    second.set_cookie("pisti_session", cookie.value)
+    page = second.get("/story").get_data(as_text=True)
+    assert 'value="sevim"' in page and "Play the lesson again" in page
+
+
+def test_a_finished_story_opens_rematches_against_anyone(client, app):
+    skip_lesson(client)  # a POST: the session exists from here on
+    with client.session_transaction() as session:
+        session["story"] = {"lesson": "done", "beaten": [member.key for member in CAST]}
+        app.session_interface.commit(app, session)  # a test's change, stored as a POST's
+    page = text(client.get("/story"))
+    assert "You have beaten the whole mansion" in page and page.count("Rematch") == len(CAST)
+    assert start(client, "sevim").status_code == 303
+    assert "Cousin Sevim" in text(client.get("/game"))
+
+
+def test_remarks_at_the_table_and_the_aid_that_turns_them_off(client, monkeypatch):
+    monkeypatch.setattr(story, "new_seed", lambda: "story-remarks")
+    skip_lesson(client)
+    start(client, "hayriye")
+    player = Player(client)
+    player.get()
+    player.play(player.hand[0])
+    assert 'class="remark"' in player.page
+    remark = re.search(r"Aunt Hayriye: (.+?)\.", text(client.get("/game"))).group(1)
+    assert remark.startswith(("The table was empty", "Nothing of mine", "My ", "A Jack", "Oh my"))
+    aids = {"csrf_token": player.token, "next": "/game", "highlight": "on", "fan": "on"}
+    client.post("/settings", data=aids)
+    player.get()
+    assert 'class="remark"' not in player.page and "Aunt Hayriye" in player.page
+
+
+def test_no_remark_slot_in_an_ordinary_game(player):
+    player.deal("plain-game")
+    player.play(player.hand[0])
+    assert "story-remark" not in player.page
+
+
+@pytest.mark.parametrize("path", ["/story", "/story/lesson"])
+def test_turkish_story_pages(client, path):
+    page = text(client.get(path, headers={"Accept-Language": "tr"}))
+    assert "Konak Akşamları" in page
+    for english in ("lesson", "Skip", "Play", "Your hand", "Aunt Hayriye", "locked", "Which"):
+        assert english not in page, english
+
+
+def test_story_matches_count_towards_the_new_game_limit(tmp_path):
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "limit-secret",
+        "SESSION_FILE_DIR": str(tmp_path),
+        "NEW_GAME_LIMIT": "1 per minute",
+    }
+    client = create_app(config).test_client()
+    skip_lesson(client)
+    assert start(client, "hayriye").status_code == 303
+    assert start(client, "hayriye").status_code == 429
