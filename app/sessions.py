@@ -565,7 +565,7 @@ def init_sessions(app: Flask) -> redis.Redis | None:
 
 def _refuse_without_store() -> None:
     if (
-        isinstance(session._get_current_object(), UnavailableSession)
+        isinstance(session, UnavailableSession)  # the proxy passes isinstance through
         and request.endpoint not in _STORELESS
     ):
         raise StoreUnavailable()

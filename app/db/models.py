@@ -27,7 +27,7 @@ BigId = BigInteger().with_variant(Integer(), "sqlite")
 PLAYER_FK = "players.id"
 
 
-class Player(db.Model):  # type: ignore[name-defined,misc]
+class Player(db.Model):  # type: ignore[name-defined]
     """A player known by a display name (no sign-up).
 
     ``score`` (the all-time Pişti score) is kept equal to ``points +
@@ -57,7 +57,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (Index("ix_players_rank", score.desc(), "id"),)
 
 
-class PlayerToken(db.Model):  # type: ignore[name-defined,misc]
+class PlayerToken(db.Model):  # type: ignore[name-defined]
     """A device's player cookie, kept only as the SHA-256 of the token."""
 
     __tablename__ = "player_tokens"
@@ -67,7 +67,7 @@ class PlayerToken(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(DateTime())
 
 
-class Result(db.Model):  # type: ignore[name-defined,misc]
+class Result(db.Model):  # type: ignore[name-defined]
     """A known player's finished game, written once (unique per player and
     game id) when the server saw the game end.
 
@@ -105,7 +105,7 @@ class Result(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class DailyEntry(db.Model):  # type: ignore[name-defined,misc]
+class DailyEntry(db.Model):  # type: ignore[name-defined]
     """A known player's ranked Daily game of one day and rule set: made when
     the player starts their first Daily game of the day (so a look at the
     cards costs the rank), completed when that game finishes."""
@@ -128,7 +128,7 @@ class DailyEntry(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class WeeklyTotal(db.Model):  # type: ignore[name-defined,misc]
+class WeeklyTotal(db.Model):  # type: ignore[name-defined]
     """A player's score in one week (from its Monday): points from games
     finished that week plus rewards earned that week."""
 
@@ -143,7 +143,7 @@ class WeeklyTotal(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (Index("ix_weekly_rank", "week", score.desc(), "player_id"),)
 
 
-class PlayerTask(db.Model):  # type: ignore[name-defined,misc]
+class PlayerTask(db.Model):  # type: ignore[name-defined]
     """One of a player's daily tasks (``period`` ``"day"``) or their weekly
     challenge (``"week"``), from ``start`` (the day, or the week's Monday).
     ``done_at`` is set, and the reward added, once."""

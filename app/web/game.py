@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import (
     Blueprint,
+    Flask,
     Response,
     current_app,
     g,
@@ -18,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from werkzeug.wrappers import Response as BaseResponse
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
@@ -49,7 +51,8 @@ from .view import (
 )
 
 bp = Blueprint("game", __name__)
-bp.record_once(lambda setup: i18n.init_app(setup.app))
+# A blueprint is only ever registered on a Flask app; setup.app is typed as the sansio App.
+bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
 
 #: A local path a form may send the player back to: starts with one slash,
 #: then only URL-safe printable characters (so never "//host" or "/\\host").
@@ -138,13 +141,13 @@ def home() -> str:
 
 
 @bp.post("/new")
-def new_game() -> Response | tuple[str, int]:
+def new_game() -> BaseResponse | tuple[str, int]:
     """Start a game with a fresh random deal and the posted settings."""
     return _start(_settings(request.form), new_seed(), seed_public=False, remember=True)
 
 
 @bp.get("/deal")
-def deal_from_form() -> Response | tuple[str, int]:
+def deal_from_form() -> BaseResponse | tuple[str, int]:
     """Take the home page's seed form to the deal's own link."""
     seed = request.args.get("seed", "").strip()
     try:
@@ -178,7 +181,7 @@ def deal_page(seed: str) -> str | tuple[str, int]:
 
 
 @bp.post("/deal/<path:seed>")
-def deal(seed: str) -> Response | tuple[str, int]:
+def deal(seed: str) -> BaseResponse | tuple[str, int]:
     """Start a game from ``seed``: everyone opening this link gets this deal
     against the same computers (``?rules=classic&target=101&level=hard``,
     see :mod:`.links`); a value the game does not offer is a 400 page. A
@@ -213,7 +216,7 @@ def table() -> str | tuple[str, int]:
 
 
 @bp.post("/play")
-def play() -> Response | tuple[str, int]:
+def play() -> BaseResponse | tuple[str, int]:
     """Play the posted card (fields ``card`` and ``move``; the page also
     sends ``hand`` and ``game``), let the computers answer, and redirect to
     the table; a refused move changes nothing."""
@@ -229,13 +232,13 @@ def play() -> Response | tuple[str, int]:
 
 
 @bp.post("/next")
-def next_hand() -> Response | tuple[str, int]:
+def next_hand() -> BaseResponse | tuple[str, int]:
     """Deal the next hand of the match (field ``hand``: the hand shown)."""
     return _act(lambda table: table.next_hand(request.form.get("hand", "")))
 
 
 @bp.post("/resume")
-def resume() -> Response | tuple[str, int]:
+def resume() -> BaseResponse | tuple[str, int]:
     """Go back to a game in progress that a newer game put aside (field
     ``game``: its id, from the list of kept games)."""
     try:
@@ -248,7 +251,7 @@ def resume() -> Response | tuple[str, int]:
 
 
 @bp.get("/record")
-def record() -> Response | tuple[str, int]:
+def record() -> BaseResponse | tuple[str, int]:
     """Download a finished hand's record (``pisti-record/1`` JSON);
     ``?hand=N`` (from 1) picks a hand of the match, default the current one."""
     table = store.load_table()
@@ -315,7 +318,7 @@ def _settings(source) -> dict:
 
 
 @bp.post("/settings")
-def save_settings() -> Response | tuple[str, int, dict[str, str]]:
+def save_settings() -> BaseResponse | tuple[str, int, dict[str, str]]:
     """Save the playing aids (checkboxes named as ``store.AIDS``) and go
     back to the page the form was on."""
     aids = {name: request.form.get(name) == "on" for name in store.AIDS}
@@ -327,7 +330,7 @@ def save_settings() -> Response | tuple[str, int, dict[str, str]]:
 
 
 @bp.post("/language")
-def choose_language() -> Response | tuple[str, int, dict[str, str]]:
+def choose_language() -> BaseResponse | tuple[str, int, dict[str, str]]:
     """Switch the pages' language (field ``language``) and go back."""
     code = request.form.get("language", "")
     if code in i18n.LANGUAGES:
@@ -363,7 +366,7 @@ def _table_url(table: Table, external: bool = False) -> str:
 
 def _start(
     settings: dict[str, Any], seed: str, seed_public: bool, remember: bool = False
-) -> Response | tuple[str, int]:
+) -> BaseResponse | tuple[str, int]:
     """Deal a game and make it the player's (``remember``: keep its
     settings for the next games too); go to the table."""
     table = Table.start(
@@ -391,7 +394,7 @@ class _NoGame(Exception):
     """There is no game to act on."""
 
 
-def _act(action: Callable[[Table], None]) -> Response | tuple[str, int]:
+def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
     """Apply ``action`` to the player's table, store it and go back to the
     table (POST/redirect/GET); log the game when this move ended it. When
     the session changed meanwhile, ``action`` is applied again to the fresh

@@ -209,6 +209,8 @@ class Table:
         Raises:
             InvalidState: the saved game is damaged.
         """
+        if not isinstance(data, dict):
+            raise InvalidState("damaged saved game: not an object")
         try:
             match = Match.from_dict(data["match"])
             levels = list(data["levels"])
