@@ -172,7 +172,7 @@ def test_a_capture_slides_to_the_taker(page: Page, live_server):
     assert any(sample["taken"] for sample in samples), "the taken pile was never shown"
     assert any(sample["ghosts"] for sample in samples), "the taken cards did not move"
     expect(page.locator(".ghost")).to_have_count(0)
-    expect(page.locator(".log li").first).to_contain_text("took the pile")
+    expect(page.locator(".log li").first).to_contain_text("captured the pile")
 
 
 def test_a_click_or_a_key_skips_to_the_end(page: Page, live_server):
