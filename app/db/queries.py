@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import Select
 
 from . import db, dialect_insert
 from .facts import GameFacts
@@ -35,6 +36,16 @@ NAME_MARKS = frozenset(" -_.")
 TRANSFER_LIFETIME = timedelta(hours=1)
 TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 TRANSFER_LENGTH = 12
+
+
+def _page_rows(query: Select[*tuple[Any, ...]], page: int) -> list[dict[str, Any]]:
+    """Return page ``page`` (1-based, :data:`PAGE_SIZE` rows) of an ordered
+    leaderboard query, each row a dict with its ``rank`` added."""
+    first = (page - 1) * PAGE_SIZE
+    return [
+        {**row._asdict(), "rank": first + index + 1}
+        for index, row in enumerate(db.session.execute(query.offset(first).limit(PAGE_SIZE)))
+    ]
 
 
 def utcnow() -> datetime:
@@ -471,12 +482,7 @@ def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -
         .where(*where)
         .order_by(DailyEntry.points.desc(), DailyEntry.pistis.desc(), DailyEntry.finished_at)
     )
-    rows = [
-        {**row._asdict(), "rank": (page - 1) * PAGE_SIZE + index + 1}
-        for index, row in enumerate(
-            db.session.execute(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE))
-        )
-    ]
+    rows = _page_rows(query, page)
     mine = None
     if player_id is not None:
         own = db.session.execute(
@@ -520,12 +526,7 @@ def alltime_leaderboard(page: int, player_id: int | None) -> Board:
         Player.wins,
     )
     query = select(*columns).order_by(Player.score.desc(), Player.id)
-    rows = [
-        {**row._asdict(), "rank": (page - 1) * PAGE_SIZE + index + 1}
-        for index, row in enumerate(
-            db.session.execute(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE))
-        )
-    ]
+    rows = _page_rows(query, page)
     mine = None
     if player_id is not None:
         own = db.session.execute(select(*columns).where(Player.id == player_id)).first()
@@ -555,12 +556,7 @@ def weekly_leaderboard(week: date, page: int, player_id: int | None) -> Board:
         .where(*where)
         .order_by(WeeklyTotal.score.desc(), WeeklyTotal.player_id)
     )
-    rows = [
-        {**row._asdict(), "rank": (page - 1) * PAGE_SIZE + index + 1}
-        for index, row in enumerate(
-            db.session.execute(query.offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE))
-        )
-    ]
+    rows = _page_rows(query, page)
     mine = None
     if player_id is not None:
         own = db.session.execute(
