@@ -19,12 +19,14 @@ import hashlib
 import hmac
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from app.db import queries
+from app.db.models import Player
 from app.engine import RULE_SETS
 from app.engine.match import Match
 
@@ -99,6 +101,25 @@ def _page_number() -> int:
     return int(text) if text.isdigit() and len(text) < 7 else 1
 
 
+def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> str:
+    """Render the Daily page of ``day`` and ``rules`` with its leaderboard
+    (page ``?page=``, the player's own row marked) and ``context``."""
+    board = queries.daily_leaderboard(
+        day, rules, _page_number(), player.id if player is not None else None
+    )
+    return render_template(
+        "daily/daily.html",
+        day=day,
+        rules=rules,
+        daily_rules=DAILY_RULES,
+        rule_names=game.RULE_NAMES,
+        level=DAILY_LEVEL,
+        player=player,
+        board=board,
+        **context,
+    )
+
+
 @bp.get("")
 def page() -> str:
     """Show today's Daily deal of ``?rules=`` (default the single deal): the
@@ -108,23 +129,15 @@ def page() -> str:
     day = today()
     player = current_player()
     entry = queries.daily_entry(player.id, day, rules) if player is not None else None
-    board = queries.daily_leaderboard(
-        day, rules, _page_number(), player.id if player is not None else None
-    )
     now = datetime.now(UTC)
     next_deal = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
     left = int((next_deal - now).total_seconds())
     yesterday = day - timedelta(days=1)
-    return render_template(
-        "daily/daily.html",
-        day=day,
-        rules=rules,
-        daily_rules=DAILY_RULES,
-        rule_names=game.RULE_NAMES,
-        level=DAILY_LEVEL,
-        player=player,
+    return _day_page(
+        day,
+        rules,
+        player,
         entry=entry,
-        board=board,
         hours=left // 3600,
         minutes=(left % 3600) // 60,
         next_deal=next_deal,
@@ -178,20 +191,11 @@ def past(day_text: str) -> str | tuple[str, int]:
     if day is None:
         return _no_such_day(day_text)
     rules = _rules_arg(request.args)
-    player = current_player()
-    board = queries.daily_leaderboard(
-        day, rules, _page_number(), player.id if player is not None else None
-    )
-    return render_template(
-        "daily/daily.html",
-        day=day,
-        rules=rules,
-        daily_rules=DAILY_RULES,
-        rule_names=game.RULE_NAMES,
-        level=DAILY_LEVEL,
-        player=player,
+    return _day_page(
+        day,
+        rules,
+        current_player(),
         entry=None,
-        board=board,
         seed=daily_seed(day, rules),
         past=True,
     )
