@@ -239,3 +239,32 @@ def _better_than(values: list[list[float]], default: int) -> int:
     if variance == 0:
         return best if mean > 0 else default
     return best if mean > CONFIDENCE * (variance / n) ** 0.5 else default
+
+
+def card_values(
+    observation: Observation, rng: random.Random, worlds: int
+) -> dict[str, list[float]]:
+    """Return, for every distinct card in ``observation.hand``, its value in
+    each of ``worlds`` sampled worlds (the same worlds for every card, in
+    order): the observing team's :func:`margin` at the end of the hand when
+    it plays that card now and every seat then plays as the Expert's search
+    assumes (played out, or solved exactly in the last deal as
+    :meth:`ExpertBot.choose` does). Captured cards are stand-ins, so the
+    margin counts the points still to be won plus the piştis so far.
+    Deterministic for a given ``rng`` state. For the game review
+    (:mod:`app.ai.review`)."""
+    hand = list(dict.fromkeys(observation.hand))
+    seat, team = observation.seat, observation.team
+    exact = observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES
+    values: dict[str, list[float]] = {card: [] for card in hand}
+    for _ in range(worlds):
+        world = sample_world(observation, rng)
+        for card in hand:
+            trial = world.copy()
+            trial.play_index(trial.hands[seat].index(card))
+            if exact:
+                values[card].append(solve(trial, team))
+            else:
+                _playout(trial)
+                values[card].append(margin(team_points(trial), team))
+    return values

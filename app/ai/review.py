@@ -1,0 +1,372 @@
+"""Review of a hand, move by move: the Expert's estimate of every card a
+seat could have played (issue 14, item 3).
+
+For each decision of one seat in a finished (or unfinished) hand, the
+review takes the :class:`~app.engine.Observation` the seat had then, deals
+the cards it could not see into a fixed number of sampled worlds with a
+fixed seed (:func:`app.ai.expert.card_values`: the Expert's playouts, or its
+exact solver in the last deal), and gives every card in hand its expected
+points **for the rest of the hand**: the seat's side's points minus the
+other side's (with three or more sides, minus the others' mean; the
+Expert's :func:`~app.ai.expert.margin`) won from this play to the end of
+the hand, the most-cards and last-sweep bonuses included, with a 95%
+interval. Every card is tried in the same worlds, so the loss of a card
+against the best one is a paired difference with its own, narrower
+interval. A play is a **mistake** when that loss is more than
+:data:`MISTAKE_POINTS` and its 95% interval is clear of zero.
+
+One sentence says why, from facts of the position the seat could see
+(:class:`Why`): the pile's size and points, the cards of a rank still
+unseen, a Jack worth keeping, the last capture taking the table. The
+rules of capture and scoring the facts use are those of the rule set
+(``docs/rules.md``; seeds 000, 001, 003).
+
+Standard library only, no Flask: the web shows it (:mod:`app.web.review`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.engine import GameState, Observation, observe, would_capture
+from app.engine.cards import CARD_POINTS
+
+from .expert import card_values, margin
+
+#: Sampled worlds per decision while the stock lasts (playouts).
+WORLDS = 200
+#: Sampled worlds per decision in the last deal, where each world is solved
+#: exactly (costlier, and less uncertain: fewer cards are hidden).
+EXACT_WORLDS = 60
+#: The seed every estimate starts from (with the play's number): the same
+#: position always gets the same estimates.
+SEED = "review/1"
+#: A play is a mistake when it loses more than this many points (rest of
+#: the hand) against the best card, its 95% interval clear of zero.
+MISTAKE_POINTS = 2.0
+#: A sentence of why is given when the card played loses at least this
+#: many points against the best (less is within the noise of the worlds).
+WHY_POINTS = 0.5
+#: Half-width of a 95% interval, in standard errors (normal approximation).
+Z95 = 1.96
+
+#: The kinds of :class:`Why`, in the order they are tried.
+WHY_KINDS = (
+    "take_pile",
+    "same_pile_keep_jack",
+    "keep_jack",
+    "gives_pisti",
+    "gives_pile",
+    "last_capture",
+    "card_points",
+    "average",
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One play of the reviewed seat that had a choice.
+
+    Attributes:
+        play: the play's index in the hand (0 to 47).
+        state: the hand just before the play (the real one, every card).
+        observation: what the seat saw then.
+        played: the card code it played.
+    """
+
+    play: int
+    state: GameState
+    observation: Observation
+    played: str
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The Expert's estimate of one card, in points for the rest of the hand.
+
+    Attributes:
+        card: the card code.
+        mean: expected points, the seat's side minus the others, from this
+            play to the end of the hand.
+        low, high: its 95% interval.
+        loss: the best card's mean minus this one's (0 for the best).
+        loss_low, loss_high: the 95% interval of that loss (paired over the
+            same worlds).
+    """
+
+    card: str
+    mean: float
+    low: float
+    high: float
+    loss: float
+    loss_low: float
+    loss_high: float
+
+
+@dataclass(frozen=True)
+class Why:
+    """Why the best card beats the one played, as facts for one sentence.
+
+    ``kind`` is one of :data:`WHY_KINDS`; ``facts`` holds what its sentence
+    names (cards as codes, counts and points as integers):
+
+    - ``take_pile``: ``best`` takes the pile (``cards`` cards, ``points``
+      points seen, ``pisti`` whether it is a pişti); ``played`` left it.
+    - ``same_pile_keep_jack``: ``best`` takes the same pile as the Jack
+      ``played`` did, and keeps the Jack.
+    - ``keep_jack``: the Jack ``played`` took only ``cards`` cards worth
+      ``points``; ``jacks`` Jacks were unseen.
+    - ``gives_pisti``: on a lone card or an empty table, ``played`` offers
+      a pişti to the ``unseen`` cards of its rank still hidden (``best``:
+      ``best_unseen``).
+    - ``gives_pile``: ``played`` left a pile of ``cards`` cards worth
+      ``points`` to the ``unseen`` hidden cards of its rank (``best``:
+      ``best_unseen``).
+    - ``last_capture``: in the last deal the table goes to the last capture;
+      ``best`` keeps the better chance of it (``plays_left`` plays left,
+      ``ours`` whether the seat's side captured last).
+    - ``card_points``: ``played`` is itself worth ``points`` points
+      (``best``: ``best_points``), left where the next seat may take it.
+    - ``average``: nothing simple stands out; ``best`` scored ``loss``
+      points more on average in the sampled worlds.
+    """
+
+    kind: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The review of one decision.
+
+    Attributes:
+        number: 1-based, among the seat's decisions.
+        play: the play's index in the hand (0 to 47).
+        played: the card played.
+        best: the card with the highest mean.
+        estimates: every distinct card in hand, best mean first.
+        loss: the played card's loss (0 when it was the best).
+        mistake: whether the play counts as a mistake (see the module).
+        why: why the best card is better, or ``None`` when the card
+            played lost less than :data:`WHY_POINTS`.
+        worlds: the sampled worlds behind the estimates.
+    """
+
+    number: int
+    play: int
+    played: str
+    best: str
+    estimates: tuple[Estimate, ...]
+    loss: float
+    mistake: bool
+    why: Why | None
+    worlds: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the step as JSON-ready data (:meth:`from_dict` reads it)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Step:
+        """Rebuild a step saved by :meth:`to_dict`.
+
+        Raises:
+            KeyError, TypeError: the data is not a saved step.
+        """
+        why = data["why"]
+        return cls(
+            number=data["number"],
+            play=data["play"],
+            played=data["played"],
+            best=data["best"],
+            estimates=tuple(Estimate(**row) for row in data["estimates"]),
+            loss=data["loss"],
+            mistake=data["mistake"],
+            why=None if why is None else Why(why["kind"], dict(why["facts"])),
+            worlds=data["worlds"],
+        )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A whole hand's review.
+
+    Attributes:
+        losses: points lost at each decision, in order (0 for the best card).
+        total: their sum.
+        per_decision: their mean (0 with no decisions).
+        mistakes: how many decisions were mistakes.
+        costliest: the numbers (1-based) of the costliest decisions, at most
+            three, costliest first, only those that lost something.
+    """
+
+    losses: tuple[float, ...]
+    total: float
+    per_decision: float
+    mistakes: int
+    costliest: tuple[int, ...]
+
+
+def decisions(state: GameState, seat: int) -> list[Decision]:
+    """Return ``seat``'s plays in ``state`` (a hand replayed from a record)
+    that had a choice: every play made with two or more cards in hand, in
+    order. A play from a single card is forced and left out.
+
+    Raises:
+        ValueError: ``seat`` is not a seat of the rule set.
+    """
+    if not 0 <= seat < state.rules.players:
+        raise ValueError(f"seat {seat} is not a seat of this game")
+    replay = GameState.deal(state.rules, state.deck)
+    found = []
+    for index, card in enumerate(state.plays):
+        if replay.turn == seat and len(set(replay.hands[seat])) > 1:
+            found.append(Decision(index, replay.copy(), observe(replay, seat), card))
+        replay.play(card)
+    return found
+
+
+def evaluate(observation: Observation, played: str, number: int = 1, seed: str = SEED) -> Step:
+    """Review one decision: estimate every card of ``observation.hand``
+    and judge ``played`` (one of them) against the best.
+
+    The worlds come from ``random.Random(f"{seed}:{play index}")``, so the
+    same position and seed always give the same estimates. ``number`` is
+    the decision's 1-based number, kept in the step.
+
+    Raises:
+        ValueError: ``played`` is not in the hand.
+    """
+    if played not in observation.hand:
+        raise ValueError(f"{played} is not in seat {observation.seat}'s hand")
+    worlds = EXACT_WORLDS if observation.stock == 0 else WORLDS
+    rng = random.Random(f"{seed}:{len(observation.plays)}")
+    values = card_values(observation, rng, worlds)
+    # The worlds' captured cards are stand-ins worth nothing: their margin
+    # is the points still to win plus the piştis made so far.
+    rules, team = observation.rules, observation.team
+    so_far = margin(
+        [
+            rules.pisti_points * pisti + rules.jack_pisti_points * jack
+            for pisti, jack in zip(observation.pisti, observation.jack_pisti, strict=True)
+        ],
+        team,
+    )
+    rest = {card: [value - so_far for value in row] for card, row in values.items()}
+    means = {card: sum(row) / len(row) for card, row in rest.items()}
+    best = max(means, key=lambda card: (means[card], card == played))
+    estimates = []
+    for card, row in rest.items():
+        low, high = _interval(row)
+        loss = [a - b for a, b in zip(rest[best], row, strict=True)]
+        loss_low, loss_high = _interval(loss)
+        estimates.append(
+            Estimate(
+                card,
+                _round(means[card]),
+                _round(low),
+                _round(high),
+                _round(means[best] - means[card]),
+                _round(loss_low),
+                _round(loss_high),
+            )
+        )
+    estimates.sort(key=lambda estimate: (estimate.loss, estimate.card != played))
+    mine = next(estimate for estimate in estimates if estimate.card == played)
+    mistake = mine.loss > MISTAKE_POINTS and mine.loss_low > 0
+    why = explain(observation, played, best, mine.loss) if mine.loss >= WHY_POINTS else None
+    return Step(
+        number=number,
+        play=len(observation.plays),
+        played=played,
+        best=best,
+        estimates=tuple(estimates),
+        loss=mine.loss,
+        mistake=mistake,
+        why=why,
+        worlds=worlds,
+    )
+
+
+def summarize(steps: list[Step]) -> Summary:
+    """Return the summary of a hand's reviewed ``steps`` (in order)."""
+    losses = tuple(step.loss for step in steps)
+    total = _round(sum(losses))
+    costly = sorted((step for step in steps if step.loss > 0), key=lambda step: -step.loss)
+    return Summary(
+        losses=losses,
+        total=total,
+        per_decision=_round(total / len(steps)) if steps else 0.0,
+        mistakes=sum(1 for step in steps if step.mistake),
+        costliest=tuple(step.number for step in costly[:3]),
+    )
+
+
+def explain(observation: Observation, played: str, best: str, loss: float) -> Why:
+    """Say why ``best`` beats ``played`` in the position ``observation``,
+    from what the seat could see: the first of :data:`WHY_KINDS` whose
+    facts hold."""
+    top = observation.pile_top
+    pile_cards = observation.pile_size
+    pile_points = sum(CARD_POINTS[card] for card in observation.pile_face_up)
+    takes_best = would_capture(best, top)
+    takes_played = would_capture(played, top)
+    if takes_best and not takes_played:
+        pisti = (
+            pile_cards == 1
+            and top is not None
+            and best[0] == top[0]
+            and observation.rules.pisti_counts(len(observation.plays) + 1)
+        )
+        facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
+        return Why("take_pile", {**facts, "pisti": pisti})
+    if played[0] == "J" and takes_played and best[0] != "J":
+        if takes_best:
+            return Why("same_pile_keep_jack", {"best": best, "played": played})
+        jacks = _unseen(observation, "J")
+        facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
+        return Why("keep_jack", {**facts, "jacks": jacks})
+    if not takes_played and not takes_best:
+        unseen, best_unseen = _unseen(observation, played[0]), _unseen(observation, best[0])
+        if unseen > best_unseen:
+            facts = {"best": best, "played": played, "unseen": unseen, "best_unseen": best_unseen}
+            if pile_cards == 0:
+                return Why("gives_pisti", facts)
+            points = pile_points + CARD_POINTS[played]
+            return Why("gives_pile", {**facts, "cards": pile_cards + 1, "points": points})
+        if observation.stock == 0:
+            ours = observation.last_capturer == observation.team
+            facts = {"best": best, "played": played, "plays_left": observation.plays_left}
+            return Why("last_capture", {**facts, "ours": ours})
+        if CARD_POINTS[played] > CARD_POINTS[best]:
+            facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
+            return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})
+    return Why("average", {"best": best, "played": played, "loss": _round(loss)})
+
+
+def _unseen(observation: Observation, rank: str) -> int:
+    """Cards of ``rank`` the seat has not seen: not in its hand, not played,
+    not shown."""
+    seen = sum(1 for card in observation.seen if card[0] == rank)
+    held = sum(1 for card in observation.hand if card[0] == rank)
+    return 4 - seen - held
+
+
+def _interval(values: list[float]) -> tuple[float, float]:
+    """Return the 95% interval of the mean of ``values`` (normal
+    approximation; one value: that value)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, mean
+    variance = sum((value - mean) ** 2 for value in values) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean - half, mean + half
+
+
+def _round(value: float) -> float:
+    """Two decimals: what a page shows, and what the record of a step keeps."""
+    return round(value, 2)
