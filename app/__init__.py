@@ -57,13 +57,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # without any stored session.
     csrf.init_app(app)
 
-    from .web import daily, errors, game, house, players, story
+    from .web import daily, errors, game, house, players, review, story
 
     app.register_blueprint(game.bp)
     app.register_blueprint(house.bp)
     app.register_blueprint(daily.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(story.bp)
+    app.register_blueprint(review.bp)
     errors.register(app)
     security.limit_game_creation(app, redis_client)
 

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -163,3 +164,28 @@ class PlayerTask(db.Model):  # type: ignore[name-defined]
     __table_args__ = (
         UniqueConstraint("player_id", "start", "period", "task", name="uq_player_tasks"),
     )
+
+
+class Review(db.Model):  # type: ignore[name-defined]
+    """A hand's review for one seat (:mod:`app.ai.review`), kept once per
+    record: ``key`` is the SHA-256 of the record's rules, deck and plays
+    and the seat, so a game and the same record uploaded share one row.
+
+    ``status`` is ``"new"`` until a server claims the summary's job,
+    ``"running"`` while one computes it (``updated_at`` moves at every
+    step; a job silent too long may be claimed again), then ``"done"``
+    (or ``"failed"``). ``steps`` holds the reviewed steps so far as JSON
+    (:meth:`app.ai.review.Step.to_dict`), ``done`` of ``total``.
+    """
+
+    __tablename__ = "reviews"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    record: Mapped[str] = mapped_column(Text)
+    seat: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), default="new")
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer)
+    steps: Mapped[str] = mapped_column(Text, default="[]")
+    created_at: Mapped[datetime] = mapped_column(DateTime())
+    updated_at: Mapped[datetime] = mapped_column(DateTime())

@@ -1,0 +1,102 @@
+"""Queries of the reviews table (:class:`~app.db.models.Review`): keep a
+hand's record for review once, claim its summary job once, store its
+progress and result where every replica reads them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, or_, update
+
+from . import db, dialect_insert
+from .models import Review
+from .queries import utcnow
+
+#: A running job whose progress has not moved for this long is taken to be
+#: dead (its server stopped) and may be claimed again.
+STALE_AFTER = timedelta(minutes=2)
+
+
+def review_key(record: dict[str, Any], seat: int) -> str:
+    """Return the review's key: the SHA-256 (hex) of the record's rules,
+    deck and plays (canonical JSON) and the seat; other fields (seed,
+    names, dates) do not change it."""
+    content = {"rules": record["rules"], "deck": record["deck"], "plays": record["plays"]}
+    text = json.dumps([content, seat], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def keep_review(record: dict[str, Any], seat: int, total: int) -> str:
+    """Keep ``record`` (a record as :func:`app.engine.make_record` writes it)
+    for a review of ``seat``'s ``total`` decisions, unless it is kept
+    already; return its key."""
+    key = review_key(record, seat)
+    now = utcnow()
+    insert = dialect_insert(db.engine)(Review).values(
+        key=key,
+        record=json.dumps(record, sort_keys=True),
+        seat=seat,
+        status="new",
+        done=0,
+        total=total,
+        steps="[]",
+        created_at=now,
+        updated_at=now,
+    )
+    db.session.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
+    db.session.commit()
+    return key
+
+
+def find_review(key: str) -> Review | None:
+    """Return the review kept under ``key``, or ``None``."""
+    return db.session.get(Review, key, populate_existing=True)
+
+
+def claim_review(key: str, now: datetime | None = None) -> bool:
+    """Claim the summary job of review ``key`` for this server: true for
+    exactly one caller while it is new or failed (to try again), or when
+    its job went silent for :data:`STALE_AFTER` (its server died); false
+    otherwise (running elsewhere, or done)."""
+    now = now or utcnow()
+    claimed = db.session.execute(
+        update(Review)
+        .where(
+            Review.key == key,
+            or_(
+                Review.status.in_(("new", "failed")),
+                (Review.status == "running") & (Review.updated_at < now - STALE_AFTER),
+            ),
+        )
+        .values(status="running", updated_at=now)
+    )
+    db.session.commit()
+    return bool(cast("CursorResult[Any]", claimed).rowcount)
+
+
+def save_steps(key: str, steps: list[dict[str, Any]], finished: bool) -> None:
+    """Store the reviewed ``steps`` so far (the job's progress), and mark
+    the review done when ``finished``."""
+    values: dict[str, Any] = {"steps": json.dumps(steps), "done": len(steps)}
+    values["updated_at"] = utcnow()
+    if finished:
+        values["status"] = "done"
+    db.session.execute(update(Review).where(Review.key == key).values(**values))
+    db.session.commit()
+
+
+def fail_review(key: str) -> None:
+    """Mark the summary job of review ``key`` as failed."""
+    db.session.execute(
+        update(Review).where(Review.key == key).values(status="failed", updated_at=utcnow())
+    )
+    db.session.commit()
+
+
+def review_steps(review: Review) -> list[dict[str, Any]]:
+    """Return the steps stored with ``review`` (as saved by :func:`save_steps`)."""
+    steps: list[dict[str, Any]] = json.loads(review.steps)
+    return steps

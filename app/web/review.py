@@ -1,0 +1,317 @@
+"""The review pages: a hand reviewed move by move (:mod:`app.ai.review`).
+
+A review starts from the final page of a game ("Review this game": the
+player's own seat of a finished hand of the session's game) or from an
+uploaded ``pisti-record`` file (seat 0). Either way the record is kept in
+the database under its content's hash (:mod:`app.db.reviews`), so its
+pages are plain GET addresses any replica can answer:
+
+- ``/review/<key>/<n>``: decision ``n``, the table as the seat saw it (the
+  hidden cards only with ``?reveal=1``), every card's estimate, the mark
+  and the sentence of why. Evaluated on demand in the server's search
+  pool (:data:`app.searches.POOL`: the same cap as the Expert's moves),
+  unless the summary has evaluated it already.
+- ``/review/<key>``: the summary. The first visit starts its job (claimed
+  once in the database, so it is computed once, whichever replica and
+  however many visitors ask) in this process's background threads, which
+  evaluate the steps one by one through the same pool and store each as
+  it is done; the page shows a progress bar that a small script updates
+  from ``/review/<key>/status`` (JSON), or that reloads itself without
+  JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, cast
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import format_decimal
+from werkzeug.wrappers import Response as BaseResponse
+
+from app import searches
+from app.ai.review import Decision, Step, decisions, evaluate, summarize
+from app.db import db
+from app.db.models import Review
+from app.db.reviews import (
+    claim_review,
+    fail_review,
+    find_review,
+    keep_review,
+    review_steps,
+    save_steps,
+)
+from app.engine import InvalidRecord, Observation, RuleSet, load_record, make_record
+
+from . import i18n, store
+from .game import RULE_NAMES
+from .i18n import gettext
+
+bp = Blueprint("review", __name__, url_prefix="/review")
+bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
+
+#: The largest record file accepted, in bytes (a record is about 1 KiB).
+RECORD_LIMIT = 8 * 1024
+#: The budget a step asks the search pool for, in milliseconds. The
+#: review's worlds are fixed (its estimates are reproducible), so the
+#: pool's shorter budgets under load do not change them; the pool still
+#: caps how many searches run at once.
+STEP_BUDGET_MS = 1000.0
+#: Summary jobs this process runs at once (each asks the pool for one step
+#: at a time, so the players' Expert moves keep their turns).
+JOB_THREADS = 2
+#: Seconds a job waits before asking the pool again when its line is full,
+#: and how many times it asks before giving up.
+BUSY_PAUSE = 1.0
+BUSY_ATTEMPTS = 120
+#: Seconds between reloads of the summary page without JavaScript.
+REFRESH_SECONDS = 2
+
+KEY = re.compile(r"[0-9a-f]{64}")
+JOBS = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="review")
+
+
+@bp.app_template_filter("points")
+def _points(value: float) -> str:
+    """A number of points with its sign and one decimal, in the page's
+    language (``+3.2``, ``−0.5``; Turkish ``+3,2``)."""
+    return str(format_decimal(value, format="+#,##0.0;\u2212#,##0.0"))
+
+
+@bp.get("/")
+def upload_page() -> str:
+    """The form to review an uploaded ``pisti-record`` file."""
+    return render_template("review/upload.html", limit=RECORD_LIMIT // 1024)
+
+
+@bp.post("/upload")
+def upload() -> BaseResponse | tuple[str, int]:
+    """Keep an uploaded record for review of seat 0 and go to its first
+    decision; a file that is missing, too large or not a valid record is
+    refused (400, nothing kept) with what was wrong."""
+    file = request.files.get("record")
+    if file is None or not file.filename:
+        return _refused(gettext("Choose a record file to upload."))
+    data = file.read(RECORD_LIMIT + 1)
+    if len(data) > RECORD_LIMIT:
+        return _refused(
+            gettext(
+                "That file is larger than %(limit)s KiB; a record is about 1 KiB.",
+                limit=RECORD_LIMIT // 1024,
+            )
+        )
+    try:
+        state = load_record(data)
+    except InvalidRecord as exc:
+        return _refused(gettext("That file is not a game record: %(problem)s", problem=str(exc)))
+    return _open(make_record(state), 0)
+
+
+@bp.post("/game")
+def from_game() -> BaseResponse | tuple[str, int]:
+    """Review the player's own seat in a finished hand of their game
+    (form field ``hand``, from 1; default the last finished one)."""
+    table = store.load_table()
+    if table is None:
+        return render_template("game/no_game.html"), 404
+    match = table.match
+    finished = len(match.plays_history)
+    text = request.form.get("hand", str(finished))
+    number = int(text) if re.fullmatch(r"[0-9]{1,3}", text) else 0
+    if not 1 <= number <= finished:
+        return _refused(gettext("A hand can be reviewed once it is over: it shows every card."))
+    index = number - 1
+    seat = (-index) % match.players  # the seat the player's position had
+    return _open(make_record(match.finished_hand(index)), seat)
+
+
+@bp.get("/<key>")
+def summary(key: str) -> str:
+    """The summary: progress while its job runs (started here once), then
+    the points lost at every decision and the three costliest."""
+    review = _review(key)
+    if review.status != "done":
+        _start(review)
+        review = _review(key)
+    steps = [Step.from_dict(data) for data in review_steps(review)]
+    context: dict[str, Any] = {"review": review, "steps": steps, "refresh": REFRESH_SECONDS}
+    if review.status == "done":
+        context["summary"] = summarize(steps)
+        context["by_number"] = {step.number: step for step in steps}
+    return render_template("review/summary.html", **context)
+
+
+@bp.get("/<key>/status")
+def status(key: str) -> Response:
+    """The summary job's progress as JSON: ``status`` (``new``,
+    ``running``, ``done``, ``failed``), ``done`` and ``total`` decisions."""
+    review = _review(key)
+    return jsonify(status=review.status, done=review.done, total=review.total)
+
+
+@bp.get("/<key>/<int:number>")
+def step(key: str, number: int) -> str:
+    """Decision ``number`` (from 1); ``?reveal=1`` shows the hidden cards.
+
+    Raises:
+        app.searches.SearchBusy: the search pool's line is full (503).
+    """
+    review = _review(key)
+    state = load_record(review.record)
+    found = decisions(state, review.seat)
+    if not 1 <= number <= len(found):
+        abort(404)
+    decision = found[number - 1]
+    stored = review_steps(review)
+    if number <= len(stored):
+        reviewed = Step.from_dict(stored[number - 1])
+    else:
+        reviewed = searches.POOL.run(
+            _evaluate, STEP_BUDGET_MS, decision.observation, decision.played, number
+        )
+    return render_template(
+        "review/step.html",
+        review=review,
+        rule_name=_rule_name(state.rules),
+        step=reviewed,
+        decision=decision,
+        seen=_seen(decision),
+        total=len(found),
+        reveal=request.args.get("reveal") == "1",
+    )
+
+
+def _open(record: dict[str, Any], seat: int) -> BaseResponse | tuple[str, int]:
+    """Keep ``record`` for a review of ``seat`` and go to its first decision
+    (or to its summary when the seat had no choice to make)."""
+    found = decisions(load_record(json.dumps(record)), seat)
+    key = keep_review(record, seat, len(found))
+    if not found:
+        return redirect(url_for("review.summary", key=key), 303)
+    return redirect(url_for("review.step", key=key, number=1), 303)
+
+
+def _review(key: str) -> Review:
+    """Return the review kept under ``key``, or answer 404."""
+    review = find_review(key) if KEY.fullmatch(key) else None
+    if review is None:
+        abort(404)
+    return review
+
+
+def _rule_name(rules: RuleSet) -> str:
+    """The game's name in the page's language, with its house rules."""
+    overrides = rules.label.partition(" ")[2]
+    name = str(RULE_NAMES[rules.name])
+    return f"{name} · {overrides}" if overrides else name
+
+
+def _refused(message: str) -> tuple[str, int]:
+    """The upload page again, with what was wrong (400)."""
+    page = render_template("review/upload.html", limit=RECORD_LIMIT // 1024, message=message)
+    return page, 400
+
+
+def _seen(decision: Decision) -> dict[str, Any]:
+    """What the step page shows of the table, from the seat's observation:
+    every seat in play order with its role and cards in hand."""
+    observation = decision.observation
+    rules = observation.rules
+    seats = []
+    for seat, size in enumerate(observation.hand_sizes):
+        if seat == observation.seat:
+            role = "you"
+        elif rules.team_of(seat) == observation.team:
+            role = "partner"
+        else:
+            role = "opponent"
+        cards = decision.state.hands[seat] if seat != observation.seat else list(observation.hand)
+        seats.append({"seat": seat, "role": role, "size": size, "cards": cards})
+    return {
+        "seats": seats,
+        "face_down": decision.state.pile[: observation.face_down],
+        "points": _points_so_far(observation),
+    }
+
+
+def _points_so_far(observation: Observation) -> list[int]:
+    """Each team's piştis points so far (card points are counted at the
+    end of the hand; the seat knows only how many cards each side took)."""
+    rules = observation.rules
+    return [
+        rules.pisti_points * pisti + rules.jack_pisti_points * jack
+        for pisti, jack in zip(observation.pisti, observation.jack_pisti, strict=True)
+    ]
+
+
+def _start(review: Review) -> None:
+    """Start the summary's job in this process unless it is done or
+    running elsewhere (the claim in the database decides, once)."""
+    if review.total == 0:
+        if claim_review(review.key):
+            save_steps(review.key, [], finished=True)
+        return
+    if claim_review(review.key):
+        app = cast(Any, current_app)._get_current_object()
+        JOBS.submit(_summarize, app, review.key)
+
+
+def _summarize(app: Flask, key: str) -> None:
+    """The summary's job: evaluate every step not stored yet, through the
+    search pool, storing each as it is done (its progress)."""
+    with app.app_context():
+        try:
+            review = find_review(key)
+            assert review is not None  # kept before its job was claimed
+            found = decisions(load_record(review.record), review.seat)
+            steps = review_steps(review)
+            for number in range(len(steps) + 1, len(found) + 1):
+                decision = found[number - 1]
+                steps.append(_pooled(decision, number).to_dict())
+                save_steps(key, steps, finished=number == len(found))
+        except Exception:
+            app.logger.exception("the review %s failed", key)
+            db.session.rollback()
+            fail_review(key)
+        finally:
+            db.session.remove()
+
+
+def _pooled(decision: Decision, number: int) -> Step:
+    """Evaluate ``decision`` in the search pool, waiting for a place in its
+    line when it is full.
+
+    Raises:
+        app.searches.SearchBusy: the line stayed full for
+            :data:`BUSY_ATTEMPTS` tries.
+    """
+    for attempt in range(BUSY_ATTEMPTS):
+        try:
+            return searches.POOL.run(
+                _evaluate, STEP_BUDGET_MS, decision.observation, decision.played, number
+            )
+        except searches.SearchBusy:
+            if attempt == BUSY_ATTEMPTS - 1:
+                raise
+            time.sleep(BUSY_PAUSE)
+    raise AssertionError("unreachable")
+
+
+def _evaluate(_budget_ms: float, observation: Observation, played: str, number: int) -> Step:
+    """:func:`app.ai.review.evaluate` as a search of the pool (run in a
+    worker process); the budget is not used: the worlds are fixed."""
+    return evaluate(observation, played, number)

@@ -1,0 +1,35 @@
+// The review summary's progress bar: asks the status address every second
+// and moves the bar; reloads the page once the summary is done (without
+// JavaScript, the page reloads itself through its <noscript> refresh).
+(function () {
+  "use strict";
+  const bar = document.getElementById("review-progress");
+  const text = document.getElementById("review-progress-text");
+  if (!bar || !text) return;
+  function show(done, total) {
+    bar.max = total;
+    bar.value = done;
+    text.textContent = text.dataset.template.replace("{done}", done).replace("{total}", total);
+  }
+  async function poll() {
+    try {
+      const answer = await fetch(bar.dataset.status, { headers: { Accept: "application/json" } });
+      if (answer.ok) {
+        const status = await answer.json();
+        show(status.done, status.total);
+        if (status.status === "done") {
+          window.location.reload();
+          return;
+        }
+        if (status.status === "failed") {
+          text.textContent = text.dataset.failed;
+          return;
+        }
+      }
+    } catch (error) {
+      // A network hiccup: try again at the next tick.
+    }
+    window.setTimeout(poll, 1000);
+  }
+  window.setTimeout(poll, 1000);
+})();
