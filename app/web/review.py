@@ -88,8 +88,17 @@ JOBS = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="review")
 @bp.app_template_filter("points")
 def _points(value: float) -> str:
     """A number of points with its sign and one decimal, in the page's
-    language (``+3.2``, ``−0.5``; Turkish ``+3,2``)."""
+    language (``+3.2``, ``−0.5``, ``0.0``; Turkish ``+3,2``)."""
+    value = round(value, 1) + 0.0  # no "−0.0"
+    if value == 0:
+        return _lost(0.0)
     return str(format_decimal(value, format="+#,##0.0;\u2212#,##0.0"))
+
+
+@bp.app_template_filter("lost")
+def _lost(value: float) -> str:
+    """Points lost: one decimal, no sign, in the page's language."""
+    return str(format_decimal(abs(round(value, 1)), format="#,##0.0"))
 
 
 @bp.get("/")

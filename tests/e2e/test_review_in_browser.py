@@ -1,0 +1,72 @@
+"""Reviewing a finished game in the browser: the final page's button, the
+steps, a mistake's mark, the hidden cards on request, and the summary's
+progress bar running to its end."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import play_card
+
+SIZES = {
+    "phone-390": {"width": 390, "height": 844},
+    "phone-360": {"width": 360, "height": 740},
+    "laptop-700": {"width": 1280, "height": 700},
+    "laptop-800": {"width": 1280, "height": 800},
+}
+
+
+def shoot(page: Page, screenshots, name: str) -> None:
+    """Screenshot the page at both phone and both laptop sizes."""
+    for size_name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.screenshot(path=screenshots / f"{name}-{size_name}.png", full_page=True)
+
+
+def test_review_a_finished_game(page: Page, live_server, screenshots):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server + "/")
+    page.get_by_label("Seed").fill("e2e-review")
+    page.get_by_role("button", name="Deal from a seed").click()
+    page.get_by_role("button", name="Start this deal").click()
+    # Play badly on purpose: never take the pile when a card could.
+    while page.locator(".hand button").count():
+        keeps = page.locator(".hand button:not(.captures)")
+        play_card(page, keeps.first if keeps.count() else page.locator(".hand button").first)
+    page.get_by_role("button", name="Review this game").click()
+
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 1 of \d+"))).to_be_visible()
+    expect(page.locator("table.estimates tbody tr.played")).to_have_count(1)
+    expect(page.locator("table.estimates tbody tr").first).to_contain_text("best")
+    page.get_by_role("link", name="Next").first.click()
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 2 of"))).to_be_visible()
+    page.get_by_role("link", name="Previous").first.click()
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 1 of"))).to_be_visible()
+
+    page.get_by_role("link", name="Summary").first.click()
+    progress = page.locator("#review-progress")
+    if progress.count():
+        shoot(page, screenshots, "review-progress")
+    # The script moves the bar and reloads the page once every step is done.
+    expect(page.locator(".review-figures")).to_be_visible(timeout=120_000)
+    expect(page.locator("#review-progress")).to_have_count(0)
+    total = page.locator("table.per-decision tbody tr").count()
+    assert total > 0
+    expect(page.locator(".costliest li")).to_have_count(min(3, total))
+    shoot(page, screenshots, "review-summary")
+
+    mistakes = page.locator("table.per-decision tr.mistake-row")
+    assert mistakes.count() > 0, "a game thrown away on purpose has mistakes"
+    mistakes.first.locator("a").click()
+    expect(page.locator(".mistake-line .mark.mistake")).to_be_visible()
+    expect(page.locator("table.estimates tr.played .mark.mistake")).to_be_visible()
+    expect(page.locator(".review-verdict .why")).not_to_be_empty()
+    shoot(page, screenshots, "review-mistake")
+
+    hidden_before = page.locator(".review-seat.opponent svg.card").count()
+    assert hidden_before == 0
+    page.get_by_role("link", name="Show the hidden cards").click()
+    expect(page.locator(".review-seat.opponent svg.card").first).to_be_visible()
+    shoot(page, screenshots, "review-revealed")
