@@ -34,13 +34,15 @@ from typing import Any
 from app.engine import GameState, Observation, observe, would_capture
 from app.engine.cards import CARD_POINTS
 
-from .expert import card_values, margin
+from .expert import EXACT_LINES, card_values, margin
 
 #: Sampled worlds per decision while the stock lasts (playouts).
 WORLDS = 200
 #: Sampled worlds per decision in the last deal, where each world is solved
-#: exactly (costlier, and less uncertain: fewer cards are hidden).
+#: exactly (costlier, and less uncertain: fewer cards are hidden); fewer
+#: with three or more sides, whose exact search (max-n) cannot prune.
 EXACT_WORLDS = 60
+EXACT_WORLDS_MANY_SIDES = 30
 #: The seed every estimate starts from (with the play's number): the same
 #: position always gets the same estimates.
 SEED = "review/1"
@@ -242,7 +244,13 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
     """
     if played not in observation.hand:
         raise ValueError(f"{played} is not in seat {observation.seat}'s hand")
-    worlds = EXACT_WORLDS if observation.stock == 0 else WORLDS
+    worlds = WORLDS
+    # As card_values decides: exact when the stock is out and the orders
+    # the cards in hand can be played in are few enough.
+    lines = math.prod(math.factorial(size) for size in observation.hand_sizes)
+    if observation.stock == 0 and lines <= EXACT_LINES:
+        many = observation.rules.team_count > 2
+        worlds = EXACT_WORLDS_MANY_SIDES if many else EXACT_WORLDS
     rng = random.Random(f"{seed}:{len(observation.plays)}")
     values = card_values(observation, rng, worlds)
     # The worlds' captured cards are stand-ins worth nothing: their margin

@@ -40,11 +40,14 @@ GAME_CREATION = (
     "daily.play",
     "daily.play_past",
     "story.play",
+    "review.upload",
+    "review.from_game",
 )
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
-#: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
-PLAYING = ("game.play", "game.next_hand")
+#: The endpoints that make the computers answer (or search: a review's
+#: step), sharing ``PLAY_LIMIT``.
+PLAYING = ("game.play", "game.next_hand", "review.step")
 #: The environ key :class:`HostCheck` sets on a request with a bad Host.
 BAD_HOST = "pisti.bad_host"
 #: The longest host name DNS allows.

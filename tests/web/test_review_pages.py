@@ -24,8 +24,9 @@ from app.engine import (
     seeded_deck,
 )
 from app.web import review as review_pages
-from tests.conftest import CSRF
+from tests.conftest import CSRF, start_deal
 from tests.web.test_pages import play_out
+from tests.web.test_review_fixes import play_hand
 
 STEP = re.compile(r'href="(/review/([0-9a-f]{64})/1)"')
 
@@ -210,3 +211,37 @@ def test_review_pages_in_turkish(client):
     summary = client.get(f"/review/{key}", headers=headers).get_data(as_text=True)
     for english in ("Points lost", "three costliest", "Decision"):
         assert english not in summary
+
+
+def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
+    start_deal(client, "/deal/review-match?rules=classic&target=51")
+    page = play_hand(client)
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+    assert client.post("/next", data=fields).status_code == 303
+    page = play_hand(client)
+    token = CSRF.search(page).group(1)
+    # In the second hand the player deals: seat 1.
+    response = client.post("/review/game", data={"csrf_token": token, "hand": "2"})
+    assert response.status_code == 303
+    record = json.loads(client.get("/record?hand=2").get_data(as_text=True))
+    assert key_of(response) == reviews.review_key(record, 1)
+    first = decisions(load_record(json.dumps(record)), 1)[0]
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert f"Your card: {card_name(first.played)}" in step
+    assert "seat 1" in step
+    # A hand not played yet cannot be reviewed.
+    response = client.post("/review/game", data={"csrf_token": token, "hand": "3"})
+    assert response.status_code == 400
+    assert "once it is over" in response.get_data(as_text=True)
+
+
+def test_an_upload_over_the_request_limit_is_refused(client):
+    response = upload(client, b"x" * (20 * 1024))
+    assert response.status_code == 413
+    assert "too large" in response.get_data(as_text=True)
+
+
+def test_reviewing_a_game_needs_a_game(client):
+    token = CSRF.search(client.get("/review/").get_data(as_text=True)).group(1)
+    response = client.post("/review/game", data={"csrf_token": token, "hand": "1"})
+    assert response.status_code == 404
