@@ -9,6 +9,7 @@ import json
 import re
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 
@@ -245,3 +246,40 @@ def test_reviewing_a_game_needs_a_game(client):
     token = CSRF.search(client.get("/review/").get_data(as_text=True)).group(1)
     response = client.post("/review/game", data={"csrf_token": token, "hand": "1"})
     assert response.status_code == 404
+
+
+def test_a_running_summary_shows_its_progress_with_and_without_javascript(client, monkeypatch):
+    started = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args))
+    record = finished_record(seed="review-progress")
+    key = key_of(upload(client, json.dumps(record).encode()))
+    total = len(decisions(load_record(json.dumps(record)), 0))
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert len(started) == 1
+    assert f'<progress id="review-progress" value="0" max="{total}"' in page
+    assert f"0 of {total} decisions evaluated" in page
+    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
+    assert "review/review.js" in page
+    assert client.get(f"/review/{key}/status").get_json() == {
+        "status": "running",
+        "done": 0,
+        "total": total,
+    }
+    # Another visit while it runs starts nothing more.
+    client.get(f"/review/{key}")
+    assert len(started) == 1
+
+
+def test_a_job_is_claimed_once_and_again_only_when_it_failed_or_went_silent(app):
+    record = finished_record(seed="review-claims")
+    with app.app_context():
+        key = reviews.keep_review(record, 0, 5)
+        assert reviews.keep_review(record, 0, 5) == key
+        assert reviews.claim_review(key)
+        assert not reviews.claim_review(key)
+        silent = reviews.utcnow() + reviews.STALE_AFTER + timedelta(seconds=1)
+        assert reviews.claim_review(key, silent)
+        reviews.fail_review(key)
+        assert reviews.claim_review(key)
+        reviews.save_steps(key, [], finished=True)
+        assert not reviews.claim_review(key, silent + reviews.STALE_AFTER)
