@@ -5,8 +5,8 @@ Plays ``HANDS`` hands of each rule set with the Hard level in every seat
 the summary's job does (:func:`app.ai.review.evaluate`, one after the
 other), on one core in this process; and once more through a one-worker
 :class:`app.searches.SearchPool`, as the web does, to show the pool's own
-cost. Prints the median, 95th percentile and largest time of a step, and
-the median and largest time of a whole hand's review.
+cost. Prints the median, 95th percentile and largest wall time of a step and
+its CPU time, and the median and largest time of a whole hand's review.
 
 Run: nice -n 10 .venv/bin/python benchmarks/review_speed.py [HANDS]
 """
@@ -50,25 +50,36 @@ def percentile(values: list[float], share: float) -> float:
 
 def main(hands: int) -> None:
     print(f"review speed, {hands} hands a rule set, Python {sys.version.split()[0]}")
-    print("| rules | steps | step median | step p95 | step max | hand median | hand max |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| rules | steps | step median | step p95 | step max | step CPU median | step CPU max "
+        "| hand median | hand max | hand CPU median |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for rules in RULES:
         steps: list[float] = []
+        cpu: list[float] = []
         totals: list[float] = []
+        cpu_totals: list[float] = []
         for number in range(hands):
             found = decisions(hand(rules, f"review-bench-{number}"), 0)
-            total = 0.0
+            total = cpu_total = 0.0
             for index, decision in enumerate(found, start=1):
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 evaluate(decision.observation, decision.played, index)
                 elapsed = time.perf_counter() - start
+                used = time.process_time() - start_cpu
                 steps.append(elapsed)
+                cpu.append(used)
                 total += elapsed
+                cpu_total += used
             totals.append(total)
+            cpu_totals.append(cpu_total)
         print(
             f"| {rules.label} | {len(steps)} | {statistics.median(steps) * 1000:.0f} ms "
             f"| {percentile(steps, 0.95) * 1000:.0f} ms | {max(steps) * 1000:.0f} ms "
-            f"| {statistics.median(totals):.1f} s | {max(totals):.1f} s |"
+            f"| {statistics.median(cpu) * 1000:.0f} ms | {max(cpu) * 1000:.0f} ms "
+            f"| {statistics.median(totals):.1f} s | {max(totals):.1f} s "
+            f"| {statistics.median(cpu_totals):.1f} s |"
         )
     pool = SearchPool(processes=1)
     pool.start()
