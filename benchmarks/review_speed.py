@@ -19,8 +19,9 @@ import sys
 import time
 
 from app.ai import make_bot
-from app.ai.review import Decision, decisions, evaluate
+from app.ai.review import evaluate
 from app.engine import RULE_SETS, GameState, RuleSet, observe, seeded_deck, with_options
+from app.engine.decisions import Decision, decisions
 from app.searches import SearchPool
 
 RULES = [

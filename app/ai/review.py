@@ -1,8 +1,9 @@
 """Review of a hand, move by move: the Expert's estimate of every card a
 seat could have played (issue 14, item 3).
 
-For each decision of one seat in a finished (or unfinished) hand, the
-review takes the :class:`~app.engine.Observation` the seat had then, deals
+For each decision of one seat in a finished (or unfinished) hand
+(:func:`app.engine.decisions.decisions`), the review takes the
+:class:`~app.engine.Observation` the seat had then (never the state), deals
 the cards it could not see into a fixed number of sampled worlds with a
 fixed seed (:func:`app.ai.expert.card_values`: the Expert's playouts, or its
 exact solver in the last deal), and gives every card in hand its expected
@@ -31,7 +32,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.engine import GameState, Observation, observe, would_capture
+from app.engine import Observation, would_capture
 from app.engine.cards import CARD_POINTS
 
 from .expert import EXACT_LINES, card_values, margin
@@ -66,23 +67,6 @@ WHY_KINDS = (
     "card_points",
     "average",
 )
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One play of the reviewed seat that had a choice.
-
-    Attributes:
-        play: the play's index in the hand (0 to 47).
-        state: the hand just before the play (the real one, every card).
-        observation: what the seat saw then.
-        played: the card code it played.
-    """
-
-    play: int
-    state: GameState
-    observation: Observation
-    played: str
 
 
 @dataclass(frozen=True)
@@ -210,25 +194,6 @@ class Summary:
     per_decision: float
     mistakes: int
     costliest: tuple[int, ...]
-
-
-def decisions(state: GameState, seat: int) -> list[Decision]:
-    """Return ``seat``'s plays in ``state`` (a hand replayed from a record)
-    that had a choice: every play made with two or more cards in hand, in
-    order. A play from a single card is forced and left out.
-
-    Raises:
-        ValueError: ``seat`` is not a seat of the rule set.
-    """
-    if not 0 <= seat < state.rules.players:
-        raise ValueError(f"seat {seat} is not a seat of this game")
-    replay = GameState.deal(state.rules, state.deck)
-    found = []
-    for index, card in enumerate(state.plays):
-        if replay.turn == seat and len(set(replay.hands[seat])) > 1:
-            found.append(Decision(index, replay.copy(), observe(replay, seat), card))
-        replay.play(card)
-    return found
 
 
 def evaluate(observation: Observation, played: str, number: int = 1, seed: str = SEED) -> Step:

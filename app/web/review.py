@@ -44,7 +44,7 @@ from flask_babel import format_decimal
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import searches
-from app.ai.review import Decision, Step, decisions, evaluate, summarize
+from app.ai.review import Step, evaluate, summarize
 from app.db import db
 from app.db.models import Review
 from app.db.reviews import (
@@ -56,6 +56,7 @@ from app.db.reviews import (
     save_steps,
 )
 from app.engine import InvalidRecord, Observation, RuleSet, load_record, make_record
+from app.engine.decisions import Decision, decisions
 
 from . import i18n, store
 from .game import RULE_NAMES

@@ -12,12 +12,12 @@ from app.ai.review import (
     MISTAKE_POINTS,
     Step,
     Why,
-    decisions,
     evaluate,
     explain,
     summarize,
 )
 from app.engine import CLASSIC, FULL_DECK, RULE_SETS, GameState, observe, seeded_deck, with_options
+from app.engine.decisions import decisions
 
 #: The centre (5♣ on top), then seat 0's four cards, then seat 1's.
 STACKED = ["2H", "3H", "4H", "5C", "JD", "7S", "KD", "4C", "7H", "9S", "9D", "QC"]

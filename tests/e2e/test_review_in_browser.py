@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import play_card
@@ -23,6 +24,16 @@ def shoot(page: Page, screenshots, name: str) -> None:
     for size_name, size in SIZES.items():
         page.set_viewport_size(size)
         page.screenshot(path=screenshots / f"{name}-{size_name}.png", full_page=True)
+
+
+def serious_violations(page: Page) -> list[str]:
+    """The ids of axe-core's serious and critical findings on the page."""
+    result = Axe().run(page)
+    return [
+        violation["id"]
+        for violation in result.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
 
 
 def test_review_a_finished_game(page: Page, live_server, screenshots):
@@ -56,6 +67,7 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     assert total > 0
     expect(page.locator(".costliest li")).to_have_count(min(3, total))
     shoot(page, screenshots, "review-summary")
+    assert serious_violations(page) == []
 
     mistakes = page.locator("table.per-decision tr.mistake-row")
     assert mistakes.count() > 0, "a game thrown away on purpose has mistakes"
@@ -64,6 +76,7 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     expect(page.locator("table.estimates tr.played .mark.mistake")).to_be_visible()
     expect(page.locator(".review-verdict .why")).not_to_be_empty()
     shoot(page, screenshots, "review-mistake")
+    assert serious_violations(page) == []
 
     hidden_before = page.locator(".review-seat.opponent svg.card").count()
     assert hidden_before == 0
