@@ -22,6 +22,7 @@ from app.engine import (
     load_record,
     make_record,
     seeded_deck,
+    with_options,
 )
 from app.engine.decisions import decisions
 from app.web import review as review_pages
@@ -142,6 +143,18 @@ def test_a_partners_record_reviews_seat_0(client):
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Your partner" in page and "Opponent" in page
+
+
+def test_a_house_rules_record_of_three_players_is_reviewed(client):
+    rules = with_options(CLASSIC, {"players": 3, "jack_pisti": 10})
+    record = finished_record(rules, "review-three")
+    assert record["format"] == "pisti-record/2"
+    response = upload(client, json.dumps(record).encode())
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Decision 1 of 12" in page
+    assert page.count("Opponent") == 2 and "Your partner" not in page
+    assert "players=3" in page
 
 
 def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monkeypatch):
