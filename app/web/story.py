@@ -1,9 +1,9 @@
 """Mansion Evenings pages: the path of opponents, Aunt Hayriye's lesson,
 starting a story match, and what an opponent says at the table.
 
-Progress is plain data kept by :func:`store.story_progress` /
-:func:`store.save_story_progress` (the session for now, the database later):
-``{"lesson": "done" | "skipped", "lesson_step": int, "beaten": [keys]}``.
+Progress is plain data (``app/story/progress.py``) kept by
+:func:`store.story_progress` / :func:`store.save_story_progress`: in the
+database for a known player, in the session for an anonymous one.
 """
 
 from __future__ import annotations
