@@ -139,13 +139,21 @@ def record_result(table: Table) -> None:
 
 def table_extras(table: Table, aids: dict[str, bool]) -> dict[str, object]:
     """Return what the table, between-hands and final pages show of a story
-    match: ``story_opponent`` (or ``None``) and her or his ``remark`` (or
-    ``None``: no story, remarks turned off, or nothing to say)."""
+    match: ``story_opponent`` (or ``None``), her or his ``remark`` (or
+    ``None``: no story, remarks turned off, or nothing to say), and for the
+    final page ``story_next`` (the next opponent to meet, or ``None``) and
+    ``story_rematch`` (whether the same opponent may be played again: she or
+    he is still the next one, or the story is finished)."""
     member = opponent(table.levels[-1])
-    if member is None:
+    if member is None or table.match.players != 2:
         return {"story_opponent": None, "remark": None}
     line = _remark(table, member) if aids.get("remarks", True) else None
-    return {"story_opponent": member, "remark": line}
+    extras: dict[str, object] = {"story_opponent": member, "remark": line}
+    if table.match.over:
+        upcoming = next_opponent()
+        extras["story_next"] = upcoming
+        extras["story_rematch"] = upcoming is None or upcoming.key == member.key
+    return extras
 
 
 def _remark(table: Table, member: Opponent) -> str | None:
