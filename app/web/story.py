@@ -124,9 +124,11 @@ def _refuse(message: str, status: int) -> tuple[str, int]:
 
 def record_result(table: Table) -> None:
     """Count a finished story match: a win over the next opponent beats
-    her or him (called once, when a move ends the match)."""
+    her or him (called once, when a move ends the match). Only a match
+    started from the story counts: a deal link's game (its seed public,
+    so its cards can be known in advance) against her or him does not."""
     member = opponent(table.levels[-1])
-    if member is None or table.match.winner() != 0:
+    if member is None or table.seed_public or table.match.winner() != 0:
         return
 
     def change() -> None:

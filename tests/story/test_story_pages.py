@@ -280,3 +280,17 @@ def test_story_matches_count_towards_the_new_game_limit(tmp_path):
     skip_lesson(client)
     assert start(client, "hayriye").status_code == 303
     assert start(client, "hayriye").status_code == 429
+
+
+@pytest.mark.parametrize(("seed_public", "beaten"), [(False, ["hayriye"]), (True, [])])
+def test_only_a_match_started_from_the_story_counts(app, monkeypatch, seed_public, beaten):
+    """A deal link's game against her has a public seed: a known deal won
+    again is no win over her."""
+    from app.engine import CLASSIC
+    from app.engine.match import Match
+
+    monkeypatch.setattr(Match, "winner", lambda self: 0)
+    with app.test_request_context(method="POST"):
+        table = Table.start(CLASSIC, "story-deal", ["hayriye"], seed_public=seed_public, target=51)
+        story.record_result(table)
+        assert story.beaten() == beaten
