@@ -71,9 +71,10 @@ def _daily_target(rules: str) -> int | None:
 
 def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
     """Return the day whose Daily deal ``match`` is (today's or yesterday's,
-    for a game begun before midnight), or ``None``."""
+    for a game begun before midnight), or ``None``; a game under house rules
+    is never a Daily game, even from a Daily seed."""
     rules = match.rules.name
-    if rules not in DAILY_RULES or levels != daily_levels(rules):
+    if rules not in DAILY_RULES or match.rules.overrides or levels != daily_levels(rules):
         return None
     if match.target != _daily_target(rules):
         return None

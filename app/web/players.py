@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
 
 from app.db import db, queries
-from app.db.facts import deal_key, game_facts
+from app.db.facts import deal_key, game_facts, house_rules
 from app.db.tasks import week_start
 
 from . import charts, daily, game, store
@@ -82,7 +82,7 @@ def finished_game_panel() -> dict[str, Any]:
         panel["ranked"] = entry is not None and entry.game_id == table.game_id
     if not daily.seed_secret(match):
         panel["deal"] = queries.deal_results(
-            deal_key(match.seed, match.rules.name, match.target, levels)
+            deal_key(match.seed, match.rules.name, match.target, levels, house_rules(match.rules))
         )
     return panel
 

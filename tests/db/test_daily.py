@@ -12,6 +12,9 @@ from sqlalchemy import select
 
 from app.db import db
 from app.db.models import DailyEntry, Result
+from app.engine import RULE_SETS
+from app.engine.match import Match
+from app.engine.rules import parse_rules_text
 from app.web import daily
 from tests.db.conftest import CARD, Browser
 
@@ -129,3 +132,14 @@ def test_daily_leaderboard_order_and_your_place(app):
     # Same plays, same points and piştis: the earlier finish ranks first.
     rows = page.split("<tbody>")[1].split("</tbody>")[0]
     assert rows.index("Ali") < rows.index("Bora") < rows.index("Cem")
+
+
+def test_a_daily_seed_under_house_rules_is_not_a_daily_game(app):
+    yesterday = date.today() - timedelta(days=1)
+    with app.test_request_context():
+        seed = daily.daily_seed(yesterday, "classic")
+        levels = daily.daily_levels("classic")
+        plain = Match(RULE_SETS["classic"], seed, target=51)
+        house = Match(parse_rules_text("classic&pisti=20"), seed, target=51)
+        assert daily.daily_day_of(plain, levels) == yesterday
+        assert daily.daily_day_of(house, levels) is None
