@@ -3,8 +3,8 @@ leaderboard and recording a result, on SQLite and on PostgreSQL.
 
 Fills a fresh database (PostgreSQL: a throw-away cluster on a free loopback
 port) with ``--players`` players and ``--results`` results spread over a
-year, with the per-player totals, weekly totals and today's Daily entries
-that recording would have kept; then times, on Flask's test client, the
+year, with the per-player totals, players per score, weekly totals and
+today's Daily entries that recording would have kept; then times, on Flask's test client, the
 Daily page and the leaderboard for random known players (so "your place"
 is computed each time) and the recording of new games, and prints the
 query plans of the queries those pages run.
@@ -122,6 +122,11 @@ def load(rows_per_table) -> float:
                 marks = ", ".join("?" for _ in columns)
                 cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
         connection.commit()
+    finally:
+        connection.close()
+    queries.recount_scores()
+    connection = db.engine.raw_connection()
+    try:
         if db.engine.dialect.name == "postgresql":
             driver = connection.driver_connection
             driver.autocommit = True
@@ -206,7 +211,13 @@ PLANS = {
         "OR (points = 20 AND pistis = 1 AND finished_at < :now))"
     ),
     "all-time page": "SELECT id, name, score FROM players ORDER BY score DESC, id LIMIT 20",
-    "all-time: your place": "SELECT count(*) FROM players WHERE players.score > 300",
+    "all-time: players": "SELECT coalesce(sum(players), 0) FROM score_counts",
+    "all-time: your place": (
+        "SELECT players.score, (SELECT coalesce(sum(score_counts.players), 0) FROM score_counts "
+        "WHERE score_counts.score > players.score) + (SELECT count(*) FROM players AS other "
+        "WHERE other.score = players.score AND other.id < players.id) + 1 AS rank "
+        "FROM players WHERE players.id = 42"
+    ),
     "stats: your results": (
         "SELECT * FROM results WHERE player_id = 42 ORDER BY finished_at DESC, id DESC LIMIT 200"
     ),

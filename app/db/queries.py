@@ -18,11 +18,20 @@ from typing import Any
 
 from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql import Select
 
 from . import db, dialect_insert
 from .facts import GameFacts
-from .models import DailyEntry, Player, PlayerTask, PlayerToken, Result, WeeklyTotal
+from .models import (
+    DailyEntry,
+    Player,
+    PlayerTask,
+    PlayerToken,
+    Result,
+    ScoreCount,
+    WeeklyTotal,
+)
 from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_challenge
 
 #: Bulk updates here touch no object the session holds: skip syncing them.
@@ -107,8 +116,41 @@ def create_player(name: str) -> tuple[Player, str]:
         db.session.rollback()
         raise NameRefused("taken") from None
     token = _new_token(player.id)
+    _count_scores({0: 1})
     db.session.commit()
     return player, token
+
+
+def recount_scores() -> None:
+    """Rebuild :class:`ScoreCount` from the players' scores, in one
+    transaction: after a bulk load that wrote players directly (the
+    benchmarks), or to repair the counts. The pages never need it."""
+    db.session.execute(delete(ScoreCount))
+    db.session.execute(
+        ScoreCount.__table__.insert().from_select(
+            ["score", "players"], select(Player.score, func.count()).group_by(Player.score)
+        )
+    )
+    db.session.commit()
+
+
+def _count_scores(changes: dict[int, int]) -> None:
+    """Add ``changes`` (score → players gained, negative for lost) to
+    :class:`ScoreCount`, in one statement. The rows are written in score
+    order, so two recordings at once lock them in the same order (no
+    deadlock); call it last in a transaction, after the player's own rows."""
+    rows = [
+        {"score": score, "players": change} for score, change in sorted(changes.items()) if change
+    ]
+    if not rows:
+        return
+    stmt = dialect_insert(db.engine)(ScoreCount).values(rows)
+    db.session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["score"],
+            set_={"players": ScoreCount.players + stmt.excluded.players},
+        )
+    )
 
 
 def _new_token(player_id: int) -> str:
@@ -184,7 +226,11 @@ def forget_player(player_id: int) -> None:
     weekly totals."""
     for model in (PlayerToken, Result, DailyEntry, PlayerTask, WeeklyTotal):
         db.session.execute(delete(model).where(model.player_id == player_id))
-    db.session.execute(delete(Player).where(Player.id == player_id))
+    score = db.session.execute(
+        delete(Player).where(Player.id == player_id).returning(Player.score)
+    ).scalar()
+    if score is not None:
+        _count_scores({score: -1})
     db.session.commit()
 
 
@@ -211,6 +257,12 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     db.session.rollback()  # start the write transaction with the write
     now = utcnow()
     insert = dialect_insert(db.engine)
+    # The Daily entry first, so the result is written ranked or not in one
+    # statement; a second POST finds the entry finished (and its result
+    # insert then conflicts and rolls both back).
+    recorded = Recorded()
+    if facts.daily_day is not None:
+        recorded.ranked = _finish_daily_entry(player_id, facts, now)
     result_id = db.session.execute(
         insert(Result)
         .values(
@@ -222,7 +274,7 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
             levels=",".join(facts.levels),
             deal_key=facts.deal_key,
             daily_day=facts.daily_day,
-            ranked=False,
+            ranked=recorded.ranked,
             outcome=facts.outcome,
             points=facts.points,
             opp_points=facts.opp_points,
@@ -237,19 +289,11 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     if result_id is None:
         db.session.rollback()
         return None
-    recorded = Recorded()
-    if facts.daily_day is not None:
-        recorded.ranked = _finish_daily_entry(player_id, facts, now)
-        if recorded.ranked:
-            db.session.execute(
-                update(Result).where(Result.id == result_id).values(ranked=True),
-                execution_options=NO_SYNC,
-            )
     recorded.finished_tasks = _advance_tasks(player_id, facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
     gained = facts.points + rewards
     streak = Player.streak + 1
-    db.session.execute(
+    score = db.session.execute(
         update(Player)
         .where(Player.id == player_id)
         .values(
@@ -264,9 +308,10 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
                 if facts.won
                 else Player.best_streak
             ),
-        ),
+        )
+        .returning(Player.score),
         execution_options=NO_SYNC,
-    )
+    ).scalar()
     week = week_start(now.date())
     stmt = insert(WeeklyTotal).values(week=week, player_id=player_id, score=gained)
     db.session.execute(
@@ -275,6 +320,8 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
             set_={"score": WeeklyTotal.score + stmt.excluded.score},
         )
     )
+    if score is not None and gained:
+        _count_scores({score - gained: -1, score: 1})
     db.session.commit()
     return recorded
 
@@ -485,36 +532,47 @@ def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -
     rows = _page_rows(query, page)
     mine = None
     if player_id is not None:
+        other = aliased(DailyEntry)
+        better = (
+            select(func.count())
+            .select_from(other)
+            .where(
+                other.day == day,
+                other.rules == rules,
+                other.finished_at.is_not(None),
+                or_(
+                    other.points > DailyEntry.points,
+                    and_(other.points == DailyEntry.points, other.pistis > DailyEntry.pistis),
+                    and_(
+                        other.points == DailyEntry.points,
+                        other.pistis == DailyEntry.pistis,
+                        other.finished_at < DailyEntry.finished_at,
+                    ),
+                ),
+            )
+            .scalar_subquery()
+        )
         own = db.session.execute(
-            select(*columns)
+            select(*columns, (better + 1).label("rank"))
             .join(Player, Player.id == DailyEntry.player_id)
             .where(*where, DailyEntry.player_id == player_id)
         ).first()
         if own is not None:
-            better = db.session.scalar(
-                select(func.count())
-                .select_from(DailyEntry)
-                .where(
-                    *where,
-                    or_(
-                        DailyEntry.points > own.points,
-                        and_(DailyEntry.points == own.points, DailyEntry.pistis > own.pistis),
-                        and_(
-                            DailyEntry.points == own.points,
-                            DailyEntry.pistis == own.pistis,
-                            DailyEntry.finished_at < own.finished_at,
-                        ),
-                    ),
-                )
-            )
-            mine = {**own._asdict(), "rank": (better or 0) + 1}
+            mine = own._asdict()
     return Board(rows, page, _pages(total), total, mine)
 
 
 def alltime_leaderboard(page: int, player_id: int | None) -> Board:
     """Return a page of the all-time leaderboard: players by Pişti score,
-    then the one who joined first."""
-    total = db.session.scalar(select(func.count()).select_from(Player)) or 0
+    then the one who joined first.
+
+    The number of players and the viewer's place come from
+    :class:`ScoreCount` (a sum over the scores above theirs, one row per
+    score), plus the players of their own score who joined before them
+    (from ``ix_players_rank``): no count over all players.
+    """
+    players = func.coalesce(func.sum(ScoreCount.players), 0)
+    total = db.session.scalar(select(players)) or 0
     page = min(max(page, 1), _pages(total))
     columns = (
         Player.id.label("player_id"),
@@ -529,17 +587,19 @@ def alltime_leaderboard(page: int, player_id: int | None) -> Board:
     rows = _page_rows(query, page)
     mine = None
     if player_id is not None:
-        own = db.session.execute(select(*columns).where(Player.id == player_id)).first()
+        other = aliased(Player)
+        above = select(players).where(ScoreCount.score > Player.score).scalar_subquery()
+        tied = (
+            select(func.count())
+            .select_from(other)
+            .where(other.score == Player.score, other.id < Player.id)
+            .scalar_subquery()
+        )
+        own = db.session.execute(
+            select(*columns, (above + tied + 1).label("rank")).where(Player.id == player_id)
+        ).first()
         if own is not None:
-            above = db.session.scalar(
-                select(func.count()).select_from(Player).where(Player.score > own.score)
-            )
-            tied = db.session.scalar(
-                select(func.count())
-                .select_from(Player)
-                .where(Player.score == own.score, Player.id < player_id)
-            )
-            mine = {**own._asdict(), "rank": (above or 0) + (tied or 0) + 1}
+            mine = own._asdict()
     return Board(rows, page, _pages(total), total, mine)
 
 
@@ -559,24 +619,26 @@ def weekly_leaderboard(week: date, page: int, player_id: int | None) -> Board:
     rows = _page_rows(query, page)
     mine = None
     if player_id is not None:
+        other = aliased(WeeklyTotal)
+        better = (
+            select(func.count())
+            .select_from(other)
+            .where(
+                other.week == week,
+                or_(
+                    other.score > WeeklyTotal.score,
+                    and_(other.score == WeeklyTotal.score, other.player_id < WeeklyTotal.player_id),
+                ),
+            )
+            .scalar_subquery()
+        )
         own = db.session.execute(
-            select(*columns)
+            select(*columns, (better + 1).label("rank"))
             .join(Player, Player.id == WeeklyTotal.player_id)
             .where(*where, WeeklyTotal.player_id == player_id)
         ).first()
         if own is not None:
-            better = db.session.scalar(
-                select(func.count())
-                .select_from(WeeklyTotal)
-                .where(
-                    *where,
-                    or_(
-                        WeeklyTotal.score > own.score,
-                        and_(WeeklyTotal.score == own.score, WeeklyTotal.player_id < player_id),
-                    ),
-                )
-            )
-            mine = {**own._asdict(), "rank": (better or 0) + 1}
+            mine = own._asdict()
     return Board(rows, page, _pages(total), total, mine)
 
 
