@@ -141,6 +141,7 @@ def page() -> str:
         entry=entry,
         hours=left // 3600,
         minutes=(left % 3600) // 60,
+        seconds_left=left,
         next_deal=next_deal,
         yesterday=yesterday,
         yesterday_seeds={name: daily_seed(yesterday, name) for name in DAILY_RULES},

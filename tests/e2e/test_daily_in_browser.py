@@ -4,6 +4,8 @@ your statistics drawn as SVG charts."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -56,3 +58,39 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow
+
+
+@pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("laptop", DESKTOP)])
+def test_the_countdown_ticks_and_ends_in_a_link(
+    page: Page, live_server, screenshots, size_name, size
+):
+    page.set_viewport_size(size)
+    page.clock.install()
+    page.goto(live_server + "/daily?rules=classic")
+    left = page.locator(".countdown-left")
+    expect(left).to_have_text(re.compile(r"^Next deal in \d+ h \d\d min \d\d s$"))
+    first = left.inner_text()
+    page.clock.run_for(3000)
+    expect(left).not_to_have_text(first)
+    page.screenshot(path=screenshots / f"daily-countdown-{size_name}.png")
+    seconds = int(page.locator(".countdown").get_attribute("data-seconds-left"))
+    page.clock.fast_forward(seconds * 1000)
+    expect(page.locator(".countdown")).to_be_hidden()
+    link = page.get_by_role("link", name="The new day's deal is out: open it")
+    expect(link).to_be_visible()
+    expect(page.locator(".daily-play")).to_be_hidden()
+    page.screenshot(path=screenshots / f"daily-countdown-zero-{size_name}.png")
+    link.click()
+    expect(page).to_have_url(re.compile(r"/daily\?rules=classic$"))
+    expect(page.locator(".countdown-left")).to_contain_text("Next deal in")
+
+
+def test_without_javascript_the_server_countdown_stays(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server + "/daily")
+    expect(page.locator(".countdown-left")).to_have_text(
+        re.compile(r"^Next deal in \d+ h \d+ min$")
+    )
+    expect(page.locator(".countdown-done")).to_be_hidden()
+    context.close()
