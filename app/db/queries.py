@@ -14,9 +14,24 @@ import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
-from sqlalchemy import and_, case, delete, func, or_, select, update
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql import Select
@@ -34,8 +49,6 @@ from .models import (
 )
 from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_challenge
 
-#: Bulk updates here touch no object the session holds: skip syncing them.
-NO_SYNC = {"synchronize_session": False}
 #: Rows on a leaderboard page.
 PAGE_SIZE = 20
 NAME_MAX = 24
@@ -249,42 +262,57 @@ class Recorded:
 def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     """Write a finished game once, in one transaction: the result, the Daily
     entry when this is the player's ranked Daily game, task progress and
-    rewards, the player's totals and weekly score.
+    rewards, the player's totals and weekly score, and the players per
+    score.
 
     Return ``None`` when this game (player and game id) was recorded before:
     a retry or a second POST changes nothing.
+
+    Every statement is a Core statement built once (:func:`_recording`)
+    and run with this game's values, so recording spends its time in the
+    database rather than in building SQL.
     """
     db.session.rollback()  # start the write transaction with the write
     now = utcnow()
-    insert = dialect_insert(db.engine)
+    sql = _recording(db.engine.dialect.name)
     # The Daily entry first, so the result is written ranked or not in one
     # statement; a second POST finds the entry finished (and its result
     # insert then conflicts and rolls both back).
     recorded = Recorded()
     if facts.daily_day is not None:
-        recorded.ranked = _finish_daily_entry(player_id, facts, now)
-    result_id = db.session.execute(
-        insert(Result)
-        .values(
-            player_id=player_id,
-            game_id=facts.game_id,
-            finished_at=now,
-            rules=facts.rules,
-            target=facts.target,
-            levels=",".join(facts.levels),
-            deal_key=facts.deal_key,
-            daily_day=facts.daily_day,
-            ranked=recorded.ranked,
-            outcome=facts.outcome,
-            points=facts.points,
-            opp_points=facts.opp_points,
-            hands=facts.hands,
-            pistis=facts.pistis,
-            jack_pistis=facts.jack_pistis,
-            most_cards=facts.most_cards,
+        done = db.session.execute(
+            sql.finish_daily,
+            {
+                "b_day": facts.daily_day,
+                "b_rules": facts.rules,
+                "b_player": player_id,
+                "b_game": facts.game_id,
+                "b_now": now,
+                "b_points": facts.points,
+                "b_pistis": facts.pistis + facts.jack_pistis,
+            },
         )
-        .on_conflict_do_nothing()
-        .returning(Result.id)
+        recorded.ranked = bool(done.rowcount)  # type: ignore[attr-defined]
+    result_id = db.session.execute(
+        sql.insert_result,
+        {
+            "player_id": player_id,
+            "game_id": facts.game_id,
+            "finished_at": now,
+            "rules": facts.rules,
+            "target": facts.target,
+            "levels": ",".join(facts.levels),
+            "deal_key": facts.deal_key,
+            "daily_day": facts.daily_day,
+            "ranked": recorded.ranked,
+            "outcome": facts.outcome,
+            "points": facts.points,
+            "opp_points": facts.opp_points,
+            "hands": facts.hands,
+            "pistis": facts.pistis,
+            "jack_pistis": facts.jack_pistis,
+            "most_cards": facts.most_cards,
+        },
     ).scalar()
     if result_id is None:
         db.session.rollback()
@@ -292,82 +320,146 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     recorded.finished_tasks = _advance_tasks(player_id, facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
     gained = facts.points + rewards
-    streak = Player.streak + 1
     score = db.session.execute(
-        update(Player)
-        .where(Player.id == player_id)
-        .values(
-            points=Player.points + facts.points,
-            rewards=Player.rewards + rewards,
-            score=Player.score + gained,
-            games=Player.games + 1,
-            wins=Player.wins + int(facts.won),
-            streak=streak if facts.won else 0,
-            best_streak=(
-                case((streak > Player.best_streak, streak), else_=Player.best_streak)
-                if facts.won
-                else Player.best_streak
-            ),
-        )
-        .returning(Player.score),
-        execution_options=NO_SYNC,
+        sql.update_player,
+        {
+            "b_id": player_id,
+            "b_points": facts.points,
+            "b_rewards": rewards,
+            "b_gained": gained,
+            "b_win": int(facts.won),
+            "b_won": facts.won,
+        },
     ).scalar()
     week = week_start(now.date())
-    stmt = insert(WeeklyTotal).values(week=week, player_id=player_id, score=gained)
-    db.session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["week", "player_id"],
-            set_={"score": WeeklyTotal.score + stmt.excluded.score},
-        )
-    )
+    db.session.execute(sql.add_weekly, {"week": week, "player_id": player_id, "score": gained})
     if score is not None and gained:
         _count_scores({score - gained: -1, score: 1})
     db.session.commit()
     return recorded
 
 
-def _finish_daily_entry(player_id: int, facts: GameFacts, now: datetime) -> bool:
-    done = db.session.execute(
-        update(DailyEntry)
+_PLAYERS = cast(Table, Player.__table__)
+_RESULTS = cast(Table, Result.__table__)
+_DAILY = cast(Table, DailyEntry.__table__)
+_TASKS = cast(Table, PlayerTask.__table__)
+_WEEKLY = cast(Table, WeeklyTotal.__table__)
+#: The columns of a task row that recording reads.
+_TASK_COLUMNS = tuple(
+    _TASKS.c[name] for name in ("id", "task", "period", "progress", "goal", "reward", "done_at")
+)
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """The statements :func:`record_result` runs, for one SQL dialect;
+    their parameters are named ``b_...`` (or after the columns, for the
+    inserts)."""
+
+    finish_daily: Any
+    insert_result: Any
+    update_player: Any
+    add_weekly: Any
+    current_tasks: Any
+    advance_task: Any
+
+
+@cache
+def _recording(dialect: str) -> _Recording:
+    """Build :class:`_Recording`'s statements for ``dialect`` (once)."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    players, daily, tasks = _PLAYERS.c, _DAILY.c, _TASKS.c
+    won = bindparam("b_won", type_=Boolean())
+    streak = players.streak + 1
+    weekly = insert(_WEEKLY)
+    progress = tasks.progress + bindparam("b_gained", type_=Integer())
+    return _Recording(
+        finish_daily=update(_DAILY)
         .where(
-            DailyEntry.day == facts.daily_day,
-            DailyEntry.rules == facts.rules,
-            DailyEntry.player_id == player_id,
-            DailyEntry.game_id == facts.game_id,
-            DailyEntry.finished_at.is_(None),
+            daily.day == bindparam("b_day"),
+            daily.rules == bindparam("b_rules"),
+            daily.player_id == bindparam("b_player"),
+            daily.game_id == bindparam("b_game"),
+            daily.finished_at.is_(None),
         )
-        .values(finished_at=now, points=facts.points, pistis=facts.pistis + facts.jack_pistis),
-        execution_options=NO_SYNC,
+        .values(
+            finished_at=bindparam("b_now"),
+            points=bindparam("b_points"),
+            pistis=bindparam("b_pistis"),
+        ),
+        insert_result=insert(_RESULTS).on_conflict_do_nothing().returning(_RESULTS.c.id),
+        update_player=update(_PLAYERS)
+        .where(players.id == bindparam("b_id"))
+        .values(
+            points=players.points + bindparam("b_points", type_=Integer()),
+            rewards=players.rewards + bindparam("b_rewards", type_=Integer()),
+            score=players.score + bindparam("b_gained", type_=Integer()),
+            games=players.games + 1,
+            wins=players.wins + bindparam("b_win", type_=Integer()),
+            streak=case((won, streak), else_=0),
+            best_streak=case(
+                (and_(won, streak > players.best_streak), streak), else_=players.best_streak
+            ),
+        )
+        .returning(players.score),
+        add_weekly=weekly.on_conflict_do_update(
+            index_elements=["week", "player_id"],
+            set_={"score": _WEEKLY.c.score + weekly.excluded.score},
+        ),
+        current_tasks=select(*_TASK_COLUMNS)
+        .where(
+            tasks.player_id == bindparam("b_player"),
+            or_(
+                and_(tasks.period == "day", tasks.start == bindparam("b_day")),
+                and_(tasks.period == "week", tasks.start == bindparam("b_week")),
+            ),
+        )
+        .order_by(tasks.period, tasks.id),
+        # One statement moves the progress and marks the task done when it
+        # reaches the goal; "done_at IS NULL" makes the reward happen once
+        # even when two games of the player are recorded at the same time.
+        advance_task=update(_TASKS)
+        .where(tasks.id == bindparam("b_id"), tasks.done_at.is_(None))
+        .values(
+            progress=case((progress > tasks.goal, tasks.goal), else_=progress),
+            done_at=case(
+                (progress >= tasks.goal, bindparam("b_now", type_=DateTime())), else_=None
+            ),
+        )
+        .returning(tasks.done_at),
     )
-    return bool(done.rowcount)  # type: ignore[attr-defined]
 
 
-def _ensure_tasks(player_id: int, day: date) -> None:
-    rows = [
+def _task_rows(player_id: int, day: date) -> list[dict[str, Any]]:
+    """The rows of the player's three tasks of ``day`` and its week's
+    challenge, as :func:`_ensure_tasks` makes them."""
+    chosen = [("day", day, task) for task in daily_tasks(player_id, day)]
+    chosen.append(("week", week_start(day), weekly_challenge(day)))
+    return [
         {
             "player_id": player_id,
-            "period": "day",
-            "start": day,
+            "period": period,
+            "start": start,
             "task": task.id,
             "progress": 0,
             "goal": task.goal,
             "reward": task.reward,
         }
-        for task in daily_tasks(player_id, day)
+        for period, start, task in chosen
     ]
-    challenge = weekly_challenge(day)
-    rows.append(
-        {
-            "player_id": player_id,
-            "period": "week",
-            "start": week_start(day),
-            "task": challenge.id,
-            "progress": 0,
-            "goal": challenge.goal,
-            "reward": challenge.reward,
-        }
+
+
+def _ensure_tasks(player_id: int, day: date) -> list[Any]:
+    """Make the player's task rows of ``day`` and its week that are missing;
+    return the rows made (as :func:`_current_tasks`)."""
+    return list(
+        db.session.execute(
+            dialect_insert(db.engine)(_TASKS)
+            .values(_task_rows(player_id, day))
+            .on_conflict_do_nothing()
+            .returning(*_TASK_COLUMNS)
+        )
     )
-    db.session.execute(dialect_insert(db.engine)(PlayerTask).values(rows).on_conflict_do_nothing())
 
 
 def _current_tasks(player_id: int, day: date) -> list[Any]:
@@ -375,23 +467,8 @@ def _current_tasks(player_id: int, day: date) -> list[Any]:
     progress, goal, reward, done_at), daily ones first."""
     return list(
         db.session.execute(
-            select(
-                PlayerTask.id,
-                PlayerTask.task,
-                PlayerTask.period,
-                PlayerTask.progress,
-                PlayerTask.goal,
-                PlayerTask.reward,
-                PlayerTask.done_at,
-            )
-            .where(
-                PlayerTask.player_id == player_id,
-                or_(
-                    and_(PlayerTask.period == "day", PlayerTask.start == day),
-                    and_(PlayerTask.period == "week", PlayerTask.start == week_start(day)),
-                ),
-            )
-            .order_by(PlayerTask.period, PlayerTask.id)
+            _recording(db.engine.dialect.name).current_tasks,
+            {"b_player": player_id, "b_day": day, "b_week": week_start(day)},
         )
     )
 
@@ -400,27 +477,18 @@ def _advance_tasks(player_id: int, facts: GameFacts, now: datetime) -> list[Task
     day = now.date()
     rows = _current_tasks(player_id, day)
     if len(rows) < DAILY_COUNT + 1:
-        _ensure_tasks(player_id, day)
-        rows = _current_tasks(player_id, day)
+        rows = sorted(rows + _ensure_tasks(player_id, day), key=lambda row: (row.period, row.id))
+        if len(rows) < DAILY_COUNT + 1:  # another recording made some meanwhile
+            rows = _current_tasks(player_id, day)
+    advance = _recording(db.engine.dialect.name).advance_task
     finished = []
     for row in rows:
         task = TASKS.get(row.task)
         gained = task.count(facts) if task is not None and row.done_at is None else 0
         if not gained:
             continue
-        progress = PlayerTask.progress + gained
-        # One statement moves the progress and marks the task done when it
-        # reaches the goal; "done_at IS NULL" makes the reward happen once
-        # even when two games of the player are recorded at the same time.
         done_at = db.session.execute(
-            update(PlayerTask)
-            .where(PlayerTask.id == row.id, PlayerTask.done_at.is_(None))
-            .values(
-                progress=case((progress > PlayerTask.goal, PlayerTask.goal), else_=progress),
-                done_at=case((progress >= PlayerTask.goal, now), else_=None),
-            )
-            .returning(PlayerTask.done_at),
-            execution_options=NO_SYNC,
+            advance, {"b_id": row.id, "b_gained": gained, "b_now": now}
         ).scalar()
         if done_at is not None and task is not None:
             finished.append(task)
