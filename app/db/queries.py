@@ -554,6 +554,8 @@ class Board:
         page, pages: this page (from 1) and the number of pages (at least 1).
         total: rows on the whole board.
         mine: the viewer's own row (wherever it is), or ``None``.
+        entry: on a Daily board, the viewer's entry of that day, finished
+            (then also :attr:`mine`) or only started; else ``None``.
     """
 
     rows: list[dict[str, Any]]
@@ -561,6 +563,7 @@ class Board:
     pages: int
     total: int
     mine: dict[str, Any] | None
+    entry: dict[str, Any] | None = None
 
     @property
     def mine_on_page(self) -> bool:
@@ -576,7 +579,8 @@ def _pages(total: int) -> int:
 
 def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -> Board:
     """Return a page of ``day``'s Daily leaderboard of ``rules``: finished
-    ranked games by points, then piştis, then the earlier finish."""
+    ranked games by points, then piştis, then the earlier finish; with the
+    viewer's entry (:attr:`Board.entry`) when ``player_id`` has one."""
     where = (
         DailyEntry.day == day,
         DailyEntry.rules == rules,
@@ -620,13 +624,16 @@ def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -
             )
             .scalar_subquery()
         )
+        # The entry whether finished or not (the Daily page says which).
         own = db.session.execute(
             select(*columns, (better + 1).label("rank"))
             .join(Player, Player.id == DailyEntry.player_id)
-            .where(*where, DailyEntry.player_id == player_id)
+            .where(*where[:2], DailyEntry.player_id == player_id)
         ).first()
         if own is not None:
-            mine = own._asdict()
+            entry = own._asdict()
+            mine = entry if own.finished_at is not None else None
+            return Board(rows, page, _pages(total), total, mine, entry)
     return Board(rows, page, _pages(total), total, mine)
 
 

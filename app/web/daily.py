@@ -104,7 +104,8 @@ def _page_number() -> int:
 
 def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> str:
     """Render the Daily page of ``day`` and ``rules`` with its leaderboard
-    (page ``?page=``, the player's own row marked) and ``context``."""
+    (page ``?page=``, the player's own row marked), the player's entry of
+    that day (``entry``) and ``context``."""
     board = queries.daily_leaderboard(
         day, rules, _page_number(), player.id if player is not None else None
     )
@@ -117,6 +118,7 @@ def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> s
         level=DAILY_LEVEL,
         player=player,
         board=board,
+        entry=board.entry,
         **context,
     )
 
@@ -129,7 +131,6 @@ def page() -> str:
     rules = _rules_arg(request.args)
     day = today()
     player = current_player()
-    entry = queries.daily_entry(player.id, day, rules) if player is not None else None
     now = datetime.now(UTC)
     next_deal = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
     left = int((next_deal - now).total_seconds())
@@ -138,7 +139,6 @@ def page() -> str:
         day,
         rules,
         player,
-        entry=entry,
         hours=left // 3600,
         minutes=(left % 3600) // 60,
         seconds_left=left,
@@ -197,7 +197,6 @@ def past(day_text: str) -> str | tuple[str, int]:
         day,
         rules,
         current_player(),
-        entry=None,
         seed=daily_seed(day, rules),
         past=True,
     )

@@ -83,8 +83,12 @@ def test_no_page_for_today_or_the_future(visitor, day):
 def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     visitor.choose_name("Ranked Rana")
     visitor.start_daily()
+    started = visitor.get("/daily").get_data(as_text=True)
+    assert "You have started today's ranked game" in started
+    assert "Your place:" not in started  # not on the board until it ends
     first = visitor.play_to_the_end()
     assert "This was your ranked Daily game." in first
+    assert "Your place on the Daily leaderboard: 1 of 1" in first
     visitor.start_daily()
     second = visitor.play_to_the_end()
     assert "Daily deal, unranked." in second
@@ -96,6 +100,7 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     page = visitor.get("/daily").get_data(as_text=True)
     assert "Your place: 1 of 1" in page
     assert "Ranked Rana" in page
+    assert f"Your ranked game is done: {results[0].points} points." in page
     assert "Play today&#39;s deal (unranked)" in page or "Play today's deal (unranked)" in page
 
 
@@ -113,6 +118,7 @@ def test_anonymous_daily_games_are_not_ranked(app, visitor):
     visitor.start_daily()
     page = visitor.play_to_the_end()
     assert "Keep this result" in page
+    assert "this one will be kept unranked" in page
     with app.app_context():
         assert db.session.scalars(select(DailyEntry)).all() == []
 
