@@ -33,8 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import aliased
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import ColumnElement, Select
 
 from . import db, dialect_insert
 from .facts import GameFacts
@@ -58,16 +57,6 @@ NAME_MARKS = frozenset(" -_.")
 TRANSFER_LIFETIME = timedelta(hours=1)
 TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 TRANSFER_LENGTH = 12
-
-
-def _page_rows(query: Select[*tuple[Any, ...]], page: int) -> list[dict[str, Any]]:
-    """Return page ``page`` (1-based, :data:`PAGE_SIZE` rows) of an ordered
-    leaderboard query, each row a dict with its ``rank`` added."""
-    first = (page - 1) * PAGE_SIZE
-    return [
-        {**row._asdict(), "rank": first + index + 1}
-        for index, row in enumerate(db.session.execute(query.offset(first).limit(PAGE_SIZE)))
-    ]
 
 
 def utcnow() -> datetime:
@@ -344,6 +333,7 @@ _RESULTS = cast(Table, Result.__table__)
 _DAILY = cast(Table, DailyEntry.__table__)
 _TASKS = cast(Table, PlayerTask.__table__)
 _WEEKLY = cast(Table, WeeklyTotal.__table__)
+_SCORES = cast(Table, ScoreCount.__table__)
 #: The columns of a task row that recording reads.
 _TASK_COLUMNS = tuple(
     _TASKS.c[name] for name in ("id", "task", "period", "progress", "goal", "reward", "done_at")
@@ -577,64 +567,159 @@ def _pages(total: int) -> int:
     return max(1, math.ceil(total / PAGE_SIZE))
 
 
+def _page_rows(query: Select[*tuple[Any, ...]], page: int, **params: Any) -> list[dict[str, Any]]:
+    """Return page ``page`` (1-based, :data:`PAGE_SIZE` rows) of a ranked
+    leaderboard query of :class:`_Boards` with its ``params``, each row a
+    dict with its ``rank`` added."""
+    first = (page - 1) * PAGE_SIZE
+    rows = db.session.execute(query, {**params, "b_offset": first, "b_limit": PAGE_SIZE})
+    return [{**row._asdict(), "rank": first + index + 1} for index, row in enumerate(rows)]
+
+
+def _ranked_page(query: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
+    return query.offset(bindparam("b_offset", type_=Integer())).limit(
+        bindparam("b_limit", type_=Integer())
+    )
+
+
+def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
+    """The leaderboards' queries, built once as Core statements with bound
+    parameters ``b_...`` (a page view then only runs them): for each board
+    its ``total``, ``page`` (with ``b_offset``/``b_limit``) and ``own`` row
+    with its ``rank``."""
+    players, daily, weekly, counts = _PLAYERS.c, _DAILY.c, _WEEKLY.c, _SCORES.c
+    boards: dict[str, Select[*tuple[Any, ...]]] = {}
+
+    # Daily: finished ranked games by points, then piştis, then the earlier finish.
+    day_is = (daily.day == bindparam("b_day"), daily.rules == bindparam("b_rules"))
+    finished = (*day_is, daily.finished_at.is_not(None))
+    columns: tuple[ColumnElement[Any], ...] = (
+        daily.player_id,
+        players.name,
+        daily.points,
+        daily.pistis,
+        daily.finished_at,
+    )
+    joined = _DAILY.join(_PLAYERS, players.id == daily.player_id)
+    boards["daily total"] = select(func.count()).select_from(_DAILY).where(*finished)
+    boards["daily page"] = _ranked_page(
+        select(*columns)
+        .select_from(joined)
+        .where(*finished)
+        .order_by(daily.points.desc(), daily.pistis.desc(), daily.finished_at)
+    )
+    other = _DAILY.alias("other")
+    better = (
+        select(func.count())
+        .select_from(other)
+        .where(
+            other.c.day == daily.day,
+            other.c.rules == daily.rules,
+            other.c.finished_at.is_not(None),
+            or_(
+                other.c.points > daily.points,
+                and_(other.c.points == daily.points, other.c.pistis > daily.pistis),
+                and_(
+                    other.c.points == daily.points,
+                    other.c.pistis == daily.pistis,
+                    other.c.finished_at < daily.finished_at,
+                ),
+            ),
+        )
+        .scalar_subquery()
+    )
+    # The entry whether finished or not (the Daily page says which).
+    boards["daily own"] = (
+        select(*columns, (better + 1).label("rank"))
+        .select_from(joined)
+        .where(*day_is, daily.player_id == bindparam("b_player"))
+    )
+
+    # All-time: players by Pişti score, then the one who joined first.
+    columns = (
+        players.id.label("player_id"),
+        players.name,
+        players.score,
+        players.points,
+        players.rewards,
+        players.games,
+        players.wins,
+    )
+    players_in = func.coalesce(func.sum(counts.players), 0)
+    boards["all total"] = select(players_in)
+    boards["all page"] = _ranked_page(select(*columns).order_by(players.score.desc(), players.id))
+    other = _PLAYERS.alias("other")
+    above = select(players_in).where(counts.score > players.score).scalar_subquery()
+    tied = (
+        select(func.count())
+        .select_from(other)
+        .where(other.c.score == players.score, other.c.id < players.id)
+        .scalar_subquery()
+    )
+    boards["all own"] = select(*columns, (above + tied + 1).label("rank")).where(
+        players.id == bindparam("b_player")
+    )
+
+    # Weekly: players by that week's score, then the one who joined first.
+    week_is = weekly.week == bindparam("b_week")
+    columns = (weekly.player_id, players.name, weekly.score)
+    joined = _WEEKLY.join(_PLAYERS, players.id == weekly.player_id)
+    boards["week total"] = select(func.count()).select_from(_WEEKLY).where(week_is)
+    boards["week page"] = _ranked_page(
+        select(*columns)
+        .select_from(joined)
+        .where(week_is)
+        .order_by(weekly.score.desc(), weekly.player_id)
+    )
+    other = _WEEKLY.alias("other")
+    better = (
+        select(func.count())
+        .select_from(other)
+        .where(
+            other.c.week == weekly.week,
+            or_(
+                other.c.score > weekly.score,
+                and_(other.c.score == weekly.score, other.c.player_id < weekly.player_id),
+            ),
+        )
+        .scalar_subquery()
+    )
+    boards["week own"] = (
+        select(*columns, (better + 1).label("rank"))
+        .select_from(joined)
+        .where(week_is, weekly.player_id == bindparam("b_player"))
+    )
+    return boards
+
+
+_BOARDS = _build_boards()
+
+
+def _board(kind: str, page: int, player_id: int | None, **params: Any) -> Board:
+    """Return a page of the board ``kind`` (``"daily"``, ``"all"`` or
+    ``"week"``) with the viewer's row; ``params`` name the board's day,
+    rules or week."""
+    total = db.session.scalar(_BOARDS[f"{kind} total"], params) or 0
+    page = min(max(page, 1), _pages(total))
+    rows = _page_rows(_BOARDS[f"{kind} page"], page, **params)
+    board = Board(rows, page, _pages(total), total, None)
+    if player_id is not None:
+        own = db.session.execute(_BOARDS[f"{kind} own"], {**params, "b_player": player_id}).first()
+        if own is not None:
+            board.mine = own._asdict()
+    return board
+
+
 def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -> Board:
     """Return a page of ``day``'s Daily leaderboard of ``rules``: finished
     ranked games by points, then piştis, then the earlier finish; with the
     viewer's entry (:attr:`Board.entry`) when ``player_id`` has one."""
-    where = (
-        DailyEntry.day == day,
-        DailyEntry.rules == rules,
-        DailyEntry.finished_at.is_not(None),
-    )
-    total = db.session.scalar(select(func.count()).select_from(DailyEntry).where(*where)) or 0
-    page = min(max(page, 1), _pages(total))
-    columns = (
-        DailyEntry.player_id,
-        Player.name,
-        DailyEntry.points,
-        DailyEntry.pistis,
-        DailyEntry.finished_at,
-    )
-    query = (
-        select(*columns)
-        .join(Player, Player.id == DailyEntry.player_id)
-        .where(*where)
-        .order_by(DailyEntry.points.desc(), DailyEntry.pistis.desc(), DailyEntry.finished_at)
-    )
-    rows = _page_rows(query, page)
-    mine = None
-    if player_id is not None:
-        other = aliased(DailyEntry)
-        better = (
-            select(func.count())
-            .select_from(other)
-            .where(
-                other.day == day,
-                other.rules == rules,
-                other.finished_at.is_not(None),
-                or_(
-                    other.points > DailyEntry.points,
-                    and_(other.points == DailyEntry.points, other.pistis > DailyEntry.pistis),
-                    and_(
-                        other.points == DailyEntry.points,
-                        other.pistis == DailyEntry.pistis,
-                        other.finished_at < DailyEntry.finished_at,
-                    ),
-                ),
-            )
-            .scalar_subquery()
-        )
-        # The entry whether finished or not (the Daily page says which).
-        own = db.session.execute(
-            select(*columns, (better + 1).label("rank"))
-            .join(Player, Player.id == DailyEntry.player_id)
-            .where(*where[:2], DailyEntry.player_id == player_id)
-        ).first()
-        if own is not None:
-            entry = own._asdict()
-            mine = entry if own.finished_at is not None else None
-            return Board(rows, page, _pages(total), total, mine, entry)
-    return Board(rows, page, _pages(total), total, mine)
+    board = _board("daily", page, player_id, b_day=day, b_rules=rules)
+    if board.mine is not None:
+        board.entry = board.mine
+        if board.mine["finished_at"] is None:
+            board.mine = None
+    return board
 
 
 def alltime_leaderboard(page: int, player_id: int | None) -> Board:
@@ -646,75 +731,13 @@ def alltime_leaderboard(page: int, player_id: int | None) -> Board:
     score), plus the players of their own score who joined before them
     (from ``ix_players_rank``): no count over all players.
     """
-    players = func.coalesce(func.sum(ScoreCount.players), 0)
-    total = db.session.scalar(select(players)) or 0
-    page = min(max(page, 1), _pages(total))
-    columns = (
-        Player.id.label("player_id"),
-        Player.name,
-        Player.score,
-        Player.points,
-        Player.rewards,
-        Player.games,
-        Player.wins,
-    )
-    query = select(*columns).order_by(Player.score.desc(), Player.id)
-    rows = _page_rows(query, page)
-    mine = None
-    if player_id is not None:
-        other = aliased(Player)
-        above = select(players).where(ScoreCount.score > Player.score).scalar_subquery()
-        tied = (
-            select(func.count())
-            .select_from(other)
-            .where(other.score == Player.score, other.id < Player.id)
-            .scalar_subquery()
-        )
-        own = db.session.execute(
-            select(*columns, (above + tied + 1).label("rank")).where(Player.id == player_id)
-        ).first()
-        if own is not None:
-            mine = own._asdict()
-    return Board(rows, page, _pages(total), total, mine)
+    return _board("all", page, player_id)
 
 
 def weekly_leaderboard(week: date, page: int, player_id: int | None) -> Board:
     """Return a page of the leaderboard of the week from Monday ``week``:
     players by that week's score, then the one who joined first."""
-    where = (WeeklyTotal.week == week,)
-    total = db.session.scalar(select(func.count()).select_from(WeeklyTotal).where(*where)) or 0
-    page = min(max(page, 1), _pages(total))
-    columns = (WeeklyTotal.player_id, Player.name, WeeklyTotal.score)
-    query = (
-        select(*columns)
-        .join(Player, Player.id == WeeklyTotal.player_id)
-        .where(*where)
-        .order_by(WeeklyTotal.score.desc(), WeeklyTotal.player_id)
-    )
-    rows = _page_rows(query, page)
-    mine = None
-    if player_id is not None:
-        other = aliased(WeeklyTotal)
-        better = (
-            select(func.count())
-            .select_from(other)
-            .where(
-                other.week == week,
-                or_(
-                    other.score > WeeklyTotal.score,
-                    and_(other.score == WeeklyTotal.score, other.player_id < WeeklyTotal.player_id),
-                ),
-            )
-            .scalar_subquery()
-        )
-        own = db.session.execute(
-            select(*columns, (better + 1).label("rank"))
-            .join(Player, Player.id == WeeklyTotal.player_id)
-            .where(*where, WeeklyTotal.player_id == player_id)
-        ).first()
-        if own is not None:
-            mine = own._asdict()
-    return Board(rows, page, _pages(total), total, mine)
+    return _board("week", page, player_id, b_week=week)
 
 
 # --- shared deals and statistics -----------------------------------------
