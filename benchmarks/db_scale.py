@@ -7,7 +7,8 @@ year, with the per-player totals, players per score, weekly totals and
 today's Daily entries that recording would have kept; then times, on Flask's test client, the
 Daily page and the leaderboard for random known players (so "your place"
 is computed each time) and the recording of new games, and prints the
-query plans of the queries those pages run.
+query plans of the queries those pages run and, on PostgreSQL, the
+cluster's own CPU time per page and per recorded game.
 
     .venv/bin/python -m benchmarks.db_scale --backend sqlite
     .venv/bin/python -m benchmarks.db_scale --backend postgresql --players 100000 --results 1000000
@@ -16,6 +17,7 @@ query plans of the queries those pages run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import statistics
@@ -143,6 +145,25 @@ def cpu_ms() -> float:
     """This thread's CPU time in milliseconds (Flask, SQLAlchemy and, for
     SQLite, the database itself all run in it)."""
     return time.thread_time() * 1000
+
+
+def cluster_cpu_ms(server: PostgresServer | None) -> float:
+    """CPU time in milliseconds used so far by the PostgreSQL cluster (the
+    postmaster and its children: the app's connections and the background
+    workers), read from ``/proc``; 0 without a cluster. Clock ticks are
+    10 ms, so only an average over many requests means anything."""
+    if server is None:
+        return 0.0
+    postmaster = int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if postmaster in (int(stat.parent.name), int(fields[1])):
+            ticks += int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def percentiles(samples: list[float]) -> str:
@@ -283,10 +304,20 @@ def main() -> None:
                 del rows
             print_plans(app, today)
             time_pages(app, args.players, 10, rng)  # warm up
+            cluster = cluster_cpu_ms(server)
             timings = time_pages(app, args.players, args.requests, rng)
+            pages_cluster = cluster_cpu_ms(server) - cluster
             timings.update(time_recording(app, args.players, args.games, rng))
+            games_cluster = cluster_cpu_ms(server) - cluster - pages_cluster
             for name, samples in timings.items():
                 print(f"{args.backend} {name}: {percentiles(samples)}")
+            if server is not None:
+                pages = 3 * args.requests
+                print(
+                    f"postgresql server CPU: {pages_cluster / pages:.2f} ms per page "
+                    f"(average of {pages}), {games_cluster / args.games:.2f} ms per recorded "
+                    f"game (average of {args.games})"
+                )
             with app.app_context():
                 db.engine.dispose()
         finally:
