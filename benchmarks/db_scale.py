@@ -227,9 +227,12 @@ PLANS = {
         "daily_entries.finished_at LIMIT 20"
     ),
     "daily: your place": (
-        "SELECT count(*) FROM daily_entries WHERE day = :day AND rules = 'cardems' "
-        "AND finished_at IS NOT NULL AND (points > 20 OR (points = 20 AND pistis > 1) "
-        "OR (points = 20 AND pistis = 1 AND finished_at < :now))"
+        "SELECT (SELECT count(*) FROM daily_entries WHERE day = :day AND rules = 'cardems' "
+        "AND finished_at IS NOT NULL AND points > 20) + (SELECT count(*) FROM daily_entries "
+        "WHERE day = :day AND rules = 'cardems' AND finished_at IS NOT NULL AND points = 20 "
+        "AND pistis > 1) + (SELECT count(*) FROM daily_entries WHERE day = :day "
+        "AND rules = 'cardems' AND finished_at IS NOT NULL AND points = 20 AND pistis = 1 "
+        "AND finished_at < :now)"
     ),
     "all-time page": "SELECT id, name, score FROM players ORDER BY score DESC, id LIMIT 20",
     "all-time: players": "SELECT coalesce(sum(players), 0) FROM score_counts",

@@ -608,26 +608,32 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
         .where(*finished)
         .order_by(daily.points.desc(), daily.pistis.desc(), daily.finished_at)
     )
+    # The entries ahead of the viewer's, counted in three ranges of
+    # ix_daily_rank (more points; as many and more piştis; as many of both
+    # and finished earlier), each read from the index alone.
     other = _DAILY.alias("other")
-    better = (
+    ahead = (
+        other.c.points > daily.points,
+        and_(other.c.points == daily.points, other.c.pistis > daily.pistis),
+        and_(
+            other.c.points == daily.points,
+            other.c.pistis == daily.pistis,
+            other.c.finished_at < daily.finished_at,
+        ),
+    )
+    counts_ahead = [
         select(func.count())
         .select_from(other)
         .where(
             other.c.day == daily.day,
             other.c.rules == daily.rules,
             other.c.finished_at.is_not(None),
-            or_(
-                other.c.points > daily.points,
-                and_(other.c.points == daily.points, other.c.pistis > daily.pistis),
-                and_(
-                    other.c.points == daily.points,
-                    other.c.pistis == daily.pistis,
-                    other.c.finished_at < daily.finished_at,
-                ),
-            ),
+            condition,
         )
         .scalar_subquery()
-    )
+        for condition in ahead
+    ]
+    better = counts_ahead[0] + counts_ahead[1] + counts_ahead[2]
     # The entry whether finished or not (the Daily page says which).
     boards["daily own"] = (
         select(*columns, (better + 1).label("rank"))
