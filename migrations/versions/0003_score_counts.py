@@ -1,7 +1,7 @@
 """score_counts: players per all-time score, for the leaderboard's places
 
-Revision ID: 0002_score_counts
-Revises: 0001
+Revision ID: 0003_score_counts
+Revises: 0002_story
 Create Date: 2026-11-29 21:00:00
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_score_counts"
-down_revision = "0001"
+revision = "0003_score_counts"
+down_revision = "0002_story"
 branch_labels = None
 depends_on = None
 
