@@ -13,7 +13,6 @@ from flask import (
     Response,
     after_this_request,
     current_app,
-    g,
     redirect,
     render_template,
     request,
@@ -35,7 +34,7 @@ from app.engine import (
 from app.logs import log_game_finished
 from app.story.cast import CAST
 
-from . import daily, i18n, links, players, store, story
+from . import daily, faces, i18n, links, players, store, story
 from .errors import stale_page
 from .i18n import gettext, lazy_gettext
 from .table import Refused, Table
@@ -54,6 +53,7 @@ from .view import (
 bp = Blueprint("game", __name__)
 # A blueprint is only ever registered on a Flask app; setup.app is typed as the sansio App.
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
+bp.record_once(lambda setup: faces.init_app(cast(Flask, setup.app)))
 
 #: The request header the table page's script sends with a play (``1``),
 #: kept by the browser through the redirect to ``GET /game``: that page
@@ -100,16 +100,6 @@ def _card_label(card: str) -> str:
 @bp.app_template_filter("card_name")
 def _card_name(card: str) -> str:
     return i18n.card_name(card)
-
-
-@bp.app_template_global("cards_sprite")
-def _cards_sprite() -> str:
-    """The address of the card faces' sprite sheet (``static/cards.svg``),
-    built once per request: a table page draws some twenty faces."""
-    url: str | None = g.get("cards_sprite")
-    if url is None:
-        url = g.cards_sprite = url_for("static", filename="cards.svg")
-    return url
 
 
 @bp.app_context_processor
