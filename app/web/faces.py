@@ -5,23 +5,24 @@ a ready-made piece of markup.
 A face is an inline SVG using the pips of ``static/cards.svg``, its colours
 from CSS (``.suit-H`` ...), so the four-colour deck is a class on
 ``<body>``. The templates call :func:`face` and :func:`back` (template
-globals, see :func:`init_app`).
+globals, see :mod:`.templating`).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Flask, g, url_for
+from flask import g, url_for
 from markupsafe import Markup, escape
 
 
 def cards_sprite() -> str:
     """Return the address of the card faces' sprite sheet
     (``static/cards.svg``), built once per request."""
-    url: str | None = g.get("cards_sprite")
+    space = g._get_current_object()
+    url: str | None = getattr(space, "cards_sprite", None)
     if url is None:
-        url = g.cards_sprite = url_for("static", filename="cards.svg")
+        url = space.cards_sprite = url_for("static", filename="cards.svg")
     return url
 
 
@@ -60,9 +61,3 @@ def _face(url: str, card: str, extra: str, flip: str | None) -> Markup:
 def back(extra: str = "") -> Markup:
     """Return a card's back (a styled ``<span>``), with the classes ``extra``."""
     return Markup('<span class="card back %s" aria-hidden="true"></span>') % extra
-
-
-def init_app(app: Flask) -> None:
-    """Make :func:`face` and :func:`back` template globals of ``app``."""
-    app.add_template_global(face)
-    app.add_template_global(back)

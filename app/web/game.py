@@ -34,7 +34,7 @@ from app.engine import (
 from app.logs import log_game_finished
 from app.story.cast import CAST
 
-from . import daily, faces, i18n, links, players, store, story
+from . import daily, i18n, links, players, store, story, templating
 from .errors import stale_page
 from .i18n import gettext, lazy_gettext
 from .table import Refused, Table
@@ -53,7 +53,7 @@ from .view import (
 bp = Blueprint("game", __name__)
 # A blueprint is only ever registered on a Flask app; setup.app is typed as the sansio App.
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
-bp.record_once(lambda setup: faces.init_app(cast(Flask, setup.app)))
+bp.record_once(lambda setup: templating.init_app(cast(Flask, setup.app)))
 
 #: The request header the table page's script sends with a play (``1``),
 #: kept by the browser through the redirect to ``GET /game``: that page
