@@ -87,7 +87,10 @@ def url_builder(app: Flask) -> Callable[..., str]:
 
 
 def init_app(app: Flask) -> None:
-    """Give ``app``'s templates these globals."""
+    """Give ``app``'s templates these globals (after Flask-WTF's set-up:
+    it puts its ``csrf_token`` in every page's context too)."""
     app.jinja_env.globals.update(
         url_for=url_builder(app), csrf_token=csrf_token, face=faces.face, back=faces.back
     )
+    overrides = {"csrf_token": csrf_token}
+    app.context_processor(lambda: overrides)
