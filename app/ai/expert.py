@@ -45,11 +45,11 @@ CONFIDENCE = 1.5
 #: Worlds in the first batch of playouts of a move's search.
 FIRST_BATCH = 32
 #: The most worlds in one batch (bounds the memory and the overshoot).
-MAX_BATCH = 1024
+MAX_BATCH = 512
 #: No further batch when fewer worlds than this fit in the time left.
 MIN_BATCH = 16
 #: The share of the time left that the next batch is sized to fill.
-FILL = 0.75
+FILL = 0.8
 
 
 def playout_policy(batch: Batch) -> Ints:
@@ -226,38 +226,49 @@ def _played_values(
     max_worlds: int | None,
 ) -> Floats:
     """``(cards, worlds)``: each card's margin after a playout with
-    :func:`playout_policy` in batches of sampled worlds, the first of
-    :data:`FIRST_BATCH`, each next one sized to fill :data:`FILL` of the time
-    left, reckoning the first batch's time as a batch's fixed cost and the
-    time per world so far (at most :data:`MAX_BATCH`; none when fewer than
-    :data:`MIN_BATCH` would fit)."""
+    :func:`playout_policy`, in batches of sampled worlds (every card tried
+    in a copy of each world, all in one :class:`Batch`). The first batch has
+    :data:`FIRST_BATCH` worlds; each next one is sized to end by
+    :data:`FILL` of the time left (see :func:`_batch_cost`), at most
+    :data:`MAX_BATCH`; none when fewer than :data:`MIN_BATCH` would fit."""
     generator = np.random.default_rng(rng.getrandbits(64))
     team = observation.team
-    indexes = [observation.hand.index(card) for card in hand]
+    indexes = np.array([observation.hand.index(card) for card in hand], dtype=np.int64)
     chunks: list[Floats] = []
-    done, size, overhead = 0, FIRST_BATCH, 0.0
-    start = time.perf_counter()
+    timings: list[tuple[int, float]] = []
+    done, size = 0, FIRST_BATCH
     while True:
+        began = time.perf_counter()
         if max_worlds is not None:
             size = min(size, max_worlds - done)
-        worlds = Batch.sample(observation, generator, size)
-        rows = []
-        for index in indexes:
-            trial = worlds.copy()
-            trial.play(np.full(size, index, dtype=np.int64))
-            trial.playout(playout_policy)
-            rows.append(trial.margins(team))
-        chunks.append(np.array(rows))
+        trials = Batch.sample(observation, generator, size).tile(len(indexes))
+        trials.play(indexes.repeat(size))
+        trials.playout(playout_policy)
+        chunks.append(trials.margins(team).reshape(len(indexes), size))
         done += size
         now = time.perf_counter()
+        timings.append((size, now - began))
         if done == max_worlds or now >= deadline:
             break
-        # A batch takes about (the first batch's time) + size * (time per world so far).
-        overhead = overhead or now - start
-        size = min(MAX_BATCH, int(((deadline - now) * FILL - overhead) * done / (now - start)))
+        fixed, per_world = _batch_cost(timings)
+        size = min(MAX_BATCH, int(((deadline - now) * FILL - fixed) / per_world))
         if size < MIN_BATCH:
             break
     return np.concatenate(chunks, axis=1)
+
+
+def _batch_cost(timings: list[tuple[int, float]]) -> tuple[float, float]:
+    """Return a batch's fixed time and its time per world, in seconds, from
+    the ``(worlds, seconds)`` of the batches so far: the line through the
+    first and the last (the first alone: all of its time counts as fixed,
+    and as per world too)."""
+    first_size, first_time = timings[0]
+    last_size, last_time = timings[-1]
+    if last_size > first_size:
+        per_world = (last_time - first_time) / (last_size - first_size)
+        if per_world > 0:
+            return max(first_time - per_world * first_size, 0.0), per_world
+    return first_time, last_time / last_size
 
 
 class ExpertBot:

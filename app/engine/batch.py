@@ -82,7 +82,8 @@ class Batch:
             have seen face up (the plays and the opening face-up cards); what
             a playout policy may count.
         seen_total: ``(size,)``: the sum of each row of ``seen``.
-        rows: ``arange(size)``, for indexing one column per world.
+        rows: ``arange(size)``, for indexing one column per world;
+            ``seen_rows`` the same times 13, the start of each row of ``seen``.
     """
 
     __slots__ = (
@@ -99,6 +100,7 @@ class Batch:
         "rows",
         "rules",
         "seen",
+        "seen_rows",
         "seen_total",
         "size",
         "stock",
@@ -132,6 +134,7 @@ class Batch:
         self.seen: Ints = np.zeros((size, NO_RANK), dtype=np.int64)
         self.seen_total: Ints = np.zeros(size, dtype=np.int64)
         self.rows: Ints = np.arange(size)
+        self.seen_rows: Ints = self.rows * NO_RANK
 
     # --- building ---------------------------------------------------------------
 
@@ -295,29 +298,32 @@ class Batch:
         batch.seen_total[:] = len(observation.plays) + len(shown)
         return batch
 
-    def copy(self) -> Batch:
-        """Return an independent copy (to try a different card in each)."""
+    def tile(self, copies: int) -> Batch:
+        """Return a batch of ``copies`` copies of every world, one block of
+        all the worlds after another (world ``w`` of copy ``c`` is world
+        ``c * size + w``), to try a different card in each block."""
         other = object.__new__(Batch)
         other.rules = self.rules
-        other.size = self.size
+        other.size = self.size * copies
         other.teams = self.teams
         other.played = self.played
-        other.hands = [hand.copy() for hand in self.hands]
+        other.hands = [np.tile(hand, (1, copies)) for hand in self.hands]
         other.hand_sizes = self.hand_sizes[:]
-        other.stock = self.stock
+        other.stock = np.tile(self.stock, (1, copies))
         other.stock_used = self.stock_used
-        other.pile_size = self.pile_size.copy()
-        other.pile_points = self.pile_points.copy()
-        other.top = self.top.copy()
-        other.cards = self.cards.copy()
-        other.card_points = self.card_points.copy()
-        other.pisti = self.pisti.copy()
-        other.jack_pisti = self.jack_pisti.copy()
-        other.last_capturer = self.last_capturer.copy()
-        other.swept_to = self.swept_to.copy()
-        other.seen = self.seen.copy()
-        other.seen_total = self.seen_total.copy()
-        other.rows = self.rows
+        other.pile_size = np.tile(self.pile_size, copies)
+        other.pile_points = np.tile(self.pile_points, copies)
+        other.top = np.tile(self.top, copies)
+        other.cards = np.tile(self.cards, (1, copies))
+        other.card_points = np.tile(self.card_points, (1, copies))
+        other.pisti = np.tile(self.pisti, (1, copies))
+        other.jack_pisti = np.tile(self.jack_pisti, (1, copies))
+        other.last_capturer = np.tile(self.last_capturer, copies)
+        other.swept_to = np.tile(self.swept_to, copies)
+        other.seen = np.tile(self.seen, (copies, 1))
+        other.seen_total = np.tile(self.seen_total, copies)
+        other.rows = np.arange(other.size)
+        other.seen_rows = other.rows * NO_RANK
         return other
 
     # --- playing ----------------------------------------------------------------
@@ -357,26 +363,29 @@ class Batch:
             np.copyto(hand[slot], hand[slot + 1], where=choice <= slot)
         self.hand_sizes[seat] = size - 1
         self.played += 1
-        rank = RANK[card]
-        points = POINTS[card]
+        rank = RANK.take(card)
+        points = POINTS.take(card)
         top = self.top
         pile_size = self.pile_size
         same = rank == top
-        capture = same | ((rank == JACK) & (pile_size > 0))
+        jack = rank == JACK
+        capture = same | (jack & (pile_size > 0))
         team = self.teams[seat]
         if self.rules.pisti_counts(self.played):
             lone = same & (pile_size == 1)
-            jacks = lone & (rank == JACK)
-            self.pisti[team] += lone ^ jacks
-            self.jack_pisti[team] += jacks
+            if lone.any():
+                self.pisti[team] += lone & ~jack
+                self.jack_pisti[team] += lone & jack
         kept = ~capture
-        self.cards[team] += capture * (pile_size + 1)
-        self.card_points[team] += capture * (self.pile_points + points)
+        grown = pile_size + 1
+        pile_points = self.pile_points + points
+        self.cards[team] += capture * grown
+        self.card_points[team] += capture * pile_points
         self.last_capturer[capture] = team
-        self.pile_size = kept * (pile_size + 1)
-        self.pile_points = kept * (self.pile_points + points)
+        self.pile_size = kept * grown
+        self.pile_points = kept * pile_points
         self.top = np.where(capture, NO_RANK, rank)
-        self.seen.ravel()[self.rows * NO_RANK + rank] += 1
+        self.seen.ravel()[self.seen_rows + rank] += 1
         self.seen_total += 1
         if self.played % (HAND_SIZE * self.rules.players) == 0:
             if self.stock_used < len(self.stock):
