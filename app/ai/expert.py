@@ -170,31 +170,45 @@ def solve(world: World, team: int) -> float:
 def card_values(
     observation: Observation,
     rng: random.Random,
-    budget_ms: float = BUDGET_MS,
-    max_worlds: int | None = None,
-) -> dict[str, Floats]:
-    """Return, for each card of ``observation.hand`` (in hand order, once
-    each), the observing team's :func:`margin` at the end of the hand after
-    playing it, in each of the same sampled worlds: a ``(worlds,)`` array
-    (the means estimate each card's worth; their paired differences compare
-    two cards).
+    worlds: int | None = None,
+    budget_ms: float | None = None,
+) -> dict[str, list[float]]:
+    """Return, for every distinct card in ``observation.hand`` (in hand
+    order), its value in each of the same sampled worlds, in order: the
+    observing team's :func:`margin` at the end of the hand when it plays
+    that card now and every seat then plays as the Expert's search assumes
+    (:func:`playout_policy`, or solved exactly in the last deal as
+    :meth:`ExpertBot.choose` does). Captured cards are stand-ins, so the
+    margin counts the points still to be won plus the piştis so far.
 
-    Spends about ``budget_ms`` milliseconds, stopping early after
-    ``max_worlds`` worlds (``None``: no limit); looks at one world at least.
-    Worlds are played out in batches (:class:`~app.engine.batch.Batch`) with
-    :func:`playout_policy`, or in the last deal, when at most
-    :data:`EXACT_LINES` orders of play are left, solved exactly one by one
-    (:func:`solve`). Draws only from ``rng``; with ``max_worlds`` and a
-    budget long enough to reach it, the same ``rng`` state gives the same
-    values.
+    Stops after ``worlds`` worlds or once ``budget_ms`` milliseconds are
+    spent, whichever comes first (``None``: no such limit; give at least
+    one), and looks at one world at least. Draws only from ``rng``: with
+    ``worlds`` alone, the same ``rng`` state gives the same values. Used by
+    :class:`ExpertBot` and the game review (:mod:`app.ai.review`).
+
+    Raises:
+        ValueError: neither ``worlds`` nor ``budget_ms`` is given.
     """
+    hand, values = _search(observation, rng, worlds, budget_ms)
+    return {card: row.tolist() for card, row in zip(hand, values, strict=True)}
+
+
+def _search(
+    observation: Observation,
+    rng: random.Random,
+    worlds: int | None,
+    budget_ms: float | None,
+) -> tuple[list[str], Floats]:
+    """The distinct cards in hand and their ``(cards, worlds)`` values, as
+    :func:`card_values` says."""
+    if worlds is None and budget_ms is None:
+        raise ValueError("give a number of worlds or a time budget")
     hand = list(dict.fromkeys(observation.hand))
-    deadline = time.perf_counter() + budget_ms / 1000
+    deadline = time.perf_counter() + (math.inf if budget_ms is None else budget_ms / 1000)
     if observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES:
-        values = _solved_values(observation, hand, rng, deadline, max_worlds)
-    else:
-        values = _played_values(observation, hand, rng, deadline, max_worlds)
-    return dict(zip(hand, values, strict=True))
+        return hand, _solved_values(observation, hand, rng, deadline, worlds)
+    return hand, _played_values(observation, hand, rng, deadline, worlds)
 
 
 def _solved_values(
@@ -250,10 +264,13 @@ def _played_values(
         timings.append((size, now - began))
         if done == max_worlds or now >= deadline:
             break
-        fixed, per_world = _batch_cost(timings)
-        size = min(MAX_BATCH, int(((deadline - now) * FILL - fixed) / per_world))
-        if size < MIN_BATCH:
-            break
+        if deadline < math.inf:
+            fixed, per_world = _batch_cost(timings)
+            size = min(MAX_BATCH, int(((deadline - now) * FILL - fixed) / per_world))
+            if size < MIN_BATCH:
+                break
+        else:
+            size = MAX_BATCH
     return np.concatenate(chunks, axis=1)
 
 
@@ -300,9 +317,7 @@ class ExpertBot:
         self.worlds = 0
         if len(hand) == 1:
             return hand[0]
-        values = np.array(
-            list(card_values(observation, self.rng, self.budget_ms, self.max_worlds).values())
-        )
+        _hand, values = _search(observation, self.rng, self.max_worlds, self.budget_ms)
         self.worlds = values.shape[1]
         count = count_cards(observation)
         default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
