@@ -48,6 +48,9 @@ FIRST_BATCH = 32
 MAX_BATCH = 512
 #: No further batch when fewer worlds than this fit in the time left.
 MIN_BATCH = 16
+#: The search stops at this share of its budget, leaving the rest for the
+#: choice itself and for the process waiting for a core on a busy machine.
+FINISH = 0.97
 #: The share of the time left that the next batch is sized to fill.
 FILL = 0.8
 
@@ -181,8 +184,8 @@ def card_values(
     :meth:`ExpertBot.choose` does). Captured cards are stand-ins, so the
     margin counts the points still to be won plus the piştis so far.
 
-    Stops after ``worlds`` worlds or once ``budget_ms`` milliseconds are
-    spent, whichever comes first (``None``: no such limit; give at least
+    Stops after ``worlds`` worlds or once :data:`FINISH` of ``budget_ms``
+    milliseconds are spent, whichever comes first (``None``: no such limit; give at least
     one), and looks at one world at least. Draws only from ``rng``: with
     ``worlds`` alone, the same ``rng`` state gives the same values. Used by
     :class:`ExpertBot` and the game review (:mod:`app.ai.review`).
@@ -205,7 +208,7 @@ def _search(
     if worlds is None and budget_ms is None:
         raise ValueError("give a number of worlds or a time budget")
     hand = list(dict.fromkeys(observation.hand))
-    deadline = time.perf_counter() + (math.inf if budget_ms is None else budget_ms / 1000)
+    deadline = time.perf_counter() + (math.inf if budget_ms is None else FINISH * budget_ms / 1000)
     if observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES:
         return hand, _solved_values(observation, hand, rng, deadline, worlds)
     return hand, _played_values(observation, hand, rng, deadline, worlds)
@@ -244,7 +247,9 @@ def _played_values(
     in a copy of each world, all in one :class:`Batch`). The first batch has
     :data:`FIRST_BATCH` worlds; each next one is sized to end by
     :data:`FILL` of the time left (see :func:`_batch_cost`), at most
-    :data:`MAX_BATCH`; none when fewer than :data:`MIN_BATCH` would fit."""
+    :data:`MAX_BATCH`; none when fewer than :data:`MIN_BATCH` would fit. A
+    batch still playing at the deadline is dropped (not the first: one
+    world at least), so the search ends within a play of the deadline."""
     generator = np.random.default_rng(rng.getrandbits(64))
     team = observation.team
     indexes = np.array([observation.hand.index(card) for card in hand], dtype=np.int64)
@@ -257,7 +262,11 @@ def _played_values(
             size = min(size, max_worlds - done)
         trials = Batch.sample(observation, generator, size).tile(len(indexes))
         trials.play(indexes.repeat(size))
-        trials.playout(playout_policy)
+        while not trials.finished:
+            if chunks and time.perf_counter() >= deadline:
+                # Out of time: this batch is dropped, the worlds so far stand.
+                return np.concatenate(chunks, axis=1)
+            trials.play(playout_policy(trials))
         chunks.append(trials.margins(team).reshape(len(indexes), size))
         done += size
         now = time.perf_counter()
