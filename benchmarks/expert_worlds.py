@@ -1,13 +1,14 @@
 """Worlds the Expert looks at per decision, and its decision time.
 
 Plays seeded deals (``worlds-0``, ``worlds-1``, ...), the Expert at seat 0
-at its default budget against Hard, and reports over the Expert's decisions
+(at its default budget, or BUDGET_MS) against Hard at the other seats, and
+reports over the Expert's decisions
 with a choice (two cards or more) the median number of sampled worlds per
 decision, apart for the last deal's exact solving and the playouts, and the
 decision time's median and 99th percentile (wall clock, ``perf_counter``).
 
-Run: .venv/bin/python -m benchmarks.expert_worlds [DEALS] [RULES]
-(default 8 deals of ``cardems``; RULES as ``--rules`` of the arena).
+Run: .venv/bin/python -m benchmarks.expert_worlds [DEALS] [RULES] [BUDGET_MS]
+(default 8 deals of ``cardems`` at 150 ms; RULES as ``--rules`` of the arena).
 """
 
 from __future__ import annotations
@@ -17,18 +18,18 @@ import statistics
 import sys
 import time
 
-from app.ai.expert import EXACT_LINES, ExpertBot, _lines
+from app.ai.expert import BUDGET_MS, EXACT_LINES, ExpertBot, _lines
 from app.ai.hard import HardBot
 from app.engine import GameState, observe, parse_rules_text, seeded_deck
 
 
-def main(deals: int, rules_text: str) -> None:
+def main(deals: int, rules_text: str, budget_ms: float) -> None:
     rules = parse_rules_text(rules_text)
     worlds: dict[str, list[int]] = {"playouts": [], "exact": []}
     times: list[float] = []
     for number in range(deals):
         state = GameState(rules, seeded_deck(f"worlds-{number}", rules))
-        expert, hard = ExpertBot(random.Random(number)), HardBot(random.Random(number))
+        expert, hard = ExpertBot(random.Random(number), budget_ms), HardBot(random.Random(number))
         while not state.finished:
             observation = observe(state, state.turn)
             if state.turn != 0:
@@ -42,7 +43,7 @@ def main(deals: int, rules_text: str) -> None:
                 worlds["exact" if exact else "playouts"].append(expert.worlds)
             state.play(card)
     every = worlds["playouts"] + worlds["exact"]
-    print(f"{rules.label}, {deals} deals, Expert at its default budget v Hard:")
+    print(f"{rules.label}, {deals} deals, Expert at {budget_ms:g} ms v Hard:")
     for name, counts in (*worlds.items(), ("all", every)):
         print(
             f"  {name:9} {len(counts):5} decisions, median {statistics.median(counts):,.0f} worlds"
@@ -58,4 +59,5 @@ if __name__ == "__main__":
     main(
         int(sys.argv[1]) if len(sys.argv) > 1 else 8,
         sys.argv[2] if len(sys.argv) > 2 else "cardems",
+        float(sys.argv[3]) if len(sys.argv) > 3 else BUDGET_MS,
     )
