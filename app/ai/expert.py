@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from app.engine import Observation
-from app.engine.batch import JACK, NO_RANK, POINTS, RANK, Batch, Floats, Ints
+from app.engine.batch import JACK, POINTS, RANK, Batch, Floats, Ints
 from app.engine.scoring import team_points
 from app.engine.worlds import World, sample_world
 
@@ -80,7 +80,7 @@ def playout_policy(batch: Batch) -> Ints:
     pile_value = CARD_WORTH * pile_size + batch.pile_points
     jacks = ranks == JACK
     # Expected loss of throwing each card.
-    seen = batch.seen.ravel().take(batch.rows * NO_RANK + ranks)
+    seen = batch.seen.ravel().take(batch.seen_rows + ranks)
     same_in_hand = (ranks[:, None, :] == ranks[None, :, :]).sum(axis=1)
     left = 4 - seen - same_in_hand
     unknown = 52 - batch.seen_total - size
