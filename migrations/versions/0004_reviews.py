@@ -1,7 +1,7 @@
 """reviews: a hand's review for one seat, its summary job and result
 
-Revision ID: 0003_reviews
-Revises: 0002_story
+Revision ID: 0004_reviews
+Revises: 0003_score_counts
 Create Date: 2026-11-29 20:45:00
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003_reviews"
-down_revision = "0002_story"
+revision = "0004_reviews"
+down_revision = "0003_score_counts"
 branch_labels = None
 depends_on = None
 
