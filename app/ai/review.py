@@ -37,8 +37,8 @@ from app.engine.cards import CARD_POINTS
 
 from .expert import EXACT_LINES, card_values, margin
 
-#: Sampled worlds per decision while the stock lasts (playouts).
-WORLDS = 200
+#: Sampled worlds per decision while the stock lasts (batched playouts).
+WORLDS = 1000
 #: Sampled worlds per decision in the last deal, where each world is solved
 #: exactly (costlier, and less uncertain: fewer cards are hidden); fewer
 #: with three or more sides, whose exact search (max-n) cannot prune.
