@@ -354,4 +354,3 @@ def _better_than(values: Floats, default: int) -> int:
     if variance == 0:
         return best if mean > 0 else default
     return best if mean > CONFIDENCE * (variance / n) ** 0.5 else default
-
