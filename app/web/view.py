@@ -35,13 +35,23 @@ PILE_FAN = 4
 
 POSITION_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("The computer")],
+    3: [lazy_gettext("You"), lazy_gettext("East"), lazy_gettext("West")],
     4: [lazy_gettext("You"), lazy_gettext("East"), lazy_gettext("North"), lazy_gettext("West")],
 }
 #: Position names as written into records (never translated).
-POSITION_NAMES_EN = {2: ["you", "computer"], 4: ["you", "East", "North", "West"]}
+POSITION_NAMES_EN = {
+    2: ["you", "computer"],
+    3: ["you", "East", "West"],
+    4: ["you", "East", "North", "West"],
+}
 #: Position names as the subject inside a sentence ("... East took it").
 TAKER_NAMES = {
     2: [lazy_pgettext("taker", "you"), lazy_pgettext("taker", "the computer")],
+    3: [
+        lazy_pgettext("taker", "you"),
+        lazy_pgettext("taker", "East"),
+        lazy_pgettext("taker", "West"),
+    ],
     4: [
         lazy_pgettext("taker", "you"),
         lazy_pgettext("taker", "East"),
@@ -49,6 +59,9 @@ TAKER_NAMES = {
         lazy_pgettext("taker", "West"),
     ],
 }
+#: Side names of two sides: you and the computer, or the two partnerships.
+#: With three or four each for themselves a side is a position, named as
+#: the position (:func:`side_names`).
 SIDE_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("Computer")],
     4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
@@ -57,6 +70,23 @@ SIDE_OBJECTS = {
     2: [lazy_gettext("you"), lazy_gettext("the computer")],
     4: [lazy_gettext("you and North"), lazy_gettext("East and West")],
 }
+
+
+def side_names(match: Match) -> list[Any]:
+    """Return each side's name, side ``0`` (the player's) first: "You" and
+    "Computer", the partnerships "You & North" and "East & West", or with
+    three or four each for themselves the positions' names ("You", "East",
+    "West" ...; issue 13)."""
+    if match.sides > 2:
+        return POSITION_NAMES[match.players]
+    return SIDE_NAMES[match.players]
+
+
+def side_objects(match: Match) -> list[Any]:
+    """Return each side's name inside a sentence ("... goes to East")."""
+    if match.sides > 2:
+        return TAKER_NAMES[match.players]
+    return SIDE_OBJECTS[match.players]
 
 
 @dataclass(frozen=True)
@@ -99,7 +129,7 @@ def _taker_words(
             card=card_label(taker["card"]),
         )
     side = match.side_of_team(taker["swept_to"])
-    return gettext("it went with the table to %(side)s", side=SIDE_OBJECTS[players][side])
+    return gettext("it went with the table to %(side)s", side=side_objects(match)[side])
 
 
 def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
@@ -152,7 +182,7 @@ def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, s
                 "The %(num)s card left on the table goes to %(side)s.",
                 "The %(num)s cards left on the table go to %(side)s.",
                 event["swept"],
-                side=SIDE_OBJECTS[players][side],
+                side=side_objects(match)[side],
             )
             lines.append((step, line))
     return lines
@@ -221,11 +251,12 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
     obs = table.observation()
     players = match.players
     sides = []
-    for side in (0, 1):
+    names = side_names(match)
+    for side in range(match.sides):
         team = match.team_of_side(side)
         sides.append(
             {
-                "name": SIDE_NAMES[players][side],
+                "name": names[side],
                 "captured": obs.captured[team],
                 "pisti": obs.pisti[team],
                 "jack_pisti": obs.jack_pisti[team],
@@ -365,7 +396,7 @@ def running_points(table: Table) -> list[int]:
     seen = table.observation().seen
     rules = match.rules
     points = []
-    for side in (0, 1):
+    for side in range(match.sides):
         team = match.team_of_side(side)
         points.append(
             sum(card_points(card) for card in state.captured[team] if card in seen)
