@@ -149,6 +149,33 @@ def capture_indices(results: Sequence[PlayResult]) -> list[int]:
     return [i for i, result in enumerate(results) if result.captured]
 
 
+# The points tie of two-player Pişti: Jacks take the pile at plays 19 (seat 1),
+# 30 (seat 0), 33 (seat 1) and 40 (seat 0); TD is a face-down centre card, so
+# goes to team 1; the four Aces and the 2C are played where team 0 takes them.
+# Team 1: 4 + 20 + 3 = 27 cards, JC JH TD = 5 points + 3 for 27 cards = 8.
+# Team 0: 11 + 7 + 7 (swept) = 25 cards, JD JS, 4 Aces, 2C = 8 points.
+TIE_CENTRE = ("TD", "3D", "4D", "5D")
+TIE_FIXED = {
+    19: "JC",
+    20: "AC",
+    22: "AD",
+    24: "AH",
+    26: "AS",
+    28: "2C",
+    30: "JD",
+    33: "JH",
+    40: "JS",
+}
+
+
+@pytest.fixture
+def tie_deal() -> tuple[list[str], list[str]]:
+    """The points tie above as ``(deck, plays)``: a 52-card two-player deck
+    (top of the stock first) and its 48 plays in order."""
+    plays = build_no_match_plays(TIE_FIXED, TIE_CENTRE)
+    return build_deck_from_plays(TIE_CENTRE, plays), plays
+
+
 @pytest.fixture
 def stacked_deck():
     """:func:`build_stacked_deck`."""

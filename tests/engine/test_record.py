@@ -156,22 +156,9 @@ def test_summary_shape_and_points_formula(rules, seed):
     assert summary["winner"] in (0, 1, None)
 
 
-def test_summary_of_a_known_hand(deck_from_plays, no_match_plays):
-    # The cardems tie of test_rules_cardems: 8 points each, team 1 has 27 cards.
-    centre = ["TD", "3D", "4D", "5D"]
-    fixed = {
-        19: "JC",
-        20: "AC",
-        22: "AD",
-        24: "AH",
-        26: "AS",
-        28: "2C",
-        30: "JD",
-        33: "JH",
-        40: "JS",
-    }
-    plays = no_match_plays(fixed, centre)
-    deck = deck_from_plays(centre, plays)
+def test_summary_of_a_known_hand(tie_deal):
+    # The tie of conftest's tie_deal: 8 points each, team 1 has 27 cards.
+    deck, plays = tie_deal
     summary = replay_summary(load_record(record_text(deck=deck, plays=plays)))
     assert summary == {
         "rules": "cardems",

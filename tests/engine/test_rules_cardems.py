@@ -367,28 +367,9 @@ def test_whole_hand(deck_from_plays, no_match_plays, play_all, captures, centre,
         assert hand_winner(state, scores) == (0 if cards0 > cards1 else 1, "cards")
 
 
-# The tie: Jacks take the pile at plays 19 (seat 1), 30 (seat 0), 33 (seat 1)
-# and 40 (seat 0); TD is a face-down centre card, so goes to team 1; the four
-# Aces and the 2C are played where team 0 takes them.
-# Team 1: 4 + 20 + 3 = 27 cards, JC JH TD = 5 points + 3 for 27 cards = 8.
-# Team 0: 11 + 7 + 7 (swept) = 25 cards, JD JS, 4 Aces, 2C = 8 points.
-TIE_CENTRE = ["TD", "3D", "4D", "5D"]
-TIE_FIXED = {
-    19: "JC",
-    20: "AC",
-    22: "AD",
-    24: "AH",
-    26: "AS",
-    28: "2C",
-    30: "JD",
-    33: "JH",
-    40: "JS",
-}
-
-
-def test_points_tie_is_broken_by_cards(deck_from_plays, no_match_plays, play_all, captures):
-    plays = no_match_plays(TIE_FIXED, TIE_CENTRE)
-    state = GameState.deal(CARDEMS, deck_from_plays(TIE_CENTRE, plays))
+def test_points_tie_is_broken_by_cards(tie_deal, play_all, captures):
+    deck, plays = tie_deal
+    state = GameState.deal(CARDEMS, deck)
     results = play_all(state, plays)
     assert captures(results) == [19, 30, 33, 40]
     scores = score_hand(state)

@@ -103,23 +103,10 @@ def test_classic_most_cards_means_strictly_more(
     assert [s.most_cards for s in scores] == most
 
 
-def test_classic_points_tie_is_a_draw_whatever_the_cards(deck_from_plays, no_match_plays, play_all):
-    # The deal of test_rules_cardems.test_points_tie_is_broken_by_cards:
-    # 8 points each, 25 cards against 27.
-    centre = ["TD", "3D", "4D", "5D"]
-    fixed = {
-        19: "JC",
-        20: "AC",
-        22: "AD",
-        24: "AH",
-        26: "AS",
-        28: "2C",
-        30: "JD",
-        33: "JH",
-        40: "JS",
-    }
-    plays = no_match_plays(fixed, centre)
-    state = GameState.deal(CLASSIC, deck_from_plays(centre, plays))
+def test_classic_points_tie_is_a_draw_whatever_the_cards(tie_deal, play_all):
+    # The tie of conftest's tie_deal: 8 points each, 25 cards against 27.
+    deck, plays = tie_deal
+    state = GameState.deal(CLASSIC, deck)
     play_all(state, plays)
     scores = score_hand(state)
     assert [(s.cards, s.most_cards, s.points) for s in scores] == [(25, 0, 8), (27, 3, 8)]
