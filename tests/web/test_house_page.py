@@ -29,6 +29,24 @@ def test_the_house_page_offers_every_option(client):
     assert "Play with house rules" in client.get("/").get_data(as_text=True)
 
 
+def test_the_house_page_offers_players_and_sides(client):
+    html = client.get("/house").get_data(as_text=True)
+    assert '<option value="3">three: you, East and West</option>' in html
+    assert '<option value="solo">each for themselves</option>' in html
+    assert "not offered at the table" not in html
+
+
+def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
+    data = {"csrf_token": token(client), "rules": "classic", "level": "easy"}
+    response = client.post(
+        "/house",
+        data={**data, "players": "3", "teams": "partners"},
+        headers={"Accept-Language": "tr"},
+    )
+    assert response.status_code == 400
+    assert "Taraflar (teams): eşli oyun dört oyuncu ister" in response.get_data(as_text=True)
+
+
 def test_the_house_page_in_turkish(client):
     html = client.get("/house", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert "Ev kuralları" in html and "Bu kurallarla oyna" in html
@@ -81,6 +99,10 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
         ({"most_cards": "28"}, "most_cards"),
         ({"target": "77"}, "51, 101, 121 or 151"),
         ({"level": "grandmaster"}, "computer level"),
+        ({"players": "5"}, "(players): “5” is not one of its values"),
+        ({"players": "3", "teams": "partners"}, "Sides (teams): partners need four players"),
+        ({"rules": "cardems", "players": "3"}, "Most cards (most_cards): “27 or more cards”"),
+        ({"level_2": "grandmaster", "players": "3"}, "computer level"),
     ],
 )
 def test_bad_house_rules_are_a_400_and_start_nothing(client, fields, named):

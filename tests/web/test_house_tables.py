@@ -15,7 +15,7 @@ from app.engine import card_name, hand_winner, observe, parse_rules_text, score_
 from app.web.table import Table
 from tests.conftest import Player, start_deal
 from tests.web.test_messages import shown
-from tests.web.test_score_pages import ScoreTable
+from tests.web.test_score_pages import ScoreTable, next_hand, play_hand
 from tests.web.test_secrecy import leaks
 
 #: Deal links of the two new tables (Easy computers) and their sides' names.
@@ -99,3 +99,64 @@ def test_every_seat_its_count_last_card_and_every_sides_score(client, name):
         f"{side} {score.points}" for side, score in zip(sides, scores, strict=True)
     )
     assert f"Match: {match_line}." in player.page
+
+
+def play_match(client) -> str:
+    """Play the current match to its end by the first card; return the
+    final page."""
+    page = play_hand(client)
+    while "Next hand" in page:
+        page = next_hand(client, page)
+    return page
+
+
+def test_a_three_player_match_ends_on_the_highest_total_past_the_target(client):
+    rules = "classic&players=3&jack_pisti=10&last_sweep_bonus=3"
+    assert start_deal(client, f"/deal/three-end?rules={rules}&target=51&level=easy")
+    page = play_match(client)
+    totals = [int(total) for total in re.findall(r"<td>(\d+)</td>", page.split("<tfoot>")[-1])]
+    assert len(totals) == 3
+    best = max(totals)
+    assert best >= 51 and totals.count(best) == 1
+    # No hand ended the match earlier: before the last hand no side had a
+    # total past 51 that was the only highest.
+    hands = re.findall(r'<tr><th scope="row">(\d+)</th>', page.split('class="score totals"')[1])
+    running = re.findall(r'<span class="running">= (\d+)</span>', page)
+    before = [int(total) for total in running[-6:-3]] if len(hands) > 1 else [0, 0, 0]
+    assert not (max(before) >= 51 and before.count(max(before)) == 1)
+    winner = ["You", "East", "West"][totals.index(best)]
+    verdict = re.search(r'<h1 class="verdict">\s*(.*?)\s*</h1>', page, re.S).group(1)
+    assert verdict == ("You won!" if winner == "You" else f"{winner} won")
+    next_best = sorted(totals)[-2]
+    assert f"past 51: {best} points, the next best {next_best}, after {len(hands)} hand" in page
+    assert "the highest total that has reached it wins" in page
+    # The rules, in a line with their details, and kept by Play again.
+    line = "Classic · 3 players · Jack pişti 10 · last cards +3 · to 51"
+    assert f"{line}</summary>" in page
+    for detail in ("Players: three: you, East and West", "Points for a Jack pişti: 10"):
+        assert f"<li>{detail}</li>" in page
+    again = page.split('<section class="panel actions">')[1].split("</form>")[0]
+    assert 'action="/house"' in again
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', again))
+    assert client.post("/house", data=fields).status_code == 303
+    table = client.get("/game").get_data(as_text=True)
+    assert f"{line}</summary>" in table and 'name="move" value="0"' in table
+    assert re.findall(r'<p class="place-level">(\w+)', table) == ["Easy", "Easy"]
+
+
+def test_the_four_solo_table_and_its_rules_in_turkish(client):
+    turkish = {"Accept-Language": "tr"}
+    link = "/deal/dort?rules=partners&teams=solo&pisti_on_last_play=true&target=51&level=easy"
+    assert start_deal(client, link, headers=turkish).status_code == 303
+    page = shown(client.get("/game", headers=turkish).get_data(as_text=True))
+    assert "Eşli · 4 kişi, herkes kendi için · son kartla pişti sayılır · 51 puana" in page
+    assert "<li>Taraflar: herkes kendi için</li>" in page
+    assert re.findall(r'<span class="who">([^<]+)</span>', page) == [
+        "Siz",
+        "Doğu",
+        "Kuzey",
+        "Batı",
+    ]
+    text = re.sub(r"<[^>]+>", " ", page)
+    for english in ("each for themselves", "players", "East", "West", "North", "to 51", "Sides"):
+        assert english not in text
