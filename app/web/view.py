@@ -72,6 +72,23 @@ SIDE_OBJECTS = {
 }
 
 
+#: With three or four each for themselves, each side (a position) inside a
+#: sentence as where the cards go ("... go to East"; Turkish: "Doğu'ya").
+SOLO_OBJECTS = {
+    3: [
+        lazy_pgettext("goes to", "you"),
+        lazy_pgettext("goes to", "East"),
+        lazy_pgettext("goes to", "West"),
+    ],
+    4: [
+        lazy_pgettext("goes to", "you"),
+        lazy_pgettext("goes to", "East"),
+        lazy_pgettext("goes to", "North"),
+        lazy_pgettext("goes to", "West"),
+    ],
+}
+
+
 def side_names(match: Match) -> list[Any]:
     """Return each side's name, side ``0`` (the player's) first: "You" and
     "Computer", the partnerships "You & North" and "East & West", or with
@@ -85,7 +102,7 @@ def side_names(match: Match) -> list[Any]:
 def side_objects(match: Match) -> list[Any]:
     """Return each side's name inside a sentence ("... goes to East")."""
     if match.sides > 2:
-        return TAKER_NAMES[match.players]
+        return SOLO_OBJECTS[match.players]
     return SIDE_OBJECTS[match.players]
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import play_card
-from tests.e2e.test_table_motion import SIZES, a_card, assert_fits
+from tests.e2e.conftest import play_card, settled
+from tests.e2e.test_table_motion import COUNT_STEPS, SIZES, a_card, assert_fits
 
 #: The two new tables, as deal-link queries with Easy computers.
 TABLES = {
@@ -131,3 +131,29 @@ def test_the_house_rules_page_starts_a_three_player_game(
     expect(page.locator(".bar .rules-line summary")).to_contain_text("3 players")
     expect(page.locator(".bar .rules-line summary")).to_contain_text("Jack pişti 10")
     page.close()
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_each_reply_moves_from_its_seat(browser: Browser, live_server, screenshots, table: str):
+    """One step of the table per play, in playing order (your card, then
+    each computer's from its seat), then the page as it stands."""
+    context = browser.new_context(viewport=SIZES["1280x800"])
+    page = context.new_page()
+    start(page, live_server, f"motion-{table}", TABLES[table])
+    page.evaluate(COUNT_STEPS)
+    players = len(SIDES[table])
+    before = settled(page)
+    # The reply cards start at their seats: sampled while they move.
+    page.locator(".hand button").first.click()
+    shot = False
+    while settled(page) == before:
+        if not shot and page.evaluate("document.getAnimations().length > 1"):
+            page.screenshot(path=screenshots / f"house-{table}-motion.png")
+            shot = True
+    assert page.evaluate("window.steps") == players + 1
+    frames = page.evaluate(
+        "() => [...document.querySelectorAll('template.frame')].map((f) => f.dataset.position)"
+    )
+    assert frames == [str(position) for position in range(players)]
+    expect(page.locator(".log li")).to_have_count(players, timeout=5000)
+    context.close()
