@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from app.db.facts import game_facts
 from app.engine import card_name, hand_winner, observe, parse_rules_text, score_hand
 from app.web.table import Table
 from tests.conftest import Player, start_deal
@@ -160,3 +161,28 @@ def test_the_four_solo_table_and_its_rules_in_turkish(client):
     text = re.sub(r"<[^>]+>", " ", page)
     for english in ("each for themselves", "players", "East", "West", "North", "to 51", "Sides"):
         assert english not in text
+
+
+def test_a_single_deal_won_by_the_third_side_ends_on_its_final_page(client):
+    """Three players each for themselves in a single deal: when West (side
+    2) wins, the final page names West and the game is logged and counted
+    as the player's loss, its opponents' points the best of the others."""
+    rules = parse_rules_text("cardems&players=3&most_cards=more")
+    for number in range(200):
+        seed = f"west-wins-{number}"
+        mirror = Table.start(rules, seed, ["easy", "easy"], True)
+        while not mirror.match.over:
+            mirror.play(mirror.observation().hand[0], str(mirror.move))
+        if mirror.match.winner() == 2:
+            break
+    else:
+        raise AssertionError("no deal that West wins")
+    assert start_deal(client, f"/deal/{seed}?rules=cardems&players=3&most_cards=more&level=easy")
+    page = play_hand(client)
+    assert re.search(r'<h1 class="verdict">\s*West won\s*</h1>', page)
+    scores = score_hand(mirror.match.state)
+    points = sorted(score.points for score in scores)
+    assert f"{points[-1]} points, the next best {points[-2]}." in page
+    facts = game_facts(mirror.match, ("easy", "easy"), mirror.game_id)
+    assert facts.outcome == "loss"
+    assert (facts.points, facts.opp_points) == (scores[0].points, scores[2].points)
