@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from app.engine import CLASSIC, load_record, with_options
+from app.engine import CLASSIC, RULE_SETS, RuleSet, load_record, with_options
+from app.engine.rules import CHOICES, option_value
+from app.web.rule_words import SHORT, VALUES, rules_summary
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable
 
@@ -138,3 +140,26 @@ def test_partners_see_the_face_down_cards_their_side_took(app, runner):
         if len(seen) == 2:
             break
     assert seen == {True: True, False: True}
+
+
+def test_every_option_value_has_words_for_the_form_and_the_rules_line(app):
+    """Each choice of each format-2 option is worded on the House rules
+    page and in the rules line; a rule set differing in it lists it."""
+    with app.test_request_context():
+        for option, values in CHOICES.items():
+            for value in values:
+                text = str(value).lower()
+                assert text in VALUES
+                if option not in ("players", "teams"):
+                    assert (option, text) in SHORT
+                for base in RULE_SETS.values():
+                    rules: RuleSet | None
+                    try:
+                        rules = with_options(base, {option: value})
+                    except ValueError:
+                        rules = None
+                    if rules is None or option_value(base, option) == value:
+                        continue
+                    summary = rules_summary(rules, None)
+                    assert summary["house"] and summary["details"]
+                    assert summary["line"].startswith(("Single deal", "Classic", "Partners"))
