@@ -186,3 +186,20 @@ def test_a_single_deal_won_by_the_third_side_ends_on_its_final_page(client):
     facts = game_facts(mirror.match, ("easy", "easy"), mirror.game_id)
     assert facts.outcome == "loss"
     assert (facts.points, facts.opp_points) == (scores[0].points, scores[2].points)
+
+
+def test_the_final_page_of_three_sides_in_turkish(client):
+    turkish = {"Accept-Language": "tr"}
+    link = "/deal/west-wins-tr?rules=cardems&players=3&most_cards=more&level=easy"
+    assert start_deal(client, link, headers=turkish).status_code == 303
+    page = client.get("/game", headers=turkish).get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="([^"]+)"', page):
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        client.post("/play", data={**fields, "card": cards[0]}, headers=turkish)
+        page = client.get("/game", headers=turkish).get_data(as_text=True)
+    verdict = re.search(r'<h1 class="verdict">\s*(.*?)\s*</h1>', page, re.S).group(1)
+    assert verdict in ("Kazandınız!", "Doğu kazandı", "Batı kazandı", "Berabere")
+    assert "Tek el · 3 oyuncu · en çok kart: açıkça fazla</summary>" in page
+    text = re.sub(r"<[^>]+>", " ", page)
+    for english in ("won", "points", "the next best", "East", "West", "shared", "players"):
+        assert english not in text
