@@ -31,6 +31,7 @@ from app.engine import (
     check_seed,
     make_record,
     new_seed,
+    rules_from_json,
     rules_to_query,
 )
 from app.logs import log_game_finished
@@ -104,6 +105,19 @@ def _cards_sprite() -> str:
     if url is None:
         url = g.cards_sprite = url_for("static", filename="cards.svg")
     return url
+
+
+@bp.app_template_global("kept_rules")
+def _kept_rules(game: dict[str, Any]) -> str:
+    """The rules of a kept game (:func:`.store.kept_games`) in words: the
+    game's name, or under house rules their compact line."""
+    try:
+        rules = rules_from_json(game.get("rule_set", game.get("rules")))
+    except InvalidRules:
+        return str(RULE_NAMES.get(str(game.get("rules")), ""))
+    if rules.overrides:
+        return str(rules_summary(rules, game.get("target"))["line"])
+    return str(RULE_NAMES[rules.name])
 
 
 @bp.app_context_processor

@@ -203,3 +203,16 @@ def test_the_final_page_of_three_sides_in_turkish(client):
     text = re.sub(r"<[^>]+>", " ", page)
     for english in ("won", "points", "the next best", "East", "West", "shared", "players"):
         assert english not in text
+
+
+def test_a_kept_three_player_game_is_named_by_its_rules(client):
+    """A game put aside by a newer one is listed with its rules line and
+    every side's total."""
+    assert start_deal(client, "/deal/kept-3?rules=classic&players=3&level=easy").status_code == 303
+    page = play_hand(client)
+    assert start_deal(client, "/deal/kept-new").status_code == 303
+    home = client.get("/").get_data(as_text=True)
+    kept = home.split('<span class="kept-what">')[1].split("</span>")[0]
+    assert kept.startswith("Classic · 3 players · to 51 · “kept-3”")
+    totals = re.findall(r"<td>(\d+)</td>", page.split("<tfoot>")[-1])
+    assert "hand 1, " + "–".join(totals) in kept
