@@ -13,6 +13,7 @@ import pytest
 
 from app.db.facts import game_facts
 from app.engine import card_name, hand_winner, observe, parse_rules_text, score_hand
+from app.web.game import _render
 from app.web.table import Table
 from tests.conftest import Player, start_deal
 from tests.web.test_messages import shown
@@ -216,3 +217,23 @@ def test_a_kept_three_player_game_is_named_by_its_rules(client):
     assert kept.startswith("Classic · 3 players · to 51 · “kept-3”")
     totals = re.findall(r"<td>(\d+)</td>", page.split("<tfoot>")[-1])
     assert "hand 1, " + "–".join(totals) in kept
+
+
+def test_equal_highest_totals_past_the_target_play_another_hand(app):
+    """Three sides (issue 13): two sides level on the highest total past the
+    target is no end; the between-hands page says one more hand decides."""
+    rules = parse_rules_text("classic&players=3")
+    table = Table.start(rules, "level-top", ["easy", "easy"], True)
+    while not table.match.hand_counted:
+        table.play(table.observation().hand[0], str(table.move))
+    table.match.history = [[60, 60, 10]]
+    assert not table.match.over
+    with app.test_request_context("/game"):
+        page = _render(table)
+    assert "Hand 1 is over" in page and "Next hand" in page
+    assert "The highest total, 60, is past 51 but shared: one more hand decides." in page
+    table.match.history = [[60, 61, 10]]
+    assert table.match.over
+    with app.test_request_context("/game"):
+        page = _render(table)
+    assert re.search(r'<h1 class="verdict">\s*East won\s*</h1>', page)
