@@ -25,7 +25,10 @@ class StyleStats:
             still unseen").
         pisti: its piştis and Jack piştis.
         scoring_left: its plays that did not capture and left a scoring
-            card (Ace, Jack, 2♣, 10♦; its own or another) face up on the pile.
+            card (Ace, Jack, 2♣, 10♦; its own or another) face up on the pile;
+            ``scoring_passed``: of those, the plays made while a card in
+            hand (same rank, or a Jack) could have taken that pile (seed 001
+            tip 4, "Do not leave scoring cards on the pile").
     """
 
     hands: int = 0
@@ -35,6 +38,7 @@ class StyleStats:
     risky_leads: int = 0
     pisti: int = 0
     scoring_left: int = 0
+    scoring_passed: int = 0
 
     def add_play(self, observation: Observation, result: PlayResult) -> None:
         """Count one play: ``result`` of playing from ``observation``."""
@@ -48,7 +52,13 @@ class StyleStats:
         self.pisti += result.pisti or result.jack_pisti
         if not result.captured:
             pile = (*observation.pile_face_up, card)
-            self.scoring_left += any(card_points(face) for face in pile)
+            left = any(card_points(face) for face in pile)
+            self.scoring_left += left
+            top = observation.pile_top
+            takeable = top is not None and any(
+                held[0] in (top[0], "J") for held in observation.hand
+            )
+            self.scoring_passed += left and takeable
 
     def merge(self, other: StyleStats) -> None:
         """Add another run's counts to these."""
@@ -62,7 +72,8 @@ class StyleStats:
             f"{self.pisti / hands:.2f} piştis, "
             f"{self.leads / hands:.2f} leads onto an empty table "
             f"({self.risky_leads / max(1, self.leads):.0%} risky), "
-            f"{self.scoring_left / hands:.2f} times a scoring card left on the pile per hand; "
+            f"{self.scoring_left / hands:.2f} times a scoring card left on the pile per hand "
+            f"({self.scoring_passed / hands:.2f} when it could take the pile); "
             f"{self.jacks_kept / max(1, self.jacks):.0%} of its Jacks "
             f"kept to its last card of a deal"
         )

@@ -51,8 +51,9 @@ class Style:
             (a second card of a rank first, keeping one of each rank ready
             to pişti a lead).
         guard: never leave a scoring card on the pile while another card
-            will do, and take any pile with a scoring card in it (seed 001
-            tip 4: "Do not leave scoring cards on the pile").
+            will do (a Jack takes the pile rather than a scoring card be
+            dropped on it), and take any pile with a scoring card in it
+            (seed 001 tip 4: "Do not leave scoring cards on the pile").
         mercy: the chance (0 to 1) of playing a random card instead, as a
             kind teacher does against a beginner.
     """
@@ -128,7 +129,9 @@ class StyleBot:
         if style.jacks == "hoard":
             return False
         points = sum(card_points(card) for card in observation.pile_face_up)
-        if style.guard and points:
+        if style.guard and (points or all(card_points(card) for card in observation.hand)):
+            # A pile with a point in it is taken; so is any pile when every
+            # card left to drop on it would be a scoring card.
             return True
         return (
             observation.pile_size >= JACK_PILE_SIZE

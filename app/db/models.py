@@ -163,3 +163,21 @@ class PlayerTask(db.Model):  # type: ignore[name-defined]
     __table_args__ = (
         UniqueConstraint("player_id", "start", "period", "task", name="uq_player_tasks"),
     )
+
+
+class StoryProgress(db.Model):  # type: ignore[name-defined]
+    """A known player's Mansion Evenings progress (``app/story/progress.py``):
+    the lesson's state (``"done"``, ``"skipped"`` or ``None``) and step, and
+    the opponents beaten (cast keys, comma-separated, in cast order).
+    Written when the lesson moves on or a story match is won; an anonymous
+    session's progress is merged in when its player becomes known."""
+
+    __tablename__ = "story_progress"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey(PLAYER_FK, ondelete="CASCADE"), primary_key=True
+    )
+    lesson: Mapped[str | None] = mapped_column(String(8))
+    lesson_step: Mapped[int] = mapped_column(Integer, default=0)
+    beaten: Mapped[str] = mapped_column(String(120), default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime())

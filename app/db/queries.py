@@ -20,9 +20,19 @@ from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import Select
 
+from app.story import progress as story
+
 from . import db, dialect_insert
 from .facts import GameFacts
-from .models import DailyEntry, Player, PlayerTask, PlayerToken, Result, WeeklyTotal
+from .models import (
+    DailyEntry,
+    Player,
+    PlayerTask,
+    PlayerToken,
+    Result,
+    StoryProgress,
+    WeeklyTotal,
+)
 from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_challenge
 
 #: Bulk updates here touch no object the session holds: skip syncing them.
@@ -180,12 +190,57 @@ def redeem_transfer(code: object) -> tuple[Player, str] | None:
 
 
 def forget_player(player_id: int) -> None:
-    """Delete a player with their devices, results, Daily entries, tasks and
-    weekly totals."""
-    for model in (PlayerToken, Result, DailyEntry, PlayerTask, WeeklyTotal):
+    """Delete a player with their devices, results, Daily entries, tasks,
+    weekly totals and story progress."""
+    for model in (PlayerToken, Result, DailyEntry, PlayerTask, WeeklyTotal, StoryProgress):
         db.session.execute(delete(model).where(model.player_id == player_id))
     db.session.execute(delete(Player).where(Player.id == player_id))
     db.session.commit()
+
+
+# --- Mansion Evenings progress ------------------------------------------
+
+
+def story_progress(player_id: int) -> dict[str, Any]:
+    """Return the player's story progress (``app/story/progress.py``'s
+    shape; nothing yet is no lesson and nobody beaten)."""
+    row = db.session.get(StoryProgress, player_id)
+    if row is None:
+        return story.clean({})
+    return story.clean(
+        {
+            "lesson": row.lesson,
+            "lesson_step": row.lesson_step,
+            "beaten": row.beaten.split(",") if row.beaten else [],
+        }
+    )
+
+
+def save_story_progress(player_id: int, value: object) -> None:
+    """Keep ``value`` (progress, cleaned first) as the player's story
+    progress, replacing what was kept."""
+    data = story.clean(value)
+    fields = {
+        "lesson": data["lesson"],
+        "lesson_step": data["lesson_step"],
+        "beaten": ",".join(data["beaten"]),
+        "updated_at": utcnow(),
+    }
+    insert = dialect_insert(db.engine)
+    db.session.execute(
+        insert(StoryProgress)
+        .values(player_id=player_id, **fields)
+        .on_conflict_do_update(index_elements=["player_id"], set_=fields)
+    )
+    db.session.commit()
+
+
+def merge_story_progress(player_id: int, value: object) -> None:
+    """Merge ``value`` (an anonymous session's progress) into the player's:
+    the furthest of the two is kept (:func:`app.story.progress.merge`)."""
+    if story.is_empty(value):
+        return
+    save_story_progress(player_id, story.merge(story_progress(player_id), value))
 
 
 # --- recording a finished game ------------------------------------------

@@ -3,6 +3,6 @@ who each have their own style, starting with Aunt Hayriye and leading to
 Mürüvvet Hanım. Aunt Hayriye gives a short lesson before your first game").
 
 ``cast`` holds the opponents as data, ``lesson`` Aunt Hayriye's stacked
-deal, ``remarks`` what an opponent says at the table. No Flask routes here:
-those are in ``app/web/story.py``.
+deal, ``progress`` a player's progress and how two copies merge. No Flask
+routes here: those are in ``app/web/story.py``.
 """

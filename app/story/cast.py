@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import LazyString, lazy_gettext
+from flask_babel import LazyString, lazy_gettext, lazy_pgettext
 
 #: A story match is a classic match (seed 001) to this many points.
 TARGET = 51
@@ -25,6 +25,8 @@ class Opponent:
     Attributes:
         key: the bot's name in :data:`app.ai.OPPONENTS` (and the table's level).
         name: how the pages call her or him.
+        to_name: the name as the object of "goes to ..." (a dative in
+            Turkish, ``pgettext`` context ``"to"``).
         style: one sentence on how she or he plays (what the arena measured).
         intro: the line of introduction on the story page.
         capture, pisti: the remark after her or his capture or pişti.
@@ -35,6 +37,7 @@ class Opponent:
 
     key: str
     name: LazyString
+    to_name: LazyString
     style: LazyString
     intro: LazyString
     capture: LazyString
@@ -53,6 +56,7 @@ CAST: tuple[Opponent, ...] = (
     Opponent(
         key="hayriye",
         name=lazy_gettext("Aunt Hayriye"),
+        to_name=lazy_pgettext("to", "Aunt Hayriye"),
         style=lazy_gettext(
             "Plays gently: takes what matches, and half the time just lays a card down."
         ),
@@ -66,9 +70,11 @@ CAST: tuple[Opponent, ...] = (
     Opponent(
         key="sevim",
         name=lazy_gettext("Cousin Sevim"),
+        to_name=lazy_pgettext("to", "Cousin Sevim"),
         style=lazy_gettext(
-            "Hunts piştis: clears every pile with a Jack and leads bold lone cards. "
-            "Her table sees the most piştis, not always hers."
+            "Plays for piştis: clears every pile with a Jack and boldly leads lone cards "
+            "whose mates are all still out. Her table sees the most piştis, though more "
+            "of them go to you than to her."
         ),
         intro=lazy_gettext("Piştis or nothing, cousin! Let's make it exciting."),
         capture=lazy_gettext("Cleared! Now lead something, I dare you."),
@@ -79,6 +85,7 @@ CAST: tuple[Opponent, ...] = (
     Opponent(
         key="cevdet",
         name=lazy_gettext("Uncle Cevdet"),
+        to_name=lazy_pgettext("to", "Uncle Cevdet"),
         style=lazy_gettext(
             "Hoards his Jacks: never spends one while another card will do, so it comes "
             "last in its deal, and in the last deal it takes the table."
@@ -92,6 +99,7 @@ CAST: tuple[Opponent, ...] = (
     Opponent(
         key="nevin",
         name=lazy_gettext("Nevin Hanım"),
+        to_name=lazy_pgettext("to", "Nevin Hanım"),
         style=lazy_gettext(
             "Gives nothing away: keeps her scoring cards off the pile, takes any pile with "
             "points in it, and leads the ranks already seen."
@@ -105,6 +113,7 @@ CAST: tuple[Opponent, ...] = (
     Opponent(
         key="ferit",
         name=lazy_gettext("Ferit Hoca"),
+        to_name=lazy_pgettext("to", "Ferit Hoca"),
         style=lazy_gettext(
             "Counts every card: weighs each play against the odds that you can answer it "
             "(the Hard level)."
@@ -118,6 +127,7 @@ CAST: tuple[Opponent, ...] = (
     Opponent(
         key="muruvvet",
         name=lazy_gettext("Mürüvvet Hanım"),
+        to_name=lazy_pgettext("to", "Mürüvvet Hanım"),
         style=lazy_gettext(
             "The lady of the mansion, the strongest player in the house: she thinks each "
             "card through to the end of the hand (the Expert level)."

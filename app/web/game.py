@@ -52,6 +52,7 @@ from .view import (
     running_totals,
     score_rows,
     table_context,
+    table_names,
 )
 
 bp = Blueprint("game", __name__)
@@ -478,7 +479,7 @@ def _render(table: Table, message: str | None = None) -> str:
     scores, winner, reason = hand_scores(table)
     context.update(
         scores=scores,
-        last_plays=describe_plays(match, last_round(match)),
+        last_plays=describe_plays(match, last_round(match), table_names(table)),
         score_rows=score_rows(scores, match.rules),
         running=running_totals(match.history),
         hand_winner=winner,

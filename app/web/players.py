@@ -116,7 +116,8 @@ def _profile_page(
 @bp.post("/me/name")
 def choose_name() -> Response | tuple[str, int]:
     """Choose (or change) the display name (field ``name``). A first name
-    makes the player known and records the game just finished, if any."""
+    makes the player known, records the game just finished, if any, and
+    moves the session's story progress to the database."""
     player = current_player()
     name = request.form.get("name", "")
     try:
@@ -127,6 +128,7 @@ def choose_name() -> Response | tuple[str, int]:
     except queries.NameRefused as refusal:
         return _profile_page(str(NAME_REFUSALS[refusal.reason]), status=400)
     g.player = player
+    store.adopt_story_progress(player.id)
     table = store.load_table()
     if table is not None and table.match.over:
         game_finished(table)
@@ -146,12 +148,14 @@ def transfer() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
 
 @bp.post("/me/continue")
 def continue_here() -> Response | tuple[str, int]:
-    """Continue as the player of a transfer code (field ``code``) on this device."""
+    """Continue as the player of a transfer code (field ``code``) on this
+    device; this device's story progress is merged into the player's."""
     claimed = queries.redeem_transfer(request.form.get("code", ""))
     if claimed is None:
         message = gettext("That code is unknown, used or expired. Make a new one on your profile.")
         return _profile_page(message, status=400)
-    _, token = claimed
+    player, token = claimed
+    store.adopt_story_progress(player.id)
     return remember(redirect(url_for("players.profile"), 303), token)
 
 

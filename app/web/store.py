@@ -1,4 +1,5 @@
-"""The one module that touches the session: the player's table and settings.
+"""The one module that touches the session: the player's table, settings
+and story progress (a known player's story progress is in the database).
 
 The session lives server-side (Flask-Session); the cookie holds only its
 random id. The whole table is assigned back after every move, because
@@ -20,9 +21,12 @@ from typing import Any, TypeVar, cast
 
 from flask import current_app, session
 
+from app.db import queries
 from app.engine import InvalidState, rules_to_json
 from app.sessions import Stale, VersionedSession, VersionedSessions
+from app.story import progress
 
+from .identity import current_player
 from .table import Table
 
 __all__ = ["Stale"]
@@ -241,14 +245,29 @@ _STORY = "story"
 
 
 def story_progress() -> dict[str, Any]:
-    """Return the player's Mansion Evenings progress as plain data (see
-    ``app/web/story.py`` for its fields), or ``{}``. Kept in the session
-    for now; the pair of this and :func:`save_story_progress` is the one
-    place to change when progress moves to the database."""
-    value = session.get(_STORY)
-    return value if isinstance(value, dict) else {}
+    """Return the player's Mansion Evenings progress
+    (``app/story/progress.py``'s shape): a known player's from the
+    database, an anonymous one's from the session."""
+    player = current_player()
+    if player is not None:
+        return queries.story_progress(player.id)
+    return progress.clean(session.get(_STORY))
 
 
 def save_story_progress(value: dict[str, Any]) -> None:
-    """Keep the player's Mansion Evenings progress (plain data)."""
-    session[_STORY] = value
+    """Keep the player's Mansion Evenings progress: a known player's in the
+    database (at once), an anonymous one's in the session."""
+    player = current_player()
+    if player is not None:
+        queries.save_story_progress(player.id, value)
+    else:
+        session[_STORY] = progress.clean(value)
+
+
+def adopt_story_progress(player_id: int) -> None:
+    """Merge this session's story progress into the player ``player_id``'s
+    in the database (the furthest of both is kept) and drop it from the
+    session: call it when an anonymous player becomes known, by a name or
+    a transfer code."""
+    queries.merge_story_progress(player_id, session.get(_STORY))
+    session.pop(_STORY, None)

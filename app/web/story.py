@@ -1,9 +1,9 @@
 """Mansion Evenings pages: the path of opponents, Aunt Hayriye's lesson,
 starting a story match, and what an opponent says at the table.
 
-Progress is plain data kept by :func:`store.story_progress` /
-:func:`store.save_story_progress` (the session for now, the database later):
-``{"lesson": "done" | "skipped", "lesson_step": int, "beaten": [keys]}``.
+Progress is plain data (``app/story/progress.py``) kept by
+:func:`store.story_progress` / :func:`store.save_story_progress`: in the
+database for a known player, in the session for an anonymous one.
 """
 
 from __future__ import annotations
@@ -124,9 +124,11 @@ def _refuse(message: str, status: int) -> tuple[str, int]:
 
 def record_result(table: Table) -> None:
     """Count a finished story match: a win over the next opponent beats
-    her or him (called once, when a move ends the match)."""
+    her or him (called once, when a move ends the match). Only a match
+    started from the story counts: a deal link's game (its seed public,
+    so its cards can be known in advance) against her or him does not."""
     member = opponent(table.levels[-1])
-    if member is None or table.match.winner() != 0:
+    if member is None or table.seed_public or table.match.winner() != 0:
         return
 
     def change() -> None:
@@ -139,13 +141,21 @@ def record_result(table: Table) -> None:
 
 def table_extras(table: Table, aids: dict[str, bool]) -> dict[str, object]:
     """Return what the table, between-hands and final pages show of a story
-    match: ``story_opponent`` (or ``None``) and her or his ``remark`` (or
-    ``None``: no story, remarks turned off, or nothing to say)."""
+    match: ``story_opponent`` (or ``None``), her or his ``remark`` (or
+    ``None``: no story, remarks turned off, or nothing to say), and for the
+    final page ``story_next`` (the next opponent to meet, or ``None``) and
+    ``story_rematch`` (whether the same opponent may be played again: she or
+    he is still the next one, or the story is finished)."""
     member = opponent(table.levels[-1])
-    if member is None:
+    if member is None or table.match.players != 2:
         return {"story_opponent": None, "remark": None}
     line = _remark(table, member) if aids.get("remarks", True) else None
-    return {"story_opponent": member, "remark": line}
+    extras: dict[str, object] = {"story_opponent": member, "remark": line}
+    if table.match.over:
+        upcoming = next_opponent()
+        extras["story_next"] = upcoming
+        extras["story_rematch"] = upcoming is None or upcoming.key == member.key
+    return extras
 
 
 def _remark(table: Table, member: Opponent) -> str | None:

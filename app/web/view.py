@@ -23,6 +23,7 @@ from app.engine import (
     would_capture,
 )
 from app.engine.cards import RANKS
+from app.story.cast import opponent as story_opponent
 
 from .i18n import card_name, gettext, lazy_gettext, ngettext
 from .table import HUMAN, Table
@@ -61,7 +62,7 @@ TAKER_NAMES = {
 }
 #: Side names of two sides: you and the computer, or the two partnerships.
 #: With three or four each for themselves a side is a position, named as
-#: the position (:func:`side_names`).
+#: the position (:func:`names_for`).
 SIDE_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("Computer")],
     4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
@@ -89,21 +90,42 @@ SOLO_OBJECTS = {
 }
 
 
-def side_names(match: Match) -> list[Any]:
-    """Return each side's name, side ``0`` (the player's) first: "You" and
-    "Computer", the partnerships "You & North" and "East & West", or with
-    three or four each for themselves the positions' names ("You", "East",
-    "West" ...; issue 13)."""
-    if match.sides > 2:
-        return POSITION_NAMES[match.players]
-    return SIDE_NAMES[match.players]
+@dataclass(frozen=True)
+class Names:
+    """What the pages call each position and side of a table, by position
+    (``who``: a seat's heading and a sentence's start; ``taker``: the
+    subject inside a sentence) and by side (``sides``: on the score;
+    ``to``: the object of "goes to ...", a dative in Turkish)."""
+
+    who: list[Any]
+    taker: list[Any]
+    sides: list[Any]
+    to: list[Any]
 
 
-def side_objects(match: Match) -> list[Any]:
-    """Return each side's name inside a sentence ("... goes to East")."""
-    if match.sides > 2:
-        return SOLO_OBJECTS[match.players]
-    return SIDE_OBJECTS[match.players]
+def names_for(players: int, opponent_key: object = None, sides: int = 2) -> Names:
+    """Return the names of a table of ``players`` and ``sides``: "The
+    computer" and such; with three or four each for themselves (``sides``
+    > 2) each side is named as its position ("You", "East", "West" ...;
+    issue 13); in a two-player story match against ``opponent_key`` (a
+    cast key), the opponent's own name (issue 12)."""
+    solo = sides > 2
+    names = Names(
+        who=list(POSITION_NAMES[players]),
+        taker=list(TAKER_NAMES[players]),
+        sides=list(POSITION_NAMES[players] if solo else SIDE_NAMES[players]),
+        to=list(SOLO_OBJECTS[players] if solo else SIDE_OBJECTS[players]),
+    )
+    member = story_opponent(opponent_key) if players == 2 else None
+    if member is not None:
+        names.who[1] = names.taker[1] = names.sides[1] = member.name
+        names.to[1] = member.to_name
+    return names
+
+
+def table_names(table: Table) -> Names:
+    """Return the names of ``table``'s positions and sides (see :func:`names_for`)."""
+    return names_for(table.match.players, table.levels[-1], table.match.sides)
 
 
 @dataclass(frozen=True)
@@ -116,10 +138,11 @@ class Place:
     cards: int
     dealer: bool
     last: dict | None  # the position's last play in the log: card, said
+    crest: str | None = None  # a story opponent's portrait under static/
 
 
 def _taker_words(
-    event: dict[str, Any], taker: dict[str, Any] | None, players: int, match: Match
+    event: dict[str, Any], taker: dict[str, Any] | None, names: Names, match: Match
 ) -> str:
     """Say what became of a logged play's card: the pişti or capture it
     made, or, for a card that stayed on the pile, who took it later in the
@@ -142,11 +165,11 @@ def _taker_words(
     if taker["captured"]:
         return gettext(
             "%(taker)s took it with %(card)s",
-            taker=TAKER_NAMES[players][taker["position"]],
+            taker=names.taker[taker["position"]],
             card=card_label(taker["card"]),
         )
     side = match.side_of_team(taker["swept_to"])
-    return gettext("it went with the table to %(side)s", side=side_objects(match)[side])
+    return gettext("it went with the table to %(side)s", side=names.to[side])
 
 
 def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
@@ -165,17 +188,20 @@ def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
     return takers
 
 
-def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, str]]:
+def describe_plays(
+    match: Match, log: list[dict[str, Any]], names: Names | None = None
+) -> list[tuple[int, str]]:
     """Return the sentences telling the plays of ``log`` (``PlayResult``
     fields plus ``position``), each with its step in the log, e.g.
     ``(0, "You played 4♥: the computer took it with 4♣.")``, ``(1, "The
     computer played 4♣: captured the pile's 1 card.")``: a card that stayed on
-    the pile is told with what became of it."""
-    players = match.players
+    the pile is told with what became of it. ``names``: the table's
+    (:func:`table_names`), by default the computer's."""
+    names = names or names_for(match.players, sides=match.sides)
     lines = []
     for step, (event, taker) in enumerate(zip(log, _takers(log), strict=True)):
         card = card_label(event["card"])
-        who = POSITION_NAMES[players][event["position"]]
+        who = names.who[event["position"]]
         if taker is event:
             # The hand's last card, swept with the table: the sweep line says where.
             if event["position"] == HUMAN:
@@ -183,7 +209,7 @@ def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, s
             else:
                 line = gettext("%(who)s played %(card)s.", who=who, card=card)
         else:
-            result = _taker_words(event, taker, players, match)
+            result = _taker_words(event, taker, names, match)
             if event["position"] == HUMAN:
                 line = gettext("You played %(card)s: %(result)s.", card=card, result=result)
             else:
@@ -199,7 +225,7 @@ def describe_plays(match: Match, log: list[dict[str, Any]]) -> list[tuple[int, s
                 "The %(num)s card left on the table goes to %(side)s.",
                 "The %(num)s cards left on the table go to %(side)s.",
                 event["swept"],
-                side=side_objects(match)[side],
+                side=names.to[side],
             )
             lines.append((step, line))
     return lines
@@ -267,13 +293,13 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
     match = table.match
     obs = table.observation()
     players = match.players
+    names = table_names(table)
     sides = []
-    names = side_names(match)
     for side in range(match.sides):
         team = match.team_of_side(side)
         sides.append(
             {
-                "name": names[side],
+                "name": names.sides[side],
                 "captured": obs.captured[team],
                 "pisti": obs.pisti[team],
                 "jack_pisti": obs.jack_pisti[team],
@@ -284,17 +310,18 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
     for step, (event, taker) in enumerate(zip(table.log, _takers(table.log), strict=True)):
         last[event["position"]] = {
             "card": event["card"],
-            "said": _taker_words(event, taker, players, match),
+            "said": _taker_words(event, taker, names, match),
             "step": step,
         }
     places = [
         Place(
             position=position,
-            name=POSITION_NAMES[players][position],
+            name=names.who[position],
             level=table.levels[position],
             cards=obs.hand_sizes[match.seat_of(position)],
             dealer=match.dealer == position,
             last=last.get(position),
+            crest=_crest(table, position),
         )
         for position in range(players)
     ]
@@ -305,7 +332,7 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         "match": match,
         "places": places,
         "sides": sides,
-        "happened": describe_plays(match, table.log),
+        "happened": describe_plays(match, table.log, names),
         "hand": [
             {"card": card, "captures": would_capture(card, obs.pile_top), "key": index + 1}
             for index, card in enumerate(obs.hand)
@@ -321,6 +348,12 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         "game_id": table.game_id,
         "human": HUMAN,
     }
+
+
+def _crest(table: Table, position: int) -> str | None:
+    """The portrait of a story match's opponent at ``position``, else ``None``."""
+    member = story_opponent(table.levels[-1]) if table.match.players == 2 else None
+    return member.portrait if member is not None and position == 1 else None
 
 
 def hand_scores(table: Table) -> tuple[list[TeamScore], int | None, str]:
@@ -484,7 +517,7 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
             view["under_face_down"] = before.face_down
             view["taken"] = {
                 "position": event["position"],
-                "name": POSITION_NAMES[table.match.players][event["position"]],
+                "name": table_names(table).who[event["position"]],
                 # The pile before the play, as the log and "Pile: N cards" count it.
                 "cards": event["captured"] - 1,
                 "pisti": event["pisti"],

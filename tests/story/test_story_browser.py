@@ -90,7 +90,11 @@ def test_a_story_match_with_remarks_that_never_cover_the_table(
         page.get_by_role("button", name="Skip the lesson").click()
     with page.expect_navigation():
         page.get_by_role("button", name="Play · Aunt Hayriye").click()
-    expect(page.locator(".place-level")).to_have_text("Aunt Hayriye")
+    expect(page.locator(".place-1 .place-name")).to_contain_text("Aunt Hayriye")
+    crest = page.locator(".place-1 img.crest")
+    expect(crest).to_be_visible()
+    assert crest.evaluate("e => e.complete && e.naturalWidth > 0")
+    expect(page.locator(".scoreboard .side-1 .who")).to_have_text("Aunt Hayriye")
     with page.expect_navigation():
         page.locator(".hand button").first.click()
     remark = page.locator(".remark")
@@ -130,6 +134,51 @@ def test_progress_is_kept_across_a_restart(browser: Browser, tmp_path):
         expect(page.get_by_role("button", name="Play the lesson again")).to_be_visible()
         expect(page.locator(".story-place.next h2")).to_contain_text("Aunt Hayriye")
     context.close()
+
+
+def test_a_known_players_progress_is_kept_across_a_restart(browser: Browser, tmp_path):
+    """A known player's progress is in the database: after a restart with
+    the session store wiped, a new browser with only the player's cookie
+    still finds the lesson done."""
+    database = f"sqlite:///{tmp_path / 'pisti.db'}"
+
+    def app(sessions: str):
+        return create_app(
+            {
+                "SECRET_KEY": "story-known-secret",
+                "SESSION_FILE_DIR": str(tmp_path / sessions),
+                "DATABASE_URL": database,
+                "RATELIMIT_ENABLED": False,
+            }
+        )
+
+    first = browser.new_context()
+    page = first.new_page()
+    with serve(app("sessions")) as url:
+        page.goto(url + "/me")
+        page.get_by_label("Your display name").fill("Lessoned")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Keep my results").click()
+        page.goto(url + "/story/lesson")
+        for step in STEPS:
+            click_card(page, step.card)
+        expect(page.locator(".lesson-title")).to_have_text("The scoring")
+    cookie = next(c for c in first.cookies() if c["name"] == "pisti_player")
+    first.close()
+    # A new process with an empty session store; a new browser holding only
+    # the player's cookie (cookies belong to the host, not the port).
+    with serve(app("wiped-sessions")) as url:
+        second = browser.new_context()
+        second.add_cookies([{**cookie, "expires": -1}])
+        page = second.new_page()
+        page.goto(url + "/story")
+        expect(page.get_by_role("button", name="Play the lesson again")).to_be_visible()
+        stranger = browser.new_context()
+        other = stranger.new_page()
+        other.goto(url + "/story")
+        expect(other.get_by_role("link", name="Start the lesson")).to_be_visible()
+        stranger.close()
+        second.close()
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])

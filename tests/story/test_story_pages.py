@@ -126,9 +126,10 @@ def test_only_the_next_opponent_can_be_played(client):
     assert 'name="opponent" value="hayriye"' in client.get("/story").get_data(as_text=True)
 
 
-def play_match(client, monkeypatch, key: str, seed: str) -> Table:
+def play_match(client, monkeypatch, key: str, seed: str, careless: bool = False) -> str:
     """Play a story match against ``key`` from ``seed`` with the Hard
-    level's choices for the player, through the pages."""
+    level's choices for the player (``careless``: the first card of the
+    hand), through the pages; return the final page."""
     monkeypatch.setattr(story, "new_seed", lambda: seed)
     assert start(client, key).status_code == 303
     player = Player(client)
@@ -144,7 +145,7 @@ def play_match(client, monkeypatch, key: str, seed: str) -> Table:
         with client.session_transaction() as session:
             table = Table.from_dict(session["table"])
         card = make_bot("hard", random.Random(0)).choose(observe(table.state, table.seat))
-        player.play(card)
+        player.play(player.hand[0] if careless else card)
 
 
 def winning_seed(client, monkeypatch) -> str:
@@ -159,10 +160,61 @@ def winning_seed(client, monkeypatch) -> str:
 def test_winning_a_match_beats_the_opponent_and_is_kept(client, monkeypatch):
     page = winning_seed(client, monkeypatch)
     assert "Back to Mansion Evenings" in page
+    # Play again: the next opponent, not an ordinary game nor the beaten one.
+    assert "Next: Cousin Sevim" in text_of(page) and 'action="/story/play"' in page
+    assert 'value="sevim"' in page and "Play again against" not in page
+    assert 'action="/new"' not in page
     path = client.get("/story").get_data(as_text=True)
     assert 'value="sevim"' in path and 'value="hayriye"' not in path
     assert "beaten" in text(client.get("/story"))
     assert start(client, "hayriye").status_code == 409
+
+
+def text_of(page: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+
+
+def test_after_a_loss_play_again_is_a_rematch_with_the_story_rules(client, monkeypatch):
+    skip_lesson(client)
+    for number in range(8):
+        page = text_of(play_match(client, monkeypatch, "hayriye", f"story-lose-{number}", True))
+        if "Aunt Hayriye won" in page:
+            break
+    else:
+        raise AssertionError("the first card of the hand always beat Aunt Hayriye")
+    assert "The computer" not in page and "Computer" not in page
+    assert "Aunt Hayriye reached 51" in page
+    assert "Play again against Aunt Hayriye" in page and "Next:" not in page
+    response = client.post(
+        "/story/play", data={"csrf_token": token(client, "/game"), "opponent": "hayriye"}
+    )
+    assert response.status_code == 303 and response.headers["Location"] == "/game"
+    table = text(client.get("/game"))
+    assert "Aunt Hayriye" in table and "0 / 51 pts" in table
+
+
+def test_the_table_calls_the_opponent_by_name(client, monkeypatch):
+    monkeypatch.setattr(story, "new_seed", lambda: "story-names")
+    skip_lesson(client)
+    start(client, "hayriye")
+    player = Player(client)
+    player.get()
+    for _ in range(6):
+        player.play(player.hand[0])
+    page = player.page
+    assert 'src="/static/story/hayriye.svg"' in page  # the crest at her seat
+    words = text_of(page)
+    assert "Aunt Hayriye played" in words and '<span class="who">Aunt Hayriye</span>' in page
+    assert "computer" not in words.lower()
+
+
+def test_the_opponents_name_in_turkish_sentences(app):
+    from app.web.view import names_for
+
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        names = names_for(2, "sevim")
+        assert [str(names.who[1]), str(names.to[1])] == ["Kuzen Sevim", "Kuzen Sevim'e"]
+        assert str(names_for(2).to[1]) == "bilgisayara"
 
 
 def test_progress_survives_a_restart(tmp_path, monkeypatch):
@@ -228,3 +280,17 @@ def test_story_matches_count_towards_the_new_game_limit(tmp_path):
     skip_lesson(client)
     assert start(client, "hayriye").status_code == 303
     assert start(client, "hayriye").status_code == 429
+
+
+@pytest.mark.parametrize(("seed_public", "beaten"), [(False, ["hayriye"]), (True, [])])
+def test_only_a_match_started_from_the_story_counts(app, monkeypatch, seed_public, beaten):
+    """A deal link's game against her has a public seed: a known deal won
+    again is no win over her."""
+    from app.engine import CLASSIC
+    from app.engine.match import Match
+
+    monkeypatch.setattr(Match, "winner", lambda self: 0)
+    with app.test_request_context(method="POST"):
+        table = Table.start(CLASSIC, "story-deal", ["hayriye"], seed_public=seed_public, target=51)
+        story.record_result(table)
+        assert story.beaten() == beaten

@@ -1,0 +1,132 @@
+"""Mansion Evenings progress of a known player lives in the database: it is
+written as the lesson moves on and a story match is won, merged (the
+furthest kept) when an anonymous player becomes known by a name or a
+transfer code, kept across a restart, and deleted by "forget me"."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from app import create_app
+from app.db import db, queries
+from app.db.models import Player, StoryProgress
+from app.web.identity import COOKIE
+from tests.db.conftest import Browser
+from tests.story.test_story_pages import skip_lesson, text, winning_seed
+
+
+def progress_of(app, name: str) -> dict:
+    with app.app_context():
+        player = db.session.scalar(select(Player).where(Player.name == name))
+        return queries.story_progress(player.id)
+
+
+def give_session_progress(app, client, value: dict) -> None:
+    """Put ``value`` in the client's session as a POST would have stored it."""
+    with client.session_transaction() as session:
+        session["story"] = value
+        app.session_interface.commit(app, session)
+
+
+def text_of(page: str) -> str:
+    return " ".join(page.split())
+
+
+def transfer_code(visitor: Browser) -> str:
+    visitor.get("/me")
+    page = visitor.post("/me/transfer").get_data(as_text=True)
+    return page.split('class="transfer-code"><code>')[1].split("<")[0]
+
+
+def test_a_known_players_progress_is_written_to_the_database(visitor, app, client, monkeypatch):
+    visitor.choose_name("Storyteller")
+    skip_lesson(client)
+    assert progress_of(app, "Storyteller") == {
+        "lesson": "skipped",
+        "lesson_step": 0,
+        "beaten": [],
+    }
+    winning_seed(client, monkeypatch)
+    assert progress_of(app, "Storyteller")["beaten"] == ["hayriye"]
+    with client.session_transaction() as session:
+        assert "story" not in session  # the database only
+
+
+def test_choosing_a_name_moves_the_sessions_progress_to_the_database(visitor, app, client):
+    skip_lesson(client)
+    give_session_progress(app, client, {"lesson": "done", "lesson_step": 6, "beaten": ["hayriye"]})
+    visitor.choose_name("Newcomer")
+    assert progress_of(app, "Newcomer") == {
+        "lesson": "done",
+        "lesson_step": 6,
+        "beaten": ["hayriye"],
+    }
+    with client.session_transaction() as session:
+        assert "story" not in session
+    assert 'value="sevim"' in client.get("/story").get_data(as_text=True)
+
+
+def test_continuing_on_another_device_keeps_the_furthest_of_both(visitor, app):
+    visitor.choose_name("Wanderer")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        queries.save_story_progress(
+            player.id, {"lesson": "skipped", "lesson_step": 2, "beaten": ["hayriye"]}
+        )
+    code = transfer_code(visitor)
+    phone = Browser(app.test_client())
+    skip_lesson(phone.client)
+    give_session_progress(
+        app, phone.client, {"lesson": "done", "lesson_step": 1, "beaten": ["hayriye", "sevim"]}
+    )
+    phone.get("/me")
+    assert phone.post("/me/continue", code=code).status_code == 303
+    merged = {"lesson": "done", "lesson_step": 2, "beaten": ["hayriye", "sevim"]}
+    assert progress_of(app, "Wanderer") == merged
+    # Both devices see it, and the phone's anonymous copy is gone.
+    for device in (visitor.client, phone.client):
+        assert 'value="cevdet"' in device.get("/story").get_data(as_text=True)
+    with phone.client.session_transaction() as session:
+        assert "story" not in session
+    # Less progress on a third device takes nothing away.
+    third = Browser(app.test_client())
+    skip_lesson(third.client)
+    third.get("/me")
+    assert third.post("/me/continue", code=transfer_code(visitor)).status_code == 303
+    assert progress_of(app, "Wanderer") == merged
+
+
+def test_progress_is_kept_across_a_restart_with_a_new_session(visitor, app, database_url, tmp_path):
+    visitor.choose_name("Returning")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        queries.save_story_progress(
+            player.id, {"lesson": "done", "lesson_step": 6, "beaten": ["hayriye", "sevim"]}
+        )
+    token = visitor.client.get_cookie(COOKIE).value
+    again = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "db-tests-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "other-sessions"),
+            "DATABASE_URL": database_url,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    browser = again.test_client()
+    browser.set_cookie(COOKIE, token)
+    page = browser.get("/story").get_data(as_text=True)
+    assert 'value="cevdet"' in page and "Play the lesson again" in text_of(page)
+    with again.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_forget_me_deletes_the_story_progress(visitor, app, client):
+    visitor.choose_name("Forgetful")
+    skip_lesson(client)
+    visitor.get("/me")
+    assert visitor.post("/me/forget", confirm="yes").status_code == 303
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(StoryProgress)) == 0
+    assert "Skip the lesson" in text(client.get("/story"))  # anonymous, from the start
