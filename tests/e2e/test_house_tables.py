@@ -119,7 +119,8 @@ def test_the_house_rules_page_starts_a_three_player_game(
     page.get_by_label("Classic match (2 players)").check()
     page.locator("#players").select_option("3")
     page.locator("#teams").select_option("partners")
-    page.locator("button[type=submit]", has_text="Play with these rules").click()
+    with page.expect_navigation():
+        page.locator("button[type=submit]", has_text="Play with these rules").click()
     expect(page.locator(".alert")).to_contain_text("teams")
     page.screenshot(path=screenshots / "house-page-refused.png", full_page=True)
     page.locator("#teams").select_option("")
