@@ -68,6 +68,7 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
         if page.get_by_role("button", name="Next hand").count() == 0:
             break
         page.get_by_role("button", name="Next hand").click()
+        expect(page.locator(".hand button")).to_have_count(4)
     shoot(page, screenshots, "classic-final")
     totals = [int(t) for t in page.locator(".totals tfoot td").all_inner_texts()]
     assert max(totals) >= 51 and totals[0] != totals[1]
