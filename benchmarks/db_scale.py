@@ -3,11 +3,12 @@ leaderboard and recording a result, on SQLite and on PostgreSQL.
 
 Fills a fresh database (PostgreSQL: a throw-away cluster on a free loopback
 port) with ``--players`` players and ``--results`` results spread over a
-year, with the per-player totals, weekly totals and today's Daily entries
-that recording would have kept; then times, on Flask's test client, the
+year, with the per-player totals, players per score, weekly totals and
+today's Daily entries that recording would have kept; then times, on Flask's test client, the
 Daily page and the leaderboard for random known players (so "your place"
 is computed each time) and the recording of new games, and prints the
-query plans of the queries those pages run.
+query plans of the queries those pages run and, on PostgreSQL, the
+cluster's own CPU time per page and per recorded game.
 
     .venv/bin/python -m benchmarks.db_scale --backend sqlite
     .venv/bin/python -m benchmarks.db_scale --backend postgresql --players 100000 --results 1000000
@@ -16,6 +17,7 @@ query plans of the queries those pages run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import secrets
 import statistics
@@ -122,6 +124,11 @@ def load(rows_per_table) -> float:
                 marks = ", ".join("?" for _ in columns)
                 cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
         connection.commit()
+    finally:
+        connection.close()
+    queries.recount_scores()
+    connection = db.engine.raw_connection()
+    try:
         if db.engine.dialect.name == "postgresql":
             driver = connection.driver_connection
             driver.autocommit = True
@@ -138,6 +145,25 @@ def cpu_ms() -> float:
     """This thread's CPU time in milliseconds (Flask, SQLAlchemy and, for
     SQLite, the database itself all run in it)."""
     return time.thread_time() * 1000
+
+
+def cluster_cpu_ms(server: PostgresServer | None) -> float:
+    """CPU time in milliseconds used so far by the PostgreSQL cluster (the
+    postmaster and its children: the app's connections and the background
+    workers), read from ``/proc``; 0 without a cluster. Clock ticks are
+    10 ms, so only an average over many requests means anything."""
+    if server is None:
+        return 0.0
+    postmaster = int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if postmaster in (int(stat.parent.name), int(fields[1])):
+            ticks += int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def percentiles(samples: list[float]) -> str:
@@ -201,12 +227,21 @@ PLANS = {
         "daily_entries.finished_at LIMIT 20"
     ),
     "daily: your place": (
-        "SELECT count(*) FROM daily_entries WHERE day = :day AND rules = 'cardems' "
-        "AND finished_at IS NOT NULL AND (points > 20 OR (points = 20 AND pistis > 1) "
-        "OR (points = 20 AND pistis = 1 AND finished_at < :now))"
+        "SELECT (SELECT count(*) FROM daily_entries WHERE day = :day AND rules = 'cardems' "
+        "AND finished_at IS NOT NULL AND points > 20) + (SELECT count(*) FROM daily_entries "
+        "WHERE day = :day AND rules = 'cardems' AND finished_at IS NOT NULL AND points = 20 "
+        "AND pistis > 1) + (SELECT count(*) FROM daily_entries WHERE day = :day "
+        "AND rules = 'cardems' AND finished_at IS NOT NULL AND points = 20 AND pistis = 1 "
+        "AND finished_at < :now)"
     ),
     "all-time page": "SELECT id, name, score FROM players ORDER BY score DESC, id LIMIT 20",
-    "all-time: your place": "SELECT count(*) FROM players WHERE players.score > 300",
+    "all-time: players": "SELECT coalesce(sum(players), 0) FROM score_counts",
+    "all-time: your place": (
+        "SELECT players.score, (SELECT coalesce(sum(score_counts.players), 0) FROM score_counts "
+        "WHERE score_counts.score > players.score) + (SELECT count(*) FROM players AS other "
+        "WHERE other.score = players.score AND other.id < players.id) + 1 AS rank "
+        "FROM players WHERE players.id = 42"
+    ),
     "stats: your results": (
         "SELECT * FROM results WHERE player_id = 42 ORDER BY finished_at DESC, id DESC LIMIT 200"
     ),
@@ -272,10 +307,20 @@ def main() -> None:
                 del rows
             print_plans(app, today)
             time_pages(app, args.players, 10, rng)  # warm up
+            cluster = cluster_cpu_ms(server)
             timings = time_pages(app, args.players, args.requests, rng)
+            pages_cluster = cluster_cpu_ms(server) - cluster
             timings.update(time_recording(app, args.players, args.games, rng))
+            games_cluster = cluster_cpu_ms(server) - cluster - pages_cluster
             for name, samples in timings.items():
                 print(f"{args.backend} {name}: {percentiles(samples)}")
+            if server is not None:
+                pages = 3 * args.requests
+                print(
+                    f"postgresql server CPU: {pages_cluster / pages:.2f} ms per page "
+                    f"(average of {pages}), {games_cluster / args.games:.2f} ms per recorded "
+                    f"game (average of {args.games})"
+                )
             with app.app_context():
                 db.engine.dispose()
         finally:

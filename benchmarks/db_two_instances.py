@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from app import create_app
 from app.db import db, queries
 from app.db.facts import GameFacts
-from app.db.models import Player, Result
+from app.db.models import Player, Result, ScoreCount
 from benchmarks.postgres_server import PostgresServer
 
 PLAYERS = 50
@@ -77,7 +77,18 @@ def check(app, games: int) -> dict[str, int]:
             "players' games": db.session.scalar(select(func.sum(Player.games))),
             "players' points": db.session.scalar(select(func.sum(Player.points))),
             "expected points": sum(facts(n).points for n in range(games)),
+            "scores miscounted": _miscounted_scores(),
         }
+
+
+def _miscounted_scores() -> int:
+    """The number of scores whose kept players (score_counts) differ from
+    the players who have that score."""
+    kept = dict(db.session.execute(select(ScoreCount.score, ScoreCount.players)).all())
+    actual = dict(
+        db.session.execute(select(Player.score, func.count()).group_by(Player.score)).all()
+    )
+    return sum(kept.get(score, 0) != actual.get(score, 0) for score in kept.keys() | actual.keys())
 
 
 def _instance(url: str, folder: str, games: int, seed: int, threads: int, out) -> None:
@@ -126,6 +137,7 @@ def main() -> None:
         sum(written) == figures["results"] == figures["distinct games"] == args.games
         and figures["players' games"] == args.games
         and figures["players' points"] == figures["expected points"]
+        and figures["scores miscounted"] == 0
     )
     print("OK: every game kept exactly once" if ok else "FAILED")
     raise SystemExit(0 if ok else 1)

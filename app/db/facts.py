@@ -8,7 +8,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import date
 
-from app.engine import GameState, score_hand, seeded_deck
+from app.engine import GameState, RuleSet, score_hand, seeded_deck
 from app.engine.match import Match
 
 
@@ -40,6 +40,9 @@ class GameFacts:
             that card.
         used_jack: whether the player played a Jack in any hand.
         daily_day: the UTC day whose Daily deal this was, else ``None``.
+        house_rules: the house-rule options over the base rule set (record
+            format 2), as :attr:`app.engine.rules.RuleSet.label` writes them
+            after the base name (``"players=3 teams=solo pisti=20"``); empty for a preset.
     """
 
     game_id: str
@@ -58,6 +61,7 @@ class GameFacts:
     two_of_clubs: int
     used_jack: bool
     daily_day: date | None = None
+    house_rules: str = ""
 
     @property
     def won(self) -> bool:
@@ -67,14 +71,31 @@ class GameFacts:
     @property
     def deal_key(self) -> str:
         """The deal's name for the shared-deal lists: 32 hex digits of
-        SHA-256 over seed, rules, target and computer levels."""
-        return deal_key(self.seed, self.rules, self.target, self.levels)
+        SHA-256 over seed, rules (with their house-rule options), target and
+        computer levels (see :func:`deal_key`)."""
+        return deal_key(self.seed, self.rules, self.target, self.levels, self.house_rules)
 
 
-def deal_key(seed: str, rules: str, target: int | None, levels: tuple[str, ...]) -> str:
-    """Return the key of a deal (see :attr:`GameFacts.deal_key`)."""
-    text = f"{seed}|{rules}|{target or ''}|{','.join(levels)}"
+def deal_key(
+    seed: str, rules: str, target: int | None, levels: tuple[str, ...], house_rules: str = ""
+) -> str:
+    """Return the key of a deal: 32 hex digits of SHA-256 over ``seed``,
+    the rule set ``rules`` with its ``house_rules`` options (see
+    :attr:`GameFacts.house_rules`; issue 11: a shared deal is "the same
+    seed, rules, target and level"), ``target`` and the computer ``levels``.
+
+    A preset's key is the same as before house rules were part of it, so
+    results stored earlier stay listed with their deal.
+    """
+    label = f"{rules} {house_rules}" if house_rules else rules
+    text = f"{seed}|{label}|{target or ''}|{','.join(levels)}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def house_rules(rules: RuleSet) -> str:
+    """Return ``rules``' house-rule options as :attr:`GameFacts.house_rules`
+    keeps them (empty for a preset)."""
+    return rules.label.removeprefix(rules.name).strip()
 
 
 def game_facts(
@@ -122,4 +143,5 @@ def game_facts(
         two_of_clubs=counts["two"],
         used_jack=used_jack,
         daily_day=daily_day,
+        house_rules=house_rules(match.rules),
     )

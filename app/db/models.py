@@ -57,6 +57,18 @@ class Player(db.Model):  # type: ignore[name-defined]
     __table_args__ = (Index("ix_players_rank", score.desc(), "id"),)
 
 
+class ScoreCount(db.Model):  # type: ignore[name-defined]
+    """How many players have each all-time Pişti score, kept by every write
+    that changes a score (a new player, a recorded game, forgetting a
+    player), so a player's place is a sum over the scores above theirs, not
+    a count of the players above them. Rows may fall to 0 players."""
+
+    __tablename__ = "score_counts"
+
+    score: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    players: Mapped[int] = mapped_column(Integer)
+
+
 class PlayerToken(db.Model):  # type: ignore[name-defined]
     """A device's player cookie, kept only as the SHA-256 of the token."""
 

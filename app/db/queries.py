@@ -14,11 +14,26 @@ import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
-from sqlalchemy import and_, case, delete, func, or_, select, update
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql import Select
+from sqlalchemy.sql import ColumnElement, Select
 
 from app.story import progress as story
 
@@ -30,13 +45,12 @@ from .models import (
     PlayerTask,
     PlayerToken,
     Result,
+    ScoreCount,
     StoryProgress,
     WeeklyTotal,
 )
 from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_challenge
 
-#: Bulk updates here touch no object the session holds: skip syncing them.
-NO_SYNC = {"synchronize_session": False}
 #: Rows on a leaderboard page.
 PAGE_SIZE = 20
 NAME_MAX = 24
@@ -46,16 +60,6 @@ NAME_MARKS = frozenset(" -_.")
 TRANSFER_LIFETIME = timedelta(hours=1)
 TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 TRANSFER_LENGTH = 12
-
-
-def _page_rows(query: Select[*tuple[Any, ...]], page: int) -> list[dict[str, Any]]:
-    """Return page ``page`` (1-based, :data:`PAGE_SIZE` rows) of an ordered
-    leaderboard query, each row a dict with its ``rank`` added."""
-    first = (page - 1) * PAGE_SIZE
-    return [
-        {**row._asdict(), "rank": first + index + 1}
-        for index, row in enumerate(db.session.execute(query.offset(first).limit(PAGE_SIZE)))
-    ]
 
 
 def utcnow() -> datetime:
@@ -117,8 +121,41 @@ def create_player(name: str) -> tuple[Player, str]:
         db.session.rollback()
         raise NameRefused("taken") from None
     token = _new_token(player.id)
+    _count_scores({0: 1})
     db.session.commit()
     return player, token
+
+
+def recount_scores() -> None:
+    """Rebuild :class:`ScoreCount` from the players' scores, in one
+    transaction: after a bulk load that wrote players directly (the
+    benchmarks), or to repair the counts. The pages never need it."""
+    db.session.execute(delete(ScoreCount))
+    db.session.execute(
+        ScoreCount.__table__.insert().from_select(
+            ["score", "players"], select(Player.score, func.count()).group_by(Player.score)
+        )
+    )
+    db.session.commit()
+
+
+def _count_scores(changes: dict[int, int]) -> None:
+    """Add ``changes`` (score → players gained, negative for lost) to
+    :class:`ScoreCount`, in one statement. The rows are written in score
+    order, so two recordings at once lock them in the same order (no
+    deadlock); call it last in a transaction, after the player's own rows."""
+    rows = [
+        {"score": score, "players": change} for score, change in sorted(changes.items()) if change
+    ]
+    if not rows:
+        return
+    stmt = dialect_insert(db.engine)(ScoreCount).values(rows)
+    db.session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["score"],
+            set_={"players": ScoreCount.players + stmt.excluded.players},
+        )
+    )
 
 
 def _new_token(player_id: int) -> str:
@@ -194,7 +231,11 @@ def forget_player(player_id: int) -> None:
     weekly totals and story progress."""
     for model in (PlayerToken, Result, DailyEntry, PlayerTask, WeeklyTotal, StoryProgress):
         db.session.execute(delete(model).where(model.player_id == player_id))
-    db.session.execute(delete(Player).where(Player.id == player_id))
+    score = db.session.execute(
+        delete(Player).where(Player.id == player_id).returning(Player.score)
+    ).scalar()
+    if score is not None:
+        _count_scores({score: -1})
     db.session.commit()
 
 
@@ -258,124 +299,205 @@ class Recorded:
 def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     """Write a finished game once, in one transaction: the result, the Daily
     entry when this is the player's ranked Daily game, task progress and
-    rewards, the player's totals and weekly score.
+    rewards, the player's totals and weekly score, and the players per
+    score.
 
     Return ``None`` when this game (player and game id) was recorded before:
     a retry or a second POST changes nothing.
+
+    Every statement is a Core statement built once (:func:`_recording`)
+    and run with this game's values, so recording spends its time in the
+    database rather than in building SQL.
     """
     db.session.rollback()  # start the write transaction with the write
     now = utcnow()
-    insert = dialect_insert(db.engine)
-    result_id = db.session.execute(
-        insert(Result)
-        .values(
-            player_id=player_id,
-            game_id=facts.game_id,
-            finished_at=now,
-            rules=facts.rules,
-            target=facts.target,
-            levels=",".join(facts.levels),
-            deal_key=facts.deal_key,
-            daily_day=facts.daily_day,
-            ranked=False,
-            outcome=facts.outcome,
-            points=facts.points,
-            opp_points=facts.opp_points,
-            hands=facts.hands,
-            pistis=facts.pistis,
-            jack_pistis=facts.jack_pistis,
-            most_cards=facts.most_cards,
+    sql = _recording(db.engine.dialect.name)
+    # The Daily entry first, so the result is written ranked or not in one
+    # statement; a second POST finds the entry finished (and its result
+    # insert then conflicts and rolls both back).
+    recorded = Recorded()
+    if facts.daily_day is not None:
+        done = db.session.execute(
+            sql.finish_daily,
+            {
+                "b_day": facts.daily_day,
+                "b_rules": facts.rules,
+                "b_player": player_id,
+                "b_game": facts.game_id,
+                "b_now": now,
+                "b_points": facts.points,
+                "b_pistis": facts.pistis + facts.jack_pistis,
+            },
         )
-        .on_conflict_do_nothing()
-        .returning(Result.id)
+        recorded.ranked = bool(done.rowcount)  # type: ignore[attr-defined]
+    result_id = db.session.execute(
+        sql.insert_result,
+        {
+            "player_id": player_id,
+            "game_id": facts.game_id,
+            "finished_at": now,
+            "rules": facts.rules,
+            "target": facts.target,
+            "levels": ",".join(facts.levels),
+            "deal_key": facts.deal_key,
+            "daily_day": facts.daily_day,
+            "ranked": recorded.ranked,
+            "outcome": facts.outcome,
+            "points": facts.points,
+            "opp_points": facts.opp_points,
+            "hands": facts.hands,
+            "pistis": facts.pistis,
+            "jack_pistis": facts.jack_pistis,
+            "most_cards": facts.most_cards,
+        },
     ).scalar()
     if result_id is None:
         db.session.rollback()
         return None
-    recorded = Recorded()
-    if facts.daily_day is not None:
-        recorded.ranked = _finish_daily_entry(player_id, facts, now)
-        if recorded.ranked:
-            db.session.execute(
-                update(Result).where(Result.id == result_id).values(ranked=True),
-                execution_options=NO_SYNC,
-            )
     recorded.finished_tasks = _advance_tasks(player_id, facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
     gained = facts.points + rewards
-    streak = Player.streak + 1
-    db.session.execute(
-        update(Player)
-        .where(Player.id == player_id)
-        .values(
-            points=Player.points + facts.points,
-            rewards=Player.rewards + rewards,
-            score=Player.score + gained,
-            games=Player.games + 1,
-            wins=Player.wins + int(facts.won),
-            streak=streak if facts.won else 0,
-            best_streak=(
-                case((streak > Player.best_streak, streak), else_=Player.best_streak)
-                if facts.won
-                else Player.best_streak
-            ),
-        ),
-        execution_options=NO_SYNC,
-    )
+    score = db.session.execute(
+        sql.update_player,
+        {
+            "b_id": player_id,
+            "b_points": facts.points,
+            "b_rewards": rewards,
+            "b_gained": gained,
+            "b_win": int(facts.won),
+            "b_won": facts.won,
+        },
+    ).scalar()
     week = week_start(now.date())
-    stmt = insert(WeeklyTotal).values(week=week, player_id=player_id, score=gained)
-    db.session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["week", "player_id"],
-            set_={"score": WeeklyTotal.score + stmt.excluded.score},
-        )
-    )
+    db.session.execute(sql.add_weekly, {"week": week, "player_id": player_id, "score": gained})
+    if score is not None and gained:
+        _count_scores({score - gained: -1, score: 1})
     db.session.commit()
     return recorded
 
 
-def _finish_daily_entry(player_id: int, facts: GameFacts, now: datetime) -> bool:
-    done = db.session.execute(
-        update(DailyEntry)
+_PLAYERS = cast(Table, Player.__table__)
+_RESULTS = cast(Table, Result.__table__)
+_DAILY = cast(Table, DailyEntry.__table__)
+_TASKS = cast(Table, PlayerTask.__table__)
+_WEEKLY = cast(Table, WeeklyTotal.__table__)
+_SCORES = cast(Table, ScoreCount.__table__)
+#: The columns of a task row that recording reads.
+_TASK_COLUMNS = tuple(
+    _TASKS.c[name] for name in ("id", "task", "period", "progress", "goal", "reward", "done_at")
+)
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """The statements :func:`record_result` runs, for one SQL dialect;
+    their parameters are named ``b_...`` (or after the columns, for the
+    inserts)."""
+
+    finish_daily: Any
+    insert_result: Any
+    update_player: Any
+    add_weekly: Any
+    current_tasks: Any
+    advance_task: Any
+
+
+@cache
+def _recording(dialect: str) -> _Recording:
+    """Build :class:`_Recording`'s statements for ``dialect`` (once)."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    players, daily, tasks = _PLAYERS.c, _DAILY.c, _TASKS.c
+    won = bindparam("b_won", type_=Boolean())
+    streak = players.streak + 1
+    weekly = insert(_WEEKLY)
+    progress = tasks.progress + bindparam("b_gained", type_=Integer())
+    return _Recording(
+        finish_daily=update(_DAILY)
         .where(
-            DailyEntry.day == facts.daily_day,
-            DailyEntry.rules == facts.rules,
-            DailyEntry.player_id == player_id,
-            DailyEntry.game_id == facts.game_id,
-            DailyEntry.finished_at.is_(None),
+            daily.day == bindparam("b_day"),
+            daily.rules == bindparam("b_rules"),
+            daily.player_id == bindparam("b_player"),
+            daily.game_id == bindparam("b_game"),
+            daily.finished_at.is_(None),
         )
-        .values(finished_at=now, points=facts.points, pistis=facts.pistis + facts.jack_pistis),
-        execution_options=NO_SYNC,
+        .values(
+            finished_at=bindparam("b_now"),
+            points=bindparam("b_points"),
+            pistis=bindparam("b_pistis"),
+        ),
+        insert_result=insert(_RESULTS).on_conflict_do_nothing().returning(_RESULTS.c.id),
+        update_player=update(_PLAYERS)
+        .where(players.id == bindparam("b_id"))
+        .values(
+            points=players.points + bindparam("b_points", type_=Integer()),
+            rewards=players.rewards + bindparam("b_rewards", type_=Integer()),
+            score=players.score + bindparam("b_gained", type_=Integer()),
+            games=players.games + 1,
+            wins=players.wins + bindparam("b_win", type_=Integer()),
+            streak=case((won, streak), else_=0),
+            best_streak=case(
+                (and_(won, streak > players.best_streak), streak), else_=players.best_streak
+            ),
+        )
+        .returning(players.score),
+        add_weekly=weekly.on_conflict_do_update(
+            index_elements=["week", "player_id"],
+            set_={"score": _WEEKLY.c.score + weekly.excluded.score},
+        ),
+        current_tasks=select(*_TASK_COLUMNS)
+        .where(
+            tasks.player_id == bindparam("b_player"),
+            or_(
+                and_(tasks.period == "day", tasks.start == bindparam("b_day")),
+                and_(tasks.period == "week", tasks.start == bindparam("b_week")),
+            ),
+        )
+        .order_by(tasks.period, tasks.id),
+        # One statement moves the progress and marks the task done when it
+        # reaches the goal; "done_at IS NULL" makes the reward happen once
+        # even when two games of the player are recorded at the same time.
+        advance_task=update(_TASKS)
+        .where(tasks.id == bindparam("b_id"), tasks.done_at.is_(None))
+        .values(
+            progress=case((progress > tasks.goal, tasks.goal), else_=progress),
+            done_at=case(
+                (progress >= tasks.goal, bindparam("b_now", type_=DateTime())), else_=None
+            ),
+        )
+        .returning(tasks.done_at),
     )
-    return bool(done.rowcount)  # type: ignore[attr-defined]
 
 
-def _ensure_tasks(player_id: int, day: date) -> None:
-    rows = [
+def _task_rows(player_id: int, day: date) -> list[dict[str, Any]]:
+    """The rows of the player's three tasks of ``day`` and its week's
+    challenge, as :func:`_ensure_tasks` makes them."""
+    chosen = [("day", day, task) for task in daily_tasks(player_id, day)]
+    chosen.append(("week", week_start(day), weekly_challenge(day)))
+    return [
         {
             "player_id": player_id,
-            "period": "day",
-            "start": day,
+            "period": period,
+            "start": start,
             "task": task.id,
             "progress": 0,
             "goal": task.goal,
             "reward": task.reward,
         }
-        for task in daily_tasks(player_id, day)
+        for period, start, task in chosen
     ]
-    challenge = weekly_challenge(day)
-    rows.append(
-        {
-            "player_id": player_id,
-            "period": "week",
-            "start": week_start(day),
-            "task": challenge.id,
-            "progress": 0,
-            "goal": challenge.goal,
-            "reward": challenge.reward,
-        }
+
+
+def _ensure_tasks(player_id: int, day: date) -> list[Any]:
+    """Make the player's task rows of ``day`` and its week that are missing;
+    return the rows made (as :func:`_current_tasks`)."""
+    return list(
+        db.session.execute(
+            dialect_insert(db.engine)(_TASKS)
+            .values(_task_rows(player_id, day))
+            .on_conflict_do_nothing()
+            .returning(*_TASK_COLUMNS)
+        )
     )
-    db.session.execute(dialect_insert(db.engine)(PlayerTask).values(rows).on_conflict_do_nothing())
 
 
 def _current_tasks(player_id: int, day: date) -> list[Any]:
@@ -383,23 +505,8 @@ def _current_tasks(player_id: int, day: date) -> list[Any]:
     progress, goal, reward, done_at), daily ones first."""
     return list(
         db.session.execute(
-            select(
-                PlayerTask.id,
-                PlayerTask.task,
-                PlayerTask.period,
-                PlayerTask.progress,
-                PlayerTask.goal,
-                PlayerTask.reward,
-                PlayerTask.done_at,
-            )
-            .where(
-                PlayerTask.player_id == player_id,
-                or_(
-                    and_(PlayerTask.period == "day", PlayerTask.start == day),
-                    and_(PlayerTask.period == "week", PlayerTask.start == week_start(day)),
-                ),
-            )
-            .order_by(PlayerTask.period, PlayerTask.id)
+            _recording(db.engine.dialect.name).current_tasks,
+            {"b_player": player_id, "b_day": day, "b_week": week_start(day)},
         )
     )
 
@@ -408,27 +515,18 @@ def _advance_tasks(player_id: int, facts: GameFacts, now: datetime) -> list[Task
     day = now.date()
     rows = _current_tasks(player_id, day)
     if len(rows) < DAILY_COUNT + 1:
-        _ensure_tasks(player_id, day)
-        rows = _current_tasks(player_id, day)
+        rows = sorted(rows + _ensure_tasks(player_id, day), key=lambda row: (row.period, row.id))
+        if len(rows) < DAILY_COUNT + 1:  # another recording made some meanwhile
+            rows = _current_tasks(player_id, day)
+    advance = _recording(db.engine.dialect.name).advance_task
     finished = []
     for row in rows:
         task = TASKS.get(row.task)
         gained = task.count(facts) if task is not None and row.done_at is None else 0
         if not gained:
             continue
-        progress = PlayerTask.progress + gained
-        # One statement moves the progress and marks the task done when it
-        # reaches the goal; "done_at IS NULL" makes the reward happen once
-        # even when two games of the player are recorded at the same time.
         done_at = db.session.execute(
-            update(PlayerTask)
-            .where(PlayerTask.id == row.id, PlayerTask.done_at.is_(None))
-            .values(
-                progress=case((progress > PlayerTask.goal, PlayerTask.goal), else_=progress),
-                done_at=case((progress >= PlayerTask.goal, now), else_=None),
-            )
-            .returning(PlayerTask.done_at),
-            execution_options=NO_SYNC,
+            advance, {"b_id": row.id, "b_gained": gained, "b_now": now}
         ).scalar()
         if done_at is not None and task is not None:
             finished.append(task)
@@ -494,6 +592,8 @@ class Board:
         page, pages: this page (from 1) and the number of pages (at least 1).
         total: rows on the whole board.
         mine: the viewer's own row (wherever it is), or ``None``.
+        entry: on a Daily board, the viewer's entry of that day, finished
+            (then also :attr:`mine`) or only started; else ``None``.
     """
 
     rows: list[dict[str, Any]]
@@ -501,6 +601,7 @@ class Board:
     pages: int
     total: int
     mine: dict[str, Any] | None
+    entry: dict[str, Any] | None = None
 
     @property
     def mine_on_page(self) -> bool:
@@ -514,125 +615,183 @@ def _pages(total: int) -> int:
     return max(1, math.ceil(total / PAGE_SIZE))
 
 
+def _page_rows(query: Select[*tuple[Any, ...]], page: int, **params: Any) -> list[dict[str, Any]]:
+    """Return page ``page`` (1-based, :data:`PAGE_SIZE` rows) of a ranked
+    leaderboard query of :class:`_Boards` with its ``params``, each row a
+    dict with its ``rank`` added."""
+    first = (page - 1) * PAGE_SIZE
+    rows = db.session.execute(query, {**params, "b_offset": first, "b_limit": PAGE_SIZE})
+    return [{**row._asdict(), "rank": first + index + 1} for index, row in enumerate(rows)]
+
+
+def _ranked_page(query: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
+    return query.offset(bindparam("b_offset", type_=Integer())).limit(
+        bindparam("b_limit", type_=Integer())
+    )
+
+
+def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
+    """The leaderboards' queries, built once as Core statements with bound
+    parameters ``b_...`` (a page view then only runs them): for each board
+    its ``total``, ``page`` (with ``b_offset``/``b_limit``) and ``own`` row
+    with its ``rank``."""
+    players, daily, weekly, counts = _PLAYERS.c, _DAILY.c, _WEEKLY.c, _SCORES.c
+    boards: dict[str, Select[*tuple[Any, ...]]] = {}
+
+    # Daily: finished ranked games by points, then piştis, then the earlier finish.
+    day_is = (daily.day == bindparam("b_day"), daily.rules == bindparam("b_rules"))
+    finished = (*day_is, daily.finished_at.is_not(None))
+    columns: tuple[ColumnElement[Any], ...] = (
+        daily.player_id,
+        players.name,
+        daily.points,
+        daily.pistis,
+        daily.finished_at,
+    )
+    joined = _DAILY.join(_PLAYERS, players.id == daily.player_id)
+    boards["daily total"] = select(func.count()).select_from(_DAILY).where(*finished)
+    boards["daily page"] = _ranked_page(
+        select(*columns)
+        .select_from(joined)
+        .where(*finished)
+        .order_by(daily.points.desc(), daily.pistis.desc(), daily.finished_at)
+    )
+    # The entries ahead of the viewer's, counted in three ranges of
+    # ix_daily_rank (more points; as many and more piştis; as many of both
+    # and finished earlier), each read from the index alone.
+    other = _DAILY.alias("other")
+    ahead = (
+        other.c.points > daily.points,
+        and_(other.c.points == daily.points, other.c.pistis > daily.pistis),
+        and_(
+            other.c.points == daily.points,
+            other.c.pistis == daily.pistis,
+            other.c.finished_at < daily.finished_at,
+        ),
+    )
+    counts_ahead = [
+        select(func.count())
+        .select_from(other)
+        .where(
+            other.c.day == daily.day,
+            other.c.rules == daily.rules,
+            other.c.finished_at.is_not(None),
+            condition,
+        )
+        .scalar_subquery()
+        for condition in ahead
+    ]
+    better = counts_ahead[0] + counts_ahead[1] + counts_ahead[2]
+    # The entry whether finished or not (the Daily page says which).
+    boards["daily own"] = (
+        select(*columns, (better + 1).label("rank"))
+        .select_from(joined)
+        .where(*day_is, daily.player_id == bindparam("b_player"))
+    )
+
+    # All-time: players by Pişti score, then the one who joined first.
+    columns = (
+        players.id.label("player_id"),
+        players.name,
+        players.score,
+        players.points,
+        players.rewards,
+        players.games,
+        players.wins,
+    )
+    players_in = func.coalesce(func.sum(counts.players), 0)
+    boards["all total"] = select(players_in)
+    boards["all page"] = _ranked_page(select(*columns).order_by(players.score.desc(), players.id))
+    other = _PLAYERS.alias("other")
+    above = select(players_in).where(counts.score > players.score).scalar_subquery()
+    tied = (
+        select(func.count())
+        .select_from(other)
+        .where(other.c.score == players.score, other.c.id < players.id)
+        .scalar_subquery()
+    )
+    boards["all own"] = select(*columns, (above + tied + 1).label("rank")).where(
+        players.id == bindparam("b_player")
+    )
+
+    # Weekly: players by that week's score, then the one who joined first.
+    week_is = weekly.week == bindparam("b_week")
+    columns = (weekly.player_id, players.name, weekly.score)
+    joined = _WEEKLY.join(_PLAYERS, players.id == weekly.player_id)
+    boards["week total"] = select(func.count()).select_from(_WEEKLY).where(week_is)
+    boards["week page"] = _ranked_page(
+        select(*columns)
+        .select_from(joined)
+        .where(week_is)
+        .order_by(weekly.score.desc(), weekly.player_id)
+    )
+    other = _WEEKLY.alias("other")
+    better = (
+        select(func.count())
+        .select_from(other)
+        .where(
+            other.c.week == weekly.week,
+            or_(
+                other.c.score > weekly.score,
+                and_(other.c.score == weekly.score, other.c.player_id < weekly.player_id),
+            ),
+        )
+        .scalar_subquery()
+    )
+    boards["week own"] = (
+        select(*columns, (better + 1).label("rank"))
+        .select_from(joined)
+        .where(week_is, weekly.player_id == bindparam("b_player"))
+    )
+    return boards
+
+
+_BOARDS = _build_boards()
+
+
+def _board(kind: str, page: int, player_id: int | None, **params: Any) -> Board:
+    """Return a page of the board ``kind`` (``"daily"``, ``"all"`` or
+    ``"week"``) with the viewer's row; ``params`` name the board's day,
+    rules or week."""
+    total = db.session.scalar(_BOARDS[f"{kind} total"], params) or 0
+    page = min(max(page, 1), _pages(total))
+    rows = _page_rows(_BOARDS[f"{kind} page"], page, **params)
+    board = Board(rows, page, _pages(total), total, None)
+    if player_id is not None:
+        own = db.session.execute(_BOARDS[f"{kind} own"], {**params, "b_player": player_id}).first()
+        if own is not None:
+            board.mine = own._asdict()
+    return board
+
+
 def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -> Board:
     """Return a page of ``day``'s Daily leaderboard of ``rules``: finished
-    ranked games by points, then piştis, then the earlier finish."""
-    where = (
-        DailyEntry.day == day,
-        DailyEntry.rules == rules,
-        DailyEntry.finished_at.is_not(None),
-    )
-    total = db.session.scalar(select(func.count()).select_from(DailyEntry).where(*where)) or 0
-    page = min(max(page, 1), _pages(total))
-    columns = (
-        DailyEntry.player_id,
-        Player.name,
-        DailyEntry.points,
-        DailyEntry.pistis,
-        DailyEntry.finished_at,
-    )
-    query = (
-        select(*columns)
-        .join(Player, Player.id == DailyEntry.player_id)
-        .where(*where)
-        .order_by(DailyEntry.points.desc(), DailyEntry.pistis.desc(), DailyEntry.finished_at)
-    )
-    rows = _page_rows(query, page)
-    mine = None
-    if player_id is not None:
-        own = db.session.execute(
-            select(*columns)
-            .join(Player, Player.id == DailyEntry.player_id)
-            .where(*where, DailyEntry.player_id == player_id)
-        ).first()
-        if own is not None:
-            better = db.session.scalar(
-                select(func.count())
-                .select_from(DailyEntry)
-                .where(
-                    *where,
-                    or_(
-                        DailyEntry.points > own.points,
-                        and_(DailyEntry.points == own.points, DailyEntry.pistis > own.pistis),
-                        and_(
-                            DailyEntry.points == own.points,
-                            DailyEntry.pistis == own.pistis,
-                            DailyEntry.finished_at < own.finished_at,
-                        ),
-                    ),
-                )
-            )
-            mine = {**own._asdict(), "rank": (better or 0) + 1}
-    return Board(rows, page, _pages(total), total, mine)
+    ranked games by points, then piştis, then the earlier finish; with the
+    viewer's entry (:attr:`Board.entry`) when ``player_id`` has one."""
+    board = _board("daily", page, player_id, b_day=day, b_rules=rules)
+    if board.mine is not None:
+        board.entry = board.mine
+        if board.mine["finished_at"] is None:
+            board.mine = None
+    return board
 
 
 def alltime_leaderboard(page: int, player_id: int | None) -> Board:
     """Return a page of the all-time leaderboard: players by Pişti score,
-    then the one who joined first."""
-    total = db.session.scalar(select(func.count()).select_from(Player)) or 0
-    page = min(max(page, 1), _pages(total))
-    columns = (
-        Player.id.label("player_id"),
-        Player.name,
-        Player.score,
-        Player.points,
-        Player.rewards,
-        Player.games,
-        Player.wins,
-    )
-    query = select(*columns).order_by(Player.score.desc(), Player.id)
-    rows = _page_rows(query, page)
-    mine = None
-    if player_id is not None:
-        own = db.session.execute(select(*columns).where(Player.id == player_id)).first()
-        if own is not None:
-            above = db.session.scalar(
-                select(func.count()).select_from(Player).where(Player.score > own.score)
-            )
-            tied = db.session.scalar(
-                select(func.count())
-                .select_from(Player)
-                .where(Player.score == own.score, Player.id < player_id)
-            )
-            mine = {**own._asdict(), "rank": (above or 0) + (tied or 0) + 1}
-    return Board(rows, page, _pages(total), total, mine)
+    then the one who joined first.
+
+    The number of players and the viewer's place come from
+    :class:`ScoreCount` (a sum over the scores above theirs, one row per
+    score), plus the players of their own score who joined before them
+    (from ``ix_players_rank``): no count over all players.
+    """
+    return _board("all", page, player_id)
 
 
 def weekly_leaderboard(week: date, page: int, player_id: int | None) -> Board:
     """Return a page of the leaderboard of the week from Monday ``week``:
     players by that week's score, then the one who joined first."""
-    where = (WeeklyTotal.week == week,)
-    total = db.session.scalar(select(func.count()).select_from(WeeklyTotal).where(*where)) or 0
-    page = min(max(page, 1), _pages(total))
-    columns = (WeeklyTotal.player_id, Player.name, WeeklyTotal.score)
-    query = (
-        select(*columns)
-        .join(Player, Player.id == WeeklyTotal.player_id)
-        .where(*where)
-        .order_by(WeeklyTotal.score.desc(), WeeklyTotal.player_id)
-    )
-    rows = _page_rows(query, page)
-    mine = None
-    if player_id is not None:
-        own = db.session.execute(
-            select(*columns)
-            .join(Player, Player.id == WeeklyTotal.player_id)
-            .where(*where, WeeklyTotal.player_id == player_id)
-        ).first()
-        if own is not None:
-            better = db.session.scalar(
-                select(func.count())
-                .select_from(WeeklyTotal)
-                .where(
-                    *where,
-                    or_(
-                        WeeklyTotal.score > own.score,
-                        and_(WeeklyTotal.score == own.score, WeeklyTotal.player_id < player_id),
-                    ),
-                )
-            )
-            mine = {**own._asdict(), "rank": (better or 0) + 1}
-    return Board(rows, page, _pages(total), total, mine)
+    return _board("week", page, player_id, b_week=week)
 
 
 # --- shared deals and statistics -----------------------------------------

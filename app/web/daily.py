@@ -71,9 +71,10 @@ def _daily_target(rules: str) -> int | None:
 
 def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
     """Return the day whose Daily deal ``match`` is (today's or yesterday's,
-    for a game begun before midnight), or ``None``."""
+    for a game begun before midnight), or ``None``; a game under house rules
+    is never a Daily game, even from a Daily seed."""
     rules = match.rules.name
-    if rules not in DAILY_RULES or levels != daily_levels(rules):
+    if rules not in DAILY_RULES or match.rules.overrides or levels != daily_levels(rules):
         return None
     if match.target != _daily_target(rules):
         return None
@@ -103,7 +104,8 @@ def _page_number() -> int:
 
 def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> str:
     """Render the Daily page of ``day`` and ``rules`` with its leaderboard
-    (page ``?page=``, the player's own row marked) and ``context``."""
+    (page ``?page=``, the player's own row marked), the player's entry of
+    that day (``entry``) and ``context``."""
     board = queries.daily_leaderboard(
         day, rules, _page_number(), player.id if player is not None else None
     )
@@ -116,6 +118,7 @@ def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> s
         level=DAILY_LEVEL,
         player=player,
         board=board,
+        entry=board.entry,
         **context,
     )
 
@@ -128,7 +131,6 @@ def page() -> str:
     rules = _rules_arg(request.args)
     day = today()
     player = current_player()
-    entry = queries.daily_entry(player.id, day, rules) if player is not None else None
     now = datetime.now(UTC)
     next_deal = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
     left = int((next_deal - now).total_seconds())
@@ -137,9 +139,9 @@ def page() -> str:
         day,
         rules,
         player,
-        entry=entry,
         hours=left // 3600,
         minutes=(left % 3600) // 60,
+        seconds_left=left,
         next_deal=next_deal,
         yesterday=yesterday,
         yesterday_seeds={name: daily_seed(yesterday, name) for name in DAILY_RULES},
@@ -195,7 +197,6 @@ def past(day_text: str) -> str | tuple[str, int]:
         day,
         rules,
         current_player(),
-        entry=None,
         seed=daily_seed(day, rules),
         past=True,
     )

@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
 
 from app.db import db, queries
-from app.db.facts import deal_key, game_facts
+from app.db.facts import deal_key, game_facts, house_rules
 from app.db.tasks import week_start
 
 from . import charts, daily, game, store
@@ -67,11 +67,18 @@ def _back(default: str) -> str:
 @bp.app_template_global()
 def finished_game_panel() -> dict[str, Any]:
     """What the final page shows below the score: the player (or the name
-    form), whether this game is recorded and ranked, and everyone's results
-    of this deal."""
+    form), whether this game is recorded and ranked (with the player's place
+    on that day's Daily leaderboard), and everyone's results of this deal."""
     table = store.load_table()
     player = current_player()
-    panel: dict[str, Any] = {"player": player, "deal": [], "daily_day": None, "ranked": None}
+    panel: dict[str, Any] = {
+        "player": player,
+        "deal": [],
+        "daily_day": None,
+        "daily_rules": None,
+        "ranked": None,
+        "place": None,
+    }
     if table is None or not table.match.over:
         return panel
     match = table.match
@@ -80,9 +87,16 @@ def finished_game_panel() -> dict[str, Any]:
     if panel["daily_day"] is not None and player is not None:
         entry = queries.daily_entry(player.id, panel["daily_day"], match.rules.name)
         panel["ranked"] = entry is not None and entry.game_id == table.game_id
+        if panel["ranked"]:
+            board = queries.daily_leaderboard(panel["daily_day"], match.rules.name, 1, player.id)
+            panel["place"] = (
+                {"rank": board.mine["rank"], "total": board.total} if board.mine else None
+            )
+    if panel["daily_day"] is not None:
+        panel["daily_rules"] = match.rules.name
     if not daily.seed_secret(match):
         panel["deal"] = queries.deal_results(
-            deal_key(match.seed, match.rules.name, match.target, levels)
+            deal_key(match.seed, match.rules.name, match.target, levels, house_rules(match.rules))
         )
     return panel
 

@@ -12,6 +12,9 @@ from sqlalchemy import select
 
 from app.db import db
 from app.db.models import DailyEntry, Result
+from app.engine import RULE_SETS
+from app.engine.match import Match
+from app.engine.rules import parse_rules_text
 from app.web import daily
 from tests.db.conftest import CARD, Browser
 
@@ -80,8 +83,12 @@ def test_no_page_for_today_or_the_future(visitor, day):
 def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     visitor.choose_name("Ranked Rana")
     visitor.start_daily()
+    started = visitor.get("/daily").get_data(as_text=True)
+    assert "You have started today's ranked game" in started
+    assert "Your place:" not in started  # not on the board until it ends
     first = visitor.play_to_the_end()
     assert "This was your ranked Daily game." in first
+    assert "Your place on the Daily leaderboard: 1 of 1" in first
     visitor.start_daily()
     second = visitor.play_to_the_end()
     assert "Daily deal, unranked." in second
@@ -93,6 +100,7 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     page = visitor.get("/daily").get_data(as_text=True)
     assert "Your place: 1 of 1" in page
     assert "Ranked Rana" in page
+    assert f"Your ranked game is done: {results[0].points} points." in page
     assert "Play today&#39;s deal (unranked)" in page or "Play today's deal (unranked)" in page
 
 
@@ -110,6 +118,7 @@ def test_anonymous_daily_games_are_not_ranked(app, visitor):
     visitor.start_daily()
     page = visitor.play_to_the_end()
     assert "Keep this result" in page
+    assert "this one will be kept unranked" in page
     with app.app_context():
         assert db.session.scalars(select(DailyEntry)).all() == []
 
@@ -129,3 +138,14 @@ def test_daily_leaderboard_order_and_your_place(app):
     # Same plays, same points and piştis: the earlier finish ranks first.
     rows = page.split("<tbody>")[1].split("</tbody>")[0]
     assert rows.index("Ali") < rows.index("Bora") < rows.index("Cem")
+
+
+def test_a_daily_seed_under_house_rules_is_not_a_daily_game(app):
+    yesterday = date.today() - timedelta(days=1)
+    with app.test_request_context():
+        seed = daily.daily_seed(yesterday, "classic")
+        levels = daily.daily_levels("classic")
+        plain = Match(RULE_SETS["classic"], seed, target=51)
+        house = Match(parse_rules_text("classic&pisti=20"), seed, target=51)
+        assert daily.daily_day_of(plain, levels) == yesterday
+        assert daily.daily_day_of(house, levels) is None

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 from sqlalchemy import func, select
 
 from app.db import db, queries
-from app.db.facts import GameFacts
-from app.db.models import Player, Result, WeeklyTotal
+from app.db.facts import GameFacts, deal_key, house_rules
+from app.db.models import Player, Result, ScoreCount, WeeklyTotal
+from app.engine.rules import parse_rules_text
+from tests.conftest import start_deal
 from tests.db.conftest import Browser
 
 
@@ -108,3 +111,81 @@ def test_shared_deal_lists_everyone_best_first(app):
     assert "Everyone who finished this deal" in page
     table = page.split("Everyone who finished this deal")[1]
     assert "First" in table and "Second" in table
+
+
+def _deal_list(page: str) -> str:
+    return page.split("Everyone who finished this deal")[1]
+
+
+def test_a_shared_deal_under_house_rules_is_another_deal(app):
+    """Issue 11: a shared deal is "the same seed, rules, target and level";
+    the house-rule options are part of the rules."""
+    links = {
+        "Preset": "/deal/shared-house",
+        "House": "/deal/shared-house?rules=cardems&pisti=20&jack_pisti=40",
+        "Also House": "/deal/shared-house?rules=cardems&jack_pisti=40&pisti=20",
+    }
+    pages = {}
+    for name, link in links.items():
+        visitor = Browser(app.test_client())
+        visitor.choose_name(name)
+        start_deal(visitor.client, link)
+        pages[name] = _deal_list(visitor.play_to_the_end())
+    assert "Preset" in pages["Preset"] and "House" not in pages["Preset"]
+    assert "House" in pages["House"] and "Preset" not in pages["House"]
+    # The same options in another order are the same deal.
+    assert '"row">House<' in pages["Also House"] and "Also House" in pages["Also House"]
+    assert "Preset" not in pages["Also House"]
+    with app.app_context():
+        keys = set(db.session.scalars(select(Result.deal_key)))
+    assert len(keys) == 2
+
+
+def test_a_presets_deal_key_is_unchanged_by_house_rules_support():
+    """Results stored before house rules were part of the key stay listed."""
+    assert deal_key("s", "classic", 51, ("hard",)) == deal_key("s", "classic", 51, ("hard",), "")
+    assert deal_key("s", "classic", 51, ("hard",)) != deal_key(
+        "s", "classic", 51, ("hard",), "pisti=20"
+    )
+    assert house_rules(parse_rules_text("classic")) == ""
+    assert (
+        house_rules(parse_rules_text("classic&pisti=20&players=3"))
+        == "players=3 teams=solo pisti=20"
+    )
+
+
+def _score_counts(app) -> tuple[dict[int, int], dict[int, int]]:
+    """The kept players per score (rows above 0) and the players' own."""
+    with app.app_context():
+        kept = db.session.execute(select(ScoreCount.score, ScoreCount.players))
+        actual = db.session.execute(select(Player.score, func.count()).group_by(Player.score))
+        return (
+            {score: players for score, players in kept if players},
+            {score: players for score, players in actual},
+        )
+
+
+def test_the_players_per_score_follow_every_write(app):
+    """The all-time place is a sum over ScoreCount: it must follow a new
+    player, recorded games (with task rewards) and forgetting a player."""
+    with app.app_context():
+        ids = [queries.create_player(name)[0].id for name in ("Bir", "İki", "Üç")]
+    facts = GameFacts(
+        game_id="g", rules="cardems", target=None, seed="s", levels=("hard",), outcome="win",
+        points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0, most_cards=1,
+        ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
+    )  # fmt: skip
+    with app.app_context():
+        queries.record_result(ids[0], facts)
+        queries.record_result(ids[0], facts)  # a second POST changes nothing
+        queries.record_result(ids[1], dataclasses.replace(facts, game_id="h", points=0))
+        queries.record_result(ids[2], dataclasses.replace(facts, game_id="i", points=30))
+    kept, actual = _score_counts(app)
+    assert kept == actual and sum(kept.values()) == 3
+    with app.app_context():
+        queries.forget_player(ids[2])
+        board = queries.alltime_leaderboard(1, ids[1])
+    kept, actual = _score_counts(app)
+    assert kept == actual and sum(kept.values()) == 2
+    assert board.total == 2 and board.mine is not None
+    assert board.mine == next(row for row in board.rows if row["player_id"] == ids[1])

@@ -31,5 +31,6 @@ def test_two_instances_keep_each_game_once(app, database_url, tmp_path):
     assert sum(written) == figures["results"] == figures["distinct games"] == GAMES
     assert figures["players' games"] == GAMES
     assert figures["players' points"] == figures["expected points"]
+    assert figures["scores miscounted"] == 0
     with other.app_context():
         db.engine.dispose()

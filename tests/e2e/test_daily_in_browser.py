@@ -4,6 +4,8 @@ your statistics drawn as SVG charts."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -56,3 +58,124 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow
+
+
+@pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("laptop", DESKTOP)])
+def test_the_countdown_ticks_and_ends_in_a_link(
+    page: Page, live_server, screenshots, size_name, size
+):
+    page.set_viewport_size(size)
+    page.clock.install()
+    page.goto(live_server + "/daily?rules=classic")
+    left = page.locator(".countdown-left")
+    expect(left).to_have_text(re.compile(r"^Next deal in \d+ h \d\d min \d\d s$"))
+    first = left.inner_text()
+    page.clock.run_for(3000)
+    expect(left).not_to_have_text(first)
+    page.screenshot(path=screenshots / f"daily-countdown-{size_name}.png")
+    seconds = int(page.locator(".countdown").get_attribute("data-seconds-left"))
+    page.clock.fast_forward(seconds * 1000)
+    expect(page.locator(".countdown")).to_be_hidden()
+    link = page.get_by_role("link", name="The new day's deal is out: open it")
+    expect(link).to_be_visible()
+    expect(page.locator(".daily-play")).to_be_hidden()
+    page.screenshot(path=screenshots / f"daily-countdown-zero-{size_name}.png")
+    link.click()
+    expect(page).to_have_url(re.compile(r"/daily\?rules=classic$"))
+    expect(page.locator(".countdown-left")).to_contain_text("Next deal in")
+
+
+def test_without_javascript_the_server_countdown_stays(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server + "/daily")
+    expect(page.locator(".countdown-left")).to_have_text(
+        re.compile(r"^Next deal in \d+ h \d+ min$")
+    )
+    expect(page.locator(".countdown-done")).to_be_hidden()
+    context.close()
+
+
+def _play_through(page: Page) -> None:
+    while page.locator(".hand button").count():
+        play_card(page, page.locator(".hand button").first)
+    expect(page.locator(".verdict")).to_be_visible()
+
+
+@pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("laptop", DESKTOP)])
+def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots, size_name, size):
+    """Issue 11's "done when": a newcomer plays today's Daily deal, chooses a
+    name, sees their rank and tasks, continues on another device with the
+    transfer code, and sees a friend's result on a shared deal."""
+    shot = lambda page, step: page.screenshot(  # noqa: E731
+        path=screenshots / f"newcomer-{step}-{size_name}.png", full_page=True
+    )
+    contexts = [browser.new_context(viewport=size, reduced_motion="reduce") for _ in range(3)]
+    phone, laptop, friend = (context.new_page() for context in contexts)
+    name = f"Yeni {size_name}"
+
+    # From the home page to the Daily page, where a newcomer learns to
+    # choose a name first for a ranked game.
+    phone.goto(live_server + "/")
+    phone.get_by_role("link", name="Daily deal").first.click()
+    expect(phone.locator(".countdown-left")).to_contain_text("Next deal in")
+    shot(phone, "1-daily-anonymous")
+    phone.get_by_role("link", name="Choose a name").click()
+    phone.get_by_label("Your display name").fill(name)
+    phone.get_by_role("button", name="Keep my results").click()
+    expect(phone.locator("h1")).to_have_text(name)
+    shot(phone, "2-named")
+
+    # Today's Daily deal, ranked; then the place on the Daily leaderboard.
+    phone.get_by_role("link", name="Daily deal").first.click()
+    phone.get_by_role("button", name="Play today's deal (ranked)").click()
+    _play_through(phone)
+    expect(phone.locator(".your-result")).to_contain_text("This was your ranked Daily game.")
+    expect(phone.locator(".your-result .your-place")).to_have_text(
+        re.compile(r"^Your place on the Daily leaderboard: \d+ of \d+$")
+    )
+    shot(phone, "3-daily-final")
+    phone.locator(".your-result").get_by_role("link", name="Daily deal").click()
+    expect(phone.locator(".your-place")).to_have_text(re.compile(r"^Your place: \d+ of \d+$"))
+    expect(phone.locator("tr.mine")).to_contain_text(name)
+    shot(phone, "4-daily-place")
+
+    # Tasks and a transfer code on the profile page.
+    phone.get_by_role("link", name="Your profile and tasks").click()
+    expect(phone.locator(".tasks li")).to_have_count(4)
+    phone.get_by_role("button", name="Make a transfer code").click()
+    code = phone.locator(".transfer-code code").inner_text()
+    assert len(code) == 14
+    shot(phone, "5-transfer-code")
+
+    # The other device: the same player, with the Daily game done.
+    laptop.goto(live_server + "/me")
+    laptop.get_by_label("Transfer code from your other device").fill(code.lower())
+    laptop.get_by_role("button", name="Continue").click()
+    expect(laptop.locator("h1")).to_have_text(name)
+    shot(laptop, "6-other-device")
+    laptop.get_by_role("link", name="Daily deal").first.click()
+    expect(laptop.locator(".daily-play button")).to_have_text("Play today's deal (unranked)")
+
+    # A shared deal: the player sends a link; a friend plays it without a
+    # name, keeps the result under one on the final page, and sees both.
+    link = live_server + "/deal/friends-of-" + size_name
+    laptop.goto(link)
+    laptop.get_by_role("button", name="Start this deal").click()
+    _play_through(laptop)
+    expect(laptop.locator(".deal-results tr.mine")).to_contain_text(name)
+    friend.goto(link)
+    friend.get_by_role("button", name="Start this deal").click()
+    _play_through(friend)
+    # Before a name: only the player's result, and the name form.
+    expect(friend.locator(".deal-results tbody tr")).to_have_count(1)
+    shot(friend, "7-shared-deal-anonymous")
+    friend.get_by_label("Your display name").fill(f"Arkadaş {size_name}")
+    friend.get_by_role("button", name="Keep my results").click()
+    results = friend.locator(".deal-results tbody tr")
+    expect(results).to_have_count(2)
+    expect(friend.locator(".deal-results")).to_contain_text(name)
+    expect(friend.locator(".deal-results tr.mine")).to_contain_text(f"Arkadaş {size_name}")
+    shot(friend, "8-shared-deal")
+    for context in contexts:
+        context.close()
