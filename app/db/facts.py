@@ -31,7 +31,8 @@ class GameFacts:
             a single deal) and seed.
         levels: the computer positions' levels, e.g. ``("hard",)``.
         outcome: ``"win"``, ``"loss"`` or ``"draw"``.
-        points, opp_points: the player's side's and the other side's totals.
+        points, opp_points: the player's side's total and the other side's
+            (with three or four sides, the best of the others').
         hands: hands played.
         pistis, jack_pistis: piştis the player made themself (a Jack pişti
             counts only as a Jack pişti).
