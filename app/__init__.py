@@ -16,6 +16,7 @@ from .db import init_db
 from .logs import init_logging
 from .sessions import init_sessions
 from .web import security
+from .web.templating import PageEnvironment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    app.jinja_environment = PageEnvironment
     config.load(app.config, test_config)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path) / "secret_key")

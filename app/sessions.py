@@ -44,6 +44,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import redis
 from cachelib.file import FileSystemCache
@@ -315,8 +316,37 @@ def _worth_storing(content: dict[str, Any]) -> bool:
     return bool(content.keys() - {"_permanent"})
 
 
+#: What a request's URL is matched on (see :func:`_endpoint`).
+_URL_PARTS = (
+    "REQUEST_METHOD",
+    "wsgi.url_scheme",
+    "HTTP_HOST",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SCRIPT_NAME",
+    "PATH_INFO",
+)
+#: Endpoints found, per application (emptied when it holds this many).
+ENDPOINTS_KEPT = 4096
+_ENDPOINTS: WeakKeyDictionary[Flask, dict[tuple[object, ...], str | None]] = WeakKeyDictionary()
+
+
 def _endpoint(app: Flask, request: Request) -> str | None:
-    """The endpoint ``request`` goes to (``None`` when it matches none)."""
+    """The endpoint ``request`` goes to (``None`` when it matches none),
+    kept per application by the parts of the request the URL map matches
+    on (Flask matches the URL again after the session is opened)."""
+    key = tuple(request.environ.get(part) for part in _URL_PARTS)
+    found = _ENDPOINTS.get(app)
+    if found is None:
+        found = _ENDPOINTS.setdefault(app, {})
+    if key not in found:
+        if len(found) >= ENDPOINTS_KEPT:
+            found.clear()
+        found[key] = _match_endpoint(app, request)
+    return found[key]
+
+
+def _match_endpoint(app: Flask, request: Request) -> str | None:
     adapter = app.create_url_adapter(request)
     if adapter is None:
         return None

@@ -6,12 +6,15 @@ one process, the app's thread count, from :mod:`benchmarks.load_servers`):
 the app as served (``python -m app.serve``, sessions on disk in a temporary
 folder, or in Redis) and :mod:`benchmarks.load_hello`. Players (one cookie
 jar each) play single deals against the computer through the pages, round
-by round: every player reads its table (``GET /game``), then every player
-posts a random card of its hand with the page's hidden fields (``POST
-/play``), then the hello world answers as many ``GET /`` as that round's
-requests. Each batch is timed by the server process's CPU time (user and
-system, all its threads, from ``/proc/<pid>/task/*/schedstat`` in
-nanoseconds), so the figures hold however busy the machine is. The
+by round: every player reads its table (``GET /game``), then reads it
+again as the page's script does after a play (``GET /game, frames``: with
+the ``Pisti-Frames`` header, the page carries the steps of the plays since
+the player's move), then every player posts a random card of its hand with
+the page's hidden fields (``POST /play``), then the hello world answers as
+many ``GET /`` as that round's requests. Each batch is timed by the
+server process's CPU time (user and system, all its threads, from
+``/proc/<pid>/task/*/schedstat`` in nanoseconds), so the figures hold
+however busy the machine is. The
 computers' replies are part of ``POST /play``; the searches' worker pool
 (Expert only) is not counted.
 
@@ -115,8 +118,9 @@ def run(games: int, backend: str, seed: int) -> tuple[Meter, list[str]]:
                 meter.batch("GET /game", app_pid, [_reader(p) for p in players])
                 if not players[0].hand:
                     break
+                meter.batch("GET /game, frames", app_pid, [_animator(p) for p in players])
                 meter.batch("POST /play", app_pid, [_poster(p) for p in players])
-                meter.batch("hello", hello_pid, [_greeting(greeter)] * (2 * len(players)))
+                meter.batch("hello", hello_pid, [_greeting(greeter)] * (3 * len(players)))
             for player in players:
                 player.finish()
         except GameError as exc:
@@ -126,6 +130,11 @@ def run(games: int, backend: str, seed: int) -> tuple[Meter, list[str]]:
 
 def _reader(player: Player) -> Callable[[], object]:
     return lambda: player.get("/game")
+
+
+def _animator(player: Player) -> Callable[[], object]:
+    """Read the table as the page's script does after a play (its steps too)."""
+    return lambda: player.http.get(player.base_url + "/game", headers={"Pisti-Frames": "1"})
 
 
 def _poster(player: Player) -> Callable[[], object]:
@@ -154,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.games} games, sessions: {args.backend}; server CPU per request\n")
     print("| request | requests | server CPU ms | × hello world |")
     print("|---|---|---|---|")
-    for kind in ("hello", "GET /game", "POST /play"):
+    for kind in ("hello", "GET /game", "GET /game, frames", "POST /play"):
         print(
             f"| {'GET / (hello world)' if kind == 'hello' else kind} | {meter.requests[kind]} "
             f"| {meter.ms(kind):.3f} | {meter.ms(kind) / hello:.2f} |"

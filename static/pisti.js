@@ -185,8 +185,10 @@ function keepAddress() {
   if (address) window.history.replaceState(null, "", address);
 }
 
-async function post(form, data) {
-  const response = await fetch(form.action, { method: "POST", body: data });
+// A play's answer (after the redirect, which keeps the header) carries the
+// steps to move the cards through; a plain page never does.
+async function post(form, data, headers = {}) {
+  const response = await fetch(form.action, { method: "POST", body: data, headers });
   const doc = new DOMParser().parseFromString(await response.text(), "text/html");
   if (response.redirected) window.history.replaceState(null, "", response.url);
   return { response, doc };
@@ -214,7 +216,8 @@ async function play(form, submitter) {
   const lifted = moving ? lift(submitter) : null;
   let answer;
   try {
-    answer = await post(form, new FormData(form, submitter));
+    // Only a page whose cards move needs the steps.
+    answer = await post(form, new FormData(form, submitter), moving ? { "Pisti-Frames": "1" } : {});
   } catch {
     postPlainly(form, submitter);
     return;

@@ -2,18 +2,19 @@
 
 Determinized Monte Carlo (Cowling, Powley and Whitehouse, 2012): it deals
 the cards it cannot see at random, consistently with everything its seat has
-seen (:func:`app.engine.worlds.sample_world`), tries each card of its hand in
-that world and plays the hand out with a fast version of the Hard level's
-reasoning for every seat;
-every card is tried in the same worlds, so their averages compare fairly. In
-the last deal, when few plays are left, each world is solved exactly
-(minimax with alpha-beta; with three or four teams max-n, every seat
-playing for its own team) instead of played out. It keeps sampling until the
-budget is spent. It then plays the Hard level's card unless the card with the
-best average point difference beats it clearly (by 1.5 standard errors of
-their difference over the same worlds): the search overrules the heuristic
-only where it has seen enough to know better.
-"""
+seen, tries each card of its hand in those worlds and plays the hand out
+with a fast version of the Hard level's reasoning for every seat
+(:func:`playout_policy`); every card is tried in the same worlds, so their
+averages compare fairly. The worlds are sampled and played hundreds at a
+time with numpy (:mod:`app.engine.batch`, whose results are the scalar
+engine's on the same cards and choices). In the last deal, when few plays
+are left, each world is solved exactly (minimax with alpha-beta; with three
+or four teams max-n, every seat playing for its own team) instead of played
+out. It keeps sampling until the budget is spent. It then plays the Hard
+level's card unless the card with the best average point difference beats
+it clearly (by 1.5 standard errors of their difference over the same
+worlds): the search overrules the heuristic only where it has seen enough
+to know better."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ import math
 import random
 import time
 
+import numpy as np
+
 from app.engine import Observation
-from app.engine.cards import CARD_POINTS, RANKS
+from app.engine.batch import JACK, POINTS, RANK, Batch, Floats, Ints
 from app.engine.scoring import team_points
 from app.engine.worlds import World, sample_world
 
@@ -39,66 +42,61 @@ EXACT_LINES = 1000
 #: The search overrules the Hard level's choice only when its card is better
 #: by this many standard errors of the difference (over the same worlds).
 CONFIDENCE = 1.5
+#: Worlds in the first batch of playouts of a move's search.
+FIRST_BATCH = 32
+#: The most worlds in one batch (bounds the memory and the overshoot).
+MAX_BATCH = 512
+#: No further batch when fewer worlds than this fit in the time left.
+MIN_BATCH = 16
+#: The search stops at this share of its budget, leaving the rest for the
+#: choice itself and for the process waiting for a core on a busy machine.
+FINISH = 0.97
+#: The share of the time left that the next batch is sized to fill.
+FILL = 0.8
 
 
-def _playout(world: World) -> None:
-    """Play the world to the end with a fast version of the Hard level's
-    reasoning, for every seat: capture with a same rank; spend a Jack when
-    the pile is worth more than keeping it; otherwise throw the card whose
-    expected loss is least (the odds that the next seat matches it, from the
-    ranks seen face up, times what it would take, plus the card's points)."""
-    hands, pile, plays = world.hands, world.pile, world.plays
-    players = len(hands)
-    seen = dict.fromkeys(RANKS, 0)
-    for card in plays:
-        seen[card[0]] += 1
-    for card in pile[world.face_down :]:
-        seen[card[0]] += 1
-    seen_total = sum(seen.values())
-    play_index = world.play_index
-    points = CARD_POINTS
-    while len(plays) < 48:
-        number = len(plays)
-        hand = hands[number % players]
-        choice = jack = -1
-        if pile:
-            top = pile[-1][0]
-            for index, card in enumerate(hand):
-                if card[0] == top:
-                    choice = index
-                    break
-                if card[0] == "J":
-                    jack = index
-        if choice < 0:
-            pile_value = CARD_WORTH * len(pile)
-            for card in pile:
-                pile_value += points[card]
-            if jack >= 0 and pile_value > (JACK_KEEP if world.next_card < 52 else 0.5):
-                choice = jack
-            elif len(hand) == 1:
-                choice = 0
-            else:
-                bonus = 10.0 if not pile else 0.0
-                unknown = 52 - seen_total - len(hand)
-                next_hand = len(hands[(number + 1) % players]) or 4
-                best = 1e9
-                for index, card in enumerate(hand):
-                    rank = card[0]
-                    left = 4 - seen[rank]
-                    for other in hand:
-                        if other[0] == rank:
-                            left -= 1
-                    odds = left * next_hand / unknown if unknown > 0 else 0.0
-                    if odds > 1.0:
-                        odds = 1.0
-                    loss = odds * (pile_value + points[card] + bonus) + 0.5 * points[card]
-                    if rank == "J":
-                        loss += JACK_KEEP
-                    if loss < best:
-                        best, choice = loss, index
-        seen[hand[choice][0]] += 1
-        seen_total += 1
-        play_index(choice)
+def playout_policy(batch: Batch) -> Ints:
+    """The Expert's playout policy, for every world of ``batch`` at once: a
+    fast version of the Hard level's reasoning for the seat to play. Capture
+    with the first card of the top card's rank; else spend the last Jack of
+    the hand when the pile is worth more than keeping it (:data:`JACK_KEEP`
+    while the stock lasts, half a point in the last deal); else throw the
+    first card whose expected loss is least: the odds that the next seat
+    holds its rank (from the ranks seen face up, :attr:`Batch.seen`) times
+    what it would take (pile, card, 10 for a pişti on an empty table), plus
+    half the card's points and :data:`JACK_KEEP` for a Jack.
+
+    The pile's worth is ``CARD_WORTH * cards + their points``. Returns
+    ``(size,)`` indexes into the hand of the seat to play.
+    """
+    seat = batch.turn
+    size = batch.hand_sizes[seat]
+    if size == 1:
+        return np.zeros(batch.size, dtype=np.int64)
+    hand = batch.hand(seat)
+    ranks = RANK[hand]
+    points = POINTS[hand]
+    pile_size = batch.pile_size
+    pile_value = CARD_WORTH * pile_size + batch.pile_points
+    jacks = ranks == JACK
+    # Expected loss of throwing each card.
+    seen = batch.seen.ravel().take(batch.seen_rows + ranks)
+    same_in_hand = (ranks[:, None, :] == ranks[None, :, :]).sum(axis=1)
+    left = 4 - seen - same_in_hand
+    unknown = 52 - batch.seen_total - size
+    next_hand = batch.hand_sizes[(seat + 1) % batch.rules.players] or 4
+    odds = np.minimum(left * next_hand / np.maximum(unknown, 1), 1.0) * (unknown > 0)
+    bonus = np.where(pile_size == 0, 10.0, 0.0)
+    loss = odds * (pile_value + points + bonus) + 0.5 * points + JACK_KEEP * jacks
+    choice = loss.argmin(axis=0)
+    # A Jack on a pile worth more than keeping it.
+    keep = JACK_KEEP if batch.stock_left else 0.5
+    use_jack = jacks.any(axis=0) & (pile_value > keep) & (pile_size > 0)
+    last_jack = size - 1 - jacks[::-1].argmax(axis=0)
+    choice = np.where(use_jack, last_jack, choice)
+    # A card of the top card's rank takes the pile.
+    match = ranks == batch.top
+    return np.where(match.any(axis=0), match.argmax(axis=0), choice)
 
 
 def margin(points: list[int], team: int) -> float:
@@ -172,6 +170,133 @@ def solve(world: World, team: int) -> float:
     return margin(_solve_each(world), team)
 
 
+def card_values(
+    observation: Observation,
+    rng: random.Random,
+    worlds: int | None = None,
+    budget_ms: float | None = None,
+) -> dict[str, list[float]]:
+    """Return, for every distinct card in ``observation.hand`` (in hand
+    order), its value in each of the same sampled worlds, in order: the
+    observing team's :func:`margin` at the end of the hand when it plays
+    that card now and every seat then plays as the Expert's search assumes
+    (:func:`playout_policy`, or solved exactly in the last deal as
+    :meth:`ExpertBot.choose` does). Captured cards are stand-ins, so the
+    margin counts the points still to be won plus the piştis so far.
+
+    Stops after ``worlds`` worlds or once :data:`FINISH` of ``budget_ms``
+    milliseconds are spent, whichever comes first (``None``: no such limit; give at least
+    one), and looks at one world at least. Draws only from ``rng``: with
+    ``worlds`` alone, the same ``rng`` state gives the same values. Used by
+    :class:`ExpertBot` and the game review (:mod:`app.ai.review`).
+
+    Raises:
+        ValueError: neither ``worlds`` nor ``budget_ms`` is given.
+    """
+    hand, values = _search(observation, rng, worlds, budget_ms)
+    return {card: row.tolist() for card, row in zip(hand, values, strict=True)}
+
+
+def _search(
+    observation: Observation,
+    rng: random.Random,
+    worlds: int | None,
+    budget_ms: float | None,
+) -> tuple[list[str], Floats]:
+    """The distinct cards in hand and their ``(cards, worlds)`` values, as
+    :func:`card_values` says."""
+    if worlds is None and budget_ms is None:
+        raise ValueError("give a number of worlds or a time budget")
+    hand = list(dict.fromkeys(observation.hand))
+    deadline = time.perf_counter() + (math.inf if budget_ms is None else FINISH * budget_ms / 1000)
+    if observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES:
+        return hand, _solved_values(observation, hand, rng, deadline, worlds)
+    return hand, _played_values(observation, hand, rng, deadline, worlds)
+
+
+def _solved_values(
+    observation: Observation,
+    hand: list[str],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int | None,
+) -> Floats:
+    """``(cards, worlds)``: each card's exact value (:func:`solve`) in
+    worlds sampled one at a time until ``deadline`` or ``max_worlds``."""
+    seat, team = observation.seat, observation.team
+    values: list[list[float]] = [[] for _ in hand]
+    while True:
+        world = sample_world(observation, rng)
+        for position, card in enumerate(hand):
+            trial = world.copy()
+            trial.play_index(trial.hands[seat].index(card))
+            values[position].append(solve(trial, team))
+        if time.perf_counter() >= deadline or len(values[0]) == max_worlds:
+            return np.array(values, dtype=np.float64)
+
+
+def _played_values(
+    observation: Observation,
+    hand: list[str],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int | None,
+) -> Floats:
+    """``(cards, worlds)``: each card's margin after a playout with
+    :func:`playout_policy`, in batches of sampled worlds (every card tried
+    in a copy of each world, all in one :class:`Batch`). The first batch has
+    :data:`FIRST_BATCH` worlds; each next one is sized to end by
+    :data:`FILL` of the time left (see :func:`_batch_cost`), at most
+    :data:`MAX_BATCH`; none when fewer than :data:`MIN_BATCH` would fit. A
+    batch still playing at the deadline is dropped (not the first: one
+    world at least), so the search ends within a play of the deadline."""
+    generator = np.random.default_rng(rng.getrandbits(64))
+    team = observation.team
+    indexes = np.array([observation.hand.index(card) for card in hand], dtype=np.int64)
+    chunks: list[Floats] = []
+    timings: list[tuple[int, float]] = []
+    done, size = 0, FIRST_BATCH
+    while True:
+        began = time.perf_counter()
+        if max_worlds is not None:
+            size = min(size, max_worlds - done)
+        trials = Batch.sample(observation, generator, size).tile(len(indexes))
+        trials.play(indexes.repeat(size))
+        while not trials.finished:
+            if chunks and time.perf_counter() >= deadline:
+                # Out of time: this batch is dropped, the worlds so far stand.
+                return np.concatenate(chunks, axis=1)
+            trials.play(playout_policy(trials))
+        chunks.append(trials.margins(team).reshape(len(indexes), size))
+        done += size
+        now = time.perf_counter()
+        timings.append((size, now - began))
+        if done == max_worlds or now >= deadline:
+            break
+        if deadline < math.inf:
+            fixed, per_world = _batch_cost(timings)
+            size = min(MAX_BATCH, int(((deadline - now) * FILL - fixed) / per_world))
+            if size < MIN_BATCH:
+                break
+        else:
+            size = MAX_BATCH
+    return np.concatenate(chunks, axis=1)
+
+
+def _batch_cost(timings: list[tuple[int, float]]) -> tuple[float, float]:
+    """Return a batch's fixed time and its time per world, in seconds, from
+    the ``(worlds, seconds)`` of the batches so far: the line through the
+    first and the last (the first alone: all of its time counts as fixed,
+    and as per world too)."""
+    first_size, first_time = timings[0]
+    last_size, last_time = timings[-1]
+    if last_size > first_size:
+        per_world = (last_time - first_time) / (last_size - first_size)
+        if per_world > 0:
+            return max(first_time - per_world * first_size, 0.0), per_world
+    return first_time, last_time / last_size
+
+
 class ExpertBot:
     """Searching player: determinized sampling, exact in the endgame.
 
@@ -179,6 +304,8 @@ class ExpertBot:
     always looks at one world at least, so a tiny budget still plays.
     ``max_worlds`` stops the search after that many worlds even within the
     budget (``None``: no limit), which makes its choice repeatable.
+    ``worlds`` is how many worlds its last search looked at (0 before the
+    first, and when the hand left one card to play).
     """
 
     takes_budget = True
@@ -189,28 +316,18 @@ class ExpertBot:
         self.rng = rng
         self.budget_ms = budget_ms
         self.max_worlds = max_worlds
+        self.worlds = 0
 
     def choose(self, observation: Observation) -> str:
-        """Return the card code to play from ``observation.hand``."""
+        """Return the card code to play from ``observation.hand``: the Hard
+        level's card unless another's values (:func:`card_values`) beat it
+        clearly (:func:`_better_than`)."""
         hand = list(dict.fromkeys(observation.hand))
+        self.worlds = 0
         if len(hand) == 1:
             return hand[0]
-        deadline = time.perf_counter() + self.budget_ms / 1000
-        seat, team = observation.seat, observation.team
-        exact = observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES
-        values: list[list[float]] = [[] for _ in hand]
-        while True:
-            world = sample_world(observation, self.rng)
-            for position, card in enumerate(hand):
-                trial = world.copy()
-                trial.play_index(trial.hands[seat].index(card))
-                if exact:
-                    values[position].append(solve(trial, team))
-                else:
-                    _playout(trial)
-                    values[position].append(margin(team_points(trial), team))
-            if time.perf_counter() >= deadline or len(values[0]) == self.max_worlds:
-                break
+        _hand, values = _search(observation, self.rng, self.max_worlds, self.budget_ms)
+        self.worlds = values.shape[1]
         count = count_cards(observation)
         default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
         return hand[_better_than(values, default)]
@@ -222,20 +339,18 @@ def _lines(hand_sizes: tuple[int, ...]) -> int:
     return math.prod(math.factorial(size) for size in hand_sizes)
 
 
-def _better_than(values: list[list[float]], default: int) -> int:
-    """Return the move with the best mean value if it beats ``default`` (the
-    Hard level's choice) by more than :data:`CONFIDENCE` standard errors of
-    their paired difference over the same worlds; else ``default``."""
-    means = [sum(row) / len(row) for row in values]
-    best = max(range(len(values)), key=means.__getitem__)
-    if best == default:
+def _better_than(values: Floats, default: int) -> int:
+    """Return the move (a row of ``values``, ``(cards, worlds)``) with the
+    best mean value if it beats ``default`` (the Hard level's choice) by
+    more than :data:`CONFIDENCE` standard errors of their paired difference
+    over the same worlds; else ``default``."""
+    best = int(values.mean(axis=1).argmax())
+    n = values.shape[1]
+    if best == default or n < 2:
         return default
-    differences = [a - b for a, b in zip(values[best], values[default], strict=False)]
-    n = len(differences)
-    mean = sum(differences) / n
-    if n < 2:
-        return default
-    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    differences = values[best] - values[default]
+    mean = differences.mean()
+    variance = differences.var(ddof=1)
     if variance == 0:
         return best if mean > 0 else default
     return best if mean > CONFIDENCE * (variance / n) ** 0.5 else default

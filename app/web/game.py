@@ -11,8 +11,8 @@ from flask import (
     Blueprint,
     Flask,
     Response,
+    after_this_request,
     current_app,
-    g,
     redirect,
     render_template,
     request,
@@ -37,7 +37,7 @@ from app.engine import (
 from app.logs import log_game_finished
 from app.story.cast import CAST
 
-from . import daily, i18n, links, players, store, story
+from . import daily, i18n, links, players, store, story, templating
 from .errors import stale_page
 from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
@@ -58,6 +58,15 @@ from .view import (
 bp = Blueprint("game", __name__)
 # A blueprint is only ever registered on a Flask app; setup.app is typed as the sansio App.
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
+bp.record_once(lambda setup: templating.init_app(cast(Flask, setup.app)))
+
+#: The request header the table page's script sends with a play (``1``),
+#: kept by the browser through the redirect to ``GET /game``: that page
+#: carries the steps of the plays since the player's move (``<template
+#: class="frame">``) for the cards to move through. A plain page (a reload,
+#: a browser without the script) shows the table at once and never needs
+#: them.
+FRAMES_HEADER = "Pisti-Frames"
 
 #: A local path a form may send the player back to: starts with one slash,
 #: then only URL-safe printable characters (so never "//host" or "/\\host").
@@ -96,16 +105,6 @@ def _card_label(card: str) -> str:
 @bp.app_template_filter("card_name")
 def _card_name(card: str) -> str:
     return i18n.card_name(card)
-
-
-@bp.app_template_global("cards_sprite")
-def _cards_sprite() -> str:
-    """The address of the card faces' sprite sheet (``static/cards.svg``),
-    built once per request: a table page draws some twenty faces."""
-    url: str | None = g.get("cards_sprite")
-    if url is None:
-        url = g.cards_sprite = url_for("static", filename="cards.svg")
-    return url
 
 
 @bp.app_template_global("kept_rules")
@@ -472,7 +471,7 @@ def _render(table: Table, message: str | None = None) -> str:
         context["share_url"] = _table_url(table, external=True)
         context["deal_url"] = _table_url(table)
     if not match.hand_counted:
-        frames = motion_frames(table, store.aids())
+        frames = motion_frames(table, store.aids()) if _wants_frames() else []
         return render_template(
             "game/table.html", view=motion_view(table, context), frames=frames, **context
         )
@@ -493,6 +492,19 @@ def _render(table: Table, message: str | None = None) -> str:
             "game/final.html", match_winner=match.winner(), house_fields=house_fields, **context
         )
     return render_template("game/between.html", **context)
+
+
+def _wants_frames() -> bool:
+    """Whether this request is the script's ``GET /game`` after a play
+    (:data:`FRAMES_HEADER`), whose page carries the steps of the plays.
+    The answer varies with that header."""
+    after_this_request(_vary_by_frames)
+    return request.method == "GET" and request.headers.get(FRAMES_HEADER) == "1"
+
+
+def _vary_by_frames(response: Response) -> Response:
+    response.vary.add(FRAMES_HEADER)
+    return response
 
 
 def _no_game() -> tuple[str, int]:

@@ -8,7 +8,11 @@ sit at the other positions (see :mod:`app.engine.match`).
 
 from __future__ import annotations
 
+import copy
+import json
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 
 from app import searches
@@ -28,6 +32,63 @@ HUMAN = 0
 #: Thinking time the searching computers share in one answer to a play, in
 #: milliseconds, so a POST answers within 400 ms even with three Experts.
 TURN_BUDGET_MS = 330.0
+#: Matches kept rebuilt (see :class:`_Matches`); a match's plain data is
+#: some 0.3 to 15 kB and the match about 5 kB.
+MATCHES_KEPT = 1024
+
+
+class _Matches:
+    """The most recently saved or loaded matches, by their plain data
+    (:meth:`Match.to_dict` as canonical JSON), so a request does not replay
+    its match from the seed (a match's finished hands cost some 0.5 ms
+    each). A match is deterministic in its data, so a kept one is the
+    replay's twin; each caller gets its own copy. Shared by the server's
+    threads (a lock)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.kept: OrderedDict[str, Match] = OrderedDict()
+        self.lock = threading.Lock()
+
+    @staticmethod
+    def key(data: object) -> str:
+        """The canonical JSON of a match's plain data.
+
+        Raises:
+            TypeError: ``data`` is not plain data.
+        """
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+    def get(self, key: str) -> Match | None:
+        """Return a copy of the match kept under ``key``, or ``None``."""
+        with self.lock:
+            match = self.kept.get(key)
+            if match is None:
+                return None
+            self.kept.move_to_end(key)
+        return _copy(match)
+
+    def put(self, key: str, match: Match) -> None:
+        """Keep a copy of ``match`` under ``key`` (dropping the least
+        recently used beyond :attr:`size`)."""
+        twin = _copy(match)
+        with self.lock:
+            self.kept[key] = twin
+            self.kept.move_to_end(key)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+
+def _copy(match: Match) -> Match:
+    """An independent copy of ``match`` (its hand in play and its lists)."""
+    twin = copy.copy(match)
+    twin.state = match.state.copy()
+    twin.history = [list(points) for points in match.history]
+    twin.plays_history = [list(plays) for plays in match.plays_history]
+    return twin
+
+
+_MATCHES = _Matches(MATCHES_KEPT)
 
 
 class Refused(Exception):
@@ -192,9 +253,12 @@ class Table:
             match.count_hand()
 
     def to_dict(self) -> dict:
-        """Return the table as plain data for the session."""
+        """Return the table as plain data for the session (its match is kept
+        rebuilt for the next request, see :class:`_Matches`)."""
+        match = self.match.to_dict()
+        _MATCHES.put(_Matches.key(match), self.match)
         return {
-            "match": self.match.to_dict(),
+            "match": match,
             "seed_public": self.seed_public,
             "game_id": self.game_id,
             "levels": self.levels,
@@ -212,7 +276,11 @@ class Table:
         if not isinstance(data, dict):
             raise InvalidState("damaged saved game: not an object")
         try:
-            match = Match.from_dict(data["match"])
+            key = _Matches.key(data["match"])
+            match = _MATCHES.get(key)
+            if match is None:
+                match = Match.from_dict(data["match"])
+                _MATCHES.put(key, match)
             levels = list(data["levels"])
             if len(levels) != match.players or any(level not in BOTS for level in levels[1:]):
                 raise InvalidState("bad computer levels")

@@ -10,7 +10,7 @@ import pytest
 
 from app.ai import LEVELS, UnknownLevel, make_bot
 from app.ai.counting import count_cards
-from app.ai.expert import ExpertBot, margin, solve
+from app.ai.expert import ExpertBot, card_values, margin, solve
 from app.ai.hints import hints_for
 from app.engine import (
     CLASSIC,
@@ -109,6 +109,30 @@ def test_choice_ignores_cards_the_seat_cannot_see(rules, level):
         second = bot(level, random.Random(7)).choose(observe(twin, seat))
         assert first == second
     assert checked > 10
+
+
+@pytest.mark.parametrize("rules", ["cardems", "partners", "three-under-shown", "four-solo"])
+def test_expert_search_ignores_cards_the_seat_cannot_see_over_many_worlds(rules):
+    # The batched playouts, hundreds of worlds: the same values, not only the same card.
+    rule_set = HOUSE.get(rules) or get_rules(rules)
+    for number in range(8):
+        rng = random.Random(number)
+        state = GameState(rule_set, seeded_deck(f"fair-many-{number}", rule_set))
+        for _ in range(rng.randrange(24)):
+            state.play(rng.choice(state.hands[state.turn]))
+        seat = state.turn
+        twin = hidden_twin(state, seat, rng)
+        assert twin.hands != state.hands or twin.order != state.order
+        values = [
+            card_values(observe(position, seat), random.Random(7), 300)
+            for position in (state, twin)
+        ]
+        assert values[0] == values[1]
+        first, second = (
+            ExpertBot(random.Random(7), 60_000, max_worlds=300).choose(observe(position, seat))
+            for position in (state, twin)
+        )
+        assert first == second
 
 
 @pytest.mark.parametrize("path", sorted(AI.glob("*.py")), ids=lambda p: p.name)

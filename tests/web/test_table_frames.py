@@ -1,6 +1,7 @@
 """The table page's steps (one <template class="frame"> per play since your
-move, for the script to move the cards through), the running points and
-the whose-turn mark, as served."""
+move, for the script to move the cards through, only when it asks for them
+with the ``Pisti-Frames`` header), the running points and the whose-turn
+mark, as served."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from app.engine import CARDEMS, PARTNERS, GameState, card_points, seeded_deck
 FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</template>', re.S)
 FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
 POINTS = re.compile(r'<span class="chip points"[^>]*>(\d+) points?</span>')
+#: What the page's script sends with a play, kept through the redirect.
+ASK = {"Pisti-Frames": "1"}
+
+
+def with_frames(player) -> str:
+    """The table page as the script gets it after a play: with its steps."""
+    return player.client.get("/game", headers=ASK).get_data(as_text=True)
 
 
 def replay(seed: str, rules, plays: list[str]) -> GameState:
@@ -20,7 +28,7 @@ def replay(seed: str, rules, plays: list[str]) -> GameState:
 def test_one_step_per_play_since_your_move(player):
     player.deal("steps?rules=partners")
     player.play(player.hand[0])
-    frames = FRAME.findall(player.page)
+    frames = FRAME.findall(with_frames(player))
     assert [position for position, _ in frames] == ["0", "1", "2", "3"]
     # Each step shows the table after that play, marking who plays next;
     # the page itself marks your turn.
@@ -37,13 +45,14 @@ def test_steps_show_no_hidden_card(player):
     player.deal(f"{seed}?rules=partners")
     for _ in range(6):
         player.play(player.hand[0])
-    assert FRAME.findall(player.page)
+    page = with_frames(player)
+    assert FRAME.findall(page)
     state = replay(seed, PARTNERS, _moves(player))
     start = GameState(PARTNERS, seeded_deck(seed, PARTNERS))
     hidden = set(start.pile[: start.face_down]) | set(state.deck[state.next_card : -1])
     for seat in (1, 2, 3):
         hidden |= set(state.hands[seat])
-    shown = set(FLIP.findall(player.page))
+    shown = set(FLIP.findall(page))
     assert shown and not shown & hidden
 
 
@@ -56,7 +65,8 @@ def test_a_capture_step_shows_the_taken_cards_and_a_pisti_its_mark(player):
             if not player.hand:
                 break
             log = re.findall(r"<li>(.*?)</li>", player.page.split('class="live"')[1])
-            for (position, frame), line in zip(FRAME.findall(player.page), log, strict=False):
+            steps = FRAME.findall(with_frames(player))
+            for (position, frame), line in zip(steps, log, strict=False):
                 if "took the pile" in line or "pişti!" in line:
                     assert f'data-taken-by="{position}"' in frame
                     seen_capture = True
@@ -66,6 +76,17 @@ def test_a_capture_step_shows_the_taken_cards_and_a_pisti_its_mark(player):
         if seen_capture and seen_pisti:
             return
     raise AssertionError("no pişti in 30 games")
+
+
+def test_a_plain_page_has_no_steps_and_is_otherwise_the_same(player):
+    player.deal("plain?rules=partners")
+    response = player.play(player.hand[0])
+    assert "<template" not in player.page
+    assert "Pisti-Frames" in response.headers["Vary"]
+    page = with_frames(player)
+    assert len(FRAME.findall(page)) == 4
+    # Each step is a <template> on its own lines; the rest is the same page.
+    assert re.sub(r"\n<template .*?</template>\n", "", page, flags=re.S) == player.page
 
 
 def test_running_points_count_face_up_cards_and_pistis(player):

@@ -1,0 +1,63 @@
+"""Card faces and backs for the pages, drawn in Python: a table page draws
+some twenty cards, and a Jinja macro call costs several times the lookup of
+a ready-made piece of markup.
+
+A face is an inline SVG using the pips of ``static/cards.svg``, its colours
+from CSS (``.suit-H`` ...), so the four-colour deck is a class on
+``<body>``. The templates call :func:`face` and :func:`back` (template
+globals, see :mod:`.templating`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import g, url_for
+from markupsafe import Markup, escape
+
+
+def cards_sprite() -> str:
+    """Return the address of the card faces' sprite sheet
+    (``static/cards.svg``), built once per request."""
+    space = g._get_current_object()
+    url: str | None = getattr(space, "cards_sprite", None)
+    if url is None:
+        url = space.cards_sprite = url_for("static", filename="cards.svg")
+    return url
+
+
+def face(card: str, extra: str = "", flip: str | None = None) -> Markup:
+    """Return the face of ``card`` (a canonical code such as ``"TD"``) as
+    SVG markup, with the classes ``extra`` (``"tiny"``, ``"top"`` ...) and,
+    when given, ``data-flip="<flip>"`` (the card the table's script moves).
+    """
+    return _face(cards_sprite(), card, extra, flip)
+
+
+@lru_cache(maxsize=4096)
+def _face(url: str, card: str, extra: str, flip: str | None) -> Markup:
+    sprite = escape(url)
+    rank, suit = card[0], escape(card[1])
+    shown = "10" if rank == "T" else escape(rank)
+    flipped = Markup(' data-flip="%s"') % flip if flip else ""
+    if rank in "JQK":
+        middle = (
+            f'\n  <use class="crown" href="{sprite}#crown" x="50" y="62" width="40" height="24"/>'
+            f'\n  <text class="court" x="70" y="126" text-anchor="middle">{shown}</text>\n  '
+        )
+    else:
+        middle = f'\n  <use href="{sprite}#pip-{suit}" x="38" y="70" width="54" height="54"/>\n  '
+    return Markup(
+        f'<svg class="card face suit-{suit} {escape(extra)}"{flipped} viewBox="0 0 100 140"'
+        ' aria-hidden="true" focusable="false">\n'
+        '  <rect class="paper" x="0.5" y="0.5" width="99" height="139" rx="9"/>\n'
+        f'  <text class="index{" ten" if rank == "T" else ""}" x="7" y="35">{shown}</text>\n'
+        f'  <use href="{sprite}#pip-{suit}" x="8" y="41" width="24" height="24"/>\n'
+        f"  {middle}\n</svg>"
+    )
+
+
+@lru_cache(maxsize=16)
+def back(extra: str = "") -> Markup:
+    """Return a card's back (a styled ``<span>``), with the classes ``extra``."""
+    return Markup('<span class="card back %s" aria-hidden="true"></span>') % extra
