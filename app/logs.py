@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 #: The loggers of the two kinds of lines; children of the app's logger.
 REQUESTS = logging.getLogger("app.requests")
 GAMES = logging.getLogger("app.games")
-_RESULTS = {0: "win", 1: "loss", None: "draw"}
 
 
 def init_logging(app: Flask) -> None:
@@ -74,13 +73,15 @@ def log_game_finished(table: Table) -> None:
     Call it once, when a move ends the match (``table.match.over``).
     """
     match = table.match
+    winner = match.winner()
     GAMES.info(
         "game finished",
         extra={
             "fields": {
                 "rules": match.rules.name,
                 "levels": table.levels[1:],
-                "result": _RESULTS[match.winner()],
+                # Any other side's win is a loss, with two, three or four sides.
+                "result": "draw" if winner is None else "win" if winner == 0 else "loss",
                 "points": match.totals,
                 "hands": match.hand_number + 1,
             }

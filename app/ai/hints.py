@@ -57,9 +57,11 @@ def hints_for(observation: Observation) -> list[Hint]:
     over).
 
     The recommendation is the Hard level's card. A pişti is named only when
-    the rule set counts it on this play, and a risky lead only when a pişti
-    on the next play would count (seeds 003/004: none on the first or the
-    dealer's last play).
+    the rule set counts it on this play and it is worth points (house
+    rules may make a pişti worth 0), and a risky lead only when a pişti on
+    the next play would count and be worth points (seeds 003/004: none on
+    the first or the dealer's last play). With three or four seats the
+    next seat is the one after this seat in playing order.
     """
     if observation.finished or observation.turn != observation.seat or not observation.hand:
         return []
@@ -73,7 +75,13 @@ def hints_for(observation: Observation) -> list[Hint]:
         if jack is not None:
             hints.append(Hint("keep_jack", jack, observation.pile_size))
     next_play = len(observation.plays) + 2
-    if top is None and observation.plays_left > 1 and observation.rules.pisti_counts(next_play):
+    rules = observation.rules
+    if (
+        top is None
+        and observation.plays_left > 1
+        and rules.pisti_points > 0
+        and rules.pisti_counts(next_play)
+    ):
         for card in hand:
             chance = count.chance_next_holds(card[0])
             if card != best and card[0] != "J" and chance >= RISKY:
@@ -90,7 +98,8 @@ def _recommendation(observation: Observation, best: str) -> Hint:
         return Hint("suggest", best)
     rules = observation.rules
     if observation.pile_size == 1 and best[0] == top[0] and pisti_allowed(observation):
-        if best[0] == "J":
+        if best[0] == "J" and rules.jack_pisti_points:
             return Hint("jack_pisti", best, rules.jack_pisti_points)
-        return Hint("pisti", best, rules.pisti_points)
+        if best[0] != "J" and rules.pisti_points:
+            return Hint("pisti", best, rules.pisti_points)
     return Hint("capture", best, observation.pile_size)

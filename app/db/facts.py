@@ -11,7 +11,14 @@ from datetime import date
 from app.engine import GameState, RuleSet, score_hand, seeded_deck
 from app.engine.match import Match
 
-_OUTCOMES = {0: "win", 1: "loss", None: "draw"}
+
+def outcome(winner: int | None) -> str:
+    """Return the player's (side 0's) result from the winning side:
+    ``"win"``, ``"loss"`` (any other side, with two, three or four sides)
+    or ``"draw"`` (``None``)."""
+    if winner is None:
+        return "draw"
+    return "win" if winner == 0 else "loss"
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,8 @@ class GameFacts:
             a single deal) and seed.
         levels: the computer positions' levels, e.g. ``("hard",)``.
         outcome: ``"win"``, ``"loss"`` or ``"draw"``.
-        points, opp_points: the player's side's and the other side's totals.
+        points, opp_points: the player's side's total and the other side's
+            (with three or four sides, the best of the others').
         hands: hands played.
         pistis, jack_pistis: piştis the player made themself (a Jack pişti
             counts only as a Jack pişti).
@@ -107,7 +115,7 @@ def game_facts(
     for hand, plays in enumerate(match.plays_history):
         state = GameState(match.rules, seeded_deck(match.seed, match.rules, hand))
         seat = (-hand) % match.players  # position 0's seat (app.engine.match)
-        team = seat % 2
+        team = match.rules.team_of(seat)
         for card in plays:
             result = state.play(card)
             if result.seat == seat:
@@ -124,9 +132,10 @@ def game_facts(
         target=match.target,
         seed=match.seed,
         levels=levels,
-        outcome=_OUTCOMES[match.winner()],
+        outcome=outcome(match.winner()),
         points=totals[0],
-        opp_points=totals[1],
+        # With three or four sides, the best of the others (issue 13).
+        opp_points=max(totals[1:]),
         hands=len(match.plays_history),
         pistis=counts["pistis"],
         jack_pistis=counts["jack_pistis"],

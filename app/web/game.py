@@ -24,12 +24,15 @@ from werkzeug.wrappers import Response as BaseResponse
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
     RULE_SETS,
+    InvalidRules,
     InvalidSeed,
     RuleSet,
     card_label,
     check_seed,
     make_record,
     new_seed,
+    rules_from_json,
+    rules_to_query,
 )
 from app.logs import log_game_finished
 from app.story.cast import CAST
@@ -37,6 +40,7 @@ from app.story.cast import CAST
 from . import daily, i18n, links, players, store, story, templating
 from .errors import stale_page
 from .i18n import gettext, lazy_gettext
+from .rule_words import refusal, rules_summary
 from .table import Refused, Table
 from .view import (
     POSITION_NAMES_EN,
@@ -101,6 +105,19 @@ def _card_label(card: str) -> str:
 @bp.app_template_filter("card_name")
 def _card_name(card: str) -> str:
     return i18n.card_name(card)
+
+
+@bp.app_template_global("kept_rules")
+def _kept_rules(game: dict[str, Any]) -> str:
+    """The rules of a kept game (:func:`.store.kept_games`) in words: the
+    game's name, or under house rules their compact line."""
+    try:
+        rules = rules_from_json(game.get("rule_set", game.get("rules")))
+    except InvalidRules:
+        return str(RULE_NAMES.get(str(game.get("rules")), ""))
+    if rules.overrides:
+        return str(rules_summary(rules, game.get("target"))["line"])
+    return str(RULE_NAMES[rules.name])
 
 
 @bp.app_context_processor
@@ -174,6 +191,7 @@ def deal_page(seed: str) -> str | tuple[str, int]:
         "game/deal.html",
         seed=seed,
         settings=settings,
+        summary=rules_summary(settings["rule_set"], settings["target"]),
         rule_names=RULE_NAMES,
         in_progress=table is not None and not table.match.over,
         start_url=_deal_url(seed, settings),
@@ -441,7 +459,12 @@ def _stale() -> tuple[str, int]:
 def _render(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
-    context.update(message=message, rule_names=RULE_NAMES, kept=store.kept_games())
+    context.update(
+        message=message,
+        rule_names=RULE_NAMES,
+        kept=store.kept_games(),
+        rules_summary=rules_summary(table.match.rules, table.match.target),
+    )
     context.update(story.table_extras(table, store.aids()))
     match = table.match
     if table.seed_public or (match.over and not daily.seed_secret(match)):
@@ -462,7 +485,12 @@ def _render(table: Table, message: str | None = None) -> str:
         reason=reason,
     )
     if match.over:
-        return render_template("game/final.html", match_winner=match.winner(), **context)
+        house_fields = {
+            name: value for name, value in rules_to_query(match.rules).items() if name != "rules"
+        }
+        return render_template(
+            "game/final.html", match_winner=match.winner(), house_fields=house_fields, **context
+        )
     return render_template("game/between.html", **context)
 
 
@@ -496,7 +524,7 @@ def _bad_link(error: links.BadLink) -> tuple[str, int]:
     game = RULE_NAMES[error.rules] if error.rules else ""
     allowed = ", ".join(error.allowed)
     if error.field == "house":
-        message = gettext("These house rules cannot be played: %(problem)s", problem=error.value)
+        message = refusal(InvalidRules(error.value), request.args)
     elif error.field == "rules":
         message = gettext(
             "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",

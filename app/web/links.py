@@ -1,13 +1,13 @@
 """Deal links that mean one thing: ``/deal/<seed>?rules=…&target=…&level=…``.
 
 A link names the game (``rules``, plus any house rule as a format-2 option,
-``jack_pisti=10``), the match target (``target``, where the game is a
-match) and the computers' levels (``level`` for every computer, ``level_1``
-… for a seat of a game with more than one computer, as the home page's
-forms name them), so everyone who opens it plays the same deal against the
-same computers. A parameter left out takes its default (the
-single deal, the game's first target, Medium); a value the game does not
-offer is refused (:class:`BadLink`), never replaced.
+``jack_pisti=10``, ``players=3``, ``players=4&teams=solo``), the match target
+(``target``, where the game is a match) and the computers' levels (``level``
+for every computer, ``level_1`` … for a seat of a game with more than one
+computer, as the home page's forms name them), so everyone who opens it
+plays the same deal against the same computers. A parameter left out takes
+its default (the single deal, the game's first target, Medium); a value the
+game does not offer is refused (:class:`BadLink`), never replaced.
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ from app.engine import (
 
 #: The game a link without ``rules`` deals.
 DEFAULT_RULES = "cardems"
-#: House rules a link may not change: the pages seat two players or two pairs.
-SEATING = frozenset({"players", "teams"})
 
 
 class BadLink(ValueError):
@@ -87,10 +85,6 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     if rules_name not in RULE_SETS:
         raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
-    for name in SEATING & options.keys():
-        # The table is laid out for the games' own seats only (as the
-        # House rules page offers).
-        raise BadLink("house", f"{name}: the seats are the game's own", (), rules_name)
     try:
         rules = rules_from_query({**options, "rules": rules_name})
     except InvalidRules as error:

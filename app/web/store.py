@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 from flask import current_app, session
 
 from app.db import queries
-from app.engine import InvalidState
+from app.engine import InvalidState, rules_to_json
 from app.sessions import Stale, VersionedSession, VersionedSessions
 from app.story import progress
 
@@ -125,6 +125,8 @@ def _summary(table: Table) -> dict[str, Any]:
     return {
         "game_id": table.game_id,
         "rules": match.rules.name,
+        # The whole rule set, house rules included (a name or a format-2 object).
+        "rule_set": rules_to_json(match.rules),
         "target": match.target,
         "levels": table.levels[1:],
         "hand": match.hand_number + 1,

@@ -36,13 +36,23 @@ PILE_FAN = 4
 
 POSITION_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("The computer")],
+    3: [lazy_gettext("You"), lazy_gettext("East"), lazy_gettext("West")],
     4: [lazy_gettext("You"), lazy_gettext("East"), lazy_gettext("North"), lazy_gettext("West")],
 }
 #: Position names as written into records (never translated).
-POSITION_NAMES_EN = {2: ["you", "computer"], 4: ["you", "East", "North", "West"]}
+POSITION_NAMES_EN = {
+    2: ["you", "computer"],
+    3: ["you", "East", "West"],
+    4: ["you", "East", "North", "West"],
+}
 #: Position names as the subject inside a sentence ("... East took it").
 TAKER_NAMES = {
     2: [lazy_pgettext("taker", "you"), lazy_pgettext("taker", "the computer")],
+    3: [
+        lazy_pgettext("taker", "you"),
+        lazy_pgettext("taker", "East"),
+        lazy_pgettext("taker", "West"),
+    ],
     4: [
         lazy_pgettext("taker", "you"),
         lazy_pgettext("taker", "East"),
@@ -50,6 +60,9 @@ TAKER_NAMES = {
         lazy_pgettext("taker", "West"),
     ],
 }
+#: Side names of two sides: you and the computer, or the two partnerships.
+#: With three or four each for themselves a side is a position, named as
+#: the position (:func:`names_for`).
 SIDE_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("Computer")],
     4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
@@ -57,6 +70,23 @@ SIDE_NAMES = {
 SIDE_OBJECTS = {
     2: [lazy_gettext("you"), lazy_gettext("the computer")],
     4: [lazy_gettext("you and North"), lazy_gettext("East and West")],
+}
+
+
+#: With three or four each for themselves, each side (a position) inside a
+#: sentence as where the cards go ("... go to East"; Turkish: "Doğu'ya").
+SOLO_OBJECTS = {
+    3: [
+        lazy_pgettext("goes to", "you"),
+        lazy_pgettext("goes to", "East"),
+        lazy_pgettext("goes to", "West"),
+    ],
+    4: [
+        lazy_pgettext("goes to", "you"),
+        lazy_pgettext("goes to", "East"),
+        lazy_pgettext("goes to", "North"),
+        lazy_pgettext("goes to", "West"),
+    ],
 }
 
 
@@ -73,15 +103,18 @@ class Names:
     to: list[Any]
 
 
-def names_for(players: int, opponent_key: object = None) -> Names:
-    """Return the names of a table of ``players``: "The computer" and such,
-    or, in a two-player story match against ``opponent_key`` (a cast key),
-    the opponent's own name (issue 12)."""
+def names_for(players: int, opponent_key: object = None, sides: int = 2) -> Names:
+    """Return the names of a table of ``players`` and ``sides``: "The
+    computer" and such; with three or four each for themselves (``sides``
+    > 2) each side is named as its position ("You", "East", "West" ...;
+    issue 13); in a two-player story match against ``opponent_key`` (a
+    cast key), the opponent's own name (issue 12)."""
+    solo = sides > 2
     names = Names(
         who=list(POSITION_NAMES[players]),
         taker=list(TAKER_NAMES[players]),
-        sides=list(SIDE_NAMES[players]),
-        to=list(SIDE_OBJECTS[players]),
+        sides=list(POSITION_NAMES[players] if solo else SIDE_NAMES[players]),
+        to=list(SOLO_OBJECTS[players] if solo else SIDE_OBJECTS[players]),
     )
     member = story_opponent(opponent_key) if players == 2 else None
     if member is not None:
@@ -92,7 +125,7 @@ def names_for(players: int, opponent_key: object = None) -> Names:
 
 def table_names(table: Table) -> Names:
     """Return the names of ``table``'s positions and sides (see :func:`names_for`)."""
-    return names_for(table.match.players, table.levels[-1])
+    return names_for(table.match.players, table.levels[-1], table.match.sides)
 
 
 @dataclass(frozen=True)
@@ -164,7 +197,7 @@ def describe_plays(
     computer played 4♣: captured the pile's 1 card.")``: a card that stayed on
     the pile is told with what became of it. ``names``: the table's
     (:func:`table_names`), by default the computer's."""
-    names = names or names_for(match.players)
+    names = names or names_for(match.players, sides=match.sides)
     lines = []
     for step, (event, taker) in enumerate(zip(log, _takers(log), strict=True)):
         card = card_label(event["card"])
@@ -262,7 +295,7 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
     players = match.players
     names = table_names(table)
     sides = []
-    for side in (0, 1):
+    for side in range(match.sides):
         team = match.team_of_side(side)
         sides.append(
             {
@@ -413,7 +446,7 @@ def running_points(table: Table) -> list[int]:
     seen = table.observation().seen
     rules = match.rules
     points = []
-    for side in (0, 1):
+    for side in range(match.sides):
         team = match.team_of_side(side)
         points.append(
             sum(card_points(card) for card in state.captured[team] if card in seen)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,8 @@ RULES = [
     with_options(RULE_SETS["classic"], {"players": 3, "jack_pisti": 10}),
     with_options(RULE_SETS["partners"], {"teams": "solo", "pisti": 5}),
     with_options(RULE_SETS["cardems"], {"pisti_on_last_play": False}),
+    with_options(RULE_SETS["classic"], {"players": 3, "pisti": 0, "jack_pisti": 0}),
+    with_options(RULE_SETS["partners"], {"teams": "solo", "jack_pisti": 0}),
 ]
 
 
@@ -63,6 +66,7 @@ def test_hints_recommend_one_card_that_no_note_contradicts(rules, seed, plays, c
             # pişti that counts on the next play.
             assert observation.pile_size == 0 and observation.plays_left > 1
             assert state.rules.pisti_counts(len(state.plays) + 2)
+            assert state.rules.pisti_points > 0
     # The reason given is what the play does.
     before = observation.pile_size
     result = state.copy().play(best.card)
@@ -73,12 +77,12 @@ def test_hints_recommend_one_card_that_no_note_contradicts(rules, seed, plays, c
             best.kind == "pisti",
         )
         points = state.rules.jack_pisti_points if result.jack_pisti else state.rules.pisti_points
-        assert best.number == points
+        assert best.number == points > 0
     elif best.kind == "capture":
-        assert (
-            not (result.pisti or result.jack_pisti)
-            and result.captured == before + 1 == best.number + 1
-        )
+        # No pişti is named where it would not count or is worth nothing.
+        worth = state.rules.jack_pisti_points if result.jack_pisti else state.rules.pisti_points
+        assert not (result.pisti or result.jack_pisti) or worth == 0
+        assert result.captured == before + 1 == best.number + 1
     else:
         assert result.captured == 0
 
@@ -101,3 +105,27 @@ def test_no_risky_lead_when_the_next_play_is_the_dealers_last():
     else:
         raise AssertionError("no empty table before the last play found")
     assert "risky_lead" not in [hint.kind for hint in hints_for(observe(state, state.turn))]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_pisti_worth_nothing_is_not_named(players):
+    """House rules (format 2) may make a pişti worth 0: with three or four
+    seats, a play that takes a lone card of its rank is then told as a
+    capture, and no lead is called risky, while the same plays at 10 points
+    are told as piştis."""
+    options = {"players": players, "teams": "solo", "most_cards": "more"}
+    worthless = with_options(RULE_SETS["cardems"], {**options, "pisti": 0})
+    worth = with_options(RULE_SETS["cardems"], options)
+    told = {"capture": 0, "pisti": 0}
+    for number in range(400):
+        for rules, kind in ((worthless, "capture"), (worth, "pisti")):
+            state = position(rules, f"zero-{number}", number % 40, number)
+            observation = observe(state, state.turn)
+            hints = hints_for(observation)
+            assert all(hint.kind != "risky_lead" for hint in hints) or rules is worth
+            best = hints[-1]
+            top = observation.pile_top
+            if observation.pile_size == 1 and best.card[0] == top[0] != "J":
+                assert best.kind == kind
+                told[kind] += 1
+    assert told["capture"] > 3 and told["pisti"] > 3

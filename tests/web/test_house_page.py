@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from app.engine import CLASSIC, load_record, with_options
+from app.engine import CLASSIC, RULE_SETS, RuleSet, load_record, with_options
+from app.engine.rules import CHOICES, option_value
+from app.web.rule_words import SHORT, VALUES, rules_summary
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable
 
@@ -27,6 +29,24 @@ def test_the_house_page_offers_every_option(client):
         assert f'name="{name}"' in html
     assert '<option value="under">put under the stock: the dealer gets it last</option>' in html
     assert "Play with house rules" in client.get("/").get_data(as_text=True)
+
+
+def test_the_house_page_offers_players_and_sides(client):
+    html = client.get("/house").get_data(as_text=True)
+    assert '<option value="3">three: you, East and West</option>' in html
+    assert '<option value="solo">each for themselves</option>' in html
+    assert "not offered at the table" not in html
+
+
+def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
+    data = {"csrf_token": token(client), "rules": "classic", "level": "easy"}
+    response = client.post(
+        "/house",
+        data={**data, "players": "3", "teams": "partners"},
+        headers={"Accept-Language": "tr"},
+    )
+    assert response.status_code == 400
+    assert "Taraflar (teams): eşli oyun dört oyuncu ister" in response.get_data(as_text=True)
 
 
 def test_the_house_page_in_turkish(client):
@@ -81,6 +101,10 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
         ({"most_cards": "28"}, "most_cards"),
         ({"target": "77"}, "51, 101, 121 or 151"),
         ({"level": "grandmaster"}, "computer level"),
+        ({"players": "5"}, "(players): “5” is not one of its values"),
+        ({"players": "3", "teams": "partners"}, "Sides (teams): partners need four players"),
+        ({"rules": "cardems", "players": "3"}, "Most cards (most_cards): “27 or more cards”"),
+        ({"level_2": "grandmaster", "players": "3"}, "computer level"),
     ],
 )
 def test_bad_house_rules_are_a_400_and_start_nothing(client, fields, named):
@@ -116,3 +140,26 @@ def test_partners_see_the_face_down_cards_their_side_took(app, runner):
         if len(seen) == 2:
             break
     assert seen == {True: True, False: True}
+
+
+def test_every_option_value_has_words_for_the_form_and_the_rules_line(app):
+    """Each choice of each format-2 option is worded on the House rules
+    page and in the rules line; a rule set differing in it lists it."""
+    with app.test_request_context():
+        for option, values in CHOICES.items():
+            for value in values:
+                text = str(value).lower()
+                assert text in VALUES
+                if option not in ("players", "teams"):
+                    assert (option, text) in SHORT
+                for base in RULE_SETS.values():
+                    rules: RuleSet | None
+                    try:
+                        rules = with_options(base, {option: value})
+                    except ValueError:
+                        rules = None
+                    if rules is None or option_value(base, option) == value:
+                        continue
+                    summary = rules_summary(rules, None)
+                    assert summary["house"] and summary["details"]
+                    assert summary["line"].startswith(("Single deal", "Classic", "Partners"))

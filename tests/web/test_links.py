@@ -230,8 +230,9 @@ def test_a_house_rules_link_deals_those_rules_and_shares_them(app, client, query
     [
         ("rules=classic&jack_pisti=lots", "jack_pisti"),
         ("rules=classic&opening_jack=sideways", "opening_jack"),
-        ("rules=classic&players=3", "players"),
-        ("rules=partners&teams=solo", "teams"),
+        ("rules=classic&players=5", "players"),
+        ("rules=classic&players=3&teams=partners", "teams"),
+        ("rules=cardems&players=4&teams=solo", "most_cards"),
     ],
 )
 def test_a_house_rule_that_cannot_be_played_here_is_a_400(client, query_text, option):
@@ -239,3 +240,35 @@ def test_a_house_rule_that_cannot_be_played_here_is_a_400(client, query_text, op
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert "These house rules cannot be played" in page and option in page
+
+
+@pytest.mark.parametrize(
+    ("query_text", "seats"),
+    [
+        ("rules=classic&players=3&jack_pisti=10&level=easy&level_2=hard", 3),
+        ("rules=partners&teams=solo&target=51&level=medium&level_3=easy", 4),
+        ("rules=cardems&players=4&teams=solo&most_cards=more", 4),
+    ],
+)
+def test_a_three_or_four_solo_link_deals_the_same_table_for_anyone(app, client, query_text, seats):
+    """Players and teams ride in the link (issue 13): its settings read back
+    from the link they write, and two players opening it get the same
+    cards against the same computers."""
+    settings = deal_settings(dict(parse_qsl(query_text)))
+    rules = settings["rule_set"]
+    assert (rules.players, rules.team_count) == (seats, seats)
+    with app.test_request_context():
+        link = deal_url("shared-3", rules, settings["target"], settings["levels"])
+    assert "teams=solo" in link
+    again = deal_settings(dict(parse_qsl(urlsplit(link).query)))
+    assert again["rule_set"] == rules
+    assert (again["target"], again["levels"]) == (settings["target"], settings["levels"])
+    pages = []
+    for browser in (client, app.test_client()):
+        assert start_deal(browser, link).status_code == 303
+        pages.append(browser.get("/game").get_data(as_text=True))
+    hands = [re.findall(r'name="card" value="(\w\w)"', page) for page in pages]
+    assert hands[0] and hands[0] == hands[1]
+    levels = [NAMES[level] for level in settings["levels"]]
+    assert shown_levels(pages[0]) == shown_levels(pages[1]) == levels
+    assert pages[0].count('class="place seat') == seats - 1

@@ -1,0 +1,185 @@
+"""House rules in words: each format-2 option's label and values for the
+House rules page, the compact line and the details list that the table,
+between-hands and final pages show of a game's rules, and a refused rule set
+told in the page's language (``docs/record-format.md``, format 2;
+:mod:`app.engine.rules`; issue 13)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import lazy_gettext
+
+from app.engine import InvalidRules, RuleSet
+from app.engine.rules import CHOICES, OPTIONS, POINTS
+
+from .i18n import gettext
+
+#: Every option the House rules page offers, in the spec's order, with its
+#: label.
+LABELS: dict[str, Any] = {
+    "players": lazy_gettext("Players"),
+    "teams": lazy_gettext("Sides"),
+    "opening_jack": lazy_gettext("An opening Jack"),
+    "four_jacks": lazy_gettext("Four Jacks in the centre"),
+    "bottom_card": lazy_gettext("The stock's bottom card"),
+    "pisti_on_last_play": lazy_gettext("A pişti with the hand's last card"),
+    "pisti": lazy_gettext("Points for a pişti"),
+    "jack_pisti": lazy_gettext("Points for a Jack pişti"),
+    "most_cards": lazy_gettext("Most cards"),
+    "most_cards_points": lazy_gettext("Points for most cards"),
+    "last_sweep_bonus": lazy_gettext("Bonus for taking the last cards"),
+    "no_capture_leftovers": lazy_gettext("Table cards when nobody captured"),
+    "tie_break": lazy_gettext("Equal points in a single deal"),
+    "face_down": lazy_gettext("The face-down centre cards"),
+}
+#: The words of each choice, by its value as text (as in a deal link).
+VALUES: dict[str, Any] = {
+    "2": lazy_gettext("two: you and the computer"),
+    "3": lazy_gettext("three: you, East and West"),
+    "4": lazy_gettext("four: you, East, North and West"),
+    "solo": lazy_gettext("each for themselves"),
+    "partners": lazy_gettext("partners: you and North against East and West (four players)"),
+    "swap": lazy_gettext("swapped with a card under it"),
+    "stay": lazy_gettext("stays on top"),
+    "pass": lazy_gettext("passed over: the next card is turned up"),
+    "under": lazy_gettext("put under the stock: the dealer gets it last"),
+    "redeal": lazy_gettext("deal again"),
+    "play": lazy_gettext("play them"),
+    "any": lazy_gettext("any card, not shown"),
+    "no_jack": lazy_gettext("never a Jack, shown to all"),
+    "true": lazy_gettext("counts"),
+    "false": lazy_gettext("does not count"),
+    "27": lazy_gettext("27 or more cards (two sides only)"),
+    "more": lazy_gettext("strictly more cards than every other side"),
+    "first": lazy_gettext("to the first player"),
+    "dealer": lazy_gettext("to the dealer"),
+    "cards": lazy_gettext("more cards win"),
+    "none": lazy_gettext("a draw"),
+    "hidden": lazy_gettext("nobody sees them"),
+    "capturer": lazy_gettext("the side that takes them may look"),
+}
+#: The base games in a word, for the compact line.
+BASE_NAMES: dict[str, Any] = {
+    "cardems": lazy_gettext("Single deal"),
+    "classic": lazy_gettext("Classic"),
+    "partners": lazy_gettext("Partners"),
+}
+#: A choice in a few words for the compact line, by option and value text.
+SHORT: dict[tuple[str, str], Any] = {
+    ("opening_jack", "swap"): lazy_gettext("opening Jack swapped"),
+    ("opening_jack", "stay"): lazy_gettext("opening Jack stays"),
+    ("opening_jack", "pass"): lazy_gettext("opening Jack passed over"),
+    ("opening_jack", "under"): lazy_gettext("opening Jack under the stock"),
+    ("four_jacks", "redeal"): lazy_gettext("four Jacks redealt"),
+    ("four_jacks", "play"): lazy_gettext("four Jacks played"),
+    ("bottom_card", "any"): lazy_gettext("bottom card hidden"),
+    ("bottom_card", "no_jack"): lazy_gettext("bottom card shown"),
+    ("pisti_on_last_play", "true"): lazy_gettext("pişti on the last card"),
+    ("pisti_on_last_play", "false"): lazy_gettext("no pişti on the last card"),
+    ("most_cards", "27"): lazy_gettext("most cards: 27+"),
+    ("most_cards", "more"): lazy_gettext("most cards: strictly more"),
+    ("no_capture_leftovers", "first"): lazy_gettext("leftovers to the first player"),
+    ("no_capture_leftovers", "dealer"): lazy_gettext("leftovers to the dealer"),
+    ("tie_break", "cards"): lazy_gettext("ties to more cards"),
+    ("tie_break", "none"): lazy_gettext("ties drawn"),
+    ("face_down", "hidden"): lazy_gettext("face-down cards hidden"),
+    ("face_down", "capturer"): lazy_gettext("face-down cards seen by the taker"),
+}
+
+
+def _text(value: object) -> str:
+    """An option value as text, as in a deal link (``true``, ``27``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def choices(option: str) -> list[str] | None:
+    """Return the values of ``option`` as text, or ``None`` for a number of
+    points."""
+    return None if option in POINTS else [_text(value) for value in CHOICES[option]]
+
+
+def _seating(rules: RuleSet) -> str:
+    """The players and sides in a few words: "3 players", "4 each for
+    themselves", "2 v 2"."""
+    if rules.teams == "partners":
+        return gettext("2 v 2")
+    if rules.players == 4:
+        return gettext("4 each for themselves")
+    return gettext("%(num)s players", num=rules.players)
+
+
+def _short(option: str, value: object) -> str:
+    """One option's value in a few words ("Jack pişti 10", "last cards +3")."""
+    if option == "pisti":
+        return gettext("pişti %(points)s", points=value)
+    if option == "jack_pisti":
+        return gettext("Jack pişti %(points)s", points=value)
+    if option == "most_cards_points":
+        return gettext("most cards +%(points)s", points=value)
+    if option == "last_sweep_bonus":
+        return gettext("last cards +%(points)s", points=value)
+    return str(SHORT[option, _text(value)])
+
+
+def rules_summary(rules: RuleSet, target: int | None) -> dict[str, Any]:
+    """Return a game's rules as the pages show them: ``{"line": the compact
+    line, e.g. "Classic · 3 players · Jack pişti 10 · last cards +3 · to 151",
+    "details": ["<option label>: <value in words>", ...] for every option
+    that differs from the base (empty for a base game), "house": whether
+    there are such options}``, in the page's language (issue 13, item 4).
+
+    The line names the base, the players where they differ, each other
+    override, and the match target (none for a single deal)."""
+    overrides = rules.overrides
+    parts = [str(BASE_NAMES[rules.name])]
+    if "players" in overrides or "teams" in overrides:
+        parts.append(_seating(rules))
+    parts.extend(
+        _short(option, value)
+        for option, value in overrides.items()
+        if option not in ("players", "teams")
+    )
+    if target is not None:
+        parts.append(gettext("to %(target)s", target=target))
+    details = []
+    for option, value in overrides.items():
+        words = value if option in POINTS else VALUES[_text(value)]
+        details.append(gettext("%(option)s: %(value)s", option=LABELS[option], value=words))
+    return {"line": " · ".join(parts), "details": details, "house": bool(overrides)}
+
+
+def refusal(error: InvalidRules, args: Mapping[str, str]) -> str:
+    """Return why a rule set was refused (``error``, raised for the query
+    ``args``), in the page's language: "These house rules cannot be played:"
+    and the option, by its label and its name, with a value it does not
+    have or the options it does not go with (record-format.md, format 2)."""
+    text = str(error)
+    option = text.split(":", 1)[0]
+    if option not in OPTIONS:
+        problem = text
+    elif "needs players 4" in text:
+        problem = gettext(
+            "%(label)s (%(option)s): partners need four players; choose four players or "
+            "each for themselves.",
+            label=LABELS[option],
+            option=option,
+        )
+    elif "needs two teams" in text:
+        problem = gettext(
+            "%(label)s (%(option)s): “27 or more cards” needs two sides; with three or four "
+            "sides choose “strictly more cards than every other side”.",
+            label=LABELS[option],
+            option=option,
+        )
+    else:
+        problem = gettext(
+            "%(label)s (%(option)s): “%(value)s” is not one of its values.",
+            label=LABELS[option],
+            option=option,
+            value=args.get(option, "")[:40],
+        )
+    return gettext("These house rules cannot be played: %(problem)s", problem=problem)

@@ -1,0 +1,160 @@
+"""House rules in Chromium (issue 13): the three-player and four-solo tables
+fit every screen without scrolling, with every seat, its cards, its last
+card and every side's score in view; a three-player and a four-solo match
+are played to the end through the pages; the House rules page starts them
+and refuses a combination that cannot be played."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import play_card, settled
+from tests.e2e.test_table_motion import COUNT_STEPS, SIZES, a_card, assert_fits
+
+#: The two new tables, as deal-link queries with Easy computers.
+TABLES = {
+    "three": "rules=classic&players=3&jack_pisti=10&last_sweep_bonus=3&target=51&level=easy",
+    "four-solo": "rules=partners&teams=solo&target=51&level=easy",
+}
+SEATS = {"three": ("East", "West"), "four-solo": ("East", "North", "West")}
+SIDES = {"three": ("You", "East", "West"), "four-solo": ("You", "East", "North", "West")}
+
+
+def start(page: Page, live_server: str, seed: str, query: str) -> None:
+    """Open a deal link and start the deal, up to the table's page load."""
+    page.goto(f"{live_server}/deal/{seed}?{query}")
+    with page.expect_navigation():
+        page.locator(".deal-link button[type=submit]").click()
+    expect(page.locator(".hand button").first).to_be_visible()
+
+
+def assert_seats_in_view(page: Page, table: str) -> None:
+    """Every computer seat, its count of cards and every side's score row
+    inside the window."""
+    inner_height = page.evaluate("innerHeight")
+    for position, name in enumerate(SEATS[table], start=1):
+        seat = page.locator(f".seat[data-seat='{position}']")
+        expect(seat.locator(".place-name")).to_contain_text(name)
+        for part in (seat, seat.locator(".backs-count")):
+            box = part.bounding_box()
+            assert box is not None and 0 <= box["y"] <= box["y"] + box["height"] <= inner_height
+    names = page.locator(".scoreboard .side .who").all_inner_texts()
+    assert names == list(SIDES[table])
+
+
+@pytest.mark.parametrize("size_name", ["390x844", "360x740", "1280x700", "1280x800"])
+@pytest.mark.parametrize("table", list(TABLES))
+def test_the_table_fits_the_screen(
+    browser: Browser, live_server, screenshots, table: str, size_name: str
+):
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    start(page, live_server, f"fit-{table}", TABLES[table])
+    for play in range(6):
+        assert_fits(page)
+        assert_seats_in_view(page, table)
+        if play == 3:
+            page.screenshot(path=screenshots / f"house-{table}-{size_name}.png")
+            # The rules line opens the list of house rules.
+            page.locator(".rules-line summary").click()
+            expect(page.locator(".rules-line ul")).to_be_visible()
+            page.screenshot(path=screenshots / f"house-{table}-rules-{size_name}.png")
+            page.locator(".rules-line summary").click()
+        assert play_card(page, a_card(page))
+    context.close()
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_a_match_is_played_to_the_end(browser: Browser, live_server, screenshots, table: str):
+    context = browser.new_context(viewport=SIZES["390x844"], reduced_motion="reduce")
+    page = context.new_page()
+    start(page, live_server, f"end-{table}", TABLES[table])
+    hands = 0
+    while True:
+        plays = 0
+        while page.locator(".hand button").count():
+            assert play_card(page, a_card(page))
+            plays += 1
+        assert plays == (16 if table == "three" else 12)
+        hands += 1
+        next_hand = page.get_by_role("button", name="Next hand")
+        if not next_hand.count():
+            break
+        if hands == 1:
+            page.screenshot(path=screenshots / f"house-{table}-between.png", full_page=True)
+        with page.expect_navigation():
+            next_hand.click()
+    verdict = page.locator(".verdict").inner_text()
+    totals = [int(cell) for cell in page.locator(".totals tfoot td").all_inner_texts()]
+    assert len(totals) == len(SIDES[table])
+    best = max(totals)
+    assert best >= 51 and totals.count(best) == 1
+    winner = SIDES[table][totals.index(best)]
+    assert verdict == ("You won!" if winner == "You" else f"{winner} won")
+    expect(page.locator(".why")).to_contain_text(f"{best} points")
+    line = page.locator(".bar .rules-line summary").inner_text()
+    assert "to 51" in line
+    page.screenshot(path=screenshots / f"house-{table}-final.png", full_page=True)
+    # Play again keeps the house rules and the computers.
+    with page.expect_navigation():
+        page.get_by_role("button", name="Play again").click()
+    expect(page.locator(".seat")).to_have_count(len(SEATS[table]))
+    expect(page.locator(".bar .rules-line summary")).to_have_text(line)
+    assert page.locator(".seat .place-level").all_inner_texts() == ["Easy"] * len(SEATS[table])
+    context.close()
+
+
+def test_the_house_rules_page_starts_a_three_player_game(
+    browser: Browser, live_server, screenshots
+):
+    for size_name in ("390x844", "1280x800"):
+        context = browser.new_context(viewport=SIZES[size_name])
+        page = context.new_page()
+        page.goto(f"{live_server}/house")
+        page.screenshot(path=screenshots / f"house-page-{size_name}.png", full_page=True)
+        context.close()
+    page = browser.new_page(viewport=SIZES["390x844"])
+    page.goto(f"{live_server}/house")
+    page.get_by_label("Classic match (2 players)").check()
+    page.locator("#players").select_option("3")
+    page.locator("#teams").select_option("partners")
+    with page.expect_navigation():
+        page.locator("button[type=submit]", has_text="Play with these rules").click()
+    expect(page.locator(".alert")).to_contain_text("teams")
+    page.screenshot(path=screenshots / "house-page-refused.png", full_page=True)
+    page.locator("#teams").select_option("")
+    page.locator("#jack_pisti").fill("10")
+    page.locator("#level").select_option("easy")
+    with page.expect_navigation():
+        page.locator("button[type=submit]", has_text="Play with these rules").click()
+    expect(page.locator(".seat")).to_have_count(2)
+    expect(page.locator(".bar .rules-line summary")).to_contain_text("3 players")
+    expect(page.locator(".bar .rules-line summary")).to_contain_text("Jack pişti 10")
+    page.close()
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+def test_each_reply_moves_from_its_seat(browser: Browser, live_server, screenshots, table: str):
+    """One step of the table per play, in playing order (your card, then
+    each computer's from its seat), then the page as it stands."""
+    context = browser.new_context(viewport=SIZES["1280x800"])
+    page = context.new_page()
+    start(page, live_server, f"motion-{table}", TABLES[table])
+    page.evaluate(COUNT_STEPS)
+    players = len(SIDES[table])
+    before = settled(page)
+    # The reply cards start at their seats: sampled while they move.
+    page.locator(".hand button").first.click()
+    shot = False
+    while settled(page) == before:
+        if not shot and page.evaluate("document.getAnimations().length > 1"):
+            page.screenshot(path=screenshots / f"house-{table}-motion.png")
+            shot = True
+    assert page.evaluate("window.steps") == players + 1
+    frames = page.evaluate(
+        "() => [...document.querySelectorAll('template.frame')].map((f) => f.dataset.position)"
+    )
+    assert frames == [str(position) for position in range(players)]
+    expect(page.locator(".log li")).to_have_count(players, timeout=5000)
+    context.close()
