@@ -27,17 +27,22 @@ from app.engine import (
 from . import store
 from .game import LEVEL_NAMES, RULE_NAMES
 from .links import seat_fields
-from .rule_words import LABELS, VALUES, choices, refusal
+from .rule_words import EXPLAINED, LABELS, VALUES, choices, refusal
 from .table import Table
 
 bp = Blueprint("house", __name__)
 
 
 def _options() -> list[dict[str, Any]]:
-    """The page's fields: each option's name, label and values as text
-    (``None`` for a number of points)."""
+    """The page's fields: each option's name, label, values as text
+    (``None`` for a number of points) and its sentence with its source."""
     return [
-        {"name": option, "label": label, "values": choices(option)}
+        {
+            "name": option,
+            "label": label,
+            "values": choices(option),
+            "explained": EXPLAINED[option],
+        }
         for option, label in LABELS.items()
     ]
 

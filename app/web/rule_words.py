@@ -34,6 +34,66 @@ LABELS: dict[str, Any] = {
     "tie_break": lazy_gettext("Equal points in a single deal"),
     "face_down": lazy_gettext("The face-down centre cards"),
 }
+#: Each option in a sentence, and where the variant is played (the House
+#: rules page; the sources are the rule texts the product follows and the
+#: house variants found in Turkish, German and English rule pages).
+EXPLAINED: dict[str, Any] = {
+    "players": lazy_gettext(
+        "How many sit at the table; with three, four deals of four cards each make a hand. "
+        "Source: two players in the app and game-site rules, four in the partnership rules, "
+        "three on Turkish and German house tables."
+    ),
+    "teams": lazy_gettext(
+        "With four players: partners sitting opposite share their captures, or each plays "
+        "alone. Source: partners in the partnership rules, each for themselves on house tables."
+    ),
+    "opening_jack": lazy_gettext(
+        "What happens when the top centre card is a Jack. Source: swapped in the app's rules, "
+        "kept in the game-site rules, turned over in the partnership rules, put under the "
+        "stock on Turkish house tables."
+    ),
+    "four_jacks": lazy_gettext(
+        "Four Jacks dealt to the centre: deal again, or play on. Source: deal again in the "
+        "partnership rules; played on in the game-site rules."
+    ),
+    "bottom_card": lazy_gettext(
+        "Whether the cut makes sure the stock's last card is not a Jack and shows it to all. "
+        "Source: the partnership rules."
+    ),
+    "pisti_on_last_play": lazy_gettext(
+        "Whether a pişti made with the hand's very last card scores. Source: it counts in the "
+        "two-player rules, not in the partnership rules."
+    ),
+    "pisti": lazy_gettext(
+        "Points for taking a lone card with the same rank. Source: 10 in every rule text."
+    ),
+    "jack_pisti": lazy_gettext(
+        "Points for taking a lone Jack with a Jack. Source: 20 in the rule texts, 10 on some "
+        "Turkish house tables."
+    ),
+    "most_cards": lazy_gettext(
+        "Who earns the most-cards points: 27 cards or more, or strictly more than everyone "
+        "else. Source: 27 in the app's rules, more cards in the game-site and partnership "
+        "rules."
+    ),
+    "most_cards_points": lazy_gettext("Points for the most cards. Source: 3 in every rule text."),
+    "last_sweep_bonus": lazy_gettext(
+        "Extra points for the side that takes the cards left on the table at the end. "
+        "Source: 3 points on some Turkish and German house tables, none in the rule texts."
+    ),
+    "no_capture_leftovers": lazy_gettext(
+        "Who takes the table when nobody captured all hand. Source: the first player in the "
+        "app's rules, the dealer in the game-site and partnership rules."
+    ),
+    "tie_break": lazy_gettext(
+        "A single deal with equal points: more cards wins, or it is a draw. Source: cards in "
+        "the app's rules, a draw in the game-site rules."
+    ),
+    "face_down": lazy_gettext(
+        "Whether the side that takes the three face-down centre cards may look at them. "
+        "Source: shown to the taker in the partnership rules, hidden elsewhere."
+    ),
+}
 #: The words of each choice, by its value as text (as in a deal link).
 VALUES: dict[str, Any] = {
     "2": lazy_gettext("two: you and the computer"),

@@ -4,12 +4,13 @@ whose record is format 2 and replays to the page's totals."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from app.engine import CLASSIC, RULE_SETS, RuleSet, load_record, with_options
 from app.engine.rules import CHOICES, option_value
-from app.web.rule_words import SHORT, VALUES, rules_summary
+from app.web.rule_words import LABELS, SHORT, VALUES, rules_summary
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable
 
@@ -36,6 +37,18 @@ def test_the_house_page_offers_players_and_sides(client):
     assert '<option value="3">three: you, East and West</option>' in html
     assert '<option value="solo">each for themselves</option>' in html
     assert "not offered at the table" not in html
+
+
+def test_every_option_is_explained_with_its_source(client):
+    html = client.get("/house").get_data(as_text=True)
+    for option in LABELS:
+        assert f'aria-describedby="{option}-explained"' in html, option
+    notes = re.findall(r'<p class="option-note" id="([a-z_]+)-explained">([^<]+)</p>', html)
+    assert {option for option, _ in notes} == set(LABELS)
+    assert all("Source:" in note for _, note in notes)
+    assert "10 on some Turkish house tables" in html
+    turkish = client.get("/house", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert turkish.count("Kaynak:") == len(LABELS) and "Source:" not in turkish
 
 
 def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
