@@ -35,6 +35,7 @@ from typing import Any
 from app.engine import Observation, would_capture
 from app.engine.cards import CARD_POINTS
 
+from .counting import count_cards
 from .expert import EXACT_LINES, card_values, margin
 
 #: Sampled worlds per decision while the stock lasts (batched playouts).
@@ -299,11 +300,12 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
     if played[0] == "J" and takes_played and best[0] != "J":
         if takes_best:
             return Why("same_pile_keep_jack", {"best": best, "played": played})
-        jacks = _unseen(observation, "J")
+        jacks = count_cards(observation).unseen_by_rank.get("J", 0)
         facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
         return Why("keep_jack", {**facts, "jacks": jacks})
     if not takes_played and not takes_best:
-        unseen, best_unseen = _unseen(observation, played[0]), _unseen(observation, best[0])
+        by_rank = count_cards(observation).unseen_by_rank
+        unseen, best_unseen = by_rank.get(played[0], 0), by_rank.get(best[0], 0)
         if unseen > best_unseen:
             facts = {"best": best, "played": played, "unseen": unseen, "best_unseen": best_unseen}
             if pile_cards == 0:
@@ -318,14 +320,6 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
             return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})
     return Why("average", {"best": best, "played": played, "loss": _round(loss)})
-
-
-def _unseen(observation: Observation, rank: str) -> int:
-    """Cards of ``rank`` the seat has not seen: not in its hand, not played,
-    not shown."""
-    seen = sum(1 for card in observation.seen if card[0] == rank)
-    held = sum(1 for card in observation.hand if card[0] == rank)
-    return 4 - seen - held
 
 
 def _interval(values: list[float]) -> tuple[float, float]:
