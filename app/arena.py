@@ -18,10 +18,11 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .ai import make_bot
+from .ai import Bot, make_bot
 from .engine import (
     GameState,
     hand_winner,
@@ -82,12 +83,15 @@ def play_deals(
     count: int,
     budget_ms: float | None = None,
     max_worlds: int | None = None,
+    extra_bots: Mapping[str, Callable[[random.Random], Bot]] | None = None,
 ) -> ArenaResult:
     """Play deals ``first`` .. ``first + count - 1`` of ``seed``, each once
     per team with A at that team's seats. ``rules_text`` is a rule set as
     :func:`~app.engine.parse_rules_text` reads it (``classic&players=3``);
     ``budget_ms`` and ``max_worlds`` are the searching levels' budget (see
-    :func:`app.ai.make_bot`).
+    :func:`app.ai.make_bot`). ``extra_bots`` adds bots by name to the
+    levels (a factory taking the bot's :class:`random.Random`; the
+    benchmarks' yardstick), picklable for :func:`run_arena`'s processes.
 
     Raises:
         InvalidRules: ``rules_text`` is not a valid rule set.
@@ -105,12 +109,11 @@ def play_deals(
             while not state.finished:
                 seat = state.turn
                 level = a if rules.team_of(seat) == a_team else b
-                bot = make_bot(
-                    level,
-                    random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}"),
-                    budget_ms,
-                    max_worlds,
-                )
+                rng = random.Random(f"{seed}:{number}:{a_team}:{len(state.plays)}")
+                if extra_bots and level in extra_bots:
+                    bot = extra_bots[level](rng)
+                else:
+                    bot = make_bot(level, rng, budget_ms, max_worlds)
                 observation = observe(state, seat)
                 start = time.perf_counter()
                 card = bot.choose(observation)
@@ -139,6 +142,7 @@ def run_arena(
     jobs: int = 1,
     budget_ms: float | None = None,
     max_worlds: int | None = None,
+    extra_bots: Mapping[str, Callable[[random.Random], Bot]] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals of ``a`` against ``b`` under the rules
     ``rules_text`` (as :func:`play_deals`) over ``jobs`` processes and
@@ -147,11 +151,15 @@ def run_arena(
     chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
     result = ArenaResult(times={a: [], b: []})
     if jobs == 1:
-        result.merge(play_deals(a, b, rules_text, seed, 0, deals, budget_ms, max_worlds))
+        result.merge(
+            play_deals(a, b, rules_text, seed, 0, deals, budget_ms, max_worlds, extra_bots)
+        )
         return result
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(play_deals, a, b, rules_text, seed, lo, hi - lo, budget_ms, max_worlds)
+            pool.submit(
+                play_deals, a, b, rules_text, seed, lo, hi - lo, budget_ms, max_worlds, extra_bots
+            )
             for lo, hi in chunks
         ]
         for future in futures:

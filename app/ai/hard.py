@@ -4,7 +4,8 @@
 For each card in hand it weighs what the play wins now against what it risks
 handing the next seat, using :mod:`.counting`: the strategy tips of seeds 001
 and 004 (lead a rank already seen onto an empty table, keep Jacks for big
-piles or the last deal, keep scoring cards off the pile, mind the last card).
+piles or the last deal, keep scoring cards off the pile, mind the last card),
+and throws a rank it holds twice, so that it may take the pile back.
 Deterministic: ties go to the card earliest in the hand.
 """
 
@@ -19,7 +20,10 @@ from .counting import Count, count_cards
 #: Worth of one captured card towards the most-cards bonus, in points.
 CARD_WORTH = 0.12
 #: Worth of keeping a Jack in hand, before the last deal.
-JACK_KEEP = 2.5
+JACK_KEEP = 1.5
+#: Share of the pile's worth counted as ours when we throw a card whose
+#: rank we hold again and the next seat cannot take the pile.
+PAIR_BACK = 0.3
 
 
 def pile_worth(observation: Observation, count: Count, extra: str | None = None) -> float:
@@ -47,7 +51,13 @@ def jack_keep(observation: Observation) -> float:
 
 
 def evaluate(observation: Observation, count: Count, card: str) -> float:
-    """Return the expected point swing of playing ``card`` (higher is better)."""
+    """Return the expected point swing of playing ``card`` (higher is
+    better), in points: a capture's :func:`pile_worth` (and pişti), less
+    :func:`jack_keep` for a Jack; a card left on the pile, minus the odds
+    that the next seat takes it (its rank, or a Jack on a pile worth more
+    than :data:`JACK_KEEP`) times what it would take, plus
+    :data:`PAIR_BACK` of the pile when we hold the rank again and the next
+    seat cannot take it, minus half the card's points."""
     top = observation.pile_top
     rank = card[0]
     is_jack = rank == "J"
@@ -77,6 +87,10 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
             risk += (1 - by_rank) * jacks * max(0.0, worth - JACK_KEEP) * 0.5
     else:
         risk = by_rank * worth + (1 - by_rank) * jacks * max(0.0, worth - JACK_KEEP)
+    # Holding another card of the rank: if the next seat does not take the
+    # pile, we can (seed 001: "Count the cards of each rank").
+    if sum(1 for other in observation.hand if other[0] == rank) > 1:
+        risk -= PAIR_BACK * worth * (1 - by_rank) * (1 - jacks)
     # Cards left on the pile may come back to us: count half their worth.
     return -risk - keep - 0.5 * card_points(card)
 

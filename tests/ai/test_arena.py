@@ -7,6 +7,9 @@ import re
 
 import pytest
 
+from app.ai.easy import EasyBot
+from app.arena import run_arena
+
 
 def test_arena_reports_difference_rates_and_times(runner):
     result = runner.invoke(
@@ -112,3 +115,12 @@ def test_arena_refuses_invalid_rules_in_one_line(runner, rules, named):
     result = runner.invoke(args=["arena", "--a", "hard", "--b", "easy", "--rules", rules])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and named in result.stderr
+
+
+def test_arena_plays_a_bot_given_by_name_over_processes():
+    # the benchmarks' yardstick joins the arena this way; the Easy level's
+    # class under another name plays exactly as Easy does
+    extra = run_arena("random", "hard", 4, "ci", "classic", 2, extra_bots={"random": EasyBot})
+    easy = run_arena("easy", "hard", 4, "ci", "classic", 1)
+    assert extra.differences == easy.differences
+    assert len(extra.times["random"]) == len(easy.times["easy"]) == 4 * 2 * 24
