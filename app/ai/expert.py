@@ -13,8 +13,9 @@ or four teams max-n, every seat playing for its own team) instead of played
 out. It keeps sampling until the budget is spent. It then plays the Hard
 level's card unless the card with the best average point difference beats
 it clearly (by 1.5 standard errors of their difference over the same
-worlds): the search overrules the heuristic only where it has seen enough
-to know better."""
+worlds; 0.5 in the last deal, where every world is solved exactly and the
+values are not a playout policy's guesses): the search overrules the
+heuristic only where it has seen enough to know better."""
 
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ EXACT_LINES = 1000
 #: The search overrules the Hard level's choice only when its card is better
 #: by this many standard errors of the difference (over the same worlds).
 CONFIDENCE = 1.5
+#: The same when each world is solved exactly (the last deal): the
+#: solver's values have no playout bias, only the sampling's noise.
+CONFIDENCE_EXACT = 0.5
 #: Worlds in the first batch of playouts of a move's search.
 FIRST_BATCH = 32
 #: The most worlds in one batch (bounds the memory and the overshoot).
@@ -209,7 +213,7 @@ def _search(
         raise ValueError("give a number of worlds or a time budget")
     hand = list(dict.fromkeys(observation.hand))
     deadline = time.perf_counter() + (math.inf if budget_ms is None else FINISH * budget_ms / 1000)
-    if observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES:
+    if _solves(observation):
         return hand, _solved_values(observation, hand, rng, deadline, worlds)
     return hand, _played_values(observation, hand, rng, deadline, worlds)
 
@@ -321,7 +325,8 @@ class ExpertBot:
     def choose(self, observation: Observation) -> str:
         """Return the card code to play from ``observation.hand``: the Hard
         level's card unless another's values (:func:`card_values`) beat it
-        clearly (:func:`_better_than`)."""
+        clearly (:func:`_better_than`, by :data:`CONFIDENCE` standard errors,
+        :data:`CONFIDENCE_EXACT` when the worlds are solved exactly)."""
         hand = list(dict.fromkeys(observation.hand))
         self.worlds = 0
         if len(hand) == 1:
@@ -330,7 +335,14 @@ class ExpertBot:
         self.worlds = values.shape[1]
         count = count_cards(observation)
         default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
-        return hand[_better_than(values, default)]
+        confidence = CONFIDENCE_EXACT if _solves(observation) else CONFIDENCE
+        return hand[_better_than(values, default, confidence)]
+
+
+def _solves(observation: Observation) -> bool:
+    """Whether the search solves each world exactly: the last deal, with at
+    most :data:`EXACT_LINES` orders of play left."""
+    return observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES
 
 
 def _lines(hand_sizes: tuple[int, ...]) -> int:
@@ -339,10 +351,10 @@ def _lines(hand_sizes: tuple[int, ...]) -> int:
     return math.prod(math.factorial(size) for size in hand_sizes)
 
 
-def _better_than(values: Floats, default: int) -> int:
+def _better_than(values: Floats, default: int, confidence: float = CONFIDENCE) -> int:
     """Return the move (a row of ``values``, ``(cards, worlds)``) with the
     best mean value if it beats ``default`` (the Hard level's choice) by
-    more than :data:`CONFIDENCE` standard errors of their paired difference
+    more than ``confidence`` standard errors of their paired difference
     over the same worlds; else ``default``."""
     best = int(values.mean(axis=1).argmax())
     n = values.shape[1]
@@ -353,4 +365,4 @@ def _better_than(values: Floats, default: int) -> int:
     variance = differences.var(ddof=1)
     if variance == 0:
         return best if mean > 0 else default
-    return best if mean > CONFIDENCE * (variance / n) ** 0.5 else default
+    return best if mean > confidence * (variance / n) ** 0.5 else default

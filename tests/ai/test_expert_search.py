@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from app.ai import expert
-from app.ai.expert import ExpertBot, card_values, playout_policy
+from app.ai.expert import (
+    CONFIDENCE,
+    CONFIDENCE_EXACT,
+    ExpertBot,
+    _better_than,
+    _solves,
+    card_values,
+    playout_policy,
+)
 from app.ai.hard import CARD_WORTH, JACK_KEEP
 from app.engine import (
     CARDEMS,
@@ -158,3 +166,22 @@ def test_card_values_need_a_world_count_or_a_budget():
     values = card_values(observation, random.Random(0), budget_ms=1)
     assert len({len(row) for row in values.values()}) == 1
     assert all(len(row) >= 1 for row in values.values())
+
+
+def test_the_search_overrules_hard_on_less_evidence_when_it_solves_the_worlds():
+    # the second card beats Hard's (the first) by one standard error of
+    # their paired difference: not enough for the playouts' 1.5, enough for
+    # the exact solver's 0.5
+    values = np.stack([np.zeros(100), np.array([1.1, -0.9] * 50)])
+    error = values[1].std(ddof=1) / 10
+    assert 0.5 * error < values[1].mean() < 1.5 * error
+    assert _better_than(values, 0, CONFIDENCE) == 0
+    assert _better_than(values, 0, CONFIDENCE_EXACT) == 1
+
+
+def test_the_whole_last_deal_of_two_players_is_solved_exactly():
+    state = GameState(CARDEMS, seeded_deck("exact-0", CARDEMS))
+    while state.stock:
+        state.play(state.hands[state.turn][0])
+    assert _solves(observe(state, state.turn))
+    assert not _solves(observe(GameState(CARDEMS, seeded_deck("exact-0", CARDEMS)), 0))

@@ -1,0 +1,127 @@
+"""What the Expert's search gains over the Hard level, one decision at a time.
+
+Plays seeded deals with Hard at every seat. At each decision with a choice
+it asks the Expert (at BUDGET_MS a move, in each VARIANT of its settings)
+which card it would play; where that is not Hard's card, it plays the rest
+of the deal out both ways with Hard at every seat (the deck is known, so
+each end is exact) and counts the Expert's card's margin minus Hard's for
+the deciding seat's team. Every variant decides in the same positions, so
+their gains compare pair by pair, with far less noise than the arena (only
+decisions where a variant leaves Hard count).
+
+A VARIANT is a comma-separated list of ``NAME=VALUE`` settings of
+:mod:`app.ai.expert` (e.g. ``CONFIDENCE=1.0,CONFIDENCE_EXACT=0.5``; ``-``
+for the defaults). It reports each variant's mean gain per decision (95%
+interval), apart for searched (playouts) and solved (the last deal)
+decisions, and how often it left Hard's card.
+
+Run: .venv/bin/python -m benchmarks.expert_gain [--deals N] [--rules R]
+[--budget-ms M] [--jobs J] [--only solved|playouts] VARIANT...
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+
+from app.ai import expert
+from app.ai.expert import ExpertBot, _solves
+from app.ai.hard import HardBot
+from app.engine import GameState, observe, parse_rules_text, seeded_deck
+from app.engine.scoring import team_points
+
+
+def _settings(variant: str) -> dict[str, float]:
+    if variant == "-":
+        return {}
+    pairs = (item.split("=") for item in variant.split(","))
+    return {name: float(value) for name, value in pairs}
+
+
+def _hard_margin(state: GameState, card: str, team: int) -> float:
+    trial = state.copy()
+    trial.play(card)
+    hard = HardBot(random.Random(0))
+    while not trial.finished:
+        trial.play(hard.choose(observe(trial, trial.turn)))
+    points = team_points(trial)
+    return points[team] - (sum(points) - points[team]) / (len(points) - 1)
+
+
+def gains(
+    rules_text: str,
+    seed: str,
+    first: int,
+    count: int,
+    budget_ms: float,
+    variants: list[str],
+    only: str | None = None,
+) -> dict[tuple[str, str], list[tuple[float, bool]]]:
+    """Per (variant, kind): the gain of each decision (0 where the variant
+    plays Hard's card) and whether it left Hard's card, deals ``first`` ..
+    ``first + count - 1`` (only the decisions of kind ``only``, if given)."""
+    rules = parse_rules_text(rules_text)
+    defaults = {name: getattr(expert, name) for v in variants for name in _settings(v)}
+    found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
+    hard = HardBot(random.Random(0))
+    for number in range(first, first + count):
+        state = GameState(rules, seeded_deck(f"{seed}-{number}", rules))
+        while not state.finished:
+            seat = state.turn
+            obs = observe(state, seat)
+            card = hard.choose(obs)
+            kind = "solved" if _solves(obs) else "playouts"
+            if len(set(obs.hand)) > 1 and only in (None, kind):
+                ends = {card: 0.0}
+                for variant in variants:
+                    for name, value in {**defaults, **_settings(variant)}.items():
+                        setattr(expert, name, value)
+                    rng = random.Random(f"{seed}:{number}:{len(state.plays)}")
+                    choice = ExpertBot(rng, budget_ms).choose(obs)
+                    if choice not in ends:
+                        ends[choice] = _hard_margin(state, choice, rules.team_of(seat))
+                        ends[card] = ends[card] or _hard_margin(state, card, rules.team_of(seat))
+                    found[variant, kind].append((ends[choice] - ends[card], choice != card))
+            state.play(card)
+    return found
+
+
+def main(
+    deals: int, rules_text: str, budget_ms: float, jobs: int, only: str | None, variants: list[str]
+) -> None:
+    chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
+    found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [
+            pool.submit(gains, rules_text, "gain", lo, hi - lo, budget_ms, variants, only)
+            for lo, hi in chunks
+        ]
+        for future in futures:
+            for key, values in future.result().items():
+                found[key] += values
+    print(f"{rules_text}, {deals} deals, Hard at every seat, the Expert at {budget_ms:g} ms")
+    for (variant, kind), pairs in sorted(found.items()):
+        values = [gain for gain, _ in pairs]
+        left = sum(1 for _, changed in pairs if changed) / len(pairs)
+        mean = statistics.fmean(values)
+        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+        print(
+            f"{variant:40} {kind:9} {len(values):6} decisions  gain {mean:+.3f} ± {half:.3f}"
+            f"  ({sum(values) / deals:+.2f} a deal)  leaves Hard's card {left:.1%}"
+        )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variants", nargs="+")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--rules", default="cardems")
+    parser.add_argument("--budget-ms", type=float, default=20.0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", choices=("solved", "playouts"), default=None)
+    args = parser.parse_args()
+    main(args.deals, args.rules, args.budget_ms, args.jobs, args.only, args.variants)
