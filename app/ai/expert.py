@@ -13,9 +13,10 @@ or four teams max-n, every seat playing for its own team) instead of played
 out. It keeps sampling until the budget is spent. It then plays the Hard
 level's card unless the card with the best average point difference beats
 it clearly (by 1.5 standard errors of their difference over the same
-worlds; 0.5 in the last deal, where every world is solved exactly and the
-values are not a playout policy's guesses): the search overrules the
-heuristic only where it has seen enough to know better."""
+worlds, and with playouts by a point at least; 0.5 standard errors in the
+last deal, where every world is solved exactly and the values are not a
+playout policy's guesses): the search overrules the heuristic only where
+it has seen enough to know better."""
 
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ CONFIDENCE = 1.5
 #: The same when each world is solved exactly (the last deal): the
 #: solver's values have no playout bias, only the sampling's noise.
 CONFIDENCE_EXACT = 0.5
+#: With playouts, the search's card must also beat Hard's by this many
+#: points a deal: the playout policy's bias does not shrink with more worlds.
+MIN_GAIN = 1.0
 #: Worlds in the first batch of playouts of a move's search.
 FIRST_BATCH = 32
 #: The most worlds in one batch (bounds the memory and the overshoot).
@@ -325,8 +329,9 @@ class ExpertBot:
     def choose(self, observation: Observation) -> str:
         """Return the card code to play from ``observation.hand``: the Hard
         level's card unless another's values (:func:`card_values`) beat it
-        clearly (:func:`_better_than`, by :data:`CONFIDENCE` standard errors,
-        :data:`CONFIDENCE_EXACT` when the worlds are solved exactly)."""
+        clearly (:func:`_better_than`, by :data:`CONFIDENCE` standard errors
+        and :data:`MIN_GAIN` points; by :data:`CONFIDENCE_EXACT` standard
+        errors when the worlds are solved exactly)."""
         hand = list(dict.fromkeys(observation.hand))
         self.worlds = 0
         if len(hand) == 1:
@@ -335,8 +340,9 @@ class ExpertBot:
         self.worlds = values.shape[1]
         count = count_cards(observation)
         default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
-        confidence = CONFIDENCE_EXACT if _solves(observation) else CONFIDENCE
-        return hand[_better_than(values, default, confidence)]
+        if _solves(observation):
+            return hand[_better_than(values, default, CONFIDENCE_EXACT)]
+        return hand[_better_than(values, default, CONFIDENCE, MIN_GAIN)]
 
 
 def _solves(observation: Observation) -> bool:
@@ -351,17 +357,22 @@ def _lines(hand_sizes: tuple[int, ...]) -> int:
     return math.prod(math.factorial(size) for size in hand_sizes)
 
 
-def _better_than(values: Floats, default: int, confidence: float = CONFIDENCE) -> int:
+def _better_than(
+    values: Floats, default: int, confidence: float = CONFIDENCE, min_gain: float = 0.0
+) -> int:
     """Return the move (a row of ``values``, ``(cards, worlds)``) with the
     best mean value if it beats ``default`` (the Hard level's choice) by
     more than ``confidence`` standard errors of their paired difference
-    over the same worlds; else ``default``."""
+    over the same worlds and by more than ``min_gain`` points; else
+    ``default``."""
     best = int(values.mean(axis=1).argmax())
     n = values.shape[1]
     if best == default or n < 2:
         return default
     differences = values[best] - values[default]
     mean = differences.mean()
+    if mean <= min_gain:
+        return default
     variance = differences.var(ddof=1)
     if variance == 0:
         return best if mean > 0 else default
