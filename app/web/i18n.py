@@ -119,14 +119,11 @@ def _format(text: str, variables: dict[str, Any]) -> Markup:
     return Markup(text) % variables
 
 
-@pass_context
-def template_gettext(context: Context, string: str, **variables: Any) -> str:
-    """The templates' ``_()`` and ``gettext()``: :func:`gettext` as Jinja's
-    newstyle gettext returns it (``Markup`` when autoescaping, and always
-    formatted with ``variables``, so ``%%`` is ``%`` even without any)."""
+def markup_gettext(string: str, **variables: Any) -> Markup:
+    """Return ``string`` in the page's language as markup, formatted with
+    ``variables`` (escaped), as a template's ``{{ _(string) }}`` is: a text
+    without variables is kept translated per catalogue."""
     catalogue = translations()
-    if not context.eval_ctx.autoescape:
-        return str(catalogue.ugettext(string)) % variables
     if variables:
         return _format(catalogue.ugettext(string), variables)
     ready = _READY.get(catalogue)
@@ -138,18 +135,36 @@ def template_gettext(context: Context, string: str, **variables: Any) -> str:
     return text
 
 
+def markup_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
+    """Return ``singular`` or ``plural`` for ``num`` in the page's language as
+    markup, formatted with ``variables`` (escaped) and ``num``, as a
+    template's ``{{ ngettext(...) }}`` is."""
+    variables.setdefault("num", num)
+    return _format(translations().ungettext(singular, plural, num), variables)
+
+
+@pass_context
+def template_gettext(context: Context, string: str, **variables: Any) -> str:
+    """The templates' ``_()`` and ``gettext()``: :func:`gettext` as Jinja's
+    newstyle gettext returns it (:func:`markup_gettext` when autoescaping,
+    and always formatted with ``variables``, so ``%%`` is ``%`` even without
+    any)."""
+    if not context.eval_ctx.autoescape:
+        return str(translations().ugettext(string)) % variables
+    return markup_gettext(string, **variables)
+
+
 @pass_context
 def template_ngettext(
     context: Context, singular: str, plural: str, num: int, **variables: Any
 ) -> str:
     """The templates' ``ngettext()``: :func:`ngettext` as Jinja's newstyle
-    ngettext returns it (``num`` among the variables; ``Markup`` when
-    autoescaping)."""
-    variables.setdefault("num", num)
-    text = translations().ungettext(singular, plural, num)
+    ngettext returns it (``num`` among the variables; :func:`markup_ngettext`
+    when autoescaping)."""
     if context.eval_ctx.autoescape:
-        return _format(text, variables)
-    return str(text) % variables
+        return markup_ngettext(singular, plural, num, **variables)
+    variables.setdefault("num", num)
+    return str(translations().ungettext(singular, plural, num)) % variables
 
 
 def init_app(app: Flask) -> None:
