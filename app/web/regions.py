@@ -15,7 +15,8 @@ put in the page goes through :func:`markupsafe.escape`, as ``{{ value }}``
 does; texts are the templates' own, in the page's language
 (:func:`.i18n.markup_gettext`). The templates call them as
 ``table_scoreboard``, ``table_felt``, ``table_log`` and ``table_counter``
-(template globals, see :mod:`.templating`).
+(template globals, see :mod:`.templating`), and the playing aids' form
+(:func:`aids_form`, on the table and home pages) likewise.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask import request
 from markupsafe import Markup, escape
 
 from .faces import back, face
@@ -338,4 +340,37 @@ def counter(v: Mapping[str, Any]) -> Markup:
         f'  <h2 id="counter-title">{_("Cards seen face up")}</h2>\n'
         f"  <ol>{ranks}</ol>\n"
         "</section>"
+    )
+
+
+def aids_form(aids: Mapping[str, bool], url_for: Any, csrf_token: Any) -> Markup:
+    """The playing aids, each a checkbox kept with the player's settings
+    (``aids``, :func:`.store.aids`), folded under "Playing aids"; saving
+    goes back to this page (after a POST, to the table). ``url_for`` and
+    ``csrf_token`` are the templates'."""
+    labels = (
+        ("highlight", _("Highlight the cards that would capture")),
+        ("counter", _("Played-cards counter")),
+        ("four_colour", _("Four-colour deck")),
+        ("hints", _("Hints on your turn")),
+        ("bottom_card", _("Show the stock's bottom card (partners)")),
+        ("fan", _("Fan the pile's top cards")),
+        ("remarks", _("Opponents' remarks (Mansion Evenings)")),
+    )
+    toggles = "".join(
+        f'\n    <label class="toggle"><input type="checkbox" name="{name}" value="on"'
+        f"{' checked' if aids[name] else ''}> {label}</label>\n    "
+        for name, label in labels
+    )
+    back = request.full_path if request.method == "GET" else url_for("game.table")
+    return Markup(
+        '<details class="settings">\n'
+        f"  <summary>{_('Playing aids')}</summary>\n"
+        f'  <form method="post" action="{escape(url_for("game.save_settings"))}" class="aids">\n'
+        f'    <input type="hidden" name="csrf_token" value="{escape(csrf_token())}">\n'
+        f'    <input type="hidden" name="next" value="{escape(back)}">\n'
+        f"    {toggles}\n"
+        f'    <button class="button" type="submit">{_("Save")}</button>\n'
+        "  </form>\n"
+        "</details>"
     )

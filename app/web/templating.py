@@ -12,7 +12,8 @@ Here they give the same answers for less:
   request and then read back from ``g.csrf_token``, where Flask-WTF keeps it.
 - ``face`` and ``back``: the cards (:mod:`.faces`).
 - ``table_scoreboard``, ``table_felt``, ``table_log`` and
-  ``table_counter``: the table's regions (:mod:`.regions`).
+  ``table_counter``: the table's regions, and ``aids_form``: the playing
+  aids (:mod:`.regions`).
 
 And :class:`PageEnvironment`, the app's Jinja environment, makes two of
 Jinja's steps cheaper with the same results.
@@ -106,6 +107,7 @@ def init_app(app: Flask) -> None:
         table_felt=regions.felt,
         table_log=regions.log,
         table_counter=regions.counter,
+        aids_form=regions.aids_form,
     )
     overrides = {"csrf_token": csrf_token}
     app.context_processor(lambda: overrides)
