@@ -98,11 +98,29 @@ def select_locale() -> str:
 
 def card_name(card: str) -> str:
     """Return a card's name in the page's language, e.g. ``"Queen of
-    hearts"`` or ``"Kupa Kızı"``."""
-    suit = str(SUITS[card[1]])
-    if card[0] in NAMED_RANKS:
-        return str(NAMED_RANKS[card[0]]) % {"suit": suit}
-    return str(gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card[0]], suit=suit))
+    hearts"`` or ``"Kupa Kızı"`` (kept per catalogue: a table page names
+    a dozen cards, each some 4 µs to put together).
+
+    Raises:
+        KeyError: ``card`` is not a card code (``"QH"``).
+    """
+    catalogue = translations()
+    names = _CARD_NAMES.get(catalogue)
+    if names is None:
+        names = _CARD_NAMES.setdefault(catalogue, {})
+    name = names.get(card)
+    if name is None:
+        suit = str(SUITS[card[1]])
+        if card[0] in NAMED_RANKS:
+            name = str(NAMED_RANKS[card[0]]) % {"suit": suit}
+        else:
+            name = str(gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card[0]], suit=suit))
+        names[card] = name
+    return name
+
+
+#: Per catalogue, the names of the cards named so far (52 at most).
+_CARD_NAMES: WeakKeyDictionary[NullTranslations, dict[str, str]] = WeakKeyDictionary()
 
 
 #: Per catalogue, the templates' texts without variables, translated and
