@@ -146,7 +146,7 @@ class RequestLog:
                         __file__,
                         0,
                         "request",
-                        None,
+                        (),
                         None,
                         extra={"fields": fields},
                     )

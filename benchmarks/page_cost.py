@@ -4,7 +4,7 @@
 Both servers run side by side under the same server and settings (waitress,
 one process, the app's thread count, from :mod:`benchmarks.load_servers`):
 the app as served (``python -m app.serve``, sessions on disk in a temporary
-folder, or in Redis) and :mod:`benchmarks.load_hello`. Players (one cookie
+folder in the instance folder, or in Redis) and :mod:`benchmarks.load_hello`. Players (one cookie
 jar each) play single deals against the computer through the pages, round
 by round: every player reads its table (``GET /game``), then reads it
 again as the page's script does after a play (``GET /game, frames``: with
@@ -40,6 +40,11 @@ from pathlib import Path
 from .load_servers import RedisServer, Server
 from .load_test import GameError, Player, Tally
 
+#: Where the app keeps its sessions when served (``scripts/serve``), and
+#: where the runs keep theirs by default. (On the machine of BENCHMARKS.md,
+#: creating a file under ``/tmp`` costs some 0.45 ms of kernel CPU against
+#: 0.02 ms here, and every stored session is a new file.)
+INSTANCE = Path(__file__).resolve().parent.parent / "instance"
 #: Unmeasured requests each server answers first (templates compiled,
 #: translations loaded, threads started).
 WARM_UP_HELLO = 50
@@ -83,13 +88,16 @@ class Meter:
         return self.ns[kind] / self.requests[kind] / 1e6
 
 
-def run(games: int, backend: str, seed: int) -> tuple[Meter, list[str]]:
+def run(games: int, backend: str, seed: int, within: Path = INSTANCE) -> tuple[Meter, list[str]]:
     """Serve the app (``backend``: ``"filesystem"`` or ``"redis"``) and the
     hello world, play ``games`` single deals against Medium round by round,
-    and return the meter and the errors (bad answers, bad records)."""
+    and return the meter and the errors (bad answers, bad records). The
+    servers' files (sessions, logs) go in a temporary folder made in
+    ``within``."""
     meter = Meter()
     errors: list[str] = []
-    with tempfile.TemporaryDirectory() as folder, ExitStack() as servers:
+    within.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=within) as folder, ExitStack() as servers:
         root = Path(folder)
         env = {"FLASK_SECRET_KEY": "page-cost-secret-key", "FLASK_RATELIMIT_ENABLED": "false"}
         if backend == "redis":
@@ -154,8 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
     parser.add_argument("--backend", choices=("filesystem", "redis"), default="filesystem")
     parser.add_argument("--seed", type=int, default=0, help="the players' random seed")
+    parser.add_argument(
+        "--within",
+        type=Path,
+        default=INSTANCE,
+        help="folder for the run's temporary files, sessions included (default: instance/)",
+    )
     args = parser.parse_args(argv)
-    meter, errors = run(args.games, args.backend, args.seed)
+    meter, errors = run(args.games, args.backend, args.seed, args.within)
     if errors:
         print(f"failed: {errors[0]}", file=sys.stderr)
         return 1
