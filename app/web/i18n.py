@@ -4,15 +4,16 @@ The catalogues live in ``app/translations``; the ``.mo`` files are compiled
 by the install scripts (``pybabel compile``), never committed. The language
 is the player's choice on any page, else the browser's ``Accept-Language``.
 
-:func:`gettext`, :func:`ngettext` and :func:`lazy_gettext` are Flask-Babel's,
-with the request's catalogue looked up once per request (:func:`translations`)
-instead of once per string: a table page translates over a hundred strings,
-and Flask-Babel's lookup of the catalogue costs some 50 times the lookup of a
-string in it. The templates' ``_()``, ``gettext()`` and ``ngettext()`` are
-:func:`template_gettext` and :func:`template_ngettext`: Jinja's newstyle
-gettext (autoescaped, always formatted), called directly rather than through
-the i18n extension's three nested calls, with a translated text that has no
-variables kept per catalogue (a template's ``_("...")`` cost some 13 µs).
+:func:`gettext`, :func:`ngettext`, :func:`pgettext` and their lazy forms
+are Flask-Babel's, with the request's catalogue looked up once per request
+(:func:`translations`) instead of once per string: a table page translates
+over a hundred strings, and Flask-Babel's lookup of the catalogue costs some
+50 times the lookup of a string in it. The templates' ``_()``, ``gettext()``
+and ``ngettext()`` are :func:`template_gettext` and
+:func:`template_ngettext`: Jinja's newstyle gettext (autoescaped, always
+formatted), called directly rather than through the i18n extension's three
+nested calls, with a translated text that has no variables kept per
+catalogue (a template's ``_("...")`` cost some 13 µs).
 """
 
 from __future__ import annotations
@@ -66,6 +67,20 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     variables.setdefault("num", num)
     text: str = translations().ungettext(singular, plural, num)
     return text % variables
+
+
+def pgettext(context: str, string: str, **variables: Any) -> str:
+    """Return ``string`` in the page's language in ``context`` (a
+    ``msgctxt``), formatted with ``variables``, as Flask-Babel's
+    ``pgettext``."""
+    text: str = translations().upgettext(context, string)
+    return text % variables if variables else text
+
+
+def lazy_pgettext(context: str, string: str, **variables: Any) -> LazyString:
+    """Return ``string`` in ``context`` to be translated by :func:`pgettext`
+    each time it is used, as Flask-Babel's ``lazy_pgettext``."""
+    return LazyString(pgettext, context, string, **variables)
 
 
 def lazy_gettext(string: str, **variables: Any) -> LazyString:

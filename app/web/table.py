@@ -13,7 +13,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from app import searches
 from app.ai import BOTS, is_searching
@@ -22,6 +22,7 @@ from app.engine import (
     InvalidCard,
     InvalidState,
     Observation,
+    PlayResult,
     RuleSet,
     observe,
     parse_card,
@@ -89,6 +90,19 @@ def _copy(match: Match) -> Match:
 
 
 _MATCHES = _Matches(MATCHES_KEPT)
+
+
+#: A play's fields (all plain values), in order.
+_RESULT_FIELDS = tuple(item.name for item in fields(PlayResult))
+
+
+def logged(result: PlayResult, position: int) -> dict[str, object]:
+    """Return a play as the log keeps it: ``result``'s fields (what
+    ``dataclasses.asdict`` gives, without its deep copies: they are plain
+    values) plus ``position``, the position that played."""
+    entry: dict[str, object] = {name: getattr(result, name) for name in _RESULT_FIELDS}
+    entry["position"] = position
+    return entry
 
 
 class Refused(Exception):
@@ -216,7 +230,7 @@ class Table:
             result = self.state.play(card)
         except IllegalPlay:
             raise Refused("not_in_hand", 400) from None
-        self.log = [{**asdict(result), "position": HUMAN}]
+        self.log = [logged(result, HUMAN)]
         self._computer_plays()
 
     def next_hand(self, hand_text: object) -> None:
@@ -248,7 +262,7 @@ class Table:
             assert level is not None  # only the player's position has none
             seed = f"{match.seed}:{match.hand_number}:{len(state.plays)}"
             card = searches.choose(level, seed, budget_ms, observe(state, seat))
-            self.log.append({**asdict(state.play(card)), "position": position})
+            self.log.append(logged(state.play(card), position))
         if state.finished:
             match.count_hand()
 
