@@ -72,8 +72,7 @@ def init_security(app: Flask) -> None:
     Call before CSRF protection is set up, so that a form CSRF cannot read
     is a 400, not a 500.
     """
-    app.before_request(_refuse_bad_hosts)
-    app.before_request(_refuse_malformed_forms)
+    app.before_request(_refuse_bad_requests)
     trusted = app.config["TRUSTED_HOSTS"]
     if app.config["SERVER_NAME"] is None and trusted and not trusted[0].startswith("."):
         app.config["SERVER_NAME"] = trusted[0]
@@ -196,12 +195,10 @@ def _game_key() -> str:
     return f"game:{game[:64]}" if game else f"address:{get_remote_address()}"
 
 
-def _refuse_bad_hosts() -> None:
+def _refuse_bad_requests() -> None:
+    # One hook for both checks: Flask looks at each hook on every request.
     if request.environ.get(BAD_HOST):
         abort(400)
-
-
-def _refuse_malformed_forms() -> None:
     # A multipart part whose name cannot be read comes out with the name
     # None, which the CSRF check cannot handle.
     if request.method == "POST" and (None in request.form or None in request.files):

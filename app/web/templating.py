@@ -98,8 +98,9 @@ def url_builder(app: Flask) -> Callable[..., str]:
 def init_app(app: Flask) -> None:
     """Give ``app``'s templates these globals (after Flask-WTF's set-up:
     it puts its ``csrf_token`` in every page's context too)."""
+    build_url = app.extensions[faces.URL_BUILDER] = url_builder(app)
     app.jinja_env.globals.update(
-        url_for=url_builder(app),
+        url_for=build_url,
         csrf_token=csrf_token,
         face=faces.face,
         back=faces.back,
