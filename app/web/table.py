@@ -12,8 +12,9 @@ import copy
 import json
 import secrets
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, fields
+
+from cachetools import LRUCache
 
 from app import searches
 from app.ai import BOTS, is_searching
@@ -44,11 +45,10 @@ class _Matches:
     its match from the seed (a match's finished hands cost some 0.5 ms
     each). A match is deterministic in its data, so a kept one is the
     replay's twin; each caller gets its own copy. Shared by the server's
-    threads (a lock)."""
+    threads (a lock; ``cachetools`` caches are not thread-safe)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self.kept: OrderedDict[str, Match] = OrderedDict()
+        self.kept: LRUCache[str, Match] = LRUCache(maxsize=size)
         self.lock = threading.Lock()
 
     @staticmethod
@@ -64,20 +64,14 @@ class _Matches:
         """Return a copy of the match kept under ``key``, or ``None``."""
         with self.lock:
             match = self.kept.get(key)
-            if match is None:
-                return None
-            self.kept.move_to_end(key)
-        return _copy(match)
+        return None if match is None else _copy(match)
 
     def put(self, key: str, match: Match) -> None:
         """Keep a copy of ``match`` under ``key`` (dropping the least
-        recently used beyond :attr:`size`)."""
+        recently used beyond the size)."""
         twin = _copy(match)
         with self.lock:
             self.kept[key] = twin
-            self.kept.move_to_end(key)
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
 
 
 def _copy(match: Match) -> Match:
