@@ -11,9 +11,11 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 import redis
+import yaml
 from rq import Queue, SimpleWorker, Worker
 
 from app import create_app, jobs
@@ -25,6 +27,7 @@ from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
 from app.engine.decisions import decisions
 
 SECRET = "review-queue-tests-secret"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def finished_record(seed: str) -> dict:
@@ -260,3 +263,15 @@ def test_the_queue_is_chosen_by_the_session_backend_or_the_setting(tmp_path, red
         app(REVIEW_QUEUE=True)
     with pytest.raises(ConfigError, match="FLASK_REVIEW_QUEUE: must be true or false"):
         app(REVIEW_QUEUE="yes")
+
+
+def test_compose_runs_a_review_worker_with_the_apps_image_and_settings():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    app, worker = compose["services"]["app"], compose["services"]["worker"]
+    assert worker["build"] == app["build"] == "."
+    assert worker["command"] == ["flask", "--app", "app", "review-worker"]
+    assert worker["environment"] == app["environment"]
+    assert worker["environment"]["FLASK_SESSION_BACKEND"] == "redis"  # so the replicas queue
+    assert worker["deploy"]["replicas"] == 1
+    assert worker["healthcheck"] == {"disable": True}  # no web port to check
+    assert worker["depends_on"] == app["depends_on"]
