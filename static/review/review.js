@@ -1,6 +1,6 @@
 // The review summary's progress bar: asks the status address every second
-// and moves the bar (and says how many reviews are ahead while it waits for
-// a review worker); reloads the page once the summary is done (without
+// and moves the bar (and says its place in line while it waits for a
+// review worker); reloads the page once the summary is done (without
 // JavaScript, the page reloads itself through its <noscript> refresh).
 (function () {
   "use strict";
@@ -14,7 +14,7 @@
     text.textContent = text.dataset.template.replace("{done}", done).replace("{total}", total);
     if (waiting) {
       waiting.hidden = ahead === null || ahead === undefined;
-      if (!waiting.hidden) waiting.textContent = waiting.dataset.template.replace("{ahead}", ahead);
+      if (!waiting.hidden) waiting.textContent = waiting.dataset.template.replace("{place}", ahead + 1);
     }
   }
   async function poll() {
@@ -24,6 +24,12 @@
         const status = await answer.json();
         show(status.done, status.total, status.ahead);
         if (status.status === "done") {
+          window.location.reload();
+          return;
+        }
+        if (status.status === "new") {
+          // Nobody has started it (the queue was not answering): the page's
+          // visit starts it.
           window.location.reload();
           return;
         }

@@ -110,7 +110,8 @@ def test_a_summary_is_queued_once_and_a_worker_computes_it(queue_app, queue, eva
     assert all(f"0 of {total} decisions evaluated" in text for text in html)
     # The page that queued the job says it waits (the others may have been
     # drawn before it was queued).
-    assert any("Waiting for a review worker: 0 reviews ahead of this one." in text for text in html)
+    waiting = "Waiting for a review worker: this review is number 1 in line."
+    assert any(waiting in text for text in html)
     assert queue.job_ids == [key]
     client = queue_app.test_client()
     assert status(client, key) == {"status": "running", "done": 0, "total": total, "ahead": 0}
