@@ -17,11 +17,13 @@ import pytest
 import redis
 import yaml
 from rq import Queue, SimpleWorker, Worker
+from sqlalchemy import update
 
 from app import create_app, jobs
 from app.ai.review import evaluate
 from app.config import ConfigError
-from app.db import db
+from app.db import db, reviews
+from app.db.models import Review
 from app.db.reviews import find_review, keep_review, review_steps
 from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
 from app.engine.decisions import decisions
@@ -276,3 +278,22 @@ def test_compose_runs_a_review_worker_with_the_apps_image_and_settings():
     assert worker["deploy"]["replicas"] == 1
     assert worker["healthcheck"] == {"disable": True}  # no web port to check
     assert worker["depends_on"] == app["depends_on"]
+
+
+def test_a_job_waiting_past_the_stale_time_is_not_queued_twice(queue_app, queue):
+    key, total = kept(queue_app, "queue-stale")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    # No worker took it for longer than a running job may stay silent: the
+    # next visit claims it again, and finds its job still waiting.
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    with queue_app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+        db.session.commit()
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    with queue_app.app_context():
+        assert find_review(key).updated_at > long_ago + reviews.STALE_AFTER  # claimed again
+    assert "this review is number 1 in line" in page
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
