@@ -64,6 +64,7 @@ from app.engine import InvalidRecord, Observation, RuleSet, load_record, make_re
 from app.engine.decisions import Decision, decisions
 
 from . import i18n, store
+from .errors import RETRY_AFTER
 from .game import RULE_NAMES
 from .i18n import gettext
 
@@ -178,7 +179,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         context["by_number"] = {step.number: step for step in steps}
     page = render_template("review/summary.html", **context)
     if queue_down:
-        return page, 503, {"Retry-After": str(REFRESH_SECONDS * 3)}
+        return page, 503, {"Retry-After": str(RETRY_AFTER)}
     return page
 
 
