@@ -17,6 +17,7 @@ import pytest
 import redis
 import yaml
 from rq import Queue, SimpleWorker, Worker
+from rq.job import Job, JobStatus
 from sqlalchemy import update
 
 from app import create_app, jobs
@@ -294,6 +295,26 @@ def test_a_job_waiting_past_the_stale_time_is_not_queued_twice(queue_app, queue)
     with queue_app.app_context():
         assert find_review(key).updated_at > long_ago + reviews.STALE_AFTER  # claimed again
     assert "this review is number 1 in line" in page
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+
+
+def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app, queue):
+    key, total = kept(queue_app, "queue-vanished")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    # A worker took the job and then vanished with it (its container was
+    # killed): RQ still has it as started, and nothing moves.
+    queue.remove(key)
+    Job.fetch(key, connection=queue.connection).set_status(JobStatus.STARTED)
+    assert queue.count == 0
+    assert status(client, key)["status"] == "running"  # not given up on yet
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    with queue_app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+        db.session.commit()
+    client.get(f"/review/{key}")
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
     assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
