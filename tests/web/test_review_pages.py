@@ -170,7 +170,7 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
 
     monkeypatch.setattr(review_pages, "_pooled", counted)
     status = client.get(f"/review/{key}/status").get_json()
-    assert status == {"status": "new", "done": 0, "total": total}
+    assert status == {"status": "new", "done": 0, "total": total, "ahead": None}
     # Several visitors at once start one job.
     pages = []
     threads = [
@@ -184,7 +184,12 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
     assert all(page.status_code == 200 for page in pages)
     running = pages[0].get_data(as_text=True)
     assert "decisions evaluated" in running or "Points lost" in running
-    assert wait_until_done(client, key) == {"status": "done", "done": total, "total": total}
+    assert wait_until_done(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+    }
     assert sorted(evaluated) == list(range(1, total + 1))
     done = client.get(f"/review/{key}").get_data(as_text=True)
     assert "Points lost per decision" in done and "The three costliest moves" in done
@@ -277,6 +282,7 @@ def test_a_running_summary_shows_its_progress_with_and_without_javascript(client
         "status": "running",
         "done": 0,
         "total": total,
+        "ahead": None,
     }
     # Another visit while it runs starts nothing more.
     client.get(f"/review/{key}")
