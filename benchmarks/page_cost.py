@@ -16,8 +16,8 @@ requests, from as many clients as there are players (a connection each,
 kept open like theirs, taking turns), and as many again from a single
 client (the figure earlier runs compared with). The connections matter:
 waitress's loop visits every open connection each time it wakes, so the
-hello world from one connection costs some 40 % less than from twenty,
-the app's case. Each batch is timed by the server process's CPU time (user
+hello world from one connection costs less than from twenty, the app's
+case (7–14 % in BENCHMARKS.md's runs). Each batch is timed by the server process's CPU time (user
 and system, all its threads, from ``/proc/<pid>/task/*/schedstat`` in
 nanoseconds), so the figures hold however busy the machine is. The
 computers' replies are part of ``POST /play``; the searches' worker pool
