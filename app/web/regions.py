@@ -8,7 +8,8 @@ the script moves carry ``data-flip`` (the card code); regions it swaps
 carry ``data-region``.
 
 They return the markup the Jinja macros that came before them returned,
-byte for byte (``tests/web/test_table_frames.py``): a table page draws its
+byte for byte (compared for thousands of positions: BENCHMARKS.md, "Cost
+of a page"): a table page draws its
 regions twice or more, and a macro call, with its escapes and context
 lookups, cost several times the lookup of a ready-made text. Every value
 put in the page goes through :func:`markupsafe.escape`, as ``{{ value }}``
@@ -21,8 +22,8 @@ does; texts are the templates' own, in the page's language
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from flask import request
 from markupsafe import Markup, escape
@@ -31,6 +32,14 @@ from .faces import back, face
 from .i18n import card_name
 from .i18n import markup_gettext as _
 from .i18n import markup_ngettext as ngettext
+
+if TYPE_CHECKING:
+    from .view import Place
+
+#: The templates' ``url_for`` (endpoint, then the URL's values) and
+#: ``csrf_token``.
+UrlFor = Callable[..., str]
+CsrfToken = Callable[[], str]
 
 
 def scoreboard(v: Mapping[str, Any]) -> Markup:
@@ -75,7 +84,9 @@ def _dealer_tag() -> str:
     )
 
 
-def _seat(v: Mapping[str, Any], place: Any, level_names: Mapping[str, Any], url_for: Any) -> str:
+def _seat(
+    v: Mapping[str, Any], place: Place, level_names: Mapping[str | None, Any], url_for: UrlFor
+) -> str:
     match = v["match"]
     position = place.position
     top = " place-top" if match.players == 2 else ""
@@ -296,9 +307,9 @@ def felt(
     v: Mapping[str, Any],
     live: bool,
     aids: Mapping[str, bool],
-    level_names: Mapping[str, Any],
-    url_for: Any,
-    csrf_token: Any,
+    level_names: Mapping[str | None, Any],
+    url_for: UrlFor,
+    csrf_token: CsrfToken,
 ) -> Markup:
     """The table's felt: the computers' seats, the centre and your hand,
     with a form per card when ``live`` (the page's table; its steps are
@@ -343,7 +354,7 @@ def counter(v: Mapping[str, Any]) -> Markup:
     )
 
 
-def aids_form(aids: Mapping[str, bool], url_for: Any, csrf_token: Any) -> Markup:
+def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) -> Markup:
     """The playing aids, each a checkbox kept with the player's settings
     (``aids``, :func:`.store.aids`), folded under "Playing aids"; saving
     goes back to this page (after a POST, to the table). ``url_for`` and

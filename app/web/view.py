@@ -470,7 +470,7 @@ def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Tabl
 
 
 def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
-    """Return what the table regions show (``templates/game/_table.html``):
+    """Return what the table regions show (:mod:`.regions`):
     ``context`` (the table's :func:`table_context`) plus the position to
     play and the running points."""
     return {
