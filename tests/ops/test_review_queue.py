@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -28,8 +27,9 @@ from app.db.models import Review
 from app.db.reviews import find_review, keep_review, review_steps
 from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
 from app.engine.decisions import decisions
+from tests.conftest import visit_at_once
+from tests.ops.conftest import SECRET
 
-SECRET = "review-queue-tests-secret"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,20 +39,6 @@ def finished_record(seed: str) -> dict:
     while not state.finished:
         state.play(state.hands[state.turn][0])
     return make_record(state, seed)
-
-
-@pytest.fixture
-def queue_app(tmp_path, redis_server):
-    """An app as a replica runs it: sessions in Redis, so reviews go to RQ."""
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": SECRET,
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
-        }
-    )
 
 
 @pytest.fixture
@@ -99,15 +85,7 @@ def evaluated(monkeypatch):
 def test_a_summary_is_queued_once_and_a_worker_computes_it(queue_app, queue, evaluated):
     key, total = kept(queue_app, "queue-once")
     # Several visitors (on any replica) at once queue one job.
-    pages = []
-    visits = [
-        threading.Thread(target=lambda: pages.append(queue_app.test_client().get(f"/review/{key}")))
-        for _ in range(4)
-    ]
-    for visit in visits:
-        visit.start()
-    for visit in visits:
-        visit.join()
+    pages = visit_at_once(queue_app, f"/review/{key}")
     assert [page.status_code for page in pages] == [200] * 4
     html = [page.get_data(as_text=True) for page in pages]
     assert all(f"0 of {total} decisions evaluated" in text for text in html)

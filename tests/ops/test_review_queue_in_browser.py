@@ -11,10 +11,10 @@ import redis
 from playwright.sync_api import Page, expect
 from rq import Queue, SimpleWorker
 
-from app import create_app, jobs
+from app import jobs
 from tests.conftest import serve
 from tests.e2e.conftest import SCREENSHOTS
-from tests.ops.test_review_queue import SECRET, kept
+from tests.ops.test_review_queue import kept
 
 SIZES = {
     "phone-390": {"width": 390, "height": 844},
@@ -25,17 +25,9 @@ SIZES = {
 
 
 def test_a_queued_summary_waits_then_shows_itself_when_a_worker_ran_it(
-    page: Page, redis_server, tmp_path
+    page: Page, redis_server, queue_app
 ):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": SECRET,
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
-        }
-    )
+    app = queue_app
     ahead, ahead_total = kept(app, "browser-queue-ahead")
     key, total = kept(app, "browser-queue")
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -80,17 +72,9 @@ def test_a_queued_summary_waits_then_shows_itself_when_a_worker_ran_it(
 
 
 def test_a_summary_opened_while_the_queue_is_down_starts_by_itself_when_it_is_back(
-    page: Page, redis_server, tmp_path
+    page: Page, redis_server, queue_app
 ):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": SECRET,
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
-        }
-    )
+    app = queue_app
     key, _ = kept(app, "browser-queue-down")
     redis_server.kill()
     with serve(app) as url:

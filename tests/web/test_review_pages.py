@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import threading
 import time
 from datetime import timedelta
 
@@ -26,7 +25,7 @@ from app.engine import (
 )
 from app.engine.decisions import decisions
 from app.web import review as review_pages
-from tests.conftest import CSRF, start_deal
+from tests.conftest import CSRF, start_deal, visit_at_once
 from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
@@ -172,15 +171,7 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
     status = client.get(f"/review/{key}/status").get_json()
     assert status == {"status": "new", "done": 0, "total": total, "ahead": None}
     # Several visitors at once start one job.
-    pages = []
-    threads = [
-        threading.Thread(target=lambda: pages.append(app.test_client().get(f"/review/{key}")))
-        for _ in range(4)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    pages = visit_at_once(app, f"/review/{key}")
     assert all(page.status_code == 200 for page in pages)
     running = pages[0].get_data(as_text=True)
     assert "decisions evaluated" in running or "Points lost" in running
