@@ -1,15 +1,18 @@
-"""Command line: ``flask --app app replay FILE`` and ``flask --app app arena``."""
+"""Command line: ``flask --app app replay FILE``, ``flask --app app arena`` and
+``flask --app app review-worker``."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn, cast
 
 import click
-from flask import Flask
+from flask import Flask, current_app
+from flask.cli import with_appcontext
 
+from . import jobs
 from .ai import BOTS
 from .arena import report, run_arena
 from .engine import (
@@ -118,7 +121,29 @@ def arena_command(
     click.echo(report(result, level_a, level_b))
 
 
+@click.command("review-worker")
+@click.option("--burst", is_flag=True, help="Stop once the queue is empty.")
+@with_appcontext
+def review_worker_command(burst: bool) -> None:
+    """Run review summaries from the RQ queue in Redis (FLASK_REDIS_URL),
+    one at a time on one core, niced (app.jobs.work), until stopped
+    (Ctrl-C or SIGTERM: the job in hand is finished first).
+
+    Run as many workers as the cores the reviews may take. Without a
+    review queue (FLASK_SESSION_BACKEND=redis or FLASK_REVIEW_QUEUE=true,
+    and FLASK_REDIS_URL) prints one line and exits with status 2.
+    """
+    app: Flask = cast(Any, current_app)._get_current_object()
+    if not jobs.uses_queue(app):
+        _fail(
+            "no review queue to work on: set FLASK_REDIS_URL and FLASK_SESSION_BACKEND=redis "
+            "(or FLASK_REVIEW_QUEUE=true); without them the server runs its reviews itself"
+        )
+    jobs.work(app, burst=burst)
+
+
 def register_cli(app: Flask) -> None:
     """Add the project's commands to ``app.cli``."""
     app.cli.add_command(replay_command)
     app.cli.add_command(arena_command)
+    app.cli.add_command(review_worker_command)

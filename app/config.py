@@ -49,6 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "RANKING_LIMIT": "60 per minute",  # per client address, the leaderboard pages
     "TRUSTED_HOSTS": None,  # Host names the site answers to, e.g. ["pisti.example"]; None: any
     "SERVER_NAME": None,  # the public host[:port] share links use; None: see security.py
+    "REVIEW_QUEUE": None,  # review summaries on RQ (true) or in-process; None: RQ with redis
 }
 
 #: Fixed settings; they may be overridden, but are not documented knobs.
@@ -194,6 +195,11 @@ def _check(config: Config) -> list[str]:
         isinstance(server_name, str) and _HOST_PORT.fullmatch(server_name)
     ):
         bad("SERVER_NAME", "must be a host name with an optional port, such as pisti.example")
+    review_queue = config["REVIEW_QUEUE"]
+    if review_queue is not None and not isinstance(review_queue, bool):
+        bad("REVIEW_QUEUE", "must be true or false")
+    elif review_queue and url is None:
+        problems.append("FLASK_REVIEW_QUEUE: the review queue needs FLASK_REDIS_URL")
     database = config["DATABASE_URL"]
     if database is not None:
         try:

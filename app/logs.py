@@ -20,7 +20,6 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from flask import Flask
@@ -96,9 +95,9 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """Return ``record`` as a single line of JSON."""
-        stamp = datetime.fromtimestamp(record.created, UTC)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
         line: dict[str, Any] = {
-            "time": stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{stamp.microsecond // 1000:03d}Z",
+            "time": f"{stamp}.{int(record.msecs):03d}Z",
             "level": record.levelname,
             "event": record.getMessage(),
             **getattr(record, "fields", {}),
@@ -131,17 +130,27 @@ class RequestLog:
         try:
             return self.app(environ, record_status)
         finally:
-            REQUESTS.info(
-                "request",
-                extra={
-                    "fields": {
-                        "method": environ.get("REQUEST_METHOD"),
-                        "path": environ.get("PATH_INFO"),
-                        "status": int(status[-1].split()[0]) if status else 500,
-                        "ms": round((time.perf_counter() - start) * 1000, 1),
-                    }
-                },
-            )
+            if REQUESTS.isEnabledFor(logging.INFO):
+                # Logger.info would also look up the caller's file and line
+                # in the stack, which the line does not show.
+                fields = {
+                    "method": environ.get("REQUEST_METHOD"),
+                    "path": environ.get("PATH_INFO"),
+                    "status": int(status[-1].split()[0]) if status else 500,
+                    "ms": round((time.perf_counter() - start) * 1000, 1),
+                }
+                REQUESTS.handle(
+                    REQUESTS.makeRecord(
+                        REQUESTS.name,
+                        logging.INFO,
+                        __file__,
+                        0,
+                        "request",
+                        (),
+                        None,
+                        extra={"fields": fields},
+                    )
+                )
 
 
 class _StdoutHandler(logging.StreamHandler[TextIO]):

@@ -48,6 +48,7 @@ from weakref import WeakKeyDictionary
 
 import redis
 from cachelib.file import FileSystemCache
+from cachetools import LRUCache
 from filelock import FileLock
 from flask import Flask, Request, Response, request, session
 from flask_session.base import ServerSideSession, ServerSideSessionInterface
@@ -326,9 +327,10 @@ _URL_PARTS = (
     "SCRIPT_NAME",
     "PATH_INFO",
 )
-#: Endpoints found, per application (emptied when it holds this many).
+#: Endpoints found, per application (the most recently used).
 ENDPOINTS_KEPT = 4096
-_ENDPOINTS: WeakKeyDictionary[Flask, dict[tuple[object, ...], str | None]] = WeakKeyDictionary()
+_ENDPOINTS: WeakKeyDictionary[Flask, LRUCache[tuple[object, ...], str | None]] = WeakKeyDictionary()
+_ENDPOINTS_LOCK = threading.Lock()
 
 
 def _endpoint(app: Flask, request: Request) -> str | None:
@@ -336,14 +338,16 @@ def _endpoint(app: Flask, request: Request) -> str | None:
     kept per application by the parts of the request the URL map matches
     on (Flask matches the URL again after the session is opened)."""
     key = tuple(request.environ.get(part) for part in _URL_PARTS)
-    found = _ENDPOINTS.get(app)
-    if found is None:
-        found = _ENDPOINTS.setdefault(app, {})
-    if key not in found:
-        if len(found) >= ENDPOINTS_KEPT:
-            found.clear()
-        found[key] = _match_endpoint(app, request)
-    return found[key]
+    with _ENDPOINTS_LOCK:
+        found = _ENDPOINTS.get(app)
+        if found is None:
+            found = _ENDPOINTS[app] = LRUCache(maxsize=ENDPOINTS_KEPT)
+        if key in found:
+            return found[key]
+    endpoint = _match_endpoint(app, request)
+    with _ENDPOINTS_LOCK:
+        found[key] = endpoint
+    return endpoint
 
 
 def _match_endpoint(app: Flask, request: Request) -> str | None:

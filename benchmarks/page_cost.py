@@ -4,17 +4,22 @@
 Both servers run side by side under the same server and settings (waitress,
 one process, the app's thread count, from :mod:`benchmarks.load_servers`):
 the app as served (``python -m app.serve``, sessions on disk in a temporary
-folder, or in Redis) and :mod:`benchmarks.load_hello`. Players (one cookie
-jar each) play single deals against the computer through the pages, round
-by round: every player reads its table (``GET /game``), then reads it
-again as the page's script does after a play (``GET /game, frames``: with
-the ``Pisti-Frames`` header, the page carries the steps of the plays since
-the player's move), then every player posts a random card of its hand with
-the page's hidden fields (``POST /play``), then the hello world answers as
-many ``GET /`` as that round's requests. Each batch is timed by the
-server process's CPU time (user and system, all its threads, from
-``/proc/<pid>/task/*/schedstat`` in nanoseconds), so the figures hold
-however busy the machine is. The
+folder in the instance folder, or in Redis) and :mod:`benchmarks.load_hello`.
+Players (one cookie jar and one connection each) play single deals against
+the computer through the pages, round by round: every player reads its
+table (``GET /game``), then reads it again as the page's script does after
+a play (``GET /game, frames``: with the ``Pisti-Frames`` header, the page
+carries the steps of the plays since the player's move), then every player
+posts a random card of its hand with the page's hidden fields (``POST
+/play``), then the hello world answers as many ``GET /`` as that round's
+requests, from as many clients as there are players (a connection each,
+kept open like theirs, taking turns), and as many again from a single
+client (the figure earlier runs compared with). The connections matter:
+waitress's loop visits every open connection each time it wakes, so the
+hello world from one connection costs less than from twenty, the app's
+case (7–14 % in BENCHMARKS.md's runs). Each batch is timed by the server process's CPU time (user
+and system, all its threads, from ``/proc/<pid>/task/*/schedstat`` in
+nanoseconds), so the figures hold however busy the machine is. The
 computers' replies are part of ``POST /play``; the searches' worker pool
 (Expert only) is not counted.
 
@@ -40,6 +45,11 @@ from pathlib import Path
 from .load_servers import RedisServer, Server
 from .load_test import GameError, Player, Tally
 
+#: Where the app keeps its sessions when served (``scripts/serve``), and
+#: where the runs keep theirs by default. (On the machine of BENCHMARKS.md,
+#: creating a file under ``/tmp`` costs some 0.45 ms of kernel CPU against
+#: 0.02 ms here, and every stored session is a new file.)
+INSTANCE = Path(__file__).resolve().parent.parent / "instance"
 #: Unmeasured requests each server answers first (templates compiled,
 #: translations loaded, threads started).
 WARM_UP_HELLO = 50
@@ -83,13 +93,16 @@ class Meter:
         return self.ns[kind] / self.requests[kind] / 1e6
 
 
-def run(games: int, backend: str, seed: int) -> tuple[Meter, list[str]]:
+def run(games: int, backend: str, seed: int, within: Path = INSTANCE) -> tuple[Meter, list[str]]:
     """Serve the app (``backend``: ``"filesystem"`` or ``"redis"``) and the
     hello world, play ``games`` single deals against Medium round by round,
-    and return the meter and the errors (bad answers, bad records)."""
+    and return the meter and the errors (bad answers, bad records). The
+    servers' files (sessions, logs) go in a temporary folder made in
+    ``within``."""
     meter = Meter()
     errors: list[str] = []
-    with tempfile.TemporaryDirectory() as folder, ExitStack() as servers:
+    within.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=within) as folder, ExitStack() as servers:
         root = Path(folder)
         env = {"FLASK_SECRET_KEY": "page-cost-secret-key", "FLASK_RATELIMIT_ENABLED": "false"}
         if backend == "redis":
@@ -106,6 +119,10 @@ def run(games: int, backend: str, seed: int) -> tuple[Meter, list[str]]:
         greeter = Player(hello.url, tally)
         for _ in range(WARM_UP_HELLO):
             greeter.get("/")
+        # One client (one connection) per player, as the app has.
+        greeters = [Player(hello.url, tally) for _ in range(games)]
+        for client in greeters:
+            client.get("/")
         rng = random.Random(seed)
         try:
             warm_up = Player(app.url, tally, random.Random(rng.random()))
@@ -120,7 +137,9 @@ def run(games: int, backend: str, seed: int) -> tuple[Meter, list[str]]:
                     break
                 meter.batch("GET /game, frames", app_pid, [_animator(p) for p in players])
                 meter.batch("POST /play", app_pid, [_poster(p) for p in players])
-                meter.batch("hello", hello_pid, [_greeting(greeter)] * (3 * len(players)))
+                greetings = [_greeting(client) for _ in range(3) for client in greeters]
+                meter.batch("hello", hello_pid, greetings)
+                meter.batch("hello, one client", hello_pid, [_greeting(greeter)] * len(greetings))
             for player in players:
                 player.finish()
         except GameError as exc:
@@ -154,8 +173,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
     parser.add_argument("--backend", choices=("filesystem", "redis"), default="filesystem")
     parser.add_argument("--seed", type=int, default=0, help="the players' random seed")
+    parser.add_argument(
+        "--within",
+        type=Path,
+        default=INSTANCE,
+        help="folder for the run's temporary files, sessions included (default: instance/)",
+    )
     args = parser.parse_args(argv)
-    meter, errors = run(args.games, args.backend, args.seed)
+    meter, errors = run(args.games, args.backend, args.seed, args.within)
     if errors:
         print(f"failed: {errors[0]}", file=sys.stderr)
         return 1
@@ -163,9 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.games} games, sessions: {args.backend}; server CPU per request\n")
     print("| request | requests | server CPU ms | × hello world |")
     print("|---|---|---|---|")
-    for kind in ("hello", "GET /game", "GET /game, frames", "POST /play"):
+    names = {
+        "hello": "GET / (hello world, a client per player)",
+        "hello, one client": "GET / (hello world, one client)",
+    }
+    for kind in ("hello", "hello, one client", "GET /game", "GET /game, frames", "POST /play"):
         print(
-            f"| {'GET / (hello world)' if kind == 'hello' else kind} | {meter.requests[kind]} "
+            f"| {names.get(kind, kind)} | {meter.requests[kind]} "
             f"| {meter.ms(kind):.3f} | {meter.ms(kind) / hello:.2f} |"
         )
     return 0

@@ -14,6 +14,21 @@ from app import create_app
 from app.engine import CARDEMS, GameState, seeded_deck
 
 
+def visit_at_once(app, url: str, visitors: int = 4) -> list:
+    """GET ``url`` from ``visitors`` new clients at the same time (threads);
+    return their responses, in the order they were answered."""
+    pages: list = []
+    threads = [
+        threading.Thread(target=lambda: pages.append(app.test_client().get(url)))
+        for _ in range(visitors)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return pages
+
+
 @contextmanager
 def serve(app) -> Iterator[str]:
     """Serve ``app`` on a free loopback port in a thread; yield its base URL."""

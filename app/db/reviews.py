@@ -96,6 +96,18 @@ def fail_review(key: str) -> None:
     db.session.commit()
 
 
+def release_review(key: str) -> None:
+    """Give up this server's claim on review ``key``'s summary job (its job
+    could not be started): it is ``"new"`` again, its stored steps kept, so
+    the next visit claims it."""
+    db.session.execute(
+        update(Review)
+        .where(Review.key == key, Review.status == "running")
+        .values(status="new", updated_at=utcnow())
+    )
+    db.session.commit()
+
+
 def review_steps(review: Review) -> list[dict[str, Any]]:
     """Return the steps stored with ``review`` (as saved by :func:`save_steps`)."""
     steps: list[dict[str, Any]] = json.loads(review.steps)

@@ -12,17 +12,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import g, url_for
+from flask import current_app, g, url_for
 from markupsafe import Markup, escape
+
+#: Where :mod:`.templating` keeps the app's kept ``url_for`` (in
+#: ``app.extensions``).
+URL_BUILDER = "pisti.url_for"
 
 
 def cards_sprite() -> str:
     """Return the address of the card faces' sprite sheet
-    (``static/cards.svg``), built once per request."""
+    (``static/cards.svg``), built once per request (by the templates'
+    ``url_for``, which keeps it for the request's root)."""
     space = g._get_current_object()
     url: str | None = getattr(space, "cards_sprite", None)
     if url is None:
-        url = space.cards_sprite = url_for("static", filename="cards.svg")
+        build = current_app.extensions.get(URL_BUILDER, url_for)
+        url = space.cards_sprite = build("static", filename="cards.svg")
     return url
 
 

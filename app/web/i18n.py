@@ -4,15 +4,16 @@ The catalogues live in ``app/translations``; the ``.mo`` files are compiled
 by the install scripts (``pybabel compile``), never committed. The language
 is the player's choice on any page, else the browser's ``Accept-Language``.
 
-:func:`gettext`, :func:`ngettext` and :func:`lazy_gettext` are Flask-Babel's,
-with the request's catalogue looked up once per request (:func:`translations`)
-instead of once per string: a table page translates over a hundred strings,
-and Flask-Babel's lookup of the catalogue costs some 50 times the lookup of a
-string in it. The templates' ``_()``, ``gettext()`` and ``ngettext()`` are
-:func:`template_gettext` and :func:`template_ngettext`: Jinja's newstyle
-gettext (autoescaped, always formatted), called directly rather than through
-the i18n extension's three nested calls, with a translated text that has no
-variables kept per catalogue (a template's ``_("...")`` cost some 13 µs).
+:func:`gettext`, :func:`ngettext`, :func:`pgettext` and their lazy forms
+are Flask-Babel's, with the request's catalogue looked up once per request
+(:func:`translations`) instead of once per string: a table page translates
+over a hundred strings, and Flask-Babel's lookup of the catalogue costs some
+50 times the lookup of a string in it. The templates' ``_()``, ``gettext()``
+and ``ngettext()`` are :func:`template_gettext` and
+:func:`template_ngettext`: Jinja's newstyle gettext (autoescaped, always
+formatted), called directly rather than through the i18n extension's three
+nested calls, with a translated text that has no variables kept per
+catalogue (a template's ``_("...")`` cost some 13 µs).
 """
 
 from __future__ import annotations
@@ -68,6 +69,20 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     return text % variables
 
 
+def pgettext(context: str, string: str, **variables: Any) -> str:
+    """Return ``string`` in the page's language in ``context`` (a
+    ``msgctxt``), formatted with ``variables``, as Flask-Babel's
+    ``pgettext``."""
+    text: str = translations().upgettext(context, string)
+    return text % variables if variables else text
+
+
+def lazy_pgettext(context: str, string: str, **variables: Any) -> LazyString:
+    """Return ``string`` in ``context`` to be translated by :func:`pgettext`
+    each time it is used, as Flask-Babel's ``lazy_pgettext``."""
+    return LazyString(pgettext, context, string, **variables)
+
+
 def lazy_gettext(string: str, **variables: Any) -> LazyString:
     """Return ``string`` to be translated by :func:`gettext` each time it
     is used (module-level texts), as Flask-Babel's ``lazy_gettext``."""
@@ -98,11 +113,29 @@ def select_locale() -> str:
 
 def card_name(card: str) -> str:
     """Return a card's name in the page's language, e.g. ``"Queen of
-    hearts"`` or ``"Kupa Kızı"``."""
-    suit = str(SUITS[card[1]])
-    if card[0] in NAMED_RANKS:
-        return str(NAMED_RANKS[card[0]]) % {"suit": suit}
-    return str(gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card[0]], suit=suit))
+    hearts"`` or ``"Kupa Kızı"`` (kept per catalogue: a table page names
+    a dozen cards, each some 4 µs to put together).
+
+    Raises:
+        KeyError: ``card`` is not a card code (``"QH"``).
+    """
+    catalogue = translations()
+    names = _CARD_NAMES.get(catalogue)
+    if names is None:
+        names = _CARD_NAMES.setdefault(catalogue, {})
+    name = names.get(card)
+    if name is None:
+        suit = str(SUITS[card[1]])
+        if card[0] in NAMED_RANKS:
+            name = str(NAMED_RANKS[card[0]]) % {"suit": suit}
+        else:
+            name = str(gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card[0]], suit=suit))
+        names[card] = name
+    return name
+
+
+#: Per catalogue, the names of the cards named so far (52 at most).
+_CARD_NAMES: WeakKeyDictionary[NullTranslations, dict[str, str]] = WeakKeyDictionary()
 
 
 #: Per catalogue, the templates' texts without variables, translated and
@@ -119,14 +152,11 @@ def _format(text: str, variables: dict[str, Any]) -> Markup:
     return Markup(text) % variables
 
 
-@pass_context
-def template_gettext(context: Context, string: str, **variables: Any) -> str:
-    """The templates' ``_()`` and ``gettext()``: :func:`gettext` as Jinja's
-    newstyle gettext returns it (``Markup`` when autoescaping, and always
-    formatted with ``variables``, so ``%%`` is ``%`` even without any)."""
+def markup_gettext(string: str, **variables: Any) -> Markup:
+    """Return ``string`` in the page's language as markup, formatted with
+    ``variables`` (escaped), as a template's ``{{ _(string) }}`` is: a text
+    without variables is kept translated per catalogue."""
     catalogue = translations()
-    if not context.eval_ctx.autoescape:
-        return str(catalogue.ugettext(string)) % variables
     if variables:
         return _format(catalogue.ugettext(string), variables)
     ready = _READY.get(catalogue)
@@ -138,18 +168,36 @@ def template_gettext(context: Context, string: str, **variables: Any) -> str:
     return text
 
 
+def markup_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
+    """Return ``singular`` or ``plural`` for ``num`` in the page's language as
+    markup, formatted with ``variables`` (escaped) and ``num``, as a
+    template's ``{{ ngettext(...) }}`` is."""
+    variables.setdefault("num", num)
+    return _format(translations().ungettext(singular, plural, num), variables)
+
+
+@pass_context
+def template_gettext(context: Context, string: str, **variables: Any) -> str:
+    """The templates' ``_()`` and ``gettext()``: :func:`gettext` as Jinja's
+    newstyle gettext returns it (:func:`markup_gettext` when autoescaping,
+    and always formatted with ``variables``, so ``%%`` is ``%`` even without
+    any)."""
+    if not context.eval_ctx.autoescape:
+        return str(translations().ugettext(string)) % variables
+    return markup_gettext(string, **variables)
+
+
 @pass_context
 def template_ngettext(
     context: Context, singular: str, plural: str, num: int, **variables: Any
 ) -> str:
     """The templates' ``ngettext()``: :func:`ngettext` as Jinja's newstyle
-    ngettext returns it (``num`` among the variables; ``Markup`` when
-    autoescaping)."""
-    variables.setdefault("num", num)
-    text = translations().ungettext(singular, plural, num)
+    ngettext returns it (``num`` among the variables; :func:`markup_ngettext`
+    when autoescaping)."""
     if context.eval_ctx.autoescape:
-        return _format(text, variables)
-    return str(text) % variables
+        return markup_ngettext(singular, plural, num, **variables)
+    variables.setdefault("num", num)
+    return str(translations().ungettext(singular, plural, num)) % variables
 
 
 def init_app(app: Flask) -> None:

@@ -13,11 +13,14 @@ pages are plain GET addresses any replica can answer:
   unless the summary has evaluated it already.
 - ``/review/<key>``: the summary. The first visit starts its job (claimed
   once in the database, so it is computed once, whichever replica and
-  however many visitors ask) in this process's background threads, which
-  evaluate the steps one by one through the same pool and store each as
-  it is done; the page shows a progress bar that a small script updates
-  from ``/review/<key>/status`` (JSON), or that reloads itself without
-  JavaScript.
+  however many visitors ask): alone, in this process's background threads,
+  which evaluate the steps one by one through the same pool; with several
+  replicas, on the RQ queue, run by a review worker (:mod:`app.jobs`).
+  Either stores each step as it is done; the page shows a progress bar
+  that a small script updates from ``/review/<key>/status`` (JSON), or
+  that reloads itself without JavaScript. A job that failed, or whose
+  worker died, shows as failed, and the next visit starts it again; when
+  the queue cannot be reached, the page says so (503) and nothing is lost.
 """
 
 from __future__ import annotations
@@ -41,24 +44,27 @@ from flask import (
     url_for,
 )
 from flask_babel import format_decimal
+from redis import RedisError
 from werkzeug.wrappers import Response as BaseResponse
 
-from app import searches
+from app import jobs, searches
 from app.ai.review import Step, evaluate, summarize
-from app.db import db
 from app.db.models import Review
 from app.db.reviews import (
     claim_review,
     fail_review,
     find_review,
     keep_review,
+    release_review,
     review_steps,
     save_steps,
+    utcnow,
 )
 from app.engine import InvalidRecord, Observation, RuleSet, load_record, make_record
 from app.engine.decisions import Decision, decisions
 
 from . import i18n, store
+from .errors import RETRY_AFTER
 from .game import RULE_NAMES
 from .i18n import gettext
 
@@ -150,27 +156,43 @@ def from_game() -> BaseResponse | tuple[str, int]:
 
 
 @bp.get("/<key>")
-def summary(key: str) -> str:
+def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     """The summary: progress while its job runs (started here once), then
-    the points lost at every decision and the three costliest."""
+    the points lost at every decision and the three costliest. When the
+    job queue cannot be reached to start it: the page says so, with 503
+    and ``Retry-After``; nothing is lost (the steps stored so far stay)."""
     review = _review(key)
+    queue_down = False
     if review.status != "done":
-        _start(review)
+        queue_down = not _start(review)
         review = _review(key)
     steps = [Step.from_dict(data) for data in review_steps(review)]
-    context: dict[str, Any] = {"review": review, "steps": steps, "refresh": REFRESH_SECONDS}
+    context: dict[str, Any] = {
+        "review": review,
+        "steps": steps,
+        "refresh": REFRESH_SECONDS,
+        "queue_down": queue_down,
+        "ahead": _ahead(review),
+    }
     if review.status == "done":
         context["summary"] = summarize(steps)
         context["by_number"] = {step.number: step for step in steps}
-    return render_template("review/summary.html", **context)
+    page = render_template("review/summary.html", **context)
+    if queue_down:
+        return page, 503, {"Retry-After": str(RETRY_AFTER)}
+    return page
 
 
 @bp.get("/<key>/status")
 def status(key: str) -> Response:
     """The summary job's progress as JSON: ``status`` (``new``,
-    ``running``, ``done``, ``failed``), ``done`` and ``total`` decisions."""
+    ``running``, ``done``, ``failed``), ``done`` and ``total`` decisions,
+    and ``ahead``: the jobs ahead of it while it waits for a review worker
+    (else ``null``)."""
     review = _review(key)
-    return jsonify(status=review.status, done=review.done, total=review.total)
+    if _job_lost(review):
+        review = _review(key)
+    return jsonify(status=review.status, done=review.done, total=review.total, ahead=_ahead(review))
 
 
 @bp.get("/<key>/<int:number>")
@@ -268,37 +290,58 @@ def _points_so_far(observation: Observation) -> list[int]:
     ]
 
 
-def _start(review: Review) -> None:
-    """Start the summary's job in this process unless it is done or
-    running elsewhere (the claim in the database decides, once)."""
+def _start(review: Review) -> bool:
+    """Start the summary's job unless it is done or running elsewhere (the
+    claim in the database decides, once): on the RQ queue when the app
+    uses one (:func:`app.jobs.uses_queue`), else in this process. A job
+    the queue lost, or whose worker died, is marked failed first, so it
+    starts again. Returns false when the queue could not be reached (the
+    claim is released: nothing started, nothing lost)."""
     if review.total == 0:
         if claim_review(review.key):
             save_steps(review.key, [], finished=True)
-        return
-    if claim_review(review.key):
-        app = cast(Any, current_app)._get_current_object()
+        return True
+    _job_lost(review)
+    if not claim_review(review.key):
+        return True
+    app = cast(Any, current_app)._get_current_object()
+    if not jobs.uses_queue(app):
         JOBS.submit(_summarize, app, review.key)
+        return True
+    try:
+        jobs.enqueue_summary(app, review.key)
+    except RedisError:
+        app.logger.warning("the review queue is not answering; review %s not started", review.key)
+        release_review(review.key)
+        return False
+    return True
+
+
+def _job_lost(review: Review) -> bool:
+    """Mark ``review`` failed when its job runs on the queue and will never
+    finish (:func:`app.jobs.job_lost`); return whether it was."""
+    app = cast(Any, current_app)._get_current_object()
+    if review.status != "running" or not jobs.uses_queue(app):
+        return False
+    if not jobs.job_lost(app, review.key, review.updated_at, utcnow()):
+        return False
+    app.logger.warning("the review %s's job was lost or failed in its worker", review.key)
+    fail_review(review.key)
+    return True
+
+
+def _ahead(review: Review) -> int | None:
+    """The jobs ahead of ``review``'s while it waits in the queue, else ``None``."""
+    app = cast(Any, current_app)._get_current_object()
+    if review.status != "running" or not jobs.uses_queue(app):
+        return None
+    return jobs.waiting_ahead(app, review.key)
 
 
 def _summarize(app: Flask, key: str) -> None:
-    """The summary's job: evaluate every step not stored yet, through the
-    search pool, storing each as it is done (its progress)."""
-    with app.app_context():
-        try:
-            review = find_review(key)
-            assert review is not None  # kept before its job was claimed
-            found = decisions(load_record(review.record), review.seat)
-            steps = review_steps(review)
-            for number in range(len(steps) + 1, len(found) + 1):
-                decision = found[number - 1]
-                steps.append(_pooled(decision, number).to_dict())
-                save_steps(key, steps, finished=number == len(found))
-        except Exception:
-            app.logger.exception("the review %s failed", key)
-            db.session.rollback()
-            fail_review(key)
-        finally:
-            db.session.remove()
+    """The summary's job in this process: :func:`app.jobs.compute_summary`,
+    every step through the search pool (:func:`_pooled`)."""
+    jobs.compute_summary(app, key, lambda decision, number: _pooled(decision, number))
 
 
 def _pooled(decision: Decision, number: int) -> Step:

@@ -12,8 +12,9 @@ import copy
 import json
 import secrets
 import threading
-from collections import OrderedDict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
+
+from cachetools import LRUCache
 
 from app import searches
 from app.ai import BOTS, is_searching
@@ -22,6 +23,7 @@ from app.engine import (
     InvalidCard,
     InvalidState,
     Observation,
+    PlayResult,
     RuleSet,
     observe,
     parse_card,
@@ -43,11 +45,10 @@ class _Matches:
     its match from the seed (a match's finished hands cost some 0.5 ms
     each). A match is deterministic in its data, so a kept one is the
     replay's twin; each caller gets its own copy. Shared by the server's
-    threads (a lock)."""
+    threads (a lock; ``cachetools`` caches are not thread-safe)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self.kept: OrderedDict[str, Match] = OrderedDict()
+        self.kept: LRUCache[str, Match] = LRUCache(maxsize=size)
         self.lock = threading.Lock()
 
     @staticmethod
@@ -63,20 +64,14 @@ class _Matches:
         """Return a copy of the match kept under ``key``, or ``None``."""
         with self.lock:
             match = self.kept.get(key)
-            if match is None:
-                return None
-            self.kept.move_to_end(key)
-        return _copy(match)
+        return None if match is None else _copy(match)
 
     def put(self, key: str, match: Match) -> None:
         """Keep a copy of ``match`` under ``key`` (dropping the least
-        recently used beyond :attr:`size`)."""
+        recently used beyond the size)."""
         twin = _copy(match)
         with self.lock:
             self.kept[key] = twin
-            self.kept.move_to_end(key)
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
 
 
 def _copy(match: Match) -> Match:
@@ -89,6 +84,19 @@ def _copy(match: Match) -> Match:
 
 
 _MATCHES = _Matches(MATCHES_KEPT)
+
+
+#: A play's fields (all plain values), in order.
+_RESULT_FIELDS = tuple(item.name for item in fields(PlayResult))
+
+
+def logged(result: PlayResult, position: int) -> dict[str, object]:
+    """Return a play as the log keeps it: ``result``'s fields (what
+    ``dataclasses.asdict`` gives, without its deep copies: they are plain
+    values) plus ``position``, the position that played."""
+    entry: dict[str, object] = {name: getattr(result, name) for name in _RESULT_FIELDS}
+    entry["position"] = position
+    return entry
 
 
 class Refused(Exception):
@@ -216,7 +224,7 @@ class Table:
             result = self.state.play(card)
         except IllegalPlay:
             raise Refused("not_in_hand", 400) from None
-        self.log = [{**asdict(result), "position": HUMAN}]
+        self.log = [logged(result, HUMAN)]
         self._computer_plays()
 
     def next_hand(self, hand_text: object) -> None:
@@ -248,7 +256,7 @@ class Table:
             assert level is not None  # only the player's position has none
             seed = f"{match.seed}:{match.hand_number}:{len(state.plays)}"
             card = searches.choose(level, seed, budget_ms, observe(state, seat))
-            self.log.append({**asdict(state.play(card)), "position": position})
+            self.log.append(logged(state.play(card), position))
         if state.finished:
             match.count_hand()
 

@@ -6,11 +6,14 @@ configuration's lookups), several times the rendering of a line of HTML.
 Here they give the same answers for less:
 
 - ``url_for``: Flask's, kept per application for the request's root
-  (scheme, host and script root: all a URL built during a request depends
-  on besides its arguments).
+  (scheme, host and script root, as the WSGI environ has them: all a URL
+  built during a request depends on besides its arguments).
 - ``csrf_token``: Flask-WTF's token, made by ``generate_csrf`` once per
   request and then read back from ``g.csrf_token``, where Flask-WTF keeps it.
 - ``face`` and ``back``: the cards (:mod:`.faces`).
+- ``table_scoreboard``, ``table_felt``, ``table_log`` and
+  ``table_counter``: the table's regions, and ``aids_form``: the playing
+  aids (:mod:`.regions`).
 
 And :class:`PageEnvironment`, the app's Jinja environment, makes two of
 Jinja's steps cheaper with the same results.
@@ -26,10 +29,14 @@ from flask import Flask, g, request
 from flask.templating import Environment
 from flask_wtf.csrf import generate_csrf
 
-from . import faces
+from . import faces, regions
 
 #: URLs kept per application (about 100 bytes each).
 URLS_KEPT = 4096
+#: What the request's root URL (scheme, host, script root) is made of, in
+#: its WSGI environ (after the proxy fix): read as they are, since
+#: ``request.url_root`` builds and re-encodes the URL each time (some 15 µs).
+_ROOT_PARTS = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
 
 
 class PageEnvironment(Environment):
@@ -73,13 +80,15 @@ def url_builder(app: Flask) -> Callable[..., str]:
     that cannot be a key, such as a list, is passed to Flask's each time)."""
 
     @lru_cache(maxsize=URLS_KEPT)
-    def build(root: str, endpoint: str, values: tuple[tuple[str, Any], ...]) -> str:
+    def build(root: tuple[object, ...], endpoint: str, values: tuple[tuple[str, Any], ...]) -> str:
         return app.url_for(endpoint, **dict(values))
 
     def url_for(endpoint: str, **values: Any) -> str:
         """Flask's ``url_for(endpoint, **values)``, kept."""
+        environ = request.environ
+        root = tuple(environ.get(part) for part in _ROOT_PARTS)
         try:
-            return build(request.url_root, endpoint, tuple(sorted(values.items())))
+            return build(root, endpoint, tuple(sorted(values.items())))
         except TypeError:  # an argument that cannot be a key
             return app.url_for(endpoint, **values)
 
@@ -89,8 +98,17 @@ def url_builder(app: Flask) -> Callable[..., str]:
 def init_app(app: Flask) -> None:
     """Give ``app``'s templates these globals (after Flask-WTF's set-up:
     it puts its ``csrf_token`` in every page's context too)."""
+    build_url = app.extensions[faces.URL_BUILDER] = url_builder(app)
     app.jinja_env.globals.update(
-        url_for=url_builder(app), csrf_token=csrf_token, face=faces.face, back=faces.back
+        url_for=build_url,
+        csrf_token=csrf_token,
+        face=faces.face,
+        back=faces.back,
+        table_scoreboard=regions.scoreboard,
+        table_felt=regions.felt,
+        table_log=regions.log,
+        table_counter=regions.counter,
+        aids_form=regions.aids_form,
     )
     overrides = {"csrf_token": csrf_token}
     app.context_processor(lambda: overrides)

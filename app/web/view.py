@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
-
-from flask_babel import lazy_pgettext
 
 from app.ai.hints import Hint, hints_for
 from app.engine import (
@@ -25,8 +23,8 @@ from app.engine import (
 from app.engine.cards import RANKS
 from app.story.cast import opponent as story_opponent
 
-from .i18n import card_name, gettext, lazy_gettext, ngettext
-from .table import HUMAN, Table
+from .i18n import card_name, gettext, lazy_gettext, lazy_pgettext, ngettext
+from .table import HUMAN, Table, logged
 
 if TYPE_CHECKING:
     from app.engine.match import Match
@@ -243,7 +241,7 @@ def last_round(match: Match) -> list[dict[str, Any]]:
     for index, card in enumerate(plays):
         result = state.play(card)
         if index >= len(plays) - match.players:
-            events.append({**asdict(result), "position": match.position_of(result.seat)})
+            events.append(logged(result, match.position_of(result.seat)))
     return events
 
 
@@ -472,7 +470,7 @@ def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Tabl
 
 
 def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
-    """Return what the table regions show (``templates/game/_table.html``):
+    """Return what the table regions show (:mod:`.regions`):
     ``context`` (the table's :func:`table_context`) plus the position to
     play and the running points."""
     return {

@@ -1,28 +1,41 @@
 // The review summary's progress bar: asks the status address every second
-// and moves the bar; reloads the page once the summary is done (without
+// and moves the bar (and says its place in line while it waits for a
+// review worker); reloads the page once the summary is done (without
 // JavaScript, the page reloads itself through its <noscript> refresh).
 (function () {
   "use strict";
   const bar = document.getElementById("review-progress");
   const text = document.getElementById("review-progress-text");
+  const waiting = document.getElementById("review-waiting");
   if (!bar || !text) return;
-  function show(done, total) {
+  function show(done, total, ahead) {
     bar.max = total;
     bar.value = done;
     text.textContent = text.dataset.template.replace("{done}", done).replace("{total}", total);
+    if (waiting) {
+      waiting.hidden = ahead === null || ahead === undefined;
+      if (!waiting.hidden) waiting.textContent = waiting.dataset.template.replace("{place}", ahead + 1);
+    }
   }
   async function poll() {
     try {
       const answer = await fetch(bar.dataset.status, { headers: { Accept: "application/json" } });
       if (answer.ok) {
         const status = await answer.json();
-        show(status.done, status.total);
+        show(status.done, status.total, status.ahead);
         if (status.status === "done") {
+          window.location.reload();
+          return;
+        }
+        if (status.status === "new") {
+          // Nobody has started it (the queue was not answering): the page's
+          // visit starts it.
           window.location.reload();
           return;
         }
         if (status.status === "failed") {
           text.textContent = text.dataset.failed;
+          if (waiting) waiting.hidden = true;
           return;
         }
       }

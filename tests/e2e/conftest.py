@@ -68,8 +68,32 @@ def first_seed(rules, wanted) -> str:
 
 def settled(page) -> int:
     """How many times the page's script has settled (``static/pisti.js``
-    counts in ``<html data-settled>``)."""
-    return int(page.evaluate("Number(document.documentElement.dataset.settled || 0)"))
+    counts in ``<html data-settled>``), read at once (0 while a page loads)."""
+    return int(
+        page.evaluate(
+            "Number(document.documentElement && document.documentElement.dataset.settled || 0)"
+        )
+    )
+
+
+def settled_when_ready(page) -> int:
+    """:func:`settled` once the page's script has run and is not busy: a
+    page still loading (just after a click that navigates) is waited for,
+    so its first settling is not taken for a later play's."""
+    handle = page.wait_for_function(
+        """() => {
+            const root = document.documentElement;
+            return root && root.dataset.state === "ready" && Number(root.dataset.settled);
+        }"""
+    )
+    return int(handle.json_value())
+
+
+def cards_in_hand(page) -> int:
+    """How many cards the player's hand shows, once the page has loaded
+    (just after a click that navigates, the new page may not be parsed)."""
+    page.wait_for_load_state()
+    return page.locator(".hand button").count()
 
 
 def wait_settled(page, before: int) -> None:
@@ -82,7 +106,8 @@ def wait_settled(page, before: int) -> None:
 def play_card(page, button) -> bool:
     """Click a card of the hand and wait until the replies have landed;
     return whether the play was taken (a page refusing it shows an alert)."""
-    before = settled(page)
+    button.wait_for()
+    before = settled_when_ready(page)
     button.click()
     wait_settled(page, before)
     return page.locator(".alert").count() == 0

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, play_card
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
 
 SIZES = [
     ("phone", PHONE),
@@ -36,7 +36,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     expect(page.locator(".countdown")).to_contain_text("Next deal in")
     page.screenshot(path=screenshots / f"daily-{size_name}.png", full_page=True)
     page.get_by_role("button", name="Play today's deal (ranked)").click()
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     expect(page.locator(".verdict")).to_be_visible()
     expect(page.locator(".your-result")).to_contain_text("This was your ranked Daily game.")
@@ -47,7 +47,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     expect(page.locator(".your-place")).to_contain_text("Your place:")
     expect(page.locator("tr.mine")).to_contain_text(name)
     page.get_by_role("button", name="Play today's deal (unranked)").click()
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     expect(page.locator(".your-result")).to_contain_text("Daily deal, unranked.")
 
@@ -97,7 +97,7 @@ def test_without_javascript_the_server_countdown_stays(browser, live_server):
 
 
 def _play_through(page: Page) -> None:
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     expect(page.locator(".verdict")).to_be_visible()
 

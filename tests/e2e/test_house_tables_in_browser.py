@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import play_card, settled
+from tests.e2e.conftest import cards_in_hand, play_card, settled
 from tests.e2e.test_table_motion import COUNT_STEPS, SIZES, a_card, assert_fits
 
 #: The two new tables, as deal-link queries with Easy computers.
@@ -73,7 +73,7 @@ def test_a_match_is_played_to_the_end(browser: Browser, live_server, screenshots
     hands = 0
     while True:
         plays = 0
-        while page.locator(".hand button").count():
+        while cards_in_hand(page):
             assert play_card(page, a_card(page))
             plays += 1
         assert plays == (16 if table == "three" else 12)

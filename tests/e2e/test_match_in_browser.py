@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, play_card
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
 
 
 def shoot(page: Page, screenshots, name: str) -> None:
@@ -18,7 +18,7 @@ def shoot(page: Page, screenshots, name: str) -> None:
 def play_hand(page: Page, screenshots, name: str) -> int:
     """Click cards until the hand is over; return the number of plays taken."""
     plays = 0
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         capturing = page.locator(".hand button.captures")
         plays += play_card(
             page, capturing.first if capturing.count() else page.locator(".hand button").first

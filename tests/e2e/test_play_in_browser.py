@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from app.ai import make_bot
 from app.engine import CARDEMS, GameState, hand_winner, observe, score_hand, seeded_deck
-from tests.e2e.conftest import DESKTOP, PHONE, play_card
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
 
 
 def engine_result(seed: str, mine: list[str]) -> tuple[GameState, list]:
@@ -39,7 +39,7 @@ def test_deal_from_seed_and_play_a_whole_hand(
     page.get_by_role("button", name="Start this deal").click()
     expect(page.locator(".hand button")).to_have_count(4)
     mine = []
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         buttons = page.locator(".hand button")
         # Prefer a capturing card when the page marks one, as a player would.
         capturing = page.locator(".hand button.captures")

@@ -9,7 +9,7 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import play_card
+from tests.e2e.conftest import cards_in_hand, play_card
 
 SIZES = {
     "phone-390": {"width": 390, "height": 844},
@@ -43,7 +43,7 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     page.get_by_role("button", name="Deal from a seed").click()
     page.get_by_role("button", name="Start this deal").click()
     # Play badly on purpose: never take the pile when a card could.
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         keeps = page.locator(".hand button:not(.captures)")
         play_card(page, keeps.first if keeps.count() else page.locator(".hand button").first)
     page.get_by_role("button", name="Review this game").click()

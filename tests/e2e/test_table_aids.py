@@ -7,7 +7,15 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CARDEMS, PARTNERS, seeded_deck, would_capture
-from tests.e2e.conftest import DESKTOP, PHONE, first_seed, play_card, settled, wait_settled
+from tests.e2e.conftest import (
+    DESKTOP,
+    PHONE,
+    cards_in_hand,
+    first_seed,
+    play_card,
+    settled,
+    wait_settled,
+)
 
 CAPTURE_SEED = first_seed(CARDEMS, lambda s: any(would_capture(c, s.pile_top) for c in s.hands[0]))
 QUIET_SEED = first_seed(
@@ -151,11 +159,11 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server, loca
     pages.append(("home", axe.run(page)))
     deal(page, live_server, "axe-classic", "classic")
     pages.append(("table", axe.run(page)))
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     pages.append(("between", axe.run(page)))
     deal(page, live_server, "axe-cardems")
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     pages.append(("final", axe.run(page)))
     context.close()
@@ -192,7 +200,7 @@ def test_turkish_table_has_no_english_left(browser: Browser, live_server, screen
         page.set_viewport_size(size)
         page.emulate_media(reduced_motion="reduce")
         page.screenshot(path=screenshots / f"tr-table-{name}.png")
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     text = page.locator("body").inner_text()
     assert [word for word in ENGLISH if word in text] == []

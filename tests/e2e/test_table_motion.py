@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CARDEMS, would_capture
-from tests.e2e.conftest import first_seed, play_card, settled, wait_settled
+from tests.e2e.conftest import cards_in_hand, first_seed, play_card, settled, wait_settled
 
 SIZES = {
     "1280x700": {"width": 1280, "height": 700},
@@ -113,7 +113,7 @@ def test_whole_game_fits_the_screen(
     expect(page.locator(".kept")).to_be_visible()
     plays = 0
     while True:
-        while page.locator(".hand button").count():
+        while cards_in_hand(page):
             assert_fits(page)
             if plays == 2:
                 page.screenshot(path=screenshots / f"fit-{rules}-{size_name}.png")
@@ -269,7 +269,7 @@ def test_whole_game_without_javascript(browser: Browser, live_server):
     page = context.new_page()
     deal(page, live_server, "no-script")
     plays = 0
-    while page.locator(".hand button").count():
+    while cards_in_hand(page):
         assert_fits(page)
         with page.expect_navigation():
             a_card(page).click()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from app import create_app
 from benchmarks.load_servers import RedisServer, Server
 from tests.e2e.conftest import browser_type_launch_args  # noqa: F401 (the Chromium set-up)
 
@@ -18,6 +19,20 @@ def redis_server(tmp_path):
     server = RedisServer(tmp_path / "redis", persistent=True).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def queue_app(tmp_path, redis_server):
+    """An app as a replica runs it: sessions in Redis, so reviews go to RQ."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": SECRET,
+            "SESSION_BACKEND": "redis",
+            "REDIS_URL": redis_server.url,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+        }
+    )
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ def compose() -> dict:
 
 def test_compose_runs_redis_postgres_two_app_replicas_and_a_proxy(compose):
     services = compose["services"]
-    assert set(services) == {"redis", "postgres", "app", "proxy"}
+    assert set(services) == {"redis", "postgres", "app", "worker", "proxy"}
     app = services["app"]
     assert app["build"] == "."
     assert app["deploy"]["replicas"] == 2

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import threading
 import time
 from datetime import timedelta
 
@@ -26,7 +25,7 @@ from app.engine import (
 )
 from app.engine.decisions import decisions
 from app.web import review as review_pages
-from tests.conftest import CSRF, start_deal
+from tests.conftest import CSRF, start_deal, visit_at_once
 from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
@@ -170,21 +169,18 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
 
     monkeypatch.setattr(review_pages, "_pooled", counted)
     status = client.get(f"/review/{key}/status").get_json()
-    assert status == {"status": "new", "done": 0, "total": total}
+    assert status == {"status": "new", "done": 0, "total": total, "ahead": None}
     # Several visitors at once start one job.
-    pages = []
-    threads = [
-        threading.Thread(target=lambda: pages.append(app.test_client().get(f"/review/{key}")))
-        for _ in range(4)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    pages = visit_at_once(app, f"/review/{key}")
     assert all(page.status_code == 200 for page in pages)
     running = pages[0].get_data(as_text=True)
     assert "decisions evaluated" in running or "Points lost" in running
-    assert wait_until_done(client, key) == {"status": "done", "done": total, "total": total}
+    assert wait_until_done(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+    }
     assert sorted(evaluated) == list(range(1, total + 1))
     done = client.get(f"/review/{key}").get_data(as_text=True)
     assert "Points lost per decision" in done and "The three costliest moves" in done
@@ -277,6 +273,7 @@ def test_a_running_summary_shows_its_progress_with_and_without_javascript(client
         "status": "running",
         "done": 0,
         "total": total,
+        "ahead": None,
     }
     # Another visit while it runs starts nothing more.
     client.get(f"/review/{key}")

@@ -1,0 +1,205 @@
+"""The review summaries' background jobs: in this process, or on RQ.
+
+A review's summary (:mod:`app.web.review`) evaluates every decision of a
+hand and stores each step as it is done (:mod:`app.db.reviews`), so the
+summary page's progress bar moves and every replica reads the result. Who
+runs the job depends on the deployment (:func:`uses_queue`):
+
+- Alone (filesystem sessions, ``scripts/serve``, the one container): a
+  background thread of the web process (``app.web.review.JOBS``), its
+  evaluations through the process's search pool (:data:`app.searches.POOL`,
+  the server's cap on searches at once).
+- Several replicas (the Redis session backend, as in
+  ``docker-compose.yml``): the job is enqueued on the RQ queue
+  :data:`QUEUE` in that Redis and run by a review worker
+  (``flask --app app review-worker``, :func:`work`), one job at a time in
+  one process, niced like the search pool's workers: each worker takes at
+  most one core.
+
+Either way the claim in the database (:func:`app.db.reviews.claim_review`)
+is what makes a summary computed once; the RQ job's id is the review's key,
+so a claim taken again (a job gone silent) never queues a second job while
+one is waiting or running.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, cast
+
+import redis
+from flask import Flask, current_app
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+from rq import Queue, Worker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from app.ai.review import Step, evaluate
+from app.db import db
+from app.db.reviews import fail_review, find_review, review_steps, save_steps
+from app.engine import load_record
+from app.engine.decisions import Decision, decisions
+from app.searches import NICENESS
+from app.sessions import REDIS_CONNECT_TIMEOUT, REDIS_TIMEOUT
+
+#: The RQ queue's name.
+QUEUE = "pisti-reviews"
+#: The most a summary job may run in a worker, seconds (a hand's summary
+#: takes well under a second of CPU: BENCHMARKS.md "Review").
+JOB_TIMEOUT = 600
+#: How long a failed job's record is kept in Redis, seconds.
+FAILURE_TTL = 24 * 3600
+#: A claimed review whose RQ job cannot be found after this long was lost
+#: (Redis lost it, or its record expired): the page says the review failed.
+LOST_AFTER = timedelta(seconds=30)
+#: RQ states of a job still waiting to run.
+WAITING = frozenset({JobStatus.CREATED, JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED})
+
+#: Evaluates one decision (its number from 1) into its reviewed step.
+StepEvaluator = Callable[[Decision, int], Step]
+
+
+def uses_queue(app: Flask) -> bool:
+    """Whether ``app``'s summaries run on the RQ queue: ``REVIEW_QUEUE``
+    when set, else whenever sessions are kept in Redis (several replicas)."""
+    chosen = app.config["REVIEW_QUEUE"]
+    if chosen is None:
+        return bool(app.config["SESSION_BACKEND"] == "redis")
+    return bool(chosen)
+
+
+def review_queue(app: Flask) -> Queue:
+    """The queue of summary jobs in ``app``'s Redis (``REDIS_URL``), for
+    the web process: a connection that gives up after a few seconds, so a
+    Redis outage is a clear message rather than a hung page. Made once per
+    app; does not connect until used."""
+    queue = app.extensions.get("review_queue")
+    if queue is None:
+        connection = redis.Redis.from_url(
+            app.config["REDIS_URL"],
+            socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
+            socket_timeout=REDIS_TIMEOUT,
+            retry=Retry(NoBackoff(), 1),
+        )
+        queue = app.extensions["review_queue"] = Queue(QUEUE, connection=connection)
+    return cast(Queue, queue)
+
+
+def enqueue_summary(app: Flask, key: str) -> None:
+    """Queue the summary job of review ``key`` (its RQ job id), unless a job
+    of that id is waiting in the queue already. Call after claiming it: a
+    job of that id that failed, finished, or started but went silent (the
+    claim was free to take again: its worker is gone) is replaced.
+
+    Raises:
+        redis.RedisError: Redis could not be reached; the job may or may
+            not be queued (the caller releases its claim, so the next visit
+            tries again and finds it if it is).
+    """
+    queue = review_queue(app)
+    try:
+        job = Job.fetch(key, connection=queue.connection)
+    except NoSuchJobError:
+        job = None
+    if job is not None:
+        if job.get_status() in WAITING:
+            return
+        job.delete()
+    queue.enqueue(
+        run_summary,
+        key,
+        job_id=key,
+        job_timeout=JOB_TIMEOUT,
+        result_ttl=0,
+        failure_ttl=FAILURE_TTL,
+        description=f"review summary {key[:12]}",
+    )
+
+
+def job_lost(app: Flask, key: str, claimed_at: Any, now: Any) -> bool:
+    """Whether the RQ job of review ``key``, claimed at ``claimed_at``
+    (the review's ``updated_at``) and still running in the database, will
+    never finish: RQ marked it failed, stopped or cancelled (it raised, its
+    worker process died, or it ran past :data:`JOB_TIMEOUT`), or it is gone
+    :data:`LOST_AFTER` after the claim. False when Redis cannot tell
+    (unreachable): the page then shows the stored progress."""
+    try:
+        status = Job.fetch(key, connection=review_queue(app).connection).get_status()
+    except NoSuchJobError:
+        return bool(now - claimed_at > LOST_AFTER)
+    except redis.RedisError:
+        return False
+    return status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
+
+
+def waiting_ahead(app: Flask, key: str) -> int | None:
+    """How many jobs are ahead of review ``key``'s in the queue, or ``None``
+    when it is not waiting there (running, done, or Redis unreachable)."""
+    try:
+        job = Job.fetch(key, connection=review_queue(app).connection)
+        position = job.get_position()
+    except (NoSuchJobError, redis.RedisError):
+        return None
+    return position
+
+
+def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
+    """The summary's job: evaluate with ``evaluate_step`` every decision of
+    review ``key`` not stored yet, storing each as it is done (its
+    progress) and the review as done after the last. Any error is logged
+    and the review marked failed (its page says so, and a visit starts it
+    again); nothing is raised."""
+    with app.app_context():
+        try:
+            review = find_review(key)
+            assert review is not None  # kept before its job was claimed
+            found = decisions(load_record(review.record), review.seat)
+            steps = review_steps(review)
+            for number in range(len(steps) + 1, len(found) + 1):
+                steps.append(evaluate_step(found[number - 1], number).to_dict())
+                save_steps(key, steps, finished=number == len(found))
+        except Exception:
+            app.logger.exception("the review %s failed", key)
+            db.session.rollback()
+            fail_review(key)
+        finally:
+            db.session.remove()
+
+
+def run_summary(key: str) -> None:
+    """The RQ job (run in a review worker, with the app's context the
+    worker command pushed): :func:`compute_summary`, each decision
+    evaluated right here, in the worker's one process."""
+    app = cast(Any, current_app)._get_current_object()
+    try:
+        compute_summary(app, key, evaluate_here)
+    finally:
+        # A forked work horse must not leave pooled connections behind.
+        db.engine.dispose()
+
+
+def evaluate_here(decision: Decision, number: int) -> Step:
+    """Evaluate ``decision`` in this process (:func:`app.ai.review.evaluate`)."""
+    return evaluate(decision.observation, decision.played, number)
+
+
+def worker_queue(app: Flask) -> Queue:
+    """The queue of summary jobs as a worker reads it: a connection without
+    the web's short timeout (RQ sets the one its blocking reads need)."""
+    return Queue(QUEUE, connection=redis.Redis.from_url(app.config["REDIS_URL"]))
+
+
+def work(app: Flask, burst: bool = False) -> bool:
+    """Run a review worker for ``app`` in this process, niced
+    (:data:`app.searches.NICENESS`): RQ's forking worker, one job at a
+    time, each in a fresh child process (a job that crashes it is marked
+    failed, and the worker goes on). Call inside ``app``'s context; with
+    ``burst``, return once the queue is empty. Returns whether any job ran.
+    """
+    os.nice(NICENESS)
+    db.engine.dispose()  # the children open their own connections
+    queue = worker_queue(app)
+    return bool(Worker([queue], connection=queue.connection).work(burst=burst))

@@ -1,0 +1,387 @@
+"""The table's regions drawn in Python: the scoreboard, the felt (the
+computers' seats, the centre, your hand), what just happened and the
+played-cards counter, each from a view ``v`` (:func:`.view.motion_view`, a
+dict). The table page draws the table as it stands, and one ``<template>``
+per play since your move draws the table just after that play, which
+``static/pisti.js`` steps through while it moves the cards (FLIP). Cards
+the script moves carry ``data-flip`` (the card code); regions it swaps
+carry ``data-region``.
+
+They return the markup the Jinja macros that came before them returned,
+byte for byte (compared for thousands of positions: BENCHMARKS.md, "Cost
+of a page"): a table page draws its
+regions twice or more, and a macro call, with its escapes and context
+lookups, cost several times the lookup of a ready-made text. Every value
+put in the page goes through :func:`markupsafe.escape`, as ``{{ value }}``
+does; texts are the templates' own, in the page's language
+(:func:`.i18n.markup_gettext`). The templates call them as
+``table_scoreboard``, ``table_felt``, ``table_log`` and ``table_counter``
+(template globals, see :mod:`.templating`), and the playing aids' form
+(:func:`aids_form`, on the table and home pages) likewise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from flask import request
+from markupsafe import Markup, escape
+
+from .faces import back, face
+from .i18n import card_name
+from .i18n import markup_gettext as _
+from .i18n import markup_ngettext as ngettext
+
+if TYPE_CHECKING:
+    from .view import Place
+
+#: The templates' ``url_for`` (endpoint, then the URL's values) and
+#: ``csrf_token``.
+UrlFor = Callable[..., str]
+CsrfToken = Callable[[], str]
+
+
+def scoreboard(v: Mapping[str, Any]) -> Markup:
+    """The score so far, a line per side (``data-region="score"``)."""
+    target = v["match"].target
+    running = v["running"]
+    parts = [f'<ul class="scoreboard" data-region="score" aria-label="{_("Score so far")}">\n  ']
+    for index, side in enumerate(v["sides"]):
+        jack = side["jack_pisti"]
+        jacks = f" · {ngettext('%(num)s Jack pişti', '%(num)s Jack piştis', jack)}" if jack else ""
+        total = (
+            f'<span class="chip total">'
+            f"{_('%(points)s / %(target)s pts', points=side['total'], target=target)}</span>"
+            if target
+            else ""
+        )
+        parts.append(
+            f'\n  <li class="side side-{index}"><span class="who">{escape(side["name"])}</span>\n'
+            f'    <span class="chip">'
+            f"{ngettext('%(num)s card', '%(num)s cards', side['captured'])}</span>\n"
+            f'    <span class="chip">'
+            f"{ngettext('%(num)s pişti', '%(num)s piştis', side['pisti'])}{jacks}</span>\n"
+            f'    <span class="chip points" title="'
+            f'{_("Card points and piştis so far in this hand")}">'
+            f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
+            f"    {total}\n  </li>\n  "
+        )
+    parts.append("\n</ul>")
+    return Markup("".join(parts))
+
+
+def _turn_tag(v: Mapping[str, Any], position: int) -> str:
+    if v["turn"] != position:
+        return ""
+    said = _("your turn") if position == 0 else _("to play")
+    return f' <span class="tag turn-tag">{said}</span>'
+
+
+def _dealer_tag() -> str:
+    return (
+        f'<span class="tag dealer" title="{_("Dealer: plays the last card")}">{_("dealer")}</span>'
+    )
+
+
+def _seat(
+    v: Mapping[str, Any], place: Place, level_names: Mapping[str | None, Any], url_for: UrlFor
+) -> str:
+    match = v["match"]
+    position = place.position
+    top = " place-top" if match.players == 2 else ""
+    turn = " turn" if v["turn"] == position else ""
+    partner = (
+        f' <span class="tag">{_("partner")}</span>'
+        if match.rules.teams == "partners" and position == 2
+        else ""
+    )
+    dealer = _dealer_tag() if place.dealer else ""
+    if place.crest:
+        level = (
+            f'<img class="crest" src="{escape(url_for("static", filename=place.crest))}" alt="" '
+            'width="28" height="28">'
+        )
+    else:
+        level = escape(level_names.get(place.level, ""))
+    cards = place.cards
+    in_hand = ngettext("%(num)s card in hand", "%(num)s cards in hand", cards)
+    last = ""
+    if place.last:
+        card = place.last["card"]
+        last = (
+            f'\n  <p class="last-play">{face(card, "tiny")} <span><span class="visually-hidden">'
+            f"{escape(card_name(card))}: </span>{escape(place.last['said'])}</span></p>\n  "
+        )
+    return (
+        f'<section class="place seat place-{position}{top}{turn}"\n'
+        f'         data-region="seat-{position}" data-seat="{position}" '
+        f'aria-labelledby="place-{position}">\n'
+        f'  <h2 class="place-name" id="place-{position}">{escape(place.name)}{partner}\n'
+        f"    {dealer}</h2>\n"
+        f'  <p class="place-level">{level}{_turn_tag(v, position)}</p>\n'
+        f'  <div class="backs backs-{cards}" role="img" aria-label="{in_hand}">\n'
+        f"    {back('small') * cards}\n"
+        f'    <span class="backs-count" aria-hidden="true">{cards}</span>\n'
+        f"  </div>\n  {last}\n</section>"
+    )
+
+
+def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
+    obs = v["obs"]
+    taken = v["taken"]
+    stock = (
+        '<span class="card back" data-flip="stock" aria-hidden="true"></span>'
+        if obs.stock
+        else '<span class="card empty" aria-hidden="true"></span>'
+    )
+    bottom = ""
+    if obs.bottom_card and aids["bottom_card"]:
+        bottom = (
+            f'<span class="bottom-card">{face(obs.bottom_card, "tiny")} <span class="count">'
+            f'{_("bottom card")}<span class="visually-hidden">: '
+            f"{escape(card_name(obs.bottom_card))}</span></span></span>"
+        )
+    fan = v["fan"]
+    last = len(fan) - 1
+    cards = "".join(
+        str(face(card, "top" if index == last else "", card)) for index, card in enumerate(fan)
+    )
+    mark = ""
+    if taken and (taken["pisti"] or taken["jack_pisti"]):
+        said = _("Jack pişti!") if taken["jack_pisti"] else _("Pişti!")
+        mark = f'<span class="pisti-mark">{said}</span>'
+    if taken:
+        if taken["position"] == 0:
+            took = ngettext("You take %(num)s card", "You take %(num)s cards", taken["cards"])
+        else:
+            took = ngettext(
+                "%(who)s takes %(num)s card",
+                "%(who)s takes %(num)s cards",
+                taken["cards"],
+                who=taken["name"],
+            )
+        count = f"{took}\n      \n      "
+    else:
+        top = ""
+        if obs.pile_top:
+            top = (
+                '<span class="visually-hidden">'
+                f"{_('Top card: %(card)s.', card=card_name(obs.pile_top))} </span>"
+            )
+        if obs.pile_size:
+            face_down = f", {_('%(num)s face down', num=obs.face_down)}" if obs.face_down else ""
+            more = ""
+            if v["under"] > obs.face_down:
+                more = " ({})".format(
+                    ngettext(
+                        "%(num)s more face up under these",
+                        "%(num)s more face up under these",
+                        v["under"] - obs.face_down,
+                    )
+                )
+            pile = ngettext("Pile: %(num)s card", "Pile: %(num)s cards", obs.pile_size)
+            count = f"{top}\n      {pile}{face_down}{more}\n      "
+        else:
+            count = f"{top}\n      {_('The table is empty')}"
+    taken_by = f' data-taken-by="{taken["position"]}"' if taken else ""
+    seen = ""
+    if obs.seen_face_down:
+        shown = "".join(
+            f'{face(card, "tiny")}<span class="visually-hidden">{escape(card_name(card))}</span>'
+            for card in obs.seen_face_down
+        )
+        seen = (
+            '<p class="count seen-face-down">'
+            f"{_('Your side took the face-down cards; only your side sees them:')}\n"
+            f"      {shown}</p>"
+        )
+    return (
+        f'\n<section class="centre" data-region="centre" aria-label="{_("The centre")}">\n'
+        '  <div class="stock">\n'
+        f"    {stock}\n"
+        f'    <span class="count">{_("Stock: %(num)s", num=obs.stock)}</span>\n'
+        f"    {bottom}\n"
+        "  </div>\n"
+        f'  <div class="pile"{taken_by}>\n'
+        f'    <div class="fan{" taken" if taken else ""}">\n'
+        "      "
+        + (
+            '<span class="card back under" data-flip="under" aria-hidden="true"></span>'
+            if v["under_face_down"]
+            else ""
+        )
+        + "\n      "
+        + (
+            '<span class="card face-up-edge under" aria-hidden="true"></span>'
+            if v["under"] > v["under_face_down"]
+            else ""
+        )
+        + f"\n      {cards}\n      "
+        + ("" if fan else '<span class="card empty" aria-hidden="true"></span>')
+        + f"\n      {mark}\n"
+        "    </div>\n"
+        '    <p class="count" id="pile-count">\n'
+        f"      {count}\n"
+        "    </p>\n"
+        "    \n"
+        f"    {seen}\n"
+        "  </div>\n"
+        "</section>"
+    )
+
+
+def _you(
+    v: Mapping[str, Any], live: bool, aids: Mapping[str, bool], token: str, action: str
+) -> str:
+    me = v["places"][0]
+    dealer = f" {_dealer_tag()}" if me.dealer else ""
+    last = ""
+    if me.last:
+        card = me.last["card"]
+        last = (
+            f'\n    <p class="last-play">{_("You played")} {face(card, "tiny")} <span>'
+            f'<span class="visually-hidden">{escape(card_name(card))}: </span>'
+            f"{escape(me.last['said'])}</span></p>\n    "
+        )
+    items = []
+    if live:
+        pile_size = v["obs"].pile_size
+        fields = (
+            f'\n    <form method="post" action="{escape(action)}">\n'
+            f'      <input type="hidden" name="csrf_token" value="{escape(token)}">\n'
+            f'      <input type="hidden" name="move" value="{v["move"]}">\n'
+            f'      <input type="hidden" name="hand" value="{v["match"].hand_number}">\n'
+            f'      <input type="hidden" name="game" value="{escape(v["game_id"])}">\n'
+        )
+        for item in v["hand"]:
+            card = item["card"]
+            marked = item["captures"] and aids["highlight"]
+            if marked:
+                label = ngettext(
+                    "%(card)s — captures the pile’s %(num)s card",
+                    "%(card)s — captures the pile’s %(num)s cards",
+                    pile_size,
+                    card=card_name(card),
+                )
+                takes = (
+                    '<span class="take-mark" aria-hidden="true">'
+                    f"{_('takes %(num)s', num=pile_size)}</span>"
+                )
+            else:
+                label, takes = escape(card_name(card)), ""
+            key = item["key"]
+            items.append(
+                f"\n    {fields}"
+                f'      <button class="card-button{" captures" if marked else ""}" type="submit" '
+                f'name="card" value="{escape(card)}"\n'
+                f'              data-key="{key}" aria-keyshortcuts="{key}"\n'
+                f'              aria-label="{label}">\n'
+                f"        {face(card, '', card)}\n"
+                f"        {takes}\n"
+                "      </button>\n"
+                "    </form>\n    \n    "
+            )
+    else:
+        for item in v["hand"]:
+            card = item["card"]
+            items.append(
+                f'\n    \n    <span class="card-button">{face(card, "", card)}</span>\n    \n    '
+            )
+    return (
+        f'\n<section class="place place-0 you{" turn" if v["turn"] == 0 else ""}" '
+        'data-region="you" data-seat="0" aria-labelledby="your-hand">\n'
+        '  <div class="you-head">\n'
+        f'    <h2 class="place-name" id="your-hand">{_("Your hand")}{dealer}</h2>\n'
+        f"    {_turn_tag(v, 0)}\n"
+        f"    {last}\n"
+        "  </div>\n"
+        '  <div class="hand">\n'
+        f"    {''.join(items)}\n"
+        "  </div>\n"
+        "</section>"
+    )
+
+
+def felt(
+    v: Mapping[str, Any],
+    live: bool,
+    aids: Mapping[str, bool],
+    level_names: Mapping[str | None, Any],
+    url_for: UrlFor,
+    csrf_token: CsrfToken,
+) -> Markup:
+    """The table's felt: the computers' seats, the centre and your hand,
+    with a form per card when ``live`` (the page's table; its steps are
+    not). ``aids``: the player's (:func:`.store.aids`); ``level_names``,
+    ``url_for`` and ``csrf_token`` the templates'."""
+    seats = "".join(_seat(v, place, level_names, url_for) for place in v["places"][1:])
+    token = csrf_token() if live else ""
+    action = url_for("game.play") if live else ""
+    return Markup(
+        f'<div class="table">\n  {seats}\n  {_centre(v, aids)}\n'
+        f"  {_you(v, live, aids, token, action)}\n</div>"
+    )
+
+
+def log(v: Mapping[str, Any], aids: Mapping[str, bool]) -> Markup:
+    """What just happened, a line per play (``data-region="log"``)."""
+    if v["happened"]:
+        lines = "".join(f"<li>{escape(line)}</li>" for _step, line in v["happened"])
+        told = f'\n  <ol class="log">{lines}</ol>\n  '
+    else:
+        marked = (
+            f" {_('Cards marked “takes” would capture the pile.')}" if aids["highlight"] else ""
+        )
+        told = (
+            f'\n  <p class="log-empty">{_("Your move: choose a card to play it.")}{marked}</p>\n  '
+        )
+    return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {told}\n</div>')
+
+
+def counter(v: Mapping[str, Any]) -> Markup:
+    """The played-cards counter: how many of each rank were seen face up."""
+    ranks = "".join(
+        f'<li class="{"all" if seen == 4 else ""}"><span class="rank">{escape(rank)}</span>'
+        f'<span class="seen">{seen}</span><span class="visually-hidden">/4</span></li>'
+        for rank, seen in v["counter"]
+    )
+    return Markup(
+        '<section class="counter" data-region="counter" aria-labelledby="counter-title">\n'
+        f'  <h2 id="counter-title">{_("Cards seen face up")}</h2>\n'
+        f"  <ol>{ranks}</ol>\n"
+        "</section>"
+    )
+
+
+def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) -> Markup:
+    """The playing aids, each a checkbox kept with the player's settings
+    (``aids``, :func:`.store.aids`), folded under "Playing aids"; saving
+    goes back to this page (after a POST, to the table). ``url_for`` and
+    ``csrf_token`` are the templates'."""
+    labels = (
+        ("highlight", _("Highlight the cards that would capture")),
+        ("counter", _("Played-cards counter")),
+        ("four_colour", _("Four-colour deck")),
+        ("hints", _("Hints on your turn")),
+        ("bottom_card", _("Show the stock's bottom card (partners)")),
+        ("fan", _("Fan the pile's top cards")),
+        ("remarks", _("Opponents' remarks (Mansion Evenings)")),
+    )
+    toggles = "".join(
+        f'\n    <label class="toggle"><input type="checkbox" name="{name}" value="on"'
+        f"{' checked' if aids[name] else ''}> {label}</label>\n    "
+        for name, label in labels
+    )
+    back = request.full_path if request.method == "GET" else url_for("game.table")
+    return Markup(
+        '<details class="settings">\n'
+        f"  <summary>{_('Playing aids')}</summary>\n"
+        f'  <form method="post" action="{escape(url_for("game.save_settings"))}" class="aids">\n'
+        f'    <input type="hidden" name="csrf_token" value="{escape(csrf_token())}">\n'
+        f'    <input type="hidden" name="next" value="{escape(back)}">\n'
+        f"    {toggles}\n"
+        f'    <button class="button" type="submit">{_("Save")}</button>\n'
+        "  </form>\n"
+        "</details>"
+    )

@@ -1,0 +1,298 @@
+"""Review summaries on the RQ queue (several replicas sharing Redis): a
+real redis-server, jobs run by an RQ worker in burst mode; each summary is
+computed once, a failed job or a dead worker shows as failed and starts
+again, and a queue that cannot be reached is a clear 503 that loses
+nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+import yaml
+from rq import Queue, SimpleWorker, Worker
+from rq.job import Job, JobStatus
+from sqlalchemy import update
+
+from app import create_app, jobs
+from app.ai.review import evaluate
+from app.config import ConfigError
+from app.db import db, reviews
+from app.db.models import Review
+from app.db.reviews import find_review, keep_review, review_steps
+from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
+from app.engine.decisions import decisions
+from tests.conftest import visit_at_once
+from tests.ops.conftest import SECRET
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def finished_record(seed: str) -> dict:
+    """A finished classic hand's record: every seat plays its first card."""
+    state = GameState.deal(CLASSIC, seeded_deck(seed, CLASSIC))
+    while not state.finished:
+        state.play(state.hands[state.turn][0])
+    return make_record(state, seed)
+
+
+@pytest.fixture
+def queue(redis_server):
+    """The review queue as a worker reads it."""
+    return Queue(jobs.QUEUE, connection=redis.Redis.from_url(redis_server.url))
+
+
+def kept(app, seed: str) -> tuple[str, int]:
+    """Keep a finished hand for review of seat 0; return its key and its
+    number of decisions."""
+    record = finished_record(seed)
+    total = len(decisions(load_record(json.dumps(record)), 0))
+    with app.app_context():
+        return keep_review(record, 0, total), total
+
+
+def run_burst(app, queue, worker_class=SimpleWorker) -> None:
+    """Run every queued job in this process (``SimpleWorker``) or in forked
+    children (``Worker``), then return."""
+    with app.app_context():
+        db.engine.dispose()  # a forked child must not share this process's connections
+        worker_class([queue], connection=queue.connection).work(burst=True)
+
+
+def status(client, key: str) -> dict:
+    return client.get(f"/review/{key}/status").get_json()
+
+
+@pytest.fixture
+def evaluated(monkeypatch):
+    """The decisions the worker evaluates in this process, by number."""
+    numbers: list[int] = []
+    real = jobs.evaluate_here
+
+    def counted(decision, number):
+        numbers.append(number)
+        return real(decision, number)
+
+    monkeypatch.setattr(jobs, "evaluate_here", counted)
+    return numbers
+
+
+def test_a_summary_is_queued_once_and_a_worker_computes_it(queue_app, queue, evaluated):
+    key, total = kept(queue_app, "queue-once")
+    # Several visitors (on any replica) at once queue one job.
+    pages = visit_at_once(queue_app, f"/review/{key}")
+    assert [page.status_code for page in pages] == [200] * 4
+    html = [page.get_data(as_text=True) for page in pages]
+    assert all(f"0 of {total} decisions evaluated" in text for text in html)
+    # The page that queued the job says it waits (the others may have been
+    # drawn before it was queued).
+    waiting = "Waiting for a review worker: this review is number 1 in line."
+    assert any(waiting in text for text in html)
+    assert queue.job_ids == [key]
+    client = queue_app.test_client()
+    assert status(client, key) == {"status": "running", "done": 0, "total": total, "ahead": 0}
+
+    run_burst(queue_app, queue)
+
+    assert sorted(evaluated) == list(range(1, total + 1))
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert "Points lost per decision" in page and "The three costliest moves" in page
+    assert "<progress" not in page
+    # Stored as the web would have computed it.
+    with queue_app.app_context():
+        first = review_steps(find_review(key))[0]
+    decision = decisions(load_record(json.dumps(finished_record("queue-once"))), 0)[0]
+    expected = evaluate(decision.observation, decision.played, 1).to_dict()
+    assert first == json.loads(json.dumps(expected))
+    # Later visits queue nothing and compute nothing.
+    client.get(f"/review/{key}")
+    assert queue.count == 0
+    run_burst(queue_app, queue)
+    assert len(evaluated) == total
+
+
+def test_a_failed_job_shows_as_failed_and_the_next_visit_finishes_it(
+    queue_app, queue, evaluated, monkeypatch
+):
+    key, total = kept(queue_app, "queue-failed")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    real = jobs.evaluate_here
+
+    def third_fails(decision, number):
+        if number == 3:
+            raise RuntimeError("a broken evaluation")
+        return real(decision, number)
+
+    monkeypatch.setattr(jobs, "evaluate_here", third_fails)
+    run_burst(queue_app, queue)
+    assert status(client, key) == {"status": "failed", "done": 2, "total": total, "ahead": None}
+
+    monkeypatch.setattr(jobs, "evaluate_here", real)
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert f"2 of {total} decisions evaluated" in page
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key)["status"] == "done"
+    # Each decision evaluated once: the two stored before the failure were
+    # not evaluated again.
+    assert sorted(evaluated) == list(range(1, total + 1))
+
+
+def test_a_worker_that_dies_mid_job_shows_as_failed_and_nothing_is_lost(
+    queue_app, queue, monkeypatch
+):
+    key, total = kept(queue_app, "queue-dies")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    real = jobs.evaluate_here
+
+    def dies_at_the_third(decision, number):
+        if number == 3:
+            os._exit(9)  # the work horse dies as if killed (out of memory)
+        return real(decision, number)
+
+    monkeypatch.setattr(jobs, "evaluate_here", dies_at_the_third)
+    run_burst(queue_app, queue, Worker)  # each job in a forked work horse, as in production
+    assert status(client, key) == {"status": "failed", "done": 2, "total": total, "ahead": None}
+    page = client.get(f"/review/{key}/status")
+    assert page.status_code == 200
+
+    monkeypatch.setattr(jobs, "evaluate_here", real)
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert f"2 of {total} decisions evaluated" in page
+    run_burst(queue_app, queue)
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+
+
+def test_a_queue_that_cannot_be_reached_is_a_clear_503_and_nothing_is_lost(
+    queue_app, queue, redis_server
+):
+    key, total = kept(queue_app, "queue-down")
+    client = queue_app.test_client()
+    redis_server.kill()
+    page = client.get(f"/review/{key}")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 503
+    assert page.headers["Retry-After"] == "5"
+    assert "The review queue is not answering right now" in html
+    assert "Nothing is lost" in html
+    assert status(client, key) == {"status": "new", "done": 0, "total": total, "ahead": None}
+    # A step is evaluated in the web process's own search pool meanwhile.
+    assert client.get(f"/review/{key}/1").status_code == 200
+
+    redis_server.start()
+    assert client.get(f"/review/{key}").status_code == 200
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key)["status"] == "done"
+
+
+def test_the_review_worker_command_runs_the_queue(queue_app, queue, redis_server, tmp_path):
+    key, total = kept(queue_app, "queue-command")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    env = {
+        **os.environ,
+        "FLASK_SECRET_KEY": SECRET,
+        "FLASK_SESSION_BACKEND": "redis",
+        "FLASK_REDIS_URL": redis_server.url,
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+    }
+    flask = [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"]
+    done = subprocess.run(flask, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    assert queue.count == 0
+
+
+def test_the_review_worker_command_needs_a_queue(tmp_path):
+    env = {
+        **os.environ,
+        "FLASK_SECRET_KEY": SECRET,
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+    }
+    flask = [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"]
+    done = subprocess.run(flask, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("no review queue to work on: set FLASK_REDIS_URL")
+
+
+def test_the_queue_is_chosen_by_the_session_backend_or_the_setting(tmp_path, redis_server):
+    def app(**settings):
+        return create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": SECRET,
+                "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+                **settings,
+            }
+        )
+
+    assert not jobs.uses_queue(app())
+    assert jobs.uses_queue(app(REVIEW_QUEUE=True, REDIS_URL=redis_server.url))
+    redis_sessions = {"SESSION_BACKEND": "redis", "REDIS_URL": redis_server.url}
+    assert jobs.uses_queue(app(**redis_sessions))
+    assert not jobs.uses_queue(app(**redis_sessions, REVIEW_QUEUE=False))
+    with pytest.raises(ConfigError, match="FLASK_REVIEW_QUEUE: the review queue needs"):
+        app(REVIEW_QUEUE=True)
+    with pytest.raises(ConfigError, match="FLASK_REVIEW_QUEUE: must be true or false"):
+        app(REVIEW_QUEUE="yes")
+
+
+def test_compose_runs_a_review_worker_with_the_apps_image_and_settings():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    app, worker = compose["services"]["app"], compose["services"]["worker"]
+    assert worker["build"] == app["build"] == "."
+    assert worker["command"] == ["flask", "--app", "app", "review-worker"]
+    assert worker["environment"] == app["environment"]
+    assert worker["environment"]["FLASK_SESSION_BACKEND"] == "redis"  # so the replicas queue
+    assert worker["deploy"]["replicas"] == 1
+    assert worker["healthcheck"] == {"disable": True}  # no web port to check
+    assert worker["depends_on"] == app["depends_on"]
+
+
+def test_a_job_waiting_past_the_stale_time_is_not_queued_twice(queue_app, queue):
+    key, total = kept(queue_app, "queue-stale")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    # No worker took it for longer than a running job may stay silent: the
+    # next visit claims it again, and finds its job still waiting.
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    with queue_app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+        db.session.commit()
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    with queue_app.app_context():
+        assert find_review(key).updated_at > long_ago + reviews.STALE_AFTER  # claimed again
+    assert "this review is number 1 in line" in page
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+
+
+def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app, queue):
+    key, total = kept(queue_app, "queue-vanished")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    # A worker took the job and then vanished with it (its container was
+    # killed): RQ still has it as started, and nothing moves.
+    queue.remove(key)
+    Job.fetch(key, connection=queue.connection).set_status(JobStatus.STARTED)
+    assert queue.count == 0
+    assert status(client, key)["status"] == "running"  # not given up on yet
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    with queue_app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+        db.session.commit()
+    client.get(f"/review/{key}")
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
