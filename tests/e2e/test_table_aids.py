@@ -14,6 +14,7 @@ from tests.e2e.conftest import (
     first_seed,
     play_card,
     settled,
+    settled_when_ready,
     wait_settled,
 )
 
@@ -130,7 +131,7 @@ def test_aids_work_without_javascript(browser: Browser, live_server):
 def test_whole_game_with_the_keyboard(page: Page, live_server):
     deal(page, live_server, "keyboard-only")
     # The page's script has run (else its first "settled" would be taken for the play's).
-    page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+    settled_when_ready(page)
     page.keyboard.press("Tab")  # the skip link
     while page.evaluate("document.activeElement.closest('.hand') === null"):
         page.keyboard.press("Tab")
