@@ -31,8 +31,6 @@ from typing import Any, cast
 
 import redis
 from flask import Flask, current_app
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 from rq import Queue, Worker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
@@ -43,7 +41,7 @@ from app.db.reviews import fail_review, find_review, review_steps, save_steps
 from app.engine import load_record
 from app.engine.decisions import Decision, decisions
 from app.searches import NICENESS
-from app.sessions import REDIS_CONNECT_TIMEOUT, REDIS_TIMEOUT
+from app.sessions import redis_client
 
 #: The RQ queue's name.
 QUEUE = "pisti-reviews"
@@ -73,17 +71,11 @@ def uses_queue(app: Flask) -> bool:
 
 def review_queue(app: Flask) -> Queue:
     """The queue of summary jobs in ``app``'s Redis (``REDIS_URL``), for
-    the web process: a connection that gives up after a few seconds, so a
-    Redis outage is a clear message rather than a hung page. Made once per
-    app; does not connect until used."""
+    the web process (:func:`app.sessions.redis_client`: a Redis outage is a
+    clear message rather than a hung page). Made once per app."""
     queue = app.extensions.get("review_queue")
     if queue is None:
-        connection = redis.Redis.from_url(
-            app.config["REDIS_URL"],
-            socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
-            socket_timeout=REDIS_TIMEOUT,
-            retry=Retry(NoBackoff(), 1),
-        )
+        connection = redis_client(app.config["REDIS_URL"])
         queue = app.extensions["review_queue"] = Queue(QUEUE, connection=connection)
     return cast(Queue, queue)
 

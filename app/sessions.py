@@ -565,6 +565,22 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         pipe.execute()
 
 
+def redis_client(url: str) -> redis.Redis:
+    """A Redis client for work done inside a page's request (``url`` such
+    as ``redis://host:6379/0``): it gives up after
+    :data:`REDIS_CONNECT_TIMEOUT` / :data:`REDIS_TIMEOUT` seconds, so an
+    outage is a clear 503 rather than a hung page. Does not connect until
+    used."""
+    return redis.Redis.from_url(
+        url,
+        socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
+        socket_timeout=REDIS_TIMEOUT,
+        # One immediate retry covers a pooled connection Redis closed when it
+        # restarted; more would only delay the 503 of a real outage.
+        retry=Retry(NoBackoff(), 1),
+    )
+
+
 def init_sessions(app: Flask) -> redis.Redis | None:
     """Give ``app`` its session interface from ``SESSION_BACKEND``, and
     return the Redis client when it uses Redis (else ``None``).
@@ -578,14 +594,7 @@ def init_sessions(app: Flask) -> redis.Redis | None:
             app, Path(folder), int(app.config["SESSION_FILE_THRESHOLD"])
         )
         return None
-    client = redis.Redis.from_url(
-        app.config["REDIS_URL"],
-        socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
-        socket_timeout=REDIS_TIMEOUT,
-        # One immediate retry covers a pooled connection Redis closed when it
-        # restarted; more would only delay the 503 of a real outage.
-        retry=Retry(NoBackoff(), 1),
-    )
+    client = redis_client(app.config["REDIS_URL"])
     app.session_interface = RedisSessions(
         app,
         client=client,
