@@ -29,7 +29,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from app.ai import expert
-from app.ai.expert import ExpertBot, _solves
+from app.ai.expert import ExpertBot, _solves, margin
 from app.ai.hard import HardBot
 from app.engine import GameState, observe, parse_rules_text, seeded_deck
 from app.engine.scoring import team_points
@@ -48,8 +48,7 @@ def _hard_margin(state: GameState, card: str, team: int) -> float:
     hard = HardBot(random.Random(0))
     while not trial.finished:
         trial.play(hard.choose(observe(trial, trial.turn)))
-    points = team_points(trial)
-    return points[team] - (sum(points) - points[team]) / (len(points) - 1)
+    return margin(team_points(trial), team)
 
 
 def gains(

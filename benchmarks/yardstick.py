@@ -31,6 +31,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from app.ai import Bot, make_bot
+from app.ai.expert import margin
 from app.arena import report, run_arena
 from app.engine import (
     FULL_DECK,
@@ -122,12 +123,6 @@ class YardstickBot:
         return back - loss - hold_jack - 0.5 * card_points(card)
 
 
-def _margin(state: GameState, team: int) -> float:
-    points = team_points(state)
-    others = len(points) - 1
-    return points[team] - (sum(points) - points[team]) / others
-
-
 def _kind(obs: Observation, cards: tuple[str, str]) -> str:
     """What a decision between ``cards`` (the yardstick's, Hard's) is
     about: the first matching of the listed kinds."""
@@ -183,7 +178,7 @@ def differ_deals(rules_text: str, seed: str, first: int, count: int) -> dict[str
                         trial = state.copy()
                         trial.play(card)
                         _finish(trial, bots)
-                        ends.append(_margin(trial, team))
+                        ends.append(margin(team_points(trial), team))
                     gains[_kind(obs, (yard_card, hard_card))].append(ends[0] - ends[1])
                 state.play(bots[seat].choose(obs))
     return gains
