@@ -29,13 +29,18 @@ import numpy as np
 from app.engine import Observation
 from app.engine.batch import JACK, POINTS, RANK, Batch, Floats, Ints
 from app.engine.scoring import team_points
-from app.engine.worlds import World, sample_world
+from app.engine.worlds import Voids, World, inferred_voids, sample_world
 
 from .counting import count_cards
 from .hard import CARD_WORTH, JACK_KEEP, evaluate
 
 #: Default thinking time per move, in milliseconds.
 BUDGET_MS = 150.0
+#: Sample worlds where the other seats hold no rank their plays in this
+#: deal say they lack (:func:`app.engine.worlds.inferred_voids`).
+INFER = True
+#: The same for Jacks (a big pile left alone).
+INFER_JACKS = True
 #: Solve the worlds of the last deal exactly when the orders the cards in
 #: hand can be played in (the product of the hand sizes' factorials) are at
 #: most this many: the last 8 plays with two seats, the last 10 with three,
@@ -217,9 +222,10 @@ def _search(
         raise ValueError("give a number of worlds or a time budget")
     hand = list(dict.fromkeys(observation.hand))
     deadline = time.perf_counter() + (math.inf if budget_ms is None else FINISH * budget_ms / 1000)
+    voids = inferred_voids(observation, INFER_JACKS) if INFER else None
     if _solves(observation):
-        return hand, _solved_values(observation, hand, rng, deadline, worlds)
-    return hand, _played_values(observation, hand, rng, deadline, worlds)
+        return hand, _solved_values(observation, hand, rng, deadline, worlds, voids)
+    return hand, _played_values(observation, hand, rng, deadline, worlds, voids)
 
 
 def _solved_values(
@@ -228,13 +234,15 @@ def _solved_values(
     rng: random.Random,
     deadline: float,
     max_worlds: int | None,
+    voids: Voids | None,
 ) -> Floats:
     """``(cards, worlds)``: each card's exact value (:func:`solve`) in
-    worlds sampled one at a time until ``deadline`` or ``max_worlds``."""
+    worlds sampled one at a time (with ``voids``, see :func:`sample_world`)
+    until ``deadline`` or ``max_worlds``."""
     seat, team = observation.seat, observation.team
     values: list[list[float]] = [[] for _ in hand]
     while True:
-        world = sample_world(observation, rng)
+        world = sample_world(observation, rng, voids)
         for position, card in enumerate(hand):
             trial = world.copy()
             trial.play_index(trial.hands[seat].index(card))
@@ -249,9 +257,11 @@ def _played_values(
     rng: random.Random,
     deadline: float,
     max_worlds: int | None,
+    voids: Voids | None,
 ) -> Floats:
     """``(cards, worlds)``: each card's margin after a playout with
-    :func:`playout_policy`, in batches of sampled worlds (every card tried
+    :func:`playout_policy`, in batches of sampled worlds (with ``voids``,
+    see :meth:`Batch.sample`; every card tried
     in a copy of each world, all in one :class:`Batch`). The first batch has
     :data:`FIRST_BATCH` worlds; each next one is sized to end by
     :data:`FILL` of the time left (see :func:`_batch_cost`), at most
@@ -268,7 +278,7 @@ def _played_values(
         began = time.perf_counter()
         if max_worlds is not None:
             size = min(size, max_worlds - done)
-        trials = Batch.sample(observation, generator, size).tile(len(indexes))
+        trials = Batch.sample(observation, generator, size, voids).tile(len(indexes))
         trials.play(indexes.repeat(size))
         while not trials.finished:
             if chunks and time.perf_counter() >= deadline:

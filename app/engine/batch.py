@@ -29,6 +29,7 @@ from .cards import CARD_POINTS, FULL_DECK, RANKS
 from .observation import Observation
 from .rules import RuleSet
 from .state import CENTRE, HAND_SIZE, PLAYS_PER_HAND, GameState
+from .worlds import Voids
 
 #: An array of integers (card numbers, counts, points, indexes).
 Ints = npt.NDArray[np.int64]
@@ -222,7 +223,13 @@ class Batch:
         return batch
 
     @classmethod
-    def sample(cls, observation: Observation, generator: np.random.Generator, size: int) -> Batch:
+    def sample(
+        cls,
+        observation: Observation,
+        generator: np.random.Generator,
+        size: int,
+        voids: Voids | None = None,
+    ) -> Batch:
         """Return ``size`` possible worlds behind ``observation``: the cards
         its seat has not seen dealt at random among the other hands, the
         face-down centre cards and the stock, as
@@ -231,10 +238,16 @@ class Batch:
         to; face-down cards captured unseen are a random few of the unseen
         cards, out of play). Built from the observation alone.
 
+        With ``voids`` (per seat, the ranks it holds none of, see
+        :func:`~app.engine.worlds.inferred_voids`) each other seat gets
+        unseen cards of other ranks only, dealt as
+        :func:`~app.engine.worlds.constrained_order` says (a world where they
+        cannot all hold is dealt without them).
+
         World ``i`` depends only on ``generator``'s state and ``i``: it
-        draws ``size`` rows of random keys, one per unseen card, so two
-        calls of ``a`` and ``b`` worlds draw the same worlds as one of
-        ``a + b``.
+        draws ``size`` rows of random keys, one per unseen card (a card's
+        place in the deal is the order of its key), so two calls of ``a``
+        and ``b`` worlds draw the same worlds as one of ``a + b``.
         """
         rules = observation.rules
         batch = cls(rules, size)
@@ -250,7 +263,7 @@ class Batch:
             dtype=np.int64,
         )
         keys = generator.random((size, len(unseen)))
-        shuffled = unseen[np.argsort(keys, axis=1).T]
+        order = np.argsort(keys, axis=1)
         tail = [CARD_NUMBER[card] for card in observation.stock_bottom]
         dealt_known: dict[int, list[int]] = {}
         if not observation.stock:
@@ -261,6 +274,14 @@ class Batch:
                 place = len(FULL_DECK) - len(tail) + offset - CENTRE
                 holder = place % (HAND_SIZE * players) // HAND_SIZE
                 dealt_known.setdefault(holder, []).append(CARD_NUMBER[card])
+        if voids is not None and any(voids):
+            needs = [
+                (other, hand_size - len(dealt_known.get(other, [])))
+                for other, hand_size in enumerate(observation.hand_sizes)
+                if other != seat
+            ]
+            order = _constrained_order(keys, order, RANK[unseen], needs, voids)
+        shuffled = unseen[order.T]
         column = 0
         batch.hand_sizes = list(observation.hand_sizes)
         for other, hand_size in enumerate(observation.hand_sizes):
@@ -478,6 +499,34 @@ def random_policy(generator: np.random.Generator) -> Policy:
         return (generator.random(batch.size) * size).astype(np.int64)
 
     return choose
+
+
+def _constrained_order(
+    keys: Floats, order: Ints, ranks: Ints, needs: list[tuple[int, int]], voids: Voids
+) -> Ints:
+    """``(size, cards)``: each world's deal order of the unseen cards
+    (``keys``, their random keys; ``order``, the keys' order; ``ranks``,
+    the cards' ranks), rearranged as
+    :func:`~app.engine.worlds.constrained_order` does: each ``(seat, count)``
+    of ``needs`` in turn takes the ``count`` cards with the lowest keys
+    among those not taken yet and of no rank in ``voids[seat]``, then the
+    rest follow by key. Worlds where a seat cannot get enough keep
+    ``order``."""
+    size, cards = keys.shape
+    rows = np.arange(size)[:, None]
+    taken = np.zeros((size, cards), dtype=bool)
+    parts = []
+    fits = np.ones(size, dtype=bool)
+    for seat, count in needs:
+        void = np.isin(ranks, [RANKS.index(rank) for rank in voids[seat]])
+        # Void ranks after every free card, taken cards after everything.
+        picked = np.argsort(keys + 2.0 * void + 4.0 * taken, axis=1)[:, :count]
+        fits &= ~void[picked].any(axis=1)
+        taken[rows, picked] = True
+        parts.append(picked)
+    parts.append(np.argsort(keys + 4.0 * taken, axis=1)[:, : cards - int(taken[0].sum())])
+    constrained: Ints = np.concatenate(parts, axis=1)
+    return np.where(fits[:, None], constrained, order)
 
 
 def card_numbers(cards: Sequence[str]) -> list[int]:

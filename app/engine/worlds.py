@@ -1,19 +1,27 @@
 """Possible worlds behind an observation: the hidden cards dealt at random,
 consistently with everything the seat has seen (determinization, as in
 Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search",
-2012). Built from the observation alone, so a searching bot that uses them
-still never sees the real state.
+2012), and optionally with what the other seats' plays say about their
+hands (:func:`inferred_voids`). Built from the observation alone, so a
+searching bot that uses them still never sees the real state.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from .cards import FULL_DECK
+from .cards import CARD_POINTS, FULL_DECK
 from .observation import Observation
-from .state import CENTRE, HAND_SIZE, GameState
+from .state import CENTRE, HAND_SIZE, PLAYS_PER_HAND, GameState
 
 STAND_IN = "?"
+#: A seat that left a pile holding at least this many card points on the
+#: table, neither capturing it nor playing a Jack, is taken to hold no Jack.
+JACK_VOID_POINTS = 2
+
+#: Per seat, the ranks (``"A"`` .. ``"K"``) it is taken not to hold.
+Voids = Sequence[frozenset[str]]
 
 
 #: A possible world: a whole hand in progress, every card placed, which a
@@ -21,7 +29,79 @@ STAND_IN = "?"
 World = GameState
 
 
-def sample_world(observation: Observation, rng: random.Random) -> GameState:
+def inferred_voids(observation: Observation, jacks: bool = True) -> tuple[frozenset[str], ...]:
+    """Return, per seat, the ranks it very probably does not hold now, read
+    from the other seats' plays in the current deal (hands only shrink
+    within a deal, so what a seat lacked at a play it still lacks):
+
+    - a seat that played onto a pile whose top card is not a Jack without
+      capturing it by its rank (a card left on the pile, or a Jack) holds
+      no card of that rank: a capture by rank takes the pile and gives
+      nothing away (seed 001: "only a card of the same rank or a jack
+      captures"), and every level takes it (Hard, the reference of the
+      search's playouts, always does);
+    - with ``jacks``, a seat that left a pile holding at least
+      :data:`JACK_VOID_POINTS` card points (of its face-up cards) without
+      capturing it holds no Jack (seed 001, tip 2: "save your jack for a
+      big pile ... when scoring cards ... have built up").
+
+    The hand's last play says nothing (keeping the last capturer's sweep
+    may beat a capture), nor does a play onto an empty table. The
+    observing seat's own entry is empty. Any number of seats.
+    """
+    players = observation.rules.players
+    plays = observation.plays
+    deal_start = len(plays) - len(plays) % (HAND_SIZE * players)
+    shown = observation.seen.difference(plays, observation.stock_bottom, observation.seen_face_down)
+    # The opening top card: the face-up card that is not a Jack (Jacks
+    # passed over lie under it), or a Jack left face up.
+    opening = sorted(shown, key=lambda card: card[0] == "J")
+    top = opening[0][0] if opening else None
+    points = sum(CARD_POINTS[card] for card in shown)
+    voids: list[set[str]] = [set() for _ in range(players)]
+    for index, card in enumerate(plays):
+        seat, rank = index % players, card[0]
+        if top is None:
+            top, points = rank, CARD_POINTS[card]
+            continue
+        if deal_start <= index < PLAYS_PER_HAND - 1 and seat != observation.seat and rank != top:
+            if top != "J":
+                voids[seat].add(top)
+            if jacks and rank != "J" and points >= JACK_VOID_POINTS:
+                voids[seat].add("J")
+        if rank in (top, "J"):
+            top, points = None, 0
+        else:
+            top, points = rank, points + CARD_POINTS[card]
+    return tuple(frozenset(ranks) for ranks in voids)
+
+
+def constrained_order(
+    pool: Sequence[str], needs: Sequence[tuple[int, int]], voids: Voids
+) -> list[str] | None:
+    """Return ``pool`` (cards in a random order) rearranged so that its
+    front deals each ``(seat, count)`` of ``needs`` in turn ``count`` cards
+    of no rank in ``voids[seat]``: each seat takes the first such cards not
+    taken yet, then the rest follow in their order. ``None`` when some seat
+    cannot get enough (then deal ``pool`` as it is: the inference does not
+    hold in this world). The batched sampler
+    (:meth:`app.engine.batch.Batch.sample`) deals the same way."""
+    taken = [False] * len(pool)
+    front: list[str] = []
+    for seat, count in needs:
+        void = voids[seat]
+        picked = [i for i, card in enumerate(pool) if not taken[i] and card[0] not in void]
+        if len(picked) < count:
+            return None
+        for i in picked[:count]:
+            taken[i] = True
+            front.append(pool[i])
+    return front + [card for i, card in enumerate(pool) if not taken[i]]
+
+
+def sample_world(
+    observation: Observation, rng: random.Random, voids: Voids | None = None
+) -> GameState:
     """Return a hand in progress that looks exactly like ``observation`` to
     its seat, with the unseen cards placed at random: the other seats'
     hands, the face-down centre cards and the stock. Cards everyone knows
@@ -29,6 +109,12 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     there, or once dealt, in the hand they were dealt to. Captured cards are
     stand-ins; their points are already counted and cannot change. Any
     number of seats and teams.
+
+    With ``voids`` (per seat, ranks it holds none of; see
+    :func:`inferred_voids`), each other seat in seat order gets its unseen
+    cards from those not of its void ranks, the rest going to the
+    face-down cards and the stock (:func:`constrained_order`); when they
+    cannot all hold, the world is dealt without them.
     """
     rules = observation.rules
     hand_sizes = observation.hand_sizes
@@ -51,22 +137,24 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
             dealt_known.setdefault(place % (HAND_SIZE * players) // HAND_SIZE, []).append(card)
         pending = sum(len(cards) for cards in dealt_known.values())
     # Face-down cards captured by others were never shown: a random few of
-    # the unseen cards are out of play already.
+    # the unseen cards (those dealt last) are out of play already.
     in_play = (
         sum(hand_sizes) - len(observation.hand) + observation.face_down + observation.stock
     ) - pending
-    del unseen[in_play:]
-    hands: list[list[str]] = []
-    for seat, size in enumerate(hand_sizes):
-        if seat == observation.seat:
-            hands.append(list(observation.hand))
-            continue
-        hand = dealt_known.get(seat, [])
-        while len(hand) < size:
-            hand.append(unseen.pop())
-        hands.append(hand)
-    face_down = [unseen.pop() for _ in range(observation.face_down)]
-    stock = unseen
+    needs = [
+        (seat, size - len(dealt_known.get(seat, [])))
+        for seat, size in enumerate(hand_sizes)
+        if seat != observation.seat
+    ]
+    if voids is not None and any(voids):
+        unseen = constrained_order(unseen, needs, voids) or unseen
+    hands = [list(observation.hand) for _ in hand_sizes]
+    dealt = 0
+    for seat, count in needs:
+        hands[seat] = dealt_known.get(seat, []) + unseen[dealt : dealt + count]
+        dealt += count
+    face_down = unseen[dealt : dealt + observation.face_down]
+    stock = unseen[dealt + observation.face_down : in_play]
     if observation.stock:
         stock.extend(tail)
     shown = observation.seen.difference(observation.plays, tail, observation.seen_face_down)
