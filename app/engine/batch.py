@@ -28,7 +28,9 @@ import numpy.typing as npt
 from .cards import CARD_POINTS, FULL_DECK, RANKS
 from .observation import Observation
 from .rules import RuleSet
-from .state import CENTRE, HAND_SIZE, PLAYS_PER_HAND, GameState
+from .state import CENTRE as CENTRE  # re-exported: the search replays plays
+from .state import HAND_SIZE as HAND_SIZE
+from .state import PLAYS_PER_HAND, GameState
 from .worlds import Voids
 
 #: An array of integers (card numbers, counts, points, indexes).
@@ -343,6 +345,32 @@ class Batch:
         other.swept_to = np.tile(self.swept_to, copies)
         other.seen = np.tile(self.seen, (copies, 1))
         other.seen_total = np.tile(self.seen_total, copies)
+        other.rows = np.arange(other.size)
+        other.seen_rows = other.rows * NO_RANK
+        return other
+
+    def take(self, rows: Ints) -> Batch:
+        """Return a batch of the worlds ``rows`` (indexes, in that order)."""
+        other = object.__new__(Batch)
+        other.rules = self.rules
+        other.size = len(rows)
+        other.teams = self.teams
+        other.played = self.played
+        other.hands = [hand[:, rows] for hand in self.hands]
+        other.hand_sizes = self.hand_sizes[:]
+        other.stock = self.stock[:, rows]
+        other.stock_used = self.stock_used
+        other.pile_size = self.pile_size[rows]
+        other.pile_points = self.pile_points[rows]
+        other.top = self.top[rows]
+        other.cards = self.cards[:, rows]
+        other.card_points = self.card_points[:, rows]
+        other.pisti = self.pisti[:, rows]
+        other.jack_pisti = self.jack_pisti[:, rows]
+        other.last_capturer = self.last_capturer[rows]
+        other.swept_to = self.swept_to[rows]
+        other.seen = self.seen[rows]
+        other.seen_total = self.seen_total[rows]
         other.rows = np.arange(other.size)
         other.seen_rows = other.rows * NO_RANK
         return other

@@ -1,15 +1,18 @@
 """The Expert samples its worlds with the inference from the other seats'
-plays (app/engine/worlds.py, ``inferred_voids``): in its playouts and in
-its exactly solved last deal, a seat that left a five alone holds no five."""
+plays: in its playouts and in its exactly solved last deal, a seat that
+left a five alone holds no five (app/engine/worlds.py, ``inferred_voids``),
+and worlds whose hands would not have led the playout policy to the plays
+made are kept less often (opponent modelling, ``MODEL_MISS``)."""
 
 import random
 
 import pytest
 
 from app.ai import expert
-from app.ai.expert import ExpertBot
-from app.engine import CARDEMS, FULL_DECK, GameState, observe
-from app.engine.batch import RANK, Batch
+from app.ai.expert import ExpertBot, _history, _likelihood
+from app.ai.hard import HardBot
+from app.engine import CARDEMS, FULL_DECK, GameState, observe, seeded_deck
+from app.engine.batch import CARD_NUMBER, RANK, Batch
 from app.engine.cards import RANKS
 from app.engine.worlds import sample_world
 
@@ -62,3 +65,58 @@ def test_the_expert_s_solved_worlds_give_no_five_to_the_seat_that_left_one(monke
     ExpertBot(random.Random(3), 60_000, max_worlds=200).choose(observe(five_left_alone(), 1))
     assert len(hands) == 200
     assert (not any(card[0] == "5" for hand in hands for card in hand)) == infer
+
+
+def king_thrown_from(hand: list[str]) -> GameState:
+    """``cardems``: seat 0, holding ``hand``, throws its King of spades onto
+    the opening five of hearts; seat 1 (the same cards in every case) to
+    play."""
+    seat_1 = ["7S", "7D", "9S", "TS"]
+    centre = ["3C", "4C", "6C", "5H"]
+    rest = [card for card in FULL_DECK if card not in hand + seat_1 + centre]
+    state = GameState.deal(CARDEMS, centre + hand + seat_1 + rest)
+    state.play("KS")
+    return state
+
+
+def test_worlds_where_the_policy_would_have_thrown_another_card_are_kept_less(monkeypatch):
+    # Holding two nines, the playout policy throws a nine (the next seat is
+    # less likely to hold the rank); a seat that threw its King instead
+    # very probably held no pair.
+    monkeypatch.setattr(expert, "MODEL_MISS", 0.1)
+    unpaired = king_thrown_from(["KS", "QS", "9D", "8D"])
+    paired = king_thrown_from(["KS", "QS", "9D", "9C"])
+    observation = observe(unpaired, 1)
+    assert observation == observe(paired, 1)
+    history = _history(observation)
+    assert [(play.seat, play.cards.tolist()) for play in history] == [(0, [CARD_NUMBER["KS"]])]
+    worlds = Batch.from_states([unpaired, paired])
+    assert _likelihood(worlds, history).tolist() == [1.0, 0.1]
+
+
+def test_the_true_hands_explain_hard_s_plays_nearly_always(monkeypatch):
+    monkeypatch.setattr(expert, "MODEL_MISS", 0.0)
+    explained = positions = 0
+    for number in range(10):
+        state = GameState(CARDEMS, seeded_deck(f"model-{number}", CARDEMS))
+        while not state.finished:
+            observation = observe(state, state.turn)
+            history = _history(observation)
+            if history:
+                positions += 1
+                explained += _likelihood(Batch.from_states([state]), history)[0] == 1.0
+            state.play(HardBot(random.Random(0)).choose(observation))
+    assert explained > 0.95 * positions > 300
+
+
+def test_no_opponent_model_in_the_last_deal():
+    # There Hard keeps a Jack for bigger piles than the policy: its plays
+    # are not held against the worlds, which are solved exactly anyway.
+    state = GameState(CARDEMS, seeded_deck("model-last", CARDEMS))
+    while state.stock or len(state.plays) % 8 < 3:
+        state.play(state.hands[state.turn][0])
+    assert _history(observe(state, state.turn)) == []
+    state = GameState(CARDEMS, seeded_deck("model-last", CARDEMS))
+    for _ in range(3):
+        state.play(state.hands[state.turn][0])
+    assert [play.seat for play in _history(observe(state, 1))] == [0, 0]

@@ -188,9 +188,9 @@ def test_the_whole_last_deal_of_two_players_is_solved_exactly():
     assert not _solves(observe(GameState(CARDEMS, seeded_deck("exact-0", CARDEMS)), 0))
 
 
-def test_playouts_overrule_hard_only_by_a_point_at_least():
-    # a card better by 0.8 points in every one of 100 worlds is clear to
-    # the standard error, but not by the point a playout's bias may hide
-    values = np.stack([np.zeros(100), np.full(100, 0.8), np.full(100, 1.2)])
+def test_playouts_overrule_hard_only_by_half_a_point_at_least():
+    # a card better by 0.4 points in every one of 100 worlds is clear to
+    # the standard error, but not by the half point a playout's bias may hide
+    values = np.stack([np.zeros(100), np.full(100, 0.4), np.full(100, 0.6)])
     assert _better_than(values[:2], 0, CONFIDENCE, MIN_GAIN) == 0
     assert _better_than(values, 0, CONFIDENCE, MIN_GAIN) == 2
