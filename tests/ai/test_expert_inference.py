@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from app.ai import expert
+from app.ai import expert, make_bot
 from app.ai.expert import ExpertBot, _history, _likelihood
 from app.ai.hard import HardBot
 from app.engine import CARDEMS, FULL_DECK, GameState, observe, seeded_deck
 from app.engine.batch import CARD_NUMBER, RANK, Batch
 from app.engine.cards import RANKS
-from app.engine.worlds import sample_world
+from app.engine.worlds import inferred_voids, sample_world
 
 FIVE = RANKS.index("5")
 
@@ -120,3 +120,19 @@ def test_no_opponent_model_in_the_last_deal():
     for _ in range(3):
         state.play(state.hands[state.turn][0])
     assert [play.seat for play in _history(observe(state, 1))] == [0, 0]
+
+
+@pytest.mark.parametrize("level", ["hard", "medium"])
+def test_the_inferred_voids_hold_against_hard_and_medium(level):
+    # Both levels take a pile by rank whenever they can: a rank they left
+    # on top is one they did not hold.
+    claims = 0
+    for number in range(10):
+        state = GameState(CARDEMS, seeded_deck(f"voids-{number}", CARDEMS))
+        while not state.finished:
+            observation = observe(state, state.turn)
+            for seat, ranks in enumerate(inferred_voids(observation)):
+                claims += len(ranks)
+                assert not {card[0] for card in state.hands[seat]} & ranks
+            state.play(make_bot(level, random.Random(0)).choose(observation))
+    assert claims > 300
