@@ -36,9 +36,6 @@ import numpy.typing as npt
 
 from app.engine import Observation
 from app.engine.batch import (
-    CARD_NUMBER,
-    CENTRE,
-    HAND_SIZE,
     JACK,
     NO_RANK,
     POINTS,
@@ -48,9 +45,9 @@ from app.engine.batch import (
     Ints,
     card_numbers,
 )
-from app.engine.cards import CARD_POINTS, FULL_DECK
+from app.engine.cards import CARD_POINTS, FULL_DECK, RANKS
 from app.engine.scoring import team_points
-from app.engine.worlds import Voids, World, inferred_voids, sample_world
+from app.engine.worlds import Voids, World, deal_plays, inferred_voids, sample_world
 
 from .counting import count_cards
 from .hard import CARD_WORTH, JACK_KEEP, evaluate
@@ -194,43 +191,26 @@ def _history(observation: Observation) -> list[_Play]:
     if not observation.stock:
         return []
     players = observation.rules.players
-    plays = observation.plays
-    deal_start = len(plays) - len(plays) % (HAND_SIZE * players)
-    shown = observation.seen.difference(plays, observation.stock_bottom, observation.seen_face_down)
     unseen = [card for card in FULL_DECK if card not in observation.seen]
     unseen = [card for card in unseen if card not in observation.hand]
     mean_points = sum(CARD_POINTS[card] for card in unseen) / max(len(unseen), 1)
-    seen = np.zeros(NO_RANK, dtype=np.int64)
-    for card in shown:
-        seen[RANK[CARD_NUMBER[card]]] += 1
-    opening = sorted(shown, key=lambda card: card[0] == "J")
-    top = int(RANK[CARD_NUMBER[opening[0]]]) if opening else NO_RANK
-    pile_size, face_down = CENTRE, CENTRE - len(shown)
-    points = float(sum(CARD_POINTS[card] for card in shown))
     history = []
-    for index, card in enumerate(plays):
-        seat = index % players
-        size = HAND_SIZE - (index - deal_start) // players
-        if index >= deal_start and seat != observation.seat and size > 1:
-            next_hand = size - 1 if seat == players - 1 else size
-            history.append(
-                _Play(
-                    seat=seat,
-                    cards=np.array(card_numbers(plays[index::players]), dtype=np.int64),
-                    top=top,
-                    pile_size=pile_size,
-                    pile_value=CARD_WORTH * pile_size + points + face_down * mean_points,
-                    seen=seen.copy(),
-                    unknown=52 - index - len(shown) - size,
-                    next_hand=next_hand or 4,
-                )
+    for play in deal_plays(observation):
+        if play.seat == observation.seat or play.in_hand == 1:
+            continue
+        pile_size = play.pile_size
+        history.append(
+            _Play(
+                seat=play.seat,
+                cards=np.array(card_numbers(observation.plays[play.index :: players])),
+                top=NO_RANK if play.top is None else RANKS.index(play.top),
+                pile_size=pile_size,
+                pile_value=CARD_WORTH * pile_size + play.points + play.face_down * mean_points,
+                seen=np.array(play.seen),
+                unknown=52 - sum(play.seen) - play.in_hand,
+                next_hand=play.in_hand - (play.seat == players - 1),
             )
-        rank = int(RANK[CARD_NUMBER[card]])
-        seen[rank] += 1
-        if pile_size and rank in (top, JACK):
-            top, pile_size, face_down, points = NO_RANK, 0, 0, 0.0
-        else:
-            top, pile_size, points = rank, pile_size + 1, points + CARD_POINTS[card]
+        )
     return history
 
 

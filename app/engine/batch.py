@@ -28,9 +28,7 @@ import numpy.typing as npt
 from .cards import CARD_POINTS, FULL_DECK, RANKS
 from .observation import Observation
 from .rules import RuleSet
-from .state import CENTRE as CENTRE  # re-exported: the search replays plays
-from .state import HAND_SIZE as HAND_SIZE
-from .state import PLAYS_PER_HAND, GameState
+from .state import CENTRE, HAND_SIZE, PLAYS_PER_HAND, GameState
 from .worlds import Voids
 
 #: An array of integers (card numbers, counts, points, indexes).

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from .cards import CARD_POINTS, FULL_DECK
+from .cards import CARD_POINTS, FULL_DECK, RANKS
 from .observation import Observation
 from .state import CENTRE, HAND_SIZE, PLAYS_PER_HAND, GameState
 
@@ -27,6 +28,68 @@ Voids = Sequence[frozenset[str]]
 #: A possible world: a whole hand in progress, every card placed, which a
 #: search may play out (a sampled world, never the real game).
 World = GameState
+
+
+@dataclass(frozen=True)
+class Table:
+    """One play of the current deal and the table it was made on, as every
+    seat saw it.
+
+    Attributes:
+        index: the play's number in the hand (0 to 47).
+        seat: the seat that played.
+        card: the card it played.
+        in_hand: the cards in its hand before the play.
+        top: the rank of the pile's top card, or ``None`` for an empty table.
+        pile_size: the cards in the pile, face-down ones included.
+        points: the card points of the pile's face-up cards.
+        face_down: the face-down centre cards still in the pile.
+        seen: per rank (``RANKS`` order), the cards seen face up before
+            the play: the opening's face-up cards and the plays.
+    """
+
+    index: int
+    seat: int
+    card: str
+    in_hand: int
+    top: str | None
+    pile_size: int
+    points: int
+    face_down: int
+    seen: tuple[int, ...]
+
+
+def deal_plays(observation: Observation) -> list[Table]:
+    """Return the plays of the current deal, each with its :class:`Table`,
+    replayed from the observation's plays and the opening's face-up cards
+    (captures by rank or by a Jack, as seeds 000 and 001 say)."""
+    players = observation.rules.players
+    plays = observation.plays
+    deal_start = len(plays) - len(plays) % (HAND_SIZE * players)
+    shown = observation.seen.difference(plays, observation.stock_bottom, observation.seen_face_down)
+    # The opening top card: the face-up card that is not a Jack (Jacks
+    # passed over lie under it), or a Jack left face up.
+    opening = sorted(shown, key=lambda card: card[0] == "J")
+    top = opening[0][0] if opening else None
+    pile_size, face_down = CENTRE, CENTRE - len(shown)
+    points = sum(CARD_POINTS[card] for card in shown)
+    seen = [0] * len(RANKS)
+    for card in shown:
+        seen[RANKS.index(card[0])] += 1
+    tables = []
+    for index, card in enumerate(plays):
+        seat, rank = index % players, card[0]
+        if index >= deal_start:
+            in_hand = HAND_SIZE - (index - deal_start) // players
+            tables.append(
+                Table(index, seat, card, in_hand, top, pile_size, points, face_down, tuple(seen))
+            )
+        seen[RANKS.index(rank)] += 1
+        if top is not None and rank in (top, "J"):
+            top, pile_size, points, face_down = None, 0, 0, 0
+        else:
+            top, pile_size, points = rank, pile_size + 1, points + CARD_POINTS[card]
+    return tables
 
 
 def inferred_voids(observation: Observation, jacks: bool = True) -> tuple[frozenset[str], ...]:
@@ -49,30 +112,20 @@ def inferred_voids(observation: Observation, jacks: bool = True) -> tuple[frozen
     may beat a capture), nor does a play onto an empty table. The
     observing seat's own entry is empty. Any number of seats.
     """
-    players = observation.rules.players
-    plays = observation.plays
-    deal_start = len(plays) - len(plays) % (HAND_SIZE * players)
-    shown = observation.seen.difference(plays, observation.stock_bottom, observation.seen_face_down)
-    # The opening top card: the face-up card that is not a Jack (Jacks
-    # passed over lie under it), or a Jack left face up.
-    opening = sorted(shown, key=lambda card: card[0] == "J")
-    top = opening[0][0] if opening else None
-    points = sum(CARD_POINTS[card] for card in shown)
-    voids: list[set[str]] = [set() for _ in range(players)]
-    for index, card in enumerate(plays):
-        seat, rank = index % players, card[0]
-        if top is None:
-            top, points = rank, CARD_POINTS[card]
+    voids: list[set[str]] = [set() for _ in range(observation.rules.players)]
+    for play in deal_plays(observation):
+        top, rank = play.top, play.card[0]
+        if (
+            top is None
+            or rank == top
+            or play.seat == observation.seat
+            or play.index == PLAYS_PER_HAND - 1
+        ):
             continue
-        if deal_start <= index < PLAYS_PER_HAND - 1 and seat != observation.seat and rank != top:
-            if top != "J":
-                voids[seat].add(top)
-            if jacks and rank != "J" and points >= JACK_VOID_POINTS:
-                voids[seat].add("J")
-        if rank in (top, "J"):
-            top, points = None, 0
-        else:
-            top, points = rank, points + CARD_POINTS[card]
+        if top != "J":
+            voids[play.seat].add(top)
+        if jacks and rank != "J" and play.points >= JACK_VOID_POINTS:
+            voids[play.seat].add("J")
     return tuple(frozenset(ranks) for ranks in voids)
 
 
