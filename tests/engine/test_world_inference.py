@@ -10,7 +10,7 @@ import pytest
 from app.engine import CARDEMS, FULL_DECK, PARTNERS, GameState, observe
 from app.engine.batch import CARD_NUMBER, RANK, Batch, _constrained_order
 from app.engine.cards import RANKS
-from app.engine.worlds import constrained_order, inferred_voids, sample_world
+from app.engine.worlds import constrained_order, deal_plays, inferred_voids, sample_world
 
 WORLDS = 300
 
@@ -126,3 +126,22 @@ def test_partners_voids_cover_each_other_seat(stacked_deck):
         frozenset({"Q"}),
         frozenset(),
     )
+
+
+def test_the_deal_s_tables_follow_captures_from_the_opening(stacked_deck):
+    # Seat 0 throws the King onto the opening five, seat 1 takes both with
+    # a Jack (the face-down cards too), seat 0 leads the Queen.
+    deck = stacked_deck(
+        ("3C", "4C", "6C", "5H"),
+        [[["KS", "QS", "9D", "8D"], ["JS", "7D", "9S", "TS"]]],
+    )
+    state = GameState.deal(CARDEMS, deck)
+    for card in ("KS", "JS", "QS"):
+        state.play(card)
+    tables = deal_plays(observe(state, 1))
+    assert [(t.seat, t.card, t.in_hand, t.top, t.pile_size, t.face_down) for t in tables] == [
+        (0, "KS", 4, "5", 4, 3),
+        (1, "JS", 4, "K", 5, 3),
+        (0, "QS", 3, None, 0, 0),
+    ]
+    assert [sum(t.seen) for t in tables] == [1, 2, 3]
