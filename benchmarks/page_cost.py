@@ -11,15 +11,23 @@ table (``GET /game``), then reads it again as the page's script does after
 a play (``GET /game, frames``: with the ``Pisti-Frames`` header, the page
 carries the steps of the plays since the player's move), then every player
 posts a random card of its hand with the page's hidden fields (``POST
-/play``), then the hello world answers as many ``GET /`` as that round's
-requests, from as many clients as there are players (a connection each,
-kept open like theirs, taking turns), and as many again from a single
-client (the figure earlier runs compared with). The connections matter:
-waitress's loop visits every open connection each time it wakes, so the
-hello world from one connection costs less than from twenty, the app's
-case (7–14 % in BENCHMARKS.md's runs). Each batch is timed by the server process's CPU time (user
-and system, all its threads, from ``/proc/<pid>/task/*/schedstat`` in
-nanoseconds), so the figures hold however busy the machine is. The
+/play``), then every player asks for two pages that show the floor under
+any page of the app: ``GET /healthz`` (the app's middleware and Flask, no
+session, no template) and a page that does not exist (404: the player's
+session read, and the error text in the pages' frame, ``base.html``,
+with its CSRF token and language form); then the hello world answers as
+many ``GET /`` as that round's requests, from as many clients as there are
+players (a connection each, kept open like theirs, taking turns), and as
+many again from a single client (the figure earlier runs compared with).
+The connections matter: waitress's loop visits every open connection each
+time it wakes, so the hello world from one connection costs less than from
+twenty, the app's case (7–14 % in BENCHMARKS.md's runs). Each batch is
+timed by the server process's CPU time (user and system, all its threads,
+from ``/proc/<pid>/task/*/schedstat`` in nanoseconds), so waiting for a
+core is not counted; other work on the machine still moves the figures
+(caches and cores shared: the app's pages by up to half on this 2-core
+machine, the hello world less), so compare runs made in the same
+conditions, and ratios within one run. The
 computers' replies are part of ``POST /play``; the searches' worker pool
 (Expert only) is not counted.
 
@@ -137,6 +145,8 @@ def run(games: int, backend: str, seed: int, within: Path = INSTANCE) -> tuple[M
                     break
                 meter.batch("GET /game, frames", app_pid, [_animator(p) for p in players])
                 meter.batch("POST /play", app_pid, [_poster(p) for p in players])
+                meter.batch("GET /healthz", app_pid, [_checker(p) for p in players])
+                meter.batch("404 page", app_pid, [_stray(p) for p in players])
                 greetings = [_greeting(client) for _ in range(3) for client in greeters]
                 meter.batch("hello", hello_pid, greetings)
                 meter.batch("hello, one client", hello_pid, [_greeting(greeter)] * len(greetings))
@@ -161,6 +171,14 @@ def _poster(player: Player) -> Callable[[], object]:
         player.post("/play", {**player.play_fields(), "card": player.rng.choice(player.hand)})
 
     return post
+
+
+def _checker(player: Player) -> Callable[[], object]:
+    return lambda: player.tally.timed(player.http.get, player.base_url + "/healthz", expect=200)
+
+
+def _stray(player: Player) -> Callable[[], object]:
+    return lambda: player.tally.timed(player.http.get, player.base_url + "/rules", expect=404)
 
 
 def _greeting(player: Player) -> Callable[[], object]:
@@ -191,8 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     names = {
         "hello": "GET / (hello world, a client per player)",
         "hello, one client": "GET / (hello world, one client)",
+        "404 page": "GET /rules (404: session read, the pages' frame)",
     }
-    for kind in ("hello", "hello, one client", "GET /game", "GET /game, frames", "POST /play"):
+    kinds = ("hello", "hello, one client", "GET /healthz", "404 page")
+    for kind in (*kinds, "GET /game", "GET /game, frames", "POST /play"):
         print(
             f"| {names.get(kind, kind)} | {meter.requests[kind]} "
             f"| {meter.ms(kind):.3f} | {meter.ms(kind) / hello:.2f} |"
