@@ -201,7 +201,7 @@ def sample_world(
     ]
     if voids is not None and any(voids):
         unseen = constrained_order(unseen, needs, voids) or unseen
-    hands = [list(observation.hand) for _ in hand_sizes]
+    hands = [list(observation.hand) if seat == observation.seat else [] for seat in range(players)]
     dealt = 0
     for seat, count in needs:
         hands[seat] = dealt_known.get(seat, []) + unseen[dealt : dealt + count]
