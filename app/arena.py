@@ -68,10 +68,16 @@ class ArenaResult:
 
     def mean_and_margin(self) -> tuple[float, float]:
         """Return the mean difference per deal and its 95% margin (±)."""
-        mean = statistics.fmean(self.differences)
-        if len(self.differences) < 2:
-            return mean, math.inf
-        return mean, 1.96 * statistics.stdev(self.differences) / math.sqrt(len(self.differences))
+        return mean_and_margin(self.differences)
+
+
+def mean_and_margin(values: list[float]) -> tuple[float, float]:
+    """Return the mean of ``values`` (at least one) and its 95% margin (±,
+    normal approximation; infinite with a single value)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def play_deals(

@@ -22,20 +22,20 @@ Run: .venv/bin/python -m benchmarks.expert_gain [--deals N] [--rules R]
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from app.ai import expert
 from app.ai.expert import ExpertBot, _solves, margin
 from app.ai.hard import HardBot
+from app.arena import mean_and_margin
 from app.engine import GameState, observe, parse_rules_text, seeded_deck
 from app.engine.scoring import team_points
 
 
-def _settings(variant: str) -> dict[str, float]:
+def variant_settings(variant: str) -> dict[str, float]:
+    """The settings of :mod:`app.ai.expert` a VARIANT names (``"-"``: none)."""
     if variant == "-":
         return {}
     pairs = (item.split("=") for item in variant.split(","))
@@ -64,7 +64,7 @@ def gains(
     plays Hard's card) and whether it left Hard's card, deals ``first`` ..
     ``first + count - 1`` (only the decisions of kind ``only``, if given)."""
     rules = parse_rules_text(rules_text)
-    defaults = {name: getattr(expert, name) for v in variants for name in _settings(v)}
+    defaults = {name: getattr(expert, name) for v in variants for name in variant_settings(v)}
     found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
     hard = HardBot(random.Random(0))
     for number in range(first, first + count):
@@ -77,7 +77,7 @@ def gains(
             if len(set(obs.hand)) > 1 and only in (None, kind):
                 ends = {card: 0.0}
                 for variant in variants:
-                    for name, value in {**defaults, **_settings(variant)}.items():
+                    for name, value in {**defaults, **variant_settings(variant)}.items():
                         setattr(expert, name, value)
                     rng = random.Random(f"{seed}:{number}:{len(state.plays)}")
                     choice = ExpertBot(rng, budget_ms).choose(obs)
@@ -106,8 +106,7 @@ def main(
     for (variant, kind), pairs in sorted(found.items()):
         values = [gain for gain, _ in pairs]
         left = sum(1 for _, changed in pairs if changed) / len(pairs)
-        mean = statistics.fmean(values)
-        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+        mean, half = mean_and_margin(values)
         print(
             f"{variant:40} {kind:9} {len(values):6} decisions  gain {mean:+.3f} ± {half:.3f}"
             f"  ({sum(values) / deals:+.2f} a deal)  leaves Hard's card {left:.1%}"

@@ -18,31 +18,25 @@ Run: nice -n 10 .venv/bin/python -m benchmarks.expert_versions --deals 400
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 
 from app.ai import expert
-from app.arena import ArenaResult, percentile, play_deals
+from app.arena import ArenaResult, mean_and_margin, percentile, play_deals
 
-
-def _settings(variant: str) -> dict[str, float]:
-    if variant == "-":
-        return {}
-    pairs = (item.split("=") for item in variant.split(","))
-    return {name: float(value) for name, value in pairs}
+from .expert_gain import variant_settings
 
 
 def _interval(values: list[float]) -> str:
-    mean = statistics.fmean(values)
-    return f"{mean:+.2f} ± {1.96 * statistics.stdev(values) / math.sqrt(len(values)):.2f}"
+    mean, half = mean_and_margin(values)
+    return f"{mean:+.2f} ± {half:.2f}"
 
 
 def main(deals: int, seed: str, rules: str, budget_ms: float, variants: list[str]) -> None:
-    defaults = {name: getattr(expert, name) for v in variants for name in _settings(v)}
+    defaults = {name: getattr(expert, name) for v in variants for name in variant_settings(v)}
     results: list[ArenaResult] = []
     print(f"{rules}, {deals} duplicate deals of seed {seed!r}, the Expert at {budget_ms:g} ms")
     for variant in variants:
-        for name, value in {**defaults, **_settings(variant)}.items():
+        for name, value in {**defaults, **variant_settings(variant)}.items():
             setattr(expert, name, value)
         result = play_deals("expert", "hard", rules, seed, 0, deals, budget_ms)
         results.append(result)
