@@ -22,6 +22,7 @@ Every error is an :class:`InvalidRules` whose message names the option.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -144,13 +145,7 @@ class RuleSet:
         :data:`OPTIONS` order, as format-2 JSON values (empty for a preset).
         ``teams`` is written whenever ``players`` is, since its default
         follows the number of players."""
-        base = RULE_SETS[self.name]
-        return {
-            option: value
-            for option in OPTIONS
-            if (value := option_value(self, option)) != option_value(base, option)
-            or (option == "teams" and self.players != base.players)
-        }
+        return dict(_overrides(self))
 
     @property
     def label(self) -> str:
@@ -287,6 +282,19 @@ OPTIONS: tuple[str, ...] = (
     "tie_break",
     "face_down",
 )
+
+
+@functools.lru_cache(maxsize=256)
+def _overrides(rules: RuleSet) -> tuple[tuple[str, OptionValue], ...]:
+    """:attr:`RuleSet.overrides` as pairs, worked out once per rule set (a
+    page's share links ask for them on every request)."""
+    base = RULE_SETS[rules.name]
+    return tuple(
+        (option, value)
+        for option in OPTIONS
+        if (value := option_value(rules, option)) != option_value(base, option)
+        or (option == "teams" and rules.players != base.players)
+    )
 
 
 def option_value(rules: RuleSet, option: str) -> OptionValue:
