@@ -27,7 +27,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from app.ai import expert
-from app.ai.expert import ExpertBot, _solves, margin
+from app.ai.expert import ExpertBot, margin, solves_exactly
 from app.ai.hard import HardBot
 from app.arena import mean_and_margin
 from app.engine import GameState, observe, parse_rules_text, seeded_deck
@@ -40,6 +40,20 @@ def variant_settings(variant: str) -> dict[str, float]:
         return {}
     pairs = (item.split("=") for item in variant.split(","))
     return {name: float(value) for name, value in pairs}
+
+
+def current_settings(variants: list[str]) -> dict[str, float]:
+    """The present values of the settings of :mod:`app.ai.expert` that any
+    of ``variants`` changes."""
+    return {name: getattr(expert, name) for v in variants for name in variant_settings(v)}
+
+
+def use_variant(variant: str, defaults: dict[str, float]) -> None:
+    """Set the settings of :mod:`app.ai.expert` to ``defaults`` (each
+    setting some variant changes, at its value on start), then to those
+    VARIANT names."""
+    for name, value in {**defaults, **variant_settings(variant)}.items():
+        setattr(expert, name, value)
 
 
 def _hard_margin(state: GameState, card: str, team: int) -> float:
@@ -64,7 +78,7 @@ def gains(
     plays Hard's card) and whether it left Hard's card, deals ``first`` ..
     ``first + count - 1`` (only the decisions of kind ``only``, if given)."""
     rules = parse_rules_text(rules_text)
-    defaults = {name: getattr(expert, name) for v in variants for name in variant_settings(v)}
+    defaults = current_settings(variants)
     found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
     hard = HardBot(random.Random(0))
     for number in range(first, first + count):
@@ -73,12 +87,11 @@ def gains(
             seat = state.turn
             obs = observe(state, seat)
             card = hard.choose(obs)
-            kind = "solved" if _solves(obs) else "playouts"
+            kind = "solved" if solves_exactly(obs) else "playouts"
             if len(set(obs.hand)) > 1 and only in (None, kind):
                 ends = {card: 0.0}
                 for variant in variants:
-                    for name, value in {**defaults, **variant_settings(variant)}.items():
-                        setattr(expert, name, value)
+                    use_variant(variant, defaults)
                     rng = random.Random(f"{seed}:{number}:{len(state.plays)}")
                     choice = ExpertBot(rng, budget_ms).choose(obs)
                     if choice not in ends:

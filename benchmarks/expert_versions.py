@@ -20,10 +20,9 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from app.ai import expert
 from app.arena import ArenaResult, mean_and_margin, percentile, play_deals
 
-from .expert_gain import variant_settings
+from .expert_gain import current_settings, use_variant
 
 
 def _interval(values: list[float]) -> str:
@@ -32,12 +31,11 @@ def _interval(values: list[float]) -> str:
 
 
 def main(deals: int, seed: str, rules: str, budget_ms: float, variants: list[str]) -> None:
-    defaults = {name: getattr(expert, name) for v in variants for name in variant_settings(v)}
+    defaults = current_settings(variants)
     results: list[ArenaResult] = []
     print(f"{rules}, {deals} duplicate deals of seed {seed!r}, the Expert at {budget_ms:g} ms")
     for variant in variants:
-        for name, value in {**defaults, **variant_settings(variant)}.items():
-            setattr(expert, name, value)
+        use_variant(variant, defaults)
         result = play_deals("expert", "hard", rules, seed, 0, deals, budget_ms)
         results.append(result)
         times = result.times["expert"]

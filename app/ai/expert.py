@@ -354,7 +354,7 @@ def _search(
     hand = list(dict.fromkeys(observation.hand))
     deadline = time.perf_counter() + (math.inf if budget_ms is None else FINISH * budget_ms / 1000)
     voids = inferred_voids(observation, INFER_JACKS) if INFER else None
-    if _solves(observation):
+    if solves_exactly(observation):
         return hand, _solved_values(observation, hand, rng, deadline, worlds, voids)
     return hand, _played_values(observation, hand, rng, deadline, worlds, voids)
 
@@ -489,12 +489,12 @@ class ExpertBot:
         self.worlds = values.shape[1]
         count = count_cards(observation)
         default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
-        if _solves(observation):
+        if solves_exactly(observation):
             return hand[_better_than(values, default, CONFIDENCE_EXACT)]
         return hand[_better_than(values, default, CONFIDENCE, MIN_GAIN)]
 
 
-def _solves(observation: Observation) -> bool:
+def solves_exactly(observation: Observation) -> bool:
     """Whether the search solves each world exactly: the last deal, with at
     most :data:`EXACT_LINES` orders of play left."""
     return observation.stock == 0 and _lines(observation.hand_sizes) <= EXACT_LINES

@@ -52,7 +52,7 @@ def test_the_expert_s_solved_worlds_give_no_five_to_the_seat_that_left_one(monke
     # Taken as solved from the first deal, with a stand-in solver: only the
     # worlds matter here.
     monkeypatch.setattr(expert, "INFER", infer)
-    monkeypatch.setattr(expert, "_solves", lambda observation: True)
+    monkeypatch.setattr(expert, "solves_exactly", lambda observation: True)
     monkeypatch.setattr(expert, "solve", lambda world, team: 0.0)
     hands = []
 

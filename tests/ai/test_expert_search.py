@@ -14,9 +14,9 @@ from app.ai.expert import (
     MIN_GAIN,
     ExpertBot,
     _better_than,
-    _solves,
     card_values,
     playout_policy,
+    solves_exactly,
 )
 from app.ai.hard import CARD_WORTH, JACK_KEEP
 from app.engine import (
@@ -169,7 +169,7 @@ def test_card_values_need_a_world_count_or_a_budget():
     assert all(len(row) >= 1 for row in values.values())
 
 
-def test_the_search_overrules_hard_on_less_evidence_when_it_solves_the_worlds():
+def test_the_search_overrules_hard_on_less_evidence_when_itsolves_exactly_the_worlds():
     # the second card beats Hard's (the first) by one standard error of
     # their paired difference: not enough for the playouts' 1.5, enough for
     # the exact solver's 0.5
@@ -184,8 +184,8 @@ def test_the_whole_last_deal_of_two_players_is_solved_exactly():
     state = GameState(CARDEMS, seeded_deck("exact-0", CARDEMS))
     while state.stock:
         state.play(state.hands[state.turn][0])
-    assert _solves(observe(state, state.turn))
-    assert not _solves(observe(GameState(CARDEMS, seeded_deck("exact-0", CARDEMS)), 0))
+    assert solves_exactly(observe(state, state.turn))
+    assert not solves_exactly(observe(GameState(CARDEMS, seeded_deck("exact-0", CARDEMS)), 0))
 
 
 def test_playouts_overrule_hard_only_by_half_a_point_at_least():
