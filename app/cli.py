@@ -46,7 +46,7 @@ def replay_command(file: str) -> None:
         _fail(f"cannot read {file}: {exc.strerror or exc}")
     except InvalidRecord as exc:
         _fail(str(exc))
-    click.echo(json.dumps(replay_summary(record.state, record.version)))
+    click.echo(json.dumps(replay_summary(record.state, record.version, record.rules)))
 
 
 def _fail(message: str) -> NoReturn:

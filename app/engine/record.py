@@ -34,10 +34,13 @@ class Record:
     Attributes:
         state: the hand, replayed.
         version: the record's format, 1 or 2.
+        rules: the record's ``rules`` field as it was written: a rule-set
+            name, or (format 2) an object with ``base`` and the options.
     """
 
     state: GameState
     version: int
+    rules: str | dict[str, Any]
 
 
 def make_record(state: GameState, seed: str | None = None, **extra: object) -> dict[str, Any]:
@@ -91,7 +94,8 @@ def read_record(text: str | bytes) -> Record:
         raise InvalidRecord(f"rules: {FORMAT} names a rule set; house rules need {FORMAT_2}")
     try:
         rules = rules_from_json(data["rules"])
-        return Record(GameState.replay(rules, data["deck"], data["plays"]), version)
+        state = GameState.replay(rules, data["deck"], data["plays"])
+        return Record(state, version, data["rules"])
     except (InvalidRules, InvalidState) as exc:
         raise InvalidRecord(str(exc)) from None
 
@@ -105,15 +109,20 @@ def load_record(text: str | bytes) -> GameState:
     return read_record(text).state
 
 
-def replay_summary(state: GameState, version: int = 1) -> dict[str, Any]:
+def replay_summary(
+    state: GameState, version: int = 1, rules: str | dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Return the replay output object of ``docs/record-format.md``:
-    rules (as the record writes them), finished, plays, teams (one score
-    object per team; with ``version`` 2 each has ``last_sweep_bonus``) and
-    winner."""
+    rules, finished, plays, teams (one score object per team; with
+    ``version`` 2 each has ``last_sweep_bonus``) and winner.
+
+    ``rules`` is echoed as the record wrote it (:attr:`Record.rules`);
+    without it, the rule set's own spelling (:func:`rules_to_json`: the
+    name of a preset, else its base and the options that differ)."""
     scores = score_hand(state)
     winner, _reason = hand_winner(state, scores)
     return {
-        "rules": rules_to_json(state.rules),
+        "rules": rules_to_json(state.rules) if rules is None else rules,
         "finished": state.finished,
         "plays": len(state.plays),
         "teams": [score.to_dict(sweep_bonus=version == 2) for score in scores],

@@ -168,7 +168,7 @@ def test_format_2_record_replays_with_one_team_per_seat(runner, tmp_path):
     result = runner.invoke(args=["replay", write(tmp_path, record)])
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
-    assert out["rules"] == {**HOUSE, "teams": "solo"}
+    assert out["rules"] == HOUSE
     assert [team["seats"] for team in out["teams"]] == [[0], [1], [2]]
     assert [team["points"] for team in out["teams"]] == [s.points for s in score_hand(state)]
     assert sum(team["cards"] for team in out["teams"]) == 52
@@ -184,6 +184,22 @@ def test_format_2_record_replays_with_one_team_per_seat(runner, tmp_path):
             + 10 * team["pisti"]
             + 10 * team["jack_pisti"]
         )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"base": "classic", "pisti": 10},
+        {"base": "classic"},
+        {"pisti": 10, "base": "cardems", "tie_break": "cards"},
+    ],
+)
+def test_format_2_output_echoes_the_rules_as_the_record_writes_them(runner, tmp_path, rules):
+    record = {**GOOD, "format": "pisti-record/2", "rules": rules}
+    result = runner.invoke(args=["replay", write(tmp_path, record)])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["rules"] == rules
+    assert result.stdout.startswith('{"rules": ' + json.dumps(rules) + ", ")
 
 
 def test_format_2_with_a_plain_name_means_format_1(runner, tmp_path):
