@@ -324,7 +324,9 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         for position in range(players)
     ]
     fan = obs.pile_face_up[-PILE_FAN:] if aids["fan"] else obs.pile_face_up[-1:]
-    seen = [card[0] for card in obs.seen]
+    # Seed 001: the counter counts only the cards shown openly, not the
+    # face-down ones the player's side looked at.
+    seen = [card[0] for card in obs.seen.difference(obs.seen_face_down)]
     return {
         "obs": obs,
         "match": match,

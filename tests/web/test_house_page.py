@@ -8,13 +8,14 @@ import re
 
 import pytest
 
-from app.engine import CLASSIC, RULE_SETS, RuleSet, load_record, with_options
+from app.engine import CLASSIC, RULE_SETS, GameState, RuleSet, load_record, with_options
 from app.engine.rules import CHOICES, option_value
 from app.web.rule_words import LABELS, SHORT, VALUES, rules_summary
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable
 
 SEEN = "Your side took the face-down cards"
+COUNTER = re.compile(r'<span class="seen">(\d+)</span>')
 ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
 
 
@@ -138,12 +139,22 @@ def test_partners_see_the_face_down_cards_their_side_took(app, runner):
         assert response.status_code == 303
         player = Player(client)
         player.get()
-        shown = []
+        counter_on = {"csrf_token": player.token, "counter": "on"}
+        assert client.post("/settings", data=counter_on).status_code == 303
+        player.get()
+        shown, counted = [], []
         while player.hand:
             shown.append(SEEN in player.page)
+            counted.append((int(player.move), sum(map(int, COUNTER.findall(player.page)))))
             player.play(player.hand[0])
         record = json.loads(client.get("/record").get_data(as_text=True))
         state = load_record(json.dumps(record))
+        # the played-cards counter counts only the cards shown openly
+        # (seed 001), never the face-down ones the side looked at
+        for move, total in counted:
+            before = GameState.replay(state.rules, record["deck"], record["plays"][:move])
+            openly = {*before.face_up_at_start, *before.plays, *before.known_tail}
+            assert total == len(openly)
         ours = state.face_down_taker == 0
         # from the capture on, the table page shows them to that side only
         assert any(shown) == ours
