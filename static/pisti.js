@@ -177,9 +177,10 @@ function showPage(doc) {
   keepAddress();
 }
 
-// A form's answer that is a page (a refused or out-of-date change) shows
-// the table as it stands: give it the table's address, so that reloading
-// reads the table instead of posting the form again.
+// A form's answer that is a page (a refused or out-of-date change, a
+// transfer code) takes the address of the page it belongs to (the table for
+// the game's forms, the profile for the profile's), so that reloading reads
+// that page instead of posting the form again.
 function keepAddress() {
   const address = document.body.dataset.address;
   if (address) window.history.replaceState(null, "", address);
