@@ -288,11 +288,15 @@ window.addEventListener(
   true,
 );
 
+const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";
+
 // Number keys 1-4 play the cards of your hand.
 document.addEventListener("keydown", (event) => {
   if (busy || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
-  if (target instanceof Element && target.matches("input, select, textarea, summary, button:not(.hand button)")) return;
+  // Digits typed into a field are the field's; on a button or the aids'
+  // summary (focused after a click) they play a card.
+  if (target instanceof Element && target.matches(TYPING)) return;
   const button = document.querySelector(`.hand button[data-key="${event.key}"]`);
   if (button) {
     event.preventDefault();
