@@ -6,10 +6,10 @@ uploaded ``pisti-record`` file: the seat its optional ``players`` field
 names "you" (the app's downloads name it), else seat 0. The pages call the
 reviewed seat "You" only when the record says so, else "Seat 0 (plays
 first)", and the others by their position from it, as the table does
-(East, North, West; "The computer" of a player's two-player game). Either
-way the record is kept in
-the database under its content's hash (:mod:`app.db.reviews`), so its
-pages are plain GET addresses any replica can answer:
+(East, North, West; "The computer" of a player's two-player game), and
+the rules in the table's words. Either way the record is kept in the
+database under its content's hash (:mod:`app.db.reviews`), so its pages
+are plain GET addresses any replica can answer:
 
 - ``/review/<key>/<n>``: decision ``n``, the table as the seat saw it (the
   hidden cards only with ``?reveal=1``), every card's estimate, the mark
@@ -79,7 +79,7 @@ from . import i18n, store
 from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
-from .view import POSITION_NAMES, record_players
+from .view import POSITION_NAMES, POSITION_NAMES_EN, record_players
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
@@ -102,8 +102,9 @@ BUSY_ATTEMPTS = 120
 REFRESH_SECONDS = 2
 
 KEY = re.compile(r"[0-9a-f]{64}")
-#: The name a record's ``players`` field gives the player's own seat.
-YOU = "you"
+#: The names a record's ``players`` field gives the player's own seat and
+#: the computer's in a two-player game.
+YOU, COMPUTER = POSITION_NAMES_EN[2]
 JOBS = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="review")
 
 
@@ -193,7 +194,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     context: dict[str, Any] = {
         "review": review,
         "rule_name": _rule_name(rules_from_json(record["rules"])),
-        "you": _is_you(record, review.seat),
+        "you": _is_you(record.get("players"), review.seat),
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
@@ -229,7 +230,8 @@ def step(key: str, number: int) -> str:
     """
     review = _review(key)
     state = load_record(review.record)
-    you = _is_you(json.loads(review.record), review.seat)
+    players = json.loads(review.record).get("players")
+    you = _is_you(players, review.seat)
     found = decisions(state, review.seat)
     if not 1 <= number <= len(found):
         abort(404)
@@ -248,7 +250,7 @@ def step(key: str, number: int) -> str:
         you=you,
         step=reviewed,
         decision=decision,
-        seen=_seen(decision, you),
+        seen=_seen(decision, players),
         total=len(found),
         reveal=request.args.get("reveal") == "1",
     )
@@ -293,28 +295,29 @@ def _players(data: dict[str, Any], seats: int) -> list[str] | None:
     return players
 
 
-def _is_you(record: dict[str, Any], seat: int) -> bool:
-    """Whether a kept ``record`` (as :func:`_open` kept it) names ``seat``
-    "you" in its ``players`` field."""
-    players = record.get("players")
-    return isinstance(players, list) and players[seat] == YOU
+def _is_you(players: list[str] | None, seat: int) -> bool:
+    """Whether a kept record's ``players`` field (as :func:`_open` kept it:
+    absent, or naming one seat "you") names ``seat`` "you"."""
+    return players is not None and players[seat] == YOU
 
 
-def _seat_names(rules: RuleSet, reviewed: int, you: bool) -> list[str]:
+def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> list[str]:
     """Return what the review pages call each seat of a hand of ``rules``
-    (in seat order, in the page's language) when ``reviewed`` is reviewed:
-    it is "You" when the record says so (``you``), else "Seat 0 (plays
-    first)" (a review not named "you" is always of seat 0); the others
-    are named by their position from it, as the table names them from the
-    player (:data:`app.web.view.POSITION_NAMES`: East plays next, then
-    North, then West), and with two players "The computer" of the
-    player's game, or "Opponent"."""
+    (in seat order, in the page's language) when ``reviewed`` is reviewed
+    and the record's ``players`` field is ``players``: the reviewed seat
+    is "You" when the record names it so, else "Seat 0 (plays first)" (a
+    review not of "you" is always of seat 0); the others are named by
+    their position from it, as the table names them from the player
+    (:data:`app.web.view.POSITION_NAMES`: East plays next, then North,
+    then West), and with two players "The computer" when the record
+    names it so, else "Opponent"."""
     names = []
     for seat in range(rules.players):
         position = (seat - reviewed) % rules.players
         if position == 0:
+            you = _is_you(players, seat)
             name = gettext("You") if you else gettext("Seat 0 (plays first)")
-        elif rules.players == 2 and not you:
+        elif rules.players == 2 and (players is None or players[seat] != COMPUTER):
             name = gettext("Opponent")
         else:
             name = str(POSITION_NAMES[rules.players][position])
@@ -328,13 +331,13 @@ def _refused(message: str) -> tuple[str, int]:
     return page, 400
 
 
-def _seen(decision: Decision, you: bool) -> dict[str, Any]:
+def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
     """What the step page shows of the table, from the seat's observation:
-    every seat in play order with its name (:func:`seat_names`; ``you``:
-    whether the reviewed seat is the player's), role and cards in hand."""
+    every seat in seat order (the order of play) with its name (:func:`_seat_names`, from the
+    record's ``players`` field), role and cards in hand."""
     observation = decision.observation
     rules = observation.rules
-    names = _seat_names(rules, observation.seat, you)
+    names = _seat_names(rules, observation.seat, players)
     seats = []
     for seat, size in enumerate(observation.hand_sizes):
         if seat == observation.seat:
@@ -344,9 +347,7 @@ def _seen(decision: Decision, you: bool) -> dict[str, Any]:
         else:
             role = "opponent"
         cards = decision.state.hands[seat] if seat != observation.seat else list(observation.hand)
-        seats.append(
-            {"seat": seat, "name": names[seat], "role": role, "size": size, "cards": cards}
-        )
+        seats.append({"name": names[seat], "role": role, "size": size, "cards": cards})
     return {
         "seats": seats,
         "face_down": decision.state.pile[: observation.face_down],

@@ -431,3 +431,14 @@ def test_why_is_told_of_the_reviewed_player_unless_it_is_you(app, kind, ours, la
     assert not re.search(words, neutral, re.I)
     if kind in ("same_pile_keep_jack", "keep_jack") or (kind == "last_capture" and ours):
         assert re.search(words, yours, re.I)
+
+
+def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_opponent(client):
+    record = finished_record(seed="review-named")
+    record["players"] = ["Ayşe", "you"]
+    response = upload(client, json.dumps(record).encode())
+    assert key_of(response) == reviews.review_key(record, 1)
+    assert who(client.get(response.headers["Location"]).get_data(as_text=True)) == [
+        "Opponent",
+        "You",
+    ]
