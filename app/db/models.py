@@ -198,8 +198,9 @@ class StoryProgress(db.Model):  # type: ignore[name-defined]
 
 class Review(db.Model):  # type: ignore[name-defined]
     """A hand's review for one seat (:mod:`app.ai.review`), kept once per
-    record: ``key`` is the SHA-256 of the record's rules, deck and plays
-    and the seat, so a game and the same record uploaded share one row.
+    record: ``key`` is the SHA-256 of the record's rules, deck, plays and
+    players and the seat, so a game and its downloaded record uploaded
+    share one row.
 
     ``status`` is ``"new"`` until a server claims the summary's job,
     ``"running"`` while one computes it (``updated_at`` moves at every

@@ -22,9 +22,11 @@ STALE_AFTER = timedelta(minutes=2)
 
 def review_key(record: dict[str, Any], seat: int) -> str:
     """Return the review's key: the SHA-256 (hex) of the record's rules,
-    deck and plays (canonical JSON) and the seat; other fields (seed,
-    names, dates) do not change it."""
-    content = {"rules": record["rules"], "deck": record["deck"], "plays": record["plays"]}
+    deck and plays, its ``players`` when it has them (they say whether the
+    seat is "you", which the pages' words follow), in canonical JSON, and
+    the seat; other fields (seed, hand, link, dates) do not change it."""
+    fields = ("rules", "deck", "plays", "players")
+    content = {field: record[field] for field in fields if field in record}
     text = json.dumps([content, seat], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -44,12 +44,12 @@ from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
 from .view import (
-    POSITION_NAMES_EN,
     describe_plays,
     hand_scores,
     last_round,
     motion_frames,
     motion_view,
+    record_players,
     running_totals,
     score_rows,
     table_context,
@@ -292,10 +292,7 @@ def record() -> BaseResponse | tuple[str, int]:
         return _render(table, message), 409
     index = number - 1
     state = match.finished_hand(index)
-    names = POSITION_NAMES_EN[match.players]
-    extra: dict[str, Any] = {
-        "players": [names[match.position_of(seat, index)] for seat in range(match.players)]
-    }
+    extra: dict[str, Any] = {"players": record_players(match, index)}
     if match.target:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret

@@ -2,9 +2,14 @@
 
 A review starts from the final page of a game ("Review this game": the
 player's own seat of a finished hand of the session's game) or from an
-uploaded ``pisti-record`` file (seat 0). Either way the record is kept in
-the database under its content's hash (:mod:`app.db.reviews`), so its
-pages are plain GET addresses any replica can answer:
+uploaded ``pisti-record`` file: the seat its optional ``players`` field
+names "you" (the app's downloads name it), else seat 0. The pages call the
+reviewed seat "You" only when the record says so, else "Seat 0 (plays
+first)", and the others by their position from it, as the table does
+(East, North, West; "The computer" of a player's two-player game), and
+the rules in the table's words. Either way the record is kept in the
+database under its content's hash (:mod:`app.db.reviews`), so its pages
+are plain GET addresses any replica can answer:
 
 - ``/review/<key>/<n>``: decision ``n``, the table as the seat saw it (the
   hidden cards only with ``?reveal=1``), every card's estimate, the mark
@@ -60,13 +65,21 @@ from app.db.reviews import (
     save_steps,
     utcnow,
 )
-from app.engine import InvalidRecord, Observation, RuleSet, load_record, make_record
+from app.engine import (
+    InvalidRecord,
+    Observation,
+    RuleSet,
+    load_record,
+    make_record,
+    rules_from_json,
+)
 from app.engine.decisions import Decision, decisions
 
 from . import i18n, store
 from .errors import RETRY_AFTER
-from .game import RULE_NAMES
 from .i18n import gettext
+from .rule_words import rules_summary
+from .view import POSITION_NAMES, POSITION_NAMES_EN, record_players
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
@@ -89,6 +102,9 @@ BUSY_ATTEMPTS = 120
 REFRESH_SECONDS = 2
 
 KEY = re.compile(r"[0-9a-f]{64}")
+#: The names a record's ``players`` field gives the player's own seat and
+#: the computer's in a two-player game.
+YOU, COMPUTER = POSITION_NAMES_EN[2]
 JOBS = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="review")
 
 
@@ -116,9 +132,12 @@ def upload_page() -> str:
 
 @bp.post("/upload")
 def upload() -> BaseResponse | tuple[str, int]:
-    """Keep an uploaded record for review of seat 0 and go to its first
-    decision; a file that is missing, too large or not a valid record is
-    refused (400, nothing kept) with what was wrong."""
+    """Keep an uploaded record for review of the seat its ``players`` field
+    names "you", else of seat 0, and go to its first decision; a file that
+    is missing, too large or not a valid record is refused (400, nothing
+    kept) with what was wrong. A ``players`` field that does not name one
+    seat "you" among the right number of seats is left out, as a replay
+    skips it."""
     file = request.files.get("record")
     if file is None or not file.filename:
         return _refused(gettext("Choose a record file to upload."))
@@ -134,7 +153,10 @@ def upload() -> BaseResponse | tuple[str, int]:
         state = load_record(data)
     except InvalidRecord as exc:
         return _refused(gettext("That file is not a game record: %(problem)s", problem=str(exc)))
-    return _open(make_record(state), 0)
+    players = _players(json.loads(data), state.rules.players)
+    if players is None:
+        return _open(make_record(state), 0)
+    return _open(make_record(state, players=players), players.index(YOU))
 
 
 @bp.post("/game")
@@ -152,7 +174,8 @@ def from_game() -> BaseResponse | tuple[str, int]:
         return _refused(gettext("A hand can be reviewed once it is over: it shows every card."))
     index = number - 1
     seat = (-index) % match.players  # the seat the player's position had
-    return _open(make_record(match.finished_hand(index)), seat)
+    record = make_record(match.finished_hand(index), players=record_players(match, index))
+    return _open(record, seat)
 
 
 @bp.get("/<key>")
@@ -167,8 +190,11 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         queue_down = not _start(review)
         review = _review(key)
     steps = [Step.from_dict(data) for data in review_steps(review)]
+    record = json.loads(review.record)
     context: dict[str, Any] = {
         "review": review,
+        "rule_name": _rule_name(rules_from_json(record["rules"])),
+        "you": _is_you(record.get("players"), review.seat),
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
@@ -204,6 +230,8 @@ def step(key: str, number: int) -> str:
     """
     review = _review(key)
     state = load_record(review.record)
+    players = json.loads(review.record).get("players")
+    you = _is_you(players, review.seat)
     found = decisions(state, review.seat)
     if not 1 <= number <= len(found):
         abort(404)
@@ -219,9 +247,10 @@ def step(key: str, number: int) -> str:
         "review/step.html",
         review=review,
         rule_name=_rule_name(state.rules),
+        you=you,
         step=reviewed,
         decision=decision,
-        seen=_seen(decision),
+        seen=_seen(decision, players),
         total=len(found),
         reveal=request.args.get("reveal") == "1",
     )
@@ -246,10 +275,54 @@ def _review(key: str) -> Review:
 
 
 def _rule_name(rules: RuleSet) -> str:
-    """The game's name in the page's language, with its house rules."""
-    overrides = rules.label.partition(" ")[2]
-    name = str(RULE_NAMES[rules.name])
-    return f"{name} · {overrides}" if overrides else name
+    """The game and its house rules in the page's language, in the words
+    of the table's header (:func:`app.web.rule_words.rules_summary`, no
+    match target: a record is one hand), e.g. "Classic · 3 players ·
+    Jack pişti 10"."""
+    return str(rules_summary(rules, None)["line"])
+
+
+def _players(data: dict[str, Any], seats: int) -> list[str] | None:
+    """Return an uploaded record's ``players`` field (who sat at each seat,
+    ``docs/record-format.md``) when it is a list of ``seats`` names of
+    which exactly one is "you", else ``None`` (absent, or it says nothing
+    usable about the player's seat)."""
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != seats:
+        return None
+    if not all(isinstance(name, str) for name in players) or players.count(YOU) != 1:
+        return None
+    return players
+
+
+def _is_you(players: list[str] | None, seat: int) -> bool:
+    """Whether a kept record's ``players`` field (as :func:`_open` kept it:
+    absent, or naming one seat "you") names ``seat`` "you"."""
+    return players is not None and players[seat] == YOU
+
+
+def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> list[str]:
+    """Return what the review pages call each seat of a hand of ``rules``
+    (in seat order, in the page's language) when ``reviewed`` is reviewed
+    and the record's ``players`` field is ``players``: the reviewed seat
+    is "You" when the record names it so, else "Seat 0 (plays first)" (a
+    review not of "you" is always of seat 0); the others are named by
+    their position from it, as the table names them from the player
+    (:data:`app.web.view.POSITION_NAMES`: East plays next, then North,
+    then West), and with two players "The computer" when the record
+    names it so, else "Opponent"."""
+    names = []
+    for seat in range(rules.players):
+        position = (seat - reviewed) % rules.players
+        if position == 0:
+            you = _is_you(players, seat)
+            name = gettext("You") if you else gettext("Seat 0 (plays first)")
+        elif rules.players == 2 and (players is None or players[seat] != COMPUTER):
+            name = gettext("Opponent")
+        else:
+            name = str(POSITION_NAMES[rules.players][position])
+        names.append(name)
+    return names
 
 
 def _refused(message: str) -> tuple[str, int]:
@@ -258,11 +331,13 @@ def _refused(message: str) -> tuple[str, int]:
     return page, 400
 
 
-def _seen(decision: Decision) -> dict[str, Any]:
+def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
     """What the step page shows of the table, from the seat's observation:
-    every seat in play order with its role and cards in hand."""
+    every seat in seat order (the order of play) with its name (:func:`_seat_names`, from the
+    record's ``players`` field), role and cards in hand."""
     observation = decision.observation
     rules = observation.rules
+    names = _seat_names(rules, observation.seat, players)
     seats = []
     for seat, size in enumerate(observation.hand_sizes):
         if seat == observation.seat:
@@ -272,7 +347,7 @@ def _seen(decision: Decision) -> dict[str, Any]:
         else:
             role = "opponent"
         cards = decision.state.hands[seat] if seat != observation.seat else list(observation.hand)
-        seats.append({"seat": seat, "role": role, "size": size, "cards": cards})
+        seats.append({"name": names[seat], "role": role, "size": size, "cards": cards})
     return {
         "seats": seats,
         "face_down": decision.state.pile[: observation.face_down],

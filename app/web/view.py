@@ -43,6 +43,17 @@ POSITION_NAMES_EN = {
     3: ["you", "East", "West"],
     4: ["you", "East", "North", "West"],
 }
+
+
+def record_players(match: Match, hand: int) -> list[str]:
+    """Return who sat at each seat of ``match``'s hand ``hand`` (from 0), in
+    seat order, as records write it (the ``players`` field of
+    ``docs/record-format.md``: ``["computer", "you"]`` when the computer
+    dealt first)."""
+    names = POSITION_NAMES_EN[match.players]
+    return [names[match.position_of(seat, hand)] for seat in range(match.players)]
+
+
 #: Position names as the subject inside a sentence ("... East took it").
 TAKER_NAMES = {
     2: [lazy_pgettext("taker", "you"), lazy_pgettext("taker", "the computer")],

@@ -1,15 +1,19 @@
 """Reviewing a finished game in the browser: the final page's button, the
 steps, a mistake's mark, the hidden cards on request, and the summary's
-progress bar running to its end."""
+progress bar running to its end; uploaded records told in plain words, in
+English and Turkish."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from app.engine import CLASSIC, PARTNERS, with_options
 from tests.e2e.conftest import cards_in_hand, play_card
+from tests.web.test_review_pages import finished_record
 
 SIZES = {
     "phone-390": {"width": 390, "height": 844},
@@ -83,3 +87,58 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     page.get_by_role("link", name="Show the hidden cards").click()
     expect(page.locator(".review-seat.opponent svg.card").first).to_be_visible()
     shoot(page, screenshots, "review-revealed")
+
+
+def upload_record(page: Page, live_server, path) -> None:
+    """Upload the record file at ``path`` on the "Review a game record" page."""
+    page.goto(live_server + "/review/")
+    page.locator("input[type=file]").set_input_files(path)
+    page.locator("form[action$='/review/upload'] button").click()
+
+
+def test_an_uploaded_record_is_told_in_plain_words(
+    browser: Browser, live_server, screenshots, tmp_path
+):
+    """A three-player house record that does not name the player's seat,
+    in English; a partners record naming seat 1 "you", in Turkish: the
+    header in the table's words, seats by position, "You" only when named."""
+    three = finished_record(with_options(CLASSIC, {"players": 3, "jack_pisti": 10}), "e2e-three")
+    (tmp_path / "three.json").write_text(json.dumps(three))
+    partners = finished_record(PARTNERS, "e2e-partners")
+    partners["players"] = ["West", "you", "East", "North"]
+    (tmp_path / "partners.json").write_text(json.dumps(partners))
+
+    english = browser.new_context(locale="en-GB", reduced_motion="reduce")
+    page = english.new_page()
+    upload_record(page, live_server, tmp_path / "three.json")
+    expect(page.locator(".review-who")).to_have_text(
+        ["Seat 0 (plays first)", "East", "West", re.compile("The pile")]
+    )
+    expect(page.locator("header")).to_contain_text("Review · Classic · 3 players · Jack pişti 10")
+    expect(page.locator(".review-verdict h2")).to_contain_text("Card played:")
+    shoot(page, screenshots, "review-upload-step")
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page.locator(".review-figures")).to_be_visible(timeout=120_000)
+    expect(page.locator("table.per-decision thead")).to_contain_text("Card played")
+    shoot(page, screenshots, "review-upload-summary")
+    assert serious_violations(page) == []
+    english.close()
+
+    turkish = browser.new_context(locale="tr-TR", reduced_motion="reduce")
+    page = turkish.new_page()
+    upload_record(page, live_server, tmp_path / "partners.json")
+    expect(page.locator(".review-who")).to_have_text(
+        ["Batı", "Siz", "Doğu", "Kuzey eş", re.compile("Yerdeki kartlar")]
+    )
+    expect(page.locator("header")).to_contain_text("İnceleme · Eşli")
+    expect(page.locator(".review-verdict h2")).to_contain_text("Kartınız:")
+    shoot(page, screenshots, "review-upload-step-tr")
+    # The three-player record again: its summary is done already.
+    upload_record(page, live_server, tmp_path / "three.json")
+    expect(page.locator(".review-who").first).to_have_text("Sıra 0 (ilk oynayan)")
+    expect(page.locator(".review-verdict h2")).to_contain_text("Oynanan kart:")
+    page.get_by_role("link", name="Özet").first.click()
+    expect(page.locator("table.per-decision thead")).to_contain_text("Oynanan kart")
+    shoot(page, screenshots, "review-upload-summary-tr")
+    assert serious_violations(page) == []
+    turkish.close()

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 
+from app.ai.review import WHY_KINDS, Why
 from app.db import reviews
 from app.engine import (
     CLASSIC,
@@ -136,12 +137,28 @@ def test_an_illegal_play_in_a_record_is_named(client):
     assert "play 1:" in response.get_data(as_text=True)
 
 
+def who(page: str) -> list[str]:
+    """The step page's seat headings, in seat order."""
+    return [re.sub(r"<[^>]+>", "", name).strip() for name in WHO.findall(page)][:-1]
+
+
+WHO = re.compile(r'<p class="review-who">(.*?)</p>', re.S)
+
+
+def visible(page: str) -> str:
+    """The page's text without its tags (and their classes)."""
+    return re.sub(r"<[^>]+>", " ", page)
+
+
 def test_a_partners_record_reviews_seat_0(client):
     record = finished_record(PARTNERS, "review-partners")
     response = upload(client, json.dumps(record).encode())
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Your partner" in page and "Opponent" in page
+    # The record does not name the player's seat: seat 0 is not "You", and
+    # the others are named by their position from it, as the table does.
+    assert who(page) == ["Seat 0 (plays first)", "East", "North partner", "West"]
+    assert "Your" not in visible(page) and "seat 1" not in visible(page)
 
 
 def test_a_house_rules_record_of_three_players_is_reviewed(client):
@@ -152,8 +169,16 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
     assert response.status_code == 303
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Decision 1 of 12" in page
-    assert page.count("Opponent") == 2 and "Your partner" not in page
-    assert "players=3" in page
+    assert who(page) == ["Seat 0 (plays first)", "East", "West"]
+    # The header says the rules in the table's words, not option names.
+    assert "Review · Classic · 3 players · Jack pişti 10</span>" in page
+    assert "players=3" not in page and "2 players" not in page
+    turkish = client.get(response.headers["Location"], headers={"Accept-Language": "tr"})
+    text = turkish.get_data(as_text=True)
+    assert "İnceleme · Klasik · 3 oyuncu · Vale piştisi 10</span>" in text
+    assert who(text) == ["Sıra 0 (ilk oynayan)", "Doğu", "Batı"]
+    for english in ("players", "East", "West", "Seat", "seat", "Card played"):
+        assert english not in visible(text)
 
 
 def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monkeypatch):
@@ -238,7 +263,7 @@ def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     first = decisions(load_record(json.dumps(record)), 1)[0]
     step = client.get(response.headers["Location"]).get_data(as_text=True)
     assert f"Your card: {card_name(first.played)}" in step
-    assert "seat 1" in step
+    assert who(step) == ["The computer", "You"]
     # A hand not played yet cannot be reviewed.
     response = client.post("/review/game", data={"csrf_token": token, "hand": "3"})
     assert response.status_code == 400
@@ -293,3 +318,127 @@ def test_a_job_is_claimed_once_and_again_only_when_it_failed_or_went_silent(app)
         assert reviews.claim_review(key)
         reviews.save_steps(key, [], finished=True)
         assert not reviews.claim_review(key, silent + reviews.STALE_AFTER)
+
+
+def match_record(client, hand: int) -> dict:
+    """Play a classic match's first ``hand`` hands by the first card and
+    download the record of the last (``players`` names each seat)."""
+    start_deal(client, "/deal/review-upload-match?rules=classic&target=51")
+    page = play_hand(client)
+    for _ in range(hand - 1):
+        fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+        assert client.post("/next", data=fields).status_code == 303
+        page = play_hand(client)
+    return json.loads(client.get(f"/record?hand={hand}").get_data(as_text=True))
+
+
+def test_an_uploaded_record_reviews_the_seat_it_names_you(client):
+    record = match_record(client, 2)
+    assert record["players"] == ["computer", "you"]
+    response = upload(client, json.dumps(record).encode())
+    assert key_of(response) == reviews.review_key(record, 1)
+    state = load_record(json.dumps(record))
+    mine, computers = decisions(state, 1)[0], decisions(state, 0)[0]
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert f"Your card: {card_name(mine.played)}" in step
+    assert f"Your card: {card_name(computers.played)}" not in step
+    assert who(step) == ["The computer", "You"]
+    # The same record without "players" reviews seat 0, never called "You".
+    del record["players"]
+    response = upload(client, json.dumps(record).encode())
+    key = key_of(response)
+    assert key == reviews.review_key(record, 0)
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert f"Card played: {card_name(computers.played)}" in step
+    assert who(step) == ["Seat 0 (plays first)", "Opponent"]
+    assert "which seat was yours" in step
+    for words in ("Your card", "your card", "You", "your side"):
+        assert words not in visible(step)
+    client.get(f"/review/{key}")
+    wait_until_done(client, key)
+    summary = client.get(f"/review/{key}").get_data(as_text=True)
+    assert "Review · Classic</span>" in summary and "Card played" in summary
+    assert " was played, the best was " in summary or "every card played was the best" in summary
+    for words in ("Your card", "you played", "card you played", "your Jack", "Your Jack"):
+        assert words not in visible(summary)
+    turkish = client.get(f"/review/{key}", headers={"Accept-Language": "tr"})
+    assert "Oynanan kart" in turkish.get_data(as_text=True)
+
+
+def test_an_uploaded_record_of_the_player_dealt_first_says_you(client):
+    record = match_record(client, 1)
+    assert record["players"] == ["you", "computer"]
+    response = upload(client, json.dumps(record).encode())
+    assert key_of(response) == reviews.review_key(record, 0)
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert who(step) == ["You", "The computer"] and "which seat was yours" not in step
+
+
+@pytest.mark.parametrize(
+    "players",
+    [["you", "you"], ["computer", "computer"], ["you"], "you", [0, 1], {"0": "you"}, None],
+)
+def test_a_players_field_that_names_no_one_seat_you_is_left_out(client, players):
+    record = finished_record(seed="review-players")
+    record["players"] = players
+    response = upload(client, json.dumps(record).encode())
+    assert response.status_code == 303
+    del record["players"]
+    assert key_of(response) == reviews.review_key(record, 0)
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert who(step) == ["Seat 0 (plays first)", "Opponent"]
+
+
+def test_a_partners_review_names_places_from_the_player(client):
+    record = finished_record(PARTNERS, "review-partners-you")
+    record["players"] = ["West", "you", "East", "North"]
+    response = upload(client, json.dumps(record).encode())
+    assert key_of(response) == reviews.review_key(record, 1)
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert who(step) == ["West", "You", "East", "North partner"]
+    assert "Review · Partners</span>" in step
+    turkish = client.get(response.headers["Location"], headers={"Accept-Language": "tr"})
+    assert who(turkish.get_data(as_text=True)) == ["Batı", "Siz", "Doğu", "Kuzey eş"]
+
+
+#: Facts enough for every sentence of why (:class:`app.ai.review.Why`).
+FACTS = {
+    "best": "7S",
+    "played": "JH",
+    "cards": 3,
+    "points": 2,
+    "pisti": False,
+    "jacks": 2,
+    "unseen": 1,
+    "best_unseen": 0,
+    "plays_left": 4,
+    "best_points": 0,
+    "loss": 1.5,
+}
+
+
+@pytest.mark.parametrize("kind", WHY_KINDS)
+@pytest.mark.parametrize("ours", [True, False])
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_why_is_told_of_the_reviewed_player_unless_it_is_you(app, kind, ours, language):
+    why = Why(kind, {**FACTS, "ours": ours})
+    with app.test_request_context(headers={"Accept-Language": language}):
+        macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+        neutral, yours = str(macro(why, False)), str(macro(why, True))
+    assert neutral and yours
+    # Turkish says "you" in its verbs and possessives too (-nız, -niz ...).
+    words = {"en": r"\b(you|your)\b", "tr": r"\bsiz|(?<!yal)(?<!he)n[ıiuü]z\b"}[language]
+    assert not re.search(words, neutral, re.I)
+    if kind in ("same_pile_keep_jack", "keep_jack") or (kind == "last_capture" and ours):
+        assert re.search(words, yours, re.I)
+
+
+def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_opponent(client):
+    record = finished_record(seed="review-named")
+    record["players"] = ["Ayşe", "you"]
+    response = upload(client, json.dumps(record).encode())
+    assert key_of(response) == reviews.review_key(record, 1)
+    assert who(client.get(response.headers["Location"]).get_data(as_text=True)) == [
+        "Opponent",
+        "You",
+    ]
