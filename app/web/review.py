@@ -152,7 +152,9 @@ def upload() -> BaseResponse | tuple[str, int]:
     try:
         state = load_record(data)
     except InvalidRecord as exc:
-        return _refused(gettext("That file is not a game record: %(problem)s", problem=str(exc)))
+        # The record reader's words are English (the engine has no
+        # translations): shown as such, under a sentence in the page's language.
+        return _refused(gettext("That file is not a game record."), detail=str(exc))
     players = _players(json.loads(data), state.rules.players)
     if players is None:
         return _open(make_record(state), 0)
@@ -325,9 +327,12 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     return names
 
 
-def _refused(message: str) -> tuple[str, int]:
-    """The upload page again, with what was wrong (400)."""
-    page = render_template("review/upload.html", limit=RECORD_LIMIT // 1024, message=message)
+def _refused(message: str, detail: str | None = None) -> tuple[str, int]:
+    """The upload page again, with what was wrong (400) and, for a record
+    the engine refused, its reason (``detail``, in English)."""
+    page = render_template(
+        "review/upload.html", limit=RECORD_LIMIT // 1024, message=message, detail=detail
+    )
     return page, 400
 
 

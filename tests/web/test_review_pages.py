@@ -115,7 +115,7 @@ def test_steps_go_forward_and_back_and_end(client):
     ("body", "message"),
     [
         (b"", "Choose a record file"),
-        (b"{not json", "not a game record: bad JSON"),
+        (b"{not json", '<code lang="en">bad JSON'),
         (
             b'{"format": "pisti-record/9", "rules": "classic", "deck": [], "plays": []}',
             "unknown format",
@@ -135,6 +135,18 @@ def test_an_illegal_play_in_a_record_is_named(client):
     response = upload(client, json.dumps(record).encode())
     assert response.status_code == 400
     assert "play 1:" in response.get_data(as_text=True)
+
+
+def test_a_refused_record_is_told_in_the_pages_language(client):
+    page = client.get("/review/").get_data(as_text=True)
+    token = CSRF.search(page).group(1)
+    client.post("/language", data={"csrf_token": token, "language": "tr", "next": "/review/"})
+    response = upload(client, b'{"format": "pisti-record/1", "rules": "tavla"}')
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Bu dosya bir oyun kaydı değil." in page
+    # the engine's reason stays as it is, marked as English
+    assert '(İngilizce): <code lang="en">missing field &#39;deck&#39;</code>' in page
 
 
 def who(page: str) -> list[str]:
