@@ -226,7 +226,7 @@ def lesson_play() -> ResponseReturnValue:
         return _lesson(step, str(asked.jack_wrong))
     if top is not None and card[0] != top[0] and asked.card[0] == top[0]:
         word = gettext(
-            "A %(card)s does not take the %(top)s: only a card of the same rank, or a Jack, "
+            "The %(card)s does not take the %(top)s: only a card of the same rank, or a Jack, "
             "takes the pile. Try again.",
             card=card_name(card),
             top=card_name(top),

@@ -55,7 +55,7 @@ def test_the_lesson_right_and_wrong_cards(client):
     # A card that does not take: a gentle word, the same step again.
     response = lesson_post(client, "0", "5D")
     assert response.status_code == 200
-    assert "A 5 of diamonds does not take the 7 of clubs" in text(response)
+    assert "The 5 of diamonds does not take the 7 of clubs" in text(response)
     # The Jack takes too, but is worth more later.
     assert "your Jack is worth more later" in text(lesson_post(client, "0", "JC"))
     assert "Capturing by rank" in text(client.get("/story/lesson"))
@@ -65,6 +65,30 @@ def test_the_lesson_right_and_wrong_cards(client):
     page = text(client.get("/story/lesson"))
     assert "You took 5 cards with your 7 of hearts" in page
     assert "I put my 5 of spades on the empty table" in page and "A pişti" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "steps", "card", "said"),
+    [
+        ("en", [], "8S", "The 8 of spades does not take the 7 of clubs: only a card of the same"),
+        ("en", ["7H"], "8S", "The 8 of spades does not take the 5 of spades"),
+        ("tr", [], "8S", "Maça 8 ile Sinek 7 alınmaz: yeri yalnızca aynı değerde bir kart"),
+        ("tr", ["7H"], "8S", "Maça 8 ile Maça 5 alınmaz"),
+    ],
+)
+def test_a_card_that_does_not_take_is_named_right(client, language, steps, card, said):
+    """The card's name takes "the", whatever the card ("A 8", "A Ace" read
+    wrong); in Turkish the names need no suffix."""
+    for number, right in enumerate(steps):
+        lesson_post(client, str(number), right)
+    csrf = CSRF.search(client.get("/story/lesson").get_data(as_text=True)).group(1)
+    response = client.post(
+        "/story/lesson",
+        data={"csrf_token": csrf, "step": str(len(steps)), "card": card},
+        headers={"Accept-Language": language},
+    )
+    assert response.status_code == 200
+    assert said in text(response)
 
 
 def test_the_lesson_refuses_bad_and_stale_forms_and_changes_nothing(client):
