@@ -177,9 +177,10 @@ function showPage(doc) {
   keepAddress();
 }
 
-// A form's answer that is a page (a refused or out-of-date change) shows
-// the table as it stands: give it the table's address, so that reloading
-// reads the table instead of posting the form again.
+// A form's answer that is a page (a refused or out-of-date change, a
+// transfer code) takes the address of the page it belongs to (the table for
+// the game's forms, the profile for the profile's), so that reloading reads
+// that page instead of posting the form again.
 function keepAddress() {
   const address = document.body.dataset.address;
   if (address) window.history.replaceState(null, "", address);
@@ -287,11 +288,15 @@ window.addEventListener(
   true,
 );
 
+const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";
+
 // Number keys 1-4 play the cards of your hand.
 document.addEventListener("keydown", (event) => {
   if (busy || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
-  if (target instanceof Element && target.matches("input, select, textarea, summary, button:not(.hand button)")) return;
+  // Digits typed into a field are the field's; on a button or the aids'
+  // summary (focused after a click) they play a card.
+  if (target instanceof Element && target.matches(TYPING)) return;
   const button = document.querySelector(`.hand button[data-key="${event.key}"]`);
   if (button) {
     event.preventDefault();

@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
+    MATCH_TARGETS,
     RULE_SETS,
     InvalidRules,
     InvalidSeed,
@@ -141,9 +142,16 @@ def healthz() -> Response:
 def home() -> str:
     """Show the home page: a new game, or a deal from a seed."""
     table = store.load_table()
+    settings = _settings(store.settings())
+    rules = RULE_SETS[settings["rules"]]
+    own = rules.match_targets[0] if rules.match_targets else None
     return render_template(
         "game/home.html",
-        settings=_settings(store.settings()),
+        settings=settings,
+        # The form's target: "" is each game's own (Classic 51, Partners
+        # 151); a remembered other target is picked again.
+        match_targets=MATCH_TARGETS,
+        chosen_target=None if settings["target"] == own else settings["target"],
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
         levels=LEVELS,

@@ -14,6 +14,7 @@ Here they give the same answers for less:
 - ``table_scoreboard``, ``table_felt``, ``table_log`` and
   ``table_counter``: the table's regions, and ``aids_form``: the playing
   aids (:mod:`.regions`).
+- ``answer_page``: where a form's answer belongs (:data:`ANSWER_PAGES`).
 
 And :class:`PageEnvironment`, the app's Jinja environment, makes two of
 Jinja's steps cheaper with the same results.
@@ -37,6 +38,27 @@ URLS_KEPT = 4096
 #: its WSGI environ (after the proxy fix): read as they are, since
 #: ``request.url_root`` builds and re-encodes the URL each time (some 15 µs).
 _ROOT_PARTS = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME")
+
+
+#: The page a form's answer shows, by the form's endpoint or blueprint
+#: (else the table): a page answering a POST takes that page's address, so
+#: that reloading it reads the page instead of posting the form again.
+ANSWER_PAGES = {
+    "story.lesson_play": "story.lesson_page",
+    "story.lesson_restart": "story.lesson_page",
+    "story": "story.path",
+    "players": "players.profile",
+    "house": "house.form",
+    "review": "review.upload_page",
+    "daily": "daily.page",
+}
+
+
+def answer_page() -> str:
+    """Return the endpoint of the page this POST's answer stands for
+    (:data:`ANSWER_PAGES`; ``game.table`` for the game's own forms)."""
+    endpoint = request.endpoint or ""
+    return ANSWER_PAGES.get(endpoint) or ANSWER_PAGES.get(request.blueprint or "", "game.table")
 
 
 class PageEnvironment(Environment):
@@ -109,6 +131,7 @@ def init_app(app: Flask) -> None:
         table_log=regions.log,
         table_counter=regions.counter,
         aids_form=regions.aids_form,
+        answer_page=answer_page,
     )
     overrides = {"csrf_token": csrf_token}
     app.context_processor(lambda: overrides)

@@ -135,3 +135,16 @@ def test_forget_me_deletes_everything(visitor, app):
     assert "Your profile and results are deleted" in visitor.get("/me?forgotten=1").get_data(
         as_text=True
     )
+
+
+def test_the_profile_forms_answers_keep_the_profile_address(visitor, app):
+    """The transfer code and a refused name are shown at ``/me``, so that
+    reloading shows the profile, not the table's "No game in progress"."""
+    visitor.choose_name("Homebody")
+    visitor.get("/me")
+    assert 'data-address="/me"' in visitor.post("/me/transfer").get_data(as_text=True)
+    from tests.db.conftest import Browser
+
+    response = Browser(app.test_client()).choose_name("HOMEBODY")
+    assert response.status_code == 400
+    assert 'data-address="/me"' in response.get_data(as_text=True)

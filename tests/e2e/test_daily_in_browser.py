@@ -147,6 +147,18 @@ def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots
     code = phone.locator(".transfer-code code").inner_text()
     assert len(code) == 14
     shot(phone, "5-transfer-code")
+    # Reloading the code's page reads the profile, not the table's address.
+    phone.reload()
+    expect(phone).to_have_url(live_server + "/me")
+    expect(phone.locator("h1")).to_have_text(name)
+    # The leaderboards fit the screen's width: nothing cut off to the right.
+    phone.goto(live_server + "/leaderboard")
+    expect(phone.locator("tr.mine")).to_contain_text(name)
+    overflow = (
+        "[...document.querySelectorAll('.board-wrap')].map(e => e.scrollWidth - e.clientWidth)"
+    )
+    assert max(phone.evaluate(overflow)) <= 0
+    phone.goto(live_server + "/me")
 
     # The other device: the same player, with the Daily game done.
     laptop.goto(live_server + "/me")

@@ -75,6 +75,12 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
     verdict = "You won!" if totals[0] > totals[1] else "The computer won"
     expect(page.locator(".verdict")).to_have_text(verdict)
     assert page.locator(".totals tbody tr").count() == hands
+    # What to do next is on the first screen, above the score tables.
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        box = page.get_by_role("button", name="Play again").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= size["height"]
     expect(page.locator("#share")).to_have_value(
         f"{live_server}/deal/e2e-classic?rules=classic&target=51&level=medium"
     )

@@ -150,6 +150,19 @@ def test_whole_game_with_the_keyboard(page: Page, live_server):
     expect(page.locator(".verdict")).to_be_visible()
 
 
+def test_number_keys_play_after_the_aids_are_closed(page: Page, live_server):
+    deal(page, live_server, "keys-after-aids")
+    settled_when_ready(page)
+    summary = page.locator("details.settings summary")
+    summary.click()
+    summary.click()  # closed again, and the summary keeps the focus
+    assert page.evaluate("document.activeElement.matches('details.settings summary')")
+    before = settled(page)
+    page.keyboard.press("1")
+    wait_settled(page, before)
+    expect(page.locator(".log li").first).to_contain_text("You played")
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
 def test_no_serious_accessibility_violations(browser: Browser, live_server, locale):
     context = browser.new_context(locale=locale)

@@ -10,7 +10,7 @@ import pytest
 
 from app.ai.medium import MediumBot
 from app.engine import CARDEMS, card_label, card_name, hand_winner, observe, score_hand, seeded_deck
-from tests.conftest import expected_state, start_deal
+from tests.conftest import CSRF, expected_state, start_deal
 from tests.web.test_score_pages import ScoreTable
 
 
@@ -19,6 +19,42 @@ def test_home_offers_new_game_and_seed(client):
     assert "New game" in page
     assert "Deal from a seed" in page
     assert 'name="seed"' in page
+
+
+TARGET_SELECT = re.compile(r'<select id="new-target" name="target">(.*?)</select>', re.S)
+
+
+def token_of(page: str) -> str:
+    return CSRF.search(page).group(1)
+
+
+def sent_target(page: str) -> str:
+    """The value the New game form's target sends: the selected option, or
+    the first one, as a browser does."""
+    options = re.findall(r'<option value="(\d*)"( selected)?>', TARGET_SELECT.search(page)[1])
+    return next((value for value, selected in options if selected), options[0][0])
+
+
+@pytest.mark.parametrize(("rules", "target"), [("partners", 151), ("classic", 51)])
+def test_the_new_game_form_plays_each_game_to_its_own_target(client, rules, target):
+    page = client.get("/").get_data(as_text=True)
+    assert sent_target(page) == ""
+    fields = {"csrf_token": token_of(page), "rules": rules, "level": "easy"}
+    response = client.post("/new", data={**fields, "target": sent_target(page)})
+    assert response.status_code == 303
+    assert f"0 / {target} pts" in client.get("/game").get_data(as_text=True)
+    # a target other than the game's own is picked again next time
+    page = client.get("/").get_data(as_text=True)
+    assert sent_target(page) == ""
+    client.post("/new", data={**fields, "target": "101"})
+    assert "0 / 101 pts" in client.get("/game").get_data(as_text=True)
+    assert sent_target(client.get("/").get_data(as_text=True)) == "101"
+
+
+def test_the_seed_form_leaves_each_game_its_own_target(client):
+    response = client.get("/deal?seed=s1&rules=partners&target=&level=easy")
+    assert response.headers["Location"].endswith("/deal/s1?rules=partners&target=151&level=easy")
+    assert "to 151" in client.get(response.headers["Location"]).get_data(as_text=True)
 
 
 def test_healthz(client):

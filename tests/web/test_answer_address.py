@@ -1,0 +1,53 @@
+"""A page that answers a form takes the address of the page it belongs to,
+so that reloading it (the page's script sets the address) reads that page
+instead of the table or a form posted again."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import CSRF, Player
+from tests.web.test_house_page import token
+from tests.web.test_review_pages import upload
+
+ADDRESS = re.compile(r'<body[^>]* data-address="([^"]*)"')
+
+
+def address(response) -> str | None:
+    found = ADDRESS.search(response.get_data(as_text=True))
+    return found and found.group(1)
+
+
+def test_a_refused_play_stays_at_the_table(client):
+    player = Player(client)
+    player.deal("address")
+    response = player.post(card=player.hand[0], move="7")
+    assert response.status_code == 409
+    assert address(response) == "/game"
+
+
+def test_refused_house_rules_stay_at_the_house_rules_page(client):
+    data = {"csrf_token": token(client), "rules": "classic", "players": "3", "teams": "partners"}
+    response = client.post("/house", data=data)
+    assert response.status_code == 400
+    assert address(response) == "/house"
+
+
+def test_a_refused_upload_stays_at_the_upload_page(client):
+    response = upload(client, b"{not json")
+    assert response.status_code == 400
+    assert address(response) == "/review/"
+
+
+def test_a_wrong_card_in_the_lesson_stays_in_the_lesson(client):
+    page = client.get("/story/lesson").get_data(as_text=True)
+    step = re.search(r'name="step" value="(\d+)"', page).group(1)
+    data = {"csrf_token": CSRF.search(page).group(1), "card": "ZZ", "step": step}
+    response = client.post("/story/lesson", data=data)
+    assert response.status_code == 400
+    assert address(response) == "/story/lesson"
+
+
+def test_pages_read_with_get_carry_no_address(client):
+    assert address(client.get("/")) is None
+    assert address(client.get("/house")) is None
