@@ -110,7 +110,13 @@ def register(app: Flask) -> None:
     def http_error(error: HTTPException) -> tuple[str, int]:
         status = error.code or 500
         message = MESSAGES.get(status, error.description)
-        return render_template("errors/error.html", status=status, message=message), status
+        # Imported here: the session store imports this module's pages.
+        from . import store
+
+        page = render_template(
+            "errors/error.html", status=status, message=message, has_game=store.has_table()
+        )
+        return page, status
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> tuple[str, int]:

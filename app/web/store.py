@@ -114,6 +114,12 @@ def load_table() -> Table | None:
     return None if data is None else _table(data)
 
 
+def has_table() -> bool:
+    """Whether the session holds a game (in progress or finished), without
+    reading it."""
+    return _TABLE in session
+
+
 def save_table(table: Table) -> None:
     """Keep ``table`` in the session."""
     session[_TABLE] = table.to_dict()

@@ -51,3 +51,11 @@ def test_a_wrong_card_in_the_lesson_stays_in_the_lesson(client):
 def test_pages_read_with_get_carry_no_address(client):
     assert address(client.get("/")) is None
     assert address(client.get("/house")) is None
+
+
+def test_a_missing_page_offers_the_game_only_to_someone_with_a_game(client):
+    page = client.get("/no-such-page").get_data(as_text=True)
+    assert "Back to your game" not in page and 'href="/">Home</a>' in page
+    Player(client).deal("missing-page")
+    page = client.get("/no-such-page").get_data(as_text=True)
+    assert 'href="/game">Back to your game</a>' in page
