@@ -30,8 +30,10 @@ class Opponent:
         style: one sentence on how she or he plays (what the arena measured).
         intro: the line of introduction on the story page.
         capture, pisti: the remark after her or his capture or pişti.
-        won_hand, lost_hand: the remark at the end of a hand she or he won
-            or lost.
+        won_hand, lost_hand: the remark between hands, after a hand she or
+            he won or lost.
+        won_match, lost_match: the remark at the end of a match she or he
+            won or lost, whoever won its last hand.
         explains: whether the remarks explain each play (the teacher's way).
     """
 
@@ -44,6 +46,8 @@ class Opponent:
     pisti: LazyString
     won_hand: LazyString
     lost_hand: LazyString
+    won_match: LazyString
+    lost_match: LazyString
     explains: bool = False
 
     @property
@@ -65,6 +69,10 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("Oh my, a pişti! Don't leave a lone card for me, dear."),
         won_hand=lazy_gettext("That hand was mine, but you are learning fast."),
         lost_hand=lazy_gettext("Well played, dear! You took that hand."),
+        won_match=lazy_gettext(
+            "The match is mine this time, dear. Come back and we will play again."
+        ),
+        lost_match=lazy_gettext("You won the match, dear! I taught you well."),
         explains=True,
     ),
     Opponent(
@@ -81,6 +89,8 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("Pişti! That's the only way to play."),
         won_hand=lazy_gettext("Told you, fortune favours the bold."),
         lost_hand=lazy_gettext("Bah, you play it safe. Next hand!"),
+        won_match=lazy_gettext("The match is mine! Boldness wins in the end."),
+        lost_match=lazy_gettext("You won the match, cousin. Next time I'll be bolder still."),
     ),
     Opponent(
         key="cevdet",
@@ -95,6 +105,8 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("Heh, a pişti for the old man."),
         won_hand=lazy_gettext("Patience wins, every time."),
         lost_hand=lazy_gettext("Hmph. I held my Jacks too long."),
+        won_match=lazy_gettext("The match is mine. Patience, young one, patience."),
+        lost_match=lazy_gettext("Hmph. The match is yours; I held my Jacks too long."),
     ),
     Opponent(
         key="nevin",
@@ -109,6 +121,8 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("A pişti. You should have counted that rank."),
         won_hand=lazy_gettext("Careful play pays."),
         lost_hand=lazy_gettext("Nicely done. I shall be more careful."),
+        won_match=lazy_gettext("The match is mine. Careful play always pays."),
+        lost_match=lazy_gettext("The match is yours. Well played, I must say."),
     ),
     Opponent(
         key="ferit",
@@ -123,6 +137,8 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("Three of that rank were out. The odds were with me."),
         won_hand=lazy_gettext("Arithmetic, my friend, simple arithmetic."),
         lost_hand=lazy_gettext("Interesting. I must recount."),
+        won_match=lazy_gettext("The match is mine: arithmetic, my friend."),
+        lost_match=lazy_gettext("You won the match. I must recount everything."),
     ),
     Opponent(
         key="muruvvet",
@@ -137,6 +153,8 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("Pişti. Did you expect anything else?"),
         won_hand=lazy_gettext("The mansion keeps its secrets."),
         lost_hand=lazy_gettext("Hm. You may yet deserve a seat at my table."),
+        won_match=lazy_gettext("The match is mine, as it always is."),
+        lost_match=lazy_gettext("You have beaten me. Take your seat at my table."),
     ),
 )
 

@@ -9,7 +9,7 @@ answers, and the middle deals, which are played for the player). What each
 step teaches, from the rules and seed 001's "Common mistakes": capturing by
 rank, a pişti, why a Jack on a lone card is not one, capturing with a Jack,
 keeping a Jack for the end, the last capture taking the table; the scoring
-comes after the last card. ``tests/story/test_lesson.py`` plays the script
+comes after the last card. ``tests/story/test_story_lesson.py`` plays the script
 through the engine and checks every step says what happens.
 """
 

@@ -159,9 +159,17 @@ def table_extras(table: Table, aids: dict[str, bool]) -> dict[str, object]:
 
 
 def _remark(table: Table, member: Opponent) -> str | None:
-    """One short line: at the end of a hand, after a pişti or a capture of
-    the opponent's, or (the teacher) explaining the opponent's play."""
+    """One short line: at the end of the match, on its result (whoever won
+    the last hand); between hands, on the hand; during a hand, after a
+    pişti or a capture of the opponent's, or (the teacher) explaining the
+    opponent's play. A drawn hand gets none, and so would a drawn match
+    (only a single deal can be drawn; a story match to 51 has a winner)."""
     match = table.match
+    if match.over:
+        winner = match.winner()
+        if winner is None:
+            return None
+        return str(member.lost_match if winner == 0 else member.won_match)
     if match.hand_counted:
         yours, theirs = match.history[-1]
         if yours == theirs:
@@ -226,7 +234,7 @@ def lesson_play() -> ResponseReturnValue:
         return _lesson(step, str(asked.jack_wrong))
     if top is not None and card[0] != top[0] and asked.card[0] == top[0]:
         word = gettext(
-            "A %(card)s does not take the %(top)s: only a card of the same rank, or a Jack, "
+            "The %(card)s does not take the %(top)s: only a card of the same rank, or a Jack, "
             "takes the pile. Try again.",
             card=card_name(card),
             top=card_name(top),

@@ -9,7 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app import create_app
-from app.story.lesson import STEPS
+from app.story.lesson import STEPS, position
 from app.web.i18n import card_name
 from tests.conftest import serve
 
@@ -76,6 +76,71 @@ def test_the_lesson_right_and_wrong_moves(browser: Browser, live_server, screens
     with page.expect_navigation():
         page.get_by_role("link", name="To Mansion Evenings").click()
     expect(page.get_by_role("button", name="Play the lesson again")).to_be_visible()
+    context.close()
+
+
+def lesson_step_shown(page: Page, number: int) -> None:
+    """Wait until the lesson shows step ``number`` (from 0) and its script
+    is settled (a card is posted with fetch and the answer replaces the page)."""
+    expect(page.locator('.hand input[name="step"]').first).to_have_value(str(number))
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+
+
+def outside_the_screen(page: Page) -> list[str]:
+    """The parts of the lesson not wholly on the screen with the page scrolled
+    to the top: the step's question, the pile, the hand."""
+    return page.evaluate(
+        """() => [".ask", ".lesson-fan", ".hand"].filter((part) => {
+            const box = document.querySelector(part).getBoundingClientRect();
+            const top = box.top + window.scrollY;
+            return top < 0 || top + box.height > window.innerHeight
+              || box.left < 0 || box.right > window.innerWidth;
+        })"""
+    )
+
+
+def one_row(page: Page, selector: str) -> bool:
+    """Whether the cards in ``selector`` lie on one row (it is less than one
+    and a half of its tallest card high)."""
+    return page.evaluate(
+        """(selector) => {
+            const row = document.querySelector(selector);
+            const heights = [...row.children].map((card) => card.getBoundingClientRect().height);
+            return row.getBoundingClientRect().height < 1.5 * Math.max(...heights);
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize(
+    ("size_name", "locale"),
+    [(name, locale) for name in SIZES for locale in ("en-GB", "tr-TR")],
+)
+def test_every_lesson_step_fits_the_screen(
+    browser: Browser, live_server, screenshots, size_name, locale
+):
+    """Each step's words, the pile and the hand are on the screen without
+    scrolling, after the right card and after a wrong one; the pile stays on
+    one row."""
+    context = browser.new_context(viewport=SIZES[size_name], locale=locale)
+    page = context.new_page()
+    page.goto(live_server + "/story/lesson")
+    for number, step in enumerate(STEPS):
+        lesson_step_shown(page, number)
+        assert outside_the_screen(page) == [], f"step {number + 1}"
+        assert one_row(page, ".lesson-fan"), f"step {number + 1}: the pile wraps"
+        page.screenshot(path=screenshots / f"lesson-step{number + 1}-{size_name}-{locale}.png")
+        wrong = next((card for card in position(number).hands[0] if card != step.card), None)
+        if wrong is not None:
+            page.locator(f'.hand button[value="{wrong}"]').click()
+            expect(page.locator(".wrong")).to_be_visible()
+            lesson_step_shown(page, number)
+            assert outside_the_screen(page) == [], f"step {number + 1}, a wrong card"
+            page.screenshot(
+                path=screenshots / f"lesson-step{number + 1}-wrong-{size_name}-{locale}.png"
+            )
+        page.locator(f'.hand button[value="{step.card}"]').click()
+    expect(page.locator(".score")).to_be_visible()
     context.close()
 
 

@@ -10,8 +10,9 @@ import pytest
 
 from app import create_app
 from app.ai import make_bot
-from app.engine import observe
-from app.story.cast import CAST
+from app.engine import CLASSIC, observe
+from app.engine.match import Match
+from app.story.cast import CAST, TARGET
 from app.story.lesson import STEPS, position
 from app.web import story
 from app.web.table import Table
@@ -55,7 +56,7 @@ def test_the_lesson_right_and_wrong_cards(client):
     # A card that does not take: a gentle word, the same step again.
     response = lesson_post(client, "0", "5D")
     assert response.status_code == 200
-    assert "A 5 of diamonds does not take the 7 of clubs" in text(response)
+    assert "The 5 of diamonds does not take the 7 of clubs" in text(response)
     # The Jack takes too, but is worth more later.
     assert "your Jack is worth more later" in text(lesson_post(client, "0", "JC"))
     assert "Capturing by rank" in text(client.get("/story/lesson"))
@@ -65,6 +66,30 @@ def test_the_lesson_right_and_wrong_cards(client):
     page = text(client.get("/story/lesson"))
     assert "You took 5 cards with your 7 of hearts" in page
     assert "I put my 5 of spades on the empty table" in page and "A pişti" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "steps", "card", "said"),
+    [
+        ("en", [], "8S", "The 8 of spades does not take the 7 of clubs: only a card of the same"),
+        ("en", ["7H"], "8S", "The 8 of spades does not take the 5 of spades"),
+        ("tr", [], "8S", "Maça 8 ile Sinek 7 alınmaz: yeri yalnızca aynı değerde bir kart"),
+        ("tr", ["7H"], "8S", "Maça 8 ile Maça 5 alınmaz"),
+    ],
+)
+def test_a_card_that_does_not_take_is_named_right(client, language, steps, card, said):
+    """The card's name takes "the", whatever the card ("A 8", "A Ace" read
+    wrong); in Turkish the names need no suffix."""
+    for number, right in enumerate(steps):
+        lesson_post(client, str(number), right)
+    csrf = CSRF.search(client.get("/story/lesson").get_data(as_text=True)).group(1)
+    response = client.post(
+        "/story/lesson",
+        data={"csrf_token": csrf, "step": str(len(steps)), "card": card},
+        headers={"Accept-Language": language},
+    )
+    assert response.status_code == 200
+    assert said in text(response)
 
 
 def test_the_lesson_refuses_bad_and_stale_forms_and_changes_nothing(client):
@@ -193,6 +218,91 @@ def test_after_a_loss_play_again_is_a_rematch_with_the_story_rules(client, monke
     assert "Aunt Hayriye" in table and "0 / 51 pts" in table
 
 
+def first_card_match(seed: str) -> Match:
+    """Aunt Hayriye's story match from ``seed`` played to its end with the
+    first card of the player's hand each time, as :func:`play_first_cards`
+    plays it through the pages."""
+    table = Table.start(CLASSIC, seed, ["hayriye"], seed_public=False, target=TARGET)
+    while not table.match.over:
+        if table.match.hand_counted:
+            table.next_hand(str(table.match.hand_number))
+        else:
+            table.play(table.state.hands[table.seat][0], str(table.move))
+    return table.match
+
+
+def play_first_cards(client, monkeypatch, seed: str) -> list[str]:
+    """Play Aunt Hayriye's story match from ``seed`` through the pages as
+    :func:`first_card_match` does; return the pages after each hand (the
+    last one the final page)."""
+    monkeypatch.setattr(story, "new_seed", lambda: seed)
+    assert start(client, "hayriye").status_code == 303
+    player = Player(client)
+    player.get()
+    pages = []
+    while True:
+        with client.session_transaction() as session:
+            table = Table.from_dict(session["table"])
+        if not table.match.hand_counted:
+            player.play(table.state.hands[table.seat][0])
+            continue
+        pages.append(text_of(player.page))
+        if table.match.over:
+            return pages
+        hand = str(table.match.hand_number)
+        client.post("/next", data={"csrf_token": player.token, "hand": hand})
+        player.get()
+
+
+@pytest.mark.parametrize("player_wins", [False, True], ids=["lost", "won"])
+def test_the_last_remark_follows_the_match_and_the_others_their_hand(
+    client, monkeypatch, player_wins
+):
+    """Lost 56-58 after winning the last hand, she must not say "You took
+    that hand"; won after losing it, not "That hand was mine". Between
+    hands the remark is on the hand."""
+
+    def ends_so(match: Match) -> bool:
+        yours, hers = match.history[-1]
+        return (match.winner() == 0) == player_wins and (yours > hers) != player_wins
+
+    for number in range(200):
+        seed = f"story-end-{number}"
+        match = first_card_match(seed)
+        if ends_so(match):
+            break
+    else:
+        raise AssertionError("no such match in 200 seeds")
+    skip_lesson(client)
+    *between, final = play_first_cards(client, monkeypatch, seed)
+    if player_wins:
+        assert "You won!" in final
+        assert "Aunt Hayriye: You won the match, dear! I taught you well." in final
+        assert "That hand was mine" not in final
+    else:
+        assert "Aunt Hayriye won" in final
+        assert "Aunt Hayriye: The match is mine this time, dear." in final
+        assert "You took that hand" not in final
+    for page, (yours, hers) in zip(between, match.history, strict=False):
+        if yours > hers:
+            assert "Aunt Hayriye: Well played, dear! You took that hand." in page
+        elif hers > yours:
+            assert "Aunt Hayriye: That hand was mine, but you are learning fast." in page
+
+
+def test_every_opponent_has_a_line_for_each_result_in_both_languages(app):
+    fields = ("won_hand", "lost_hand", "won_match", "lost_match")
+    with app.test_request_context():
+        english = {m.key: [str(getattr(m, name)) for name in fields] for m in CAST}
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        turkish = {m.key: [str(getattr(m, name)) for name in fields] for m in CAST}
+    for member in CAST:
+        lines = english[member.key]
+        assert len(set(lines)) == len(fields), member.key
+        assert all(line.strip() for line in lines), member.key
+        assert all(tr != en for tr, en in zip(turkish[member.key], lines, strict=True)), member.key
+
+
 def test_the_table_calls_the_opponent_by_name(client, monkeypatch):
     monkeypatch.setattr(story, "new_seed", lambda: "story-names")
     skip_lesson(client)
@@ -286,9 +396,6 @@ def test_story_matches_count_towards_the_new_game_limit(tmp_path):
 def test_only_a_match_started_from_the_story_counts(app, monkeypatch, seed_public, beaten):
     """A deal link's game against her has a public seed: a known deal won
     again is no win over her."""
-    from app.engine import CLASSIC
-    from app.engine.match import Match
-
     monkeypatch.setattr(Match, "winner", lambda self: 0)
     with app.test_request_context(method="POST"):
         table = Table.start(CLASSIC, "story-deal", ["hayriye"], seed_public=seed_public, target=51)
