@@ -133,6 +133,10 @@ def test_an_uploaded_record_is_told_in_plain_words(
     expect(page.locator("header")).to_contain_text("İnceleme · Eşli")
     expect(page.locator(".review-verdict h2")).to_contain_text("Kartınız:")
     shoot(page, screenshots, "review-upload-step-tr")
+    # The estimates, with the Turkish words for their ranges, fit a phone.
+    page.set_viewport_size(SIZES["phone-360"])
+    table = page.locator("table.estimates")
+    assert table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth") <= 0
     # The three-player record again: its summary is done already.
     upload_record(page, live_server, tmp_path / "three.json")
     expect(page.locator(".review-who").first).to_have_text("Sıra 0 (ilk oynayan)")
