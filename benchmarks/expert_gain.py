@@ -13,9 +13,11 @@ A VARIANT is a comma-separated list of ``NAME=VALUE`` settings of
 :mod:`app.ai.expert` (e.g. ``CONFIDENCE=1.0,CONFIDENCE_EXACT=0.5``; ``-``
 for the defaults). It reports each variant's mean gain per decision (95%
 interval), apart for searched (playouts) and solved (the last deal)
-decisions, and how often it left Hard's card.
+decisions (as the settings on start class them), how often it left Hard's
+card and, from the second variant on, its gain minus the first's, decision
+by decision.
 
-Run: .venv/bin/python -m benchmarks.expert_gain [--deals N] [--rules R]
+Run: .venv/bin/python -m benchmarks.expert_gain [--deals N] [--seed S] [--rules R]
 [--budget-ms M] [--jobs J] [--only solved|playouts] VARIANT...
 """
 
@@ -87,6 +89,7 @@ def gains(
             seat = state.turn
             obs = observe(state, seat)
             card = hard.choose(obs)
+            use_variant("-", defaults)
             kind = "solved" if solves_exactly(obs) else "playouts"
             if len(set(obs.hand)) > 1 and only in (None, kind):
                 ends = {card: 0.0}
@@ -103,13 +106,19 @@ def gains(
 
 
 def main(
-    deals: int, rules_text: str, budget_ms: float, jobs: int, only: str | None, variants: list[str]
+    deals: int,
+    seed: str,
+    rules_text: str,
+    budget_ms: float,
+    jobs: int,
+    only: str | None,
+    variants: list[str],
 ) -> None:
     chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
     found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(gains, rules_text, "gain", lo, hi - lo, budget_ms, variants, only)
+            pool.submit(gains, rules_text, seed, lo, hi - lo, budget_ms, variants, only)
             for lo, hi in chunks
         ]
         for future in futures:
@@ -120,19 +129,25 @@ def main(
         values = [gain for gain, _ in pairs]
         left = sum(1 for _, changed in pairs if changed) / len(pairs)
         mean, half = mean_and_margin(values)
-        print(
+        line = (
             f"{variant:40} {kind:9} {len(values):6} decisions  gain {mean:+.3f} ± {half:.3f}"
             f"  ({sum(values) / deals:+.2f} a deal)  leaves Hard's card {left:.1%}"
         )
+        if variant != variants[0]:
+            first = [gain for gain, _ in found[variants[0], kind]]
+            paired, half = mean_and_margin([x - y for x, y in zip(values, first, strict=True)])
+            line += f"  − {variants[0]}: {paired:+.3f} ± {half:.3f}"
+        print(line)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="+")
     parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", default="gain")
     parser.add_argument("--rules", default="cardems")
     parser.add_argument("--budget-ms", type=float, default=20.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", choices=("solved", "playouts"), default=None)
     args = parser.parse_args()
-    main(args.deals, args.rules, args.budget_ms, args.jobs, args.only, args.variants)
+    main(args.deals, args.seed, args.rules, args.budget_ms, args.jobs, args.only, args.variants)

@@ -13,9 +13,11 @@ with a fast version of the Hard level's reasoning for every seat
 averages compare fairly. The worlds are sampled and played hundreds at a
 time with numpy (:mod:`app.engine.batch`, whose results are the scalar
 engine's on the same cards and choices). In the last deal, when few plays
-are left, each world is solved exactly (minimax with alpha-beta; with three
-or four teams max-n, every seat playing for its own team) instead of played
-out. It keeps sampling until the budget is spent. It then plays the Hard
+are left, each world is solved exactly instead of played out: its own
+team's seats play their best, the other teams' seats the Hard level's card
+as the world shows them the table (:data:`MODEL_IN_SOLVER`; the search
+models the other seats as Hard-like players throughout, as its playouts
+do). It keeps sampling until the budget is spent. It then plays the Hard
 level's card unless the card with the best average point difference beats
 it clearly (by 1.5 standard errors of their difference over the same
 worlds, and with playouts by half a point at least; 0.5 standard errors in
@@ -34,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from app.engine import Observation
+from app.engine import Observation, observe
 from app.engine.batch import (
     JACK,
     NO_RANK,
@@ -49,8 +51,7 @@ from app.engine.cards import CARD_POINTS, FULL_DECK, RANKS
 from app.engine.scoring import team_points
 from app.engine.worlds import Voids, World, deal_plays, inferred_voids, sample_world
 
-from .counting import count_cards
-from .hard import CARD_WORTH, JACK_KEEP, evaluate
+from .hard import CARD_WORTH, JACK_KEEP, best_card
 
 #: Default thinking time per move, in milliseconds.
 BUDGET_MS = 150.0
@@ -80,6 +81,11 @@ CONFIDENCE_EXACT = 0.5
 #: points a deal: the playout policy's bias does not shrink with more worlds
 #: (a point before the worlds honoured the other seats' plays).
 MIN_GAIN = 0.5
+#: When solving the last deal, the other teams' seats play the Hard
+#: level's card (its own team's seats their best); without it, the other
+#: team's seats play their best too (minimax; with three or four teams,
+#: max-n: every seat for its own team).
+MODEL_IN_SOLVER = True
 #: Worlds in the first batch of playouts of a move's search.
 FIRST_BATCH = 32
 #: The most worlds in one batch (bounds the memory and the overshoot).
@@ -250,14 +256,25 @@ def margin(points: list[int], team: int) -> float:
     return points[team] - (sum(points) - points[team]) / others
 
 
+def _modelled(world: World) -> World:
+    """``world`` after the seat to play plays the Hard level's card, from
+    what the world shows that seat (:func:`app.ai.hard.best_card`)."""
+    child = world.copy()
+    child.play(best_card(observe(world, world.turn)))
+    return child
+
+
 def _solve(world: World, team: int, alpha: float, beta: float) -> float:
     """Exact value of a perfect-information world of two teams for
-    ``team``: its points minus the other team's at the end, both sides
-    playing their best (minimax with alpha-beta)."""
+    ``team``: its points minus the other team's at the end, its seats
+    playing their best and the other team's the Hard level's card
+    (:data:`MODEL_IN_SOLVER`; else their best: minimax), with alpha-beta."""
     if len(world.plays) == 48:
         return margin(team_points(world), team)
     hand = world.hands[world.turn]
     maximizing = world.rules.team_of(world.turn) == team
+    if MODEL_IN_SOLVER and not maximizing:
+        return _solve(_modelled(world), team, alpha, beta)
     best = float("-inf") if maximizing else float("inf")
     tried = set()
     for index in range(len(hand)):
@@ -279,15 +296,18 @@ def _solve(world: World, team: int, alpha: float, beta: float) -> float:
     return best
 
 
-def _solve_each(world: World) -> list[int]:
+def _solve_each(world: World, own: int) -> list[int]:
     """Exact end of a perfect-information world of three or four teams:
     every team's points when each seat in turn plays the card best for its
     own team's :func:`margin` (max-n; ties go to the card earliest in the
-    hand)."""
+    hand), but for the seats of teams other than ``own``, which play the
+    Hard level's card (:data:`MODEL_IN_SOLVER`)."""
     if len(world.plays) == 48:
         return team_points(world)
     hand = world.hands[world.turn]
     team = world.rules.team_of(world.turn)
+    if MODEL_IN_SOLVER and team != own:
+        return _solve_each(_modelled(world), own)
     best: list[int] = []
     best_value = float("-inf")
     tried = set()
@@ -298,7 +318,7 @@ def _solve_each(world: World) -> list[int]:
         tried.add(card)
         child = world.copy()
         child.play_index(index)
-        points = _solve_each(child)
+        points = _solve_each(child, own)
         value = margin(points, team)
         if value > best_value:
             best, best_value = points, value
@@ -307,11 +327,12 @@ def _solve_each(world: World) -> list[int]:
 
 def solve(world: World, team: int) -> float:
     """Exact value of a perfect-information world for ``team``: its
-    :func:`margin` at the end, every seat playing its best (minimax for two
-    teams, max-n for more)."""
+    :func:`margin` at the end, its seats playing their best and the other
+    teams' seats the Hard level's card (:data:`MODEL_IN_SOLVER`; else
+    every seat its best: minimax for two teams, max-n for more)."""
     if world.rules.team_count == 2:
         return _solve(world, team, float("-inf"), float("inf"))
-    return margin(_solve_each(world), team)
+    return margin(_solve_each(world, team), team)
 
 
 def card_values(
@@ -487,8 +508,7 @@ class ExpertBot:
             return hand[0]
         _hand, values = _search(observation, self.rng, self.max_worlds, self.budget_ms)
         self.worlds = values.shape[1]
-        count = count_cards(observation)
-        default = hand.index(max(hand, key=lambda card: evaluate(observation, count, card)))
+        default = hand.index(best_card(observation))
         if solves_exactly(observation):
             return hand[_better_than(values, default, CONFIDENCE_EXACT)]
         return hand[_better_than(values, default, CONFIDENCE, MIN_GAIN)]

@@ -95,6 +95,13 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
     return -risk - keep - 0.5 * card_points(card)
 
 
+def best_card(observation: Observation) -> str:
+    """Return the card code from ``observation.hand`` with the highest
+    :func:`evaluate` (the first in hand on a tie): the Hard level's play."""
+    count = count_cards(observation)
+    return max(observation.hand, key=lambda card: evaluate(observation, count, card))
+
+
 class HardBot:
     """Card-counting player that weighs gains against the odds."""
 
@@ -102,6 +109,6 @@ class HardBot:
         self.rng = rng
 
     def choose(self, observation: Observation) -> str:
-        """Return the card code to play from ``observation.hand``."""
-        count = count_cards(observation)
-        return max(observation.hand, key=lambda card: evaluate(observation, count, card))
+        """Return the card code to play from ``observation.hand``
+        (:func:`best_card`)."""
+        return best_card(observation)

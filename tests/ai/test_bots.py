@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from app.ai import LEVELS, UnknownLevel, make_bot
+from app.ai import LEVELS, UnknownLevel, expert, make_bot
 from app.ai.counting import count_cards
 from app.ai.expert import ExpertBot, card_values, margin, solve
+from app.ai.hard import HardBot
 from app.ai.hints import hints_for
 from app.engine import (
     CLASSIC,
@@ -268,14 +269,59 @@ def max_n(world):
     return max(outcomes, key=lambda points: margin(points, own))
 
 
-@pytest.mark.parametrize("rules", ["three", "four-solo", "partners", "classic"])
-def test_the_exact_solver_handles_three_and_four_seats(rules):
-    rule_set = HOUSE.get(rules) or get_rules(rules)
+def against_hard(world, team):
+    """Every team's points at the end of a world where ``team``'s seats play
+    the card best for its margin (every card tried) and the other seats the
+    Hard level's card, from what the world shows them."""
+    if len(world.plays) == 48:
+        return team_points(world)
+    if world.rules.team_of(world.turn) != team:
+        child = world.copy()
+        child.play(HardBot(random.Random(0)).choose(observe(world, world.turn)))
+        return against_hard(child, team)
+    outcomes = []
+    for index in range(len(world.hands[world.turn])):
+        child = world.copy()
+        child.play_index(index)
+        outcomes.append(against_hard(child, team))
+    return max(outcomes, key=lambda points: margin(points, team))
+
+
+def end_positions(rule_set):
+    """Six positions of the last deal, 41 cards played at random."""
     for number in range(6):
         rng = random.Random(number)
         state = GameState(rule_set, seeded_deck(f"solve-{number}", rule_set))
         while len(state.plays) < 41:
             state.play(rng.choice(state.hands[state.turn]))
+        yield state
+
+
+@pytest.mark.parametrize("rules", ["three", "four-solo", "partners", "classic"])
+def test_the_exact_solver_has_the_other_teams_play_as_hard_would(rules):
+    rule_set = HOUSE.get(rules) or get_rules(rules)
+    above_their_best = 0
+    for state in end_positions(rule_set):
+        for team in range(rule_set.team_count):
+            exact = solve(state.copy(), team)
+            assert exact == pytest.approx(margin(against_hard(state.copy(), team), team))
+            if rule_set.team_count == 2:
+                best_reply = minimax(state.copy(), team)
+            else:
+                best_reply = margin(max_n(state.copy()), team)
+            above_their_best += exact > best_reply + 1e-9
+            if rule_set.team_count == 2:
+                # Whatever the other team plays, minimax is the least we get.
+                assert exact >= best_reply - 1e-9
+    # Hard does not always find the other team's best card.
+    assert above_their_best
+
+
+@pytest.mark.parametrize("rules", ["three", "four-solo", "partners", "classic"])
+def test_without_the_model_the_exact_solver_lets_every_seat_play_its_best(rules, monkeypatch):
+    monkeypatch.setattr(expert, "MODEL_IN_SOLVER", False)
+    rule_set = HOUSE.get(rules) or get_rules(rules)
+    for state in end_positions(rule_set):
         for team in range(rule_set.team_count):
             exact = solve(state.copy(), team)
             if rule_set.team_count == 2:
