@@ -17,8 +17,15 @@ decisions (as the settings on start class them), how often it left Hard's
 card and, from the second variant on, its gain minus the first's, decision
 by decision.
 
+With ``--last-deal`` it measures whole last deals instead: Hard plays every
+seat up to the last deal, then each team in turn plays the last deal as
+the Expert (each VARIANT) against Hard, and the gain is its margin minus
+the one it gets playing the last deal as Hard; "a deal" sums both teams',
+as the arena's figures do. Here the Expert plays on after its first card,
+so what it gains later in the deal counts too.
+
 Run: .venv/bin/python -m benchmarks.expert_gain [--deals N] [--seed S] [--rules R]
-[--budget-ms M] [--jobs J] [--only solved|playouts] VARIANT...
+[--budget-ms M] [--jobs J] [--only solved|playouts | --last-deal] VARIANT...
 """
 
 from __future__ import annotations
@@ -105,6 +112,51 @@ def gains(
     return found
 
 
+def _last_deal(
+    state: GameState, team: int, budget_ms: float, rng: random.Random
+) -> tuple[float, bool]:
+    """``team``'s margin when its seats play the rest of the hand as the
+    Expert and the other seats as Hard, and whether the Expert ever played
+    another card than Hard would have."""
+    trial = state.copy()
+    hard = HardBot(random.Random(0))
+    left = False
+    while not trial.finished:
+        obs = observe(trial, trial.turn)
+        card = hard.choose(obs)
+        if trial.rules.team_of(trial.turn) == team:
+            choice = ExpertBot(rng, budget_ms).choose(obs)
+            left, card = left or choice != card, choice
+        trial.play(card)
+    return margin(team_points(trial), team), left
+
+
+def last_deals(
+    rules_text: str, seed: str, first: int, count: int, budget_ms: float, variants: list[str]
+) -> dict[tuple[str, str], list[tuple[float, bool]]]:
+    """Per (variant, ``"last deal"``): for deals ``first`` .. ``first + count
+    - 1``, played by Hard at every seat up to the last deal, the gain of
+    each team playing the last deal as the Expert (the other team as Hard)
+    over playing it as Hard, and whether the Expert left Hard's card."""
+    rules = parse_rules_text(rules_text)
+    defaults = current_settings(variants)
+    found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
+    hard = HardBot(random.Random(0))
+    for number in range(first, first + count):
+        state = GameState(rules, seeded_deck(f"{seed}-{number}", rules))
+        while state.stock:
+            state.play(hard.choose(observe(state, state.turn)))
+        for team in range(rules.team_count):
+            use_variant("-", defaults)
+            base = _hard_margin(state, hard.choose(observe(state, state.turn)), team)
+            for variant in variants:
+                use_variant(variant, defaults)
+                rng = random.Random(f"{seed}:{number}:{team}")
+                end, left = _last_deal(state, team, budget_ms, rng)
+                found[variant, "last deal"].append((end - base, left))
+    return found
+
+
 def main(
     deals: int,
     seed: str,
@@ -113,12 +165,15 @@ def main(
     jobs: int,
     only: str | None,
     variants: list[str],
+    last_deal: bool = False,
 ) -> None:
     chunks = [(deals * j // jobs, deals * (j + 1) // jobs) for j in range(jobs)]
     found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
     with ProcessPoolExecutor(jobs) as pool:
         futures = [
-            pool.submit(gains, rules_text, seed, lo, hi - lo, budget_ms, variants, only)
+            pool.submit(last_deals, rules_text, seed, lo, hi - lo, budget_ms, variants)
+            if last_deal
+            else pool.submit(gains, rules_text, seed, lo, hi - lo, budget_ms, variants, only)
             for lo, hi in chunks
         ]
         for future in futures:
@@ -130,7 +185,8 @@ def main(
         left = sum(1 for _, changed in pairs if changed) / len(pairs)
         mean, half = mean_and_margin(values)
         line = (
-            f"{variant:40} {kind:9} {len(values):6} decisions  gain {mean:+.3f} ± {half:.3f}"
+            f"{variant:40} {kind:9} {len(values):6} {'' if kind == 'last deal' else 'decisions'}"
+            f"  gain {mean:+.3f} ± {half:.3f}"
             f"  ({sum(values) / deals:+.2f} a deal)  leaves Hard's card {left:.1%}"
         )
         if variant != variants[0]:
@@ -149,5 +205,15 @@ if __name__ == "__main__":
     parser.add_argument("--budget-ms", type=float, default=20.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", choices=("solved", "playouts"), default=None)
+    parser.add_argument("--last-deal", action="store_true")
     args = parser.parse_args()
-    main(args.deals, args.seed, args.rules, args.budget_ms, args.jobs, args.only, args.variants)
+    main(
+        args.deals,
+        args.seed,
+        args.rules,
+        args.budget_ms,
+        args.jobs,
+        args.only,
+        args.variants,
+        args.last_deal,
+    )
