@@ -33,13 +33,14 @@ from __future__ import annotations
 import argparse
 import random
 from collections import defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from app.ai import expert
 from app.ai.expert import ExpertBot, margin, solves_exactly
 from app.ai.hard import HardBot
 from app.arena import mean_and_margin
-from app.engine import GameState, observe, parse_rules_text, seeded_deck
+from app.engine import GameState, RuleSet, observe, parse_rules_text, seeded_deck
 from app.engine.scoring import team_points
 
 
@@ -74,6 +75,12 @@ def _hard_margin(state: GameState, card: str, team: int) -> float:
     return margin(team_points(trial), team)
 
 
+def _hands(rules: RuleSet, seed: str, first: int, count: int) -> Iterator[tuple[int, GameState]]:
+    """The seeded hands ``first`` .. ``first + count - 1``, with their numbers."""
+    for number in range(first, first + count):
+        yield number, GameState(rules, seeded_deck(f"{seed}-{number}", rules))
+
+
 def gains(
     rules_text: str,
     seed: str,
@@ -90,8 +97,7 @@ def gains(
     defaults = current_settings(variants)
     found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
     hard = HardBot(random.Random(0))
-    for number in range(first, first + count):
-        state = GameState(rules, seeded_deck(f"{seed}-{number}", rules))
+    for number, state in _hands(rules, seed, first, count):
         while not state.finished:
             seat = state.turn
             obs = observe(state, seat)
@@ -142,8 +148,7 @@ def last_deals(
     defaults = current_settings(variants)
     found: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
     hard = HardBot(random.Random(0))
-    for number in range(first, first + count):
-        state = GameState(rules, seeded_deck(f"{seed}-{number}", rules))
+    for number, state in _hands(rules, seed, first, count):
         while state.stock:
             state.play(hard.choose(observe(state, state.turn)))
         for team in range(rules.team_count):
