@@ -95,10 +95,12 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
     return -risk - keep - 0.5 * card_points(card)
 
 
-def best_card(observation: Observation) -> str:
+def best_card(observation: Observation, count: Count | None = None) -> str:
     """Return the card code from ``observation.hand`` with the highest
-    :func:`evaluate` (the first in hand on a tie): the Hard level's play."""
-    count = count_cards(observation)
+    :func:`evaluate` (the first in hand on a tie): the Hard level's play.
+    ``count`` is :func:`count_cards` of ``observation`` where the caller
+    has it already."""
+    count = count or count_cards(observation)
     return max(observation.hand, key=lambda card: evaluate(observation, count, card))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from app.engine import Observation, would_capture
 
 from .counting import count_cards
-from .hard import evaluate, pisti_allowed
+from .hard import best_card, pisti_allowed
 
 #: A lead is called risky when the next seat holds its rank at least this often.
 RISKY = 0.35
@@ -68,7 +68,7 @@ def hints_for(observation: Observation) -> list[Hint]:
     count = count_cards(observation)
     hand = observation.hand
     top = observation.pile_top
-    best = max(hand, key=lambda card: evaluate(observation, count, card))
+    best = best_card(observation, count)
     hints: list[Hint] = []
     if top is not None and not would_capture(best, top):
         jack = next((card for card in hand if card[0] == "J"), None)
