@@ -20,6 +20,8 @@ from .state import GameState, InvalidState
 FORMAT = "pisti-record/1"
 FORMAT_2 = "pisti-record/2"
 FORMATS = {FORMAT: 1, FORMAT_2: 2}
+#: The fields every record has; any other is kept as it was written.
+REQUIRED = ("format", "rules", "deck", "plays")
 
 
 class InvalidRecord(ValueError):
@@ -36,11 +38,14 @@ class Record:
         version: the record's format, 1 or 2.
         rules: the record's ``rules`` field as it was written: a rule-set
             name, or (format 2) an object with ``base`` and the options.
+        extra: the record's other fields as they were written (e.g.
+            ``seed``, ``players``, ``created``), which replay ignores.
     """
 
     state: GameState
     version: int
     rules: str | dict[str, Any]
+    extra: dict[str, Any]
 
 
 def make_record(state: GameState, seed: str | None = None, **extra: object) -> dict[str, Any]:
@@ -82,7 +87,7 @@ def read_record(text: str | bytes) -> Record:
         raise InvalidRecord("bad JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidRecord("the record is not a JSON object")
-    for field in ("format", "rules", "deck", "plays"):
+    for field in REQUIRED:
         if field not in data:
             raise InvalidRecord(f"missing field {field!r}")
     version = FORMATS.get(data["format"]) if isinstance(data["format"], str) else None
@@ -95,7 +100,8 @@ def read_record(text: str | bytes) -> Record:
     try:
         rules = rules_from_json(data["rules"])
         state = GameState.replay(rules, data["deck"], data["plays"])
-        return Record(state, version, data["rules"])
+        extra = {key: value for key, value in data.items() if key not in REQUIRED}
+        return Record(state, version, data["rules"], extra)
     except (InvalidRules, InvalidState) as exc:
         raise InvalidRecord(str(exc)) from None
 

@@ -66,11 +66,12 @@ from app.db.reviews import (
     utcnow,
 )
 from app.engine import (
+    GameState,
     InvalidRecord,
     Observation,
     RuleSet,
-    load_record,
     make_record,
+    read_record,
     rules_from_json,
 )
 from app.engine.decisions import Decision, decisions
@@ -150,15 +151,16 @@ def upload() -> BaseResponse | tuple[str, int]:
             )
         )
     try:
-        state = load_record(data)
+        record = read_record(data)
     except InvalidRecord as exc:
         # The record reader's words are English (the engine has no
         # translations): shown as such, under a sentence in the page's language.
         return _refused(gettext("That file is not a game record."), detail=str(exc))
-    players = _players(json.loads(data), state.rules.players)
+    state = record.state
+    players = _players(record.extra, state.rules.players)
     if players is None:
-        return _open(make_record(state), 0)
-    return _open(make_record(state, players=players), players.index(YOU))
+        return _open(state, make_record(state), 0)
+    return _open(state, make_record(state, players=players), players.index(YOU))
 
 
 @bp.post("/game")
@@ -176,8 +178,8 @@ def from_game() -> BaseResponse | tuple[str, int]:
         return _refused(gettext("A hand can be reviewed once it is over: it shows every card."))
     index = number - 1
     seat = (-index) % match.players  # the seat the player's position had
-    record = make_record(match.finished_hand(index), players=record_players(match, index))
-    return _open(record, seat)
+    state = match.finished_hand(index)
+    return _open(state, make_record(state, players=record_players(match, index)), seat)
 
 
 @bp.get("/<key>")
@@ -231,8 +233,9 @@ def step(key: str, number: int) -> str:
         app.searches.SearchBusy: the search pool's line is full (503).
     """
     review = _review(key)
-    state = load_record(review.record)
-    players = json.loads(review.record).get("players")
+    record = read_record(review.record)
+    state = record.state
+    players = record.extra.get("players")
     you = _is_you(players, review.seat)
     found = decisions(state, review.seat)
     if not 1 <= number <= len(found):
@@ -258,10 +261,11 @@ def step(key: str, number: int) -> str:
     )
 
 
-def _open(record: dict[str, Any], seat: int) -> BaseResponse | tuple[str, int]:
-    """Keep ``record`` for a review of ``seat`` and go to its first decision
-    (or to its summary when the seat had no choice to make)."""
-    found = decisions(load_record(json.dumps(record)), seat)
+def _open(state: GameState, record: dict[str, Any], seat: int) -> BaseResponse | tuple[str, int]:
+    """Keep ``record``, the record of the finished hand ``state``, for a
+    review of ``seat`` and go to its first decision (or to its summary when
+    the seat had no choice to make)."""
+    found = decisions(state, seat)
     key = keep_review(record, seat, len(found))
     if not found:
         return redirect(url_for("review.summary", key=key), 303)

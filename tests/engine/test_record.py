@@ -15,6 +15,7 @@ from app.engine import (
     InvalidRecord,
     load_record,
     make_record,
+    read_record,
     replay_summary,
     seeded_deck,
 )
@@ -82,6 +83,15 @@ def test_record_without_seed_and_with_extra_fields():
     assert "seed" not in record
     assert record["created"] == "2025-01-01T00:00:00Z"
     assert load_record(json.dumps(record, ensure_ascii=False)).to_dict() == state.to_dict()
+
+
+def test_read_record_keeps_the_other_fields_as_written():
+    state = random_state(CLASSIC, "kept", 10)
+    record = make_record(state, "kept", players=["Ayşe", "bot"], note={"any": [1, 2]})
+    read = read_record(json.dumps(record, ensure_ascii=False))
+    assert read.extra == {"seed": "kept", "players": ["Ayşe", "bot"], "note": {"any": [1, 2]}}
+    assert read.rules == "classic" and read.version == 1
+    assert read_record(json.dumps(make_record(state))).extra == {}
 
 
 def test_load_accepts_bytes():
