@@ -69,8 +69,8 @@ class Match:
             ValueError: ``target`` is not a match target.
         """
         check_seed(seed)
-        if rules.match_targets and target is None:
-            target = rules.match_targets[0]
+        if target is None:
+            target = rules.default_target
         if target is not None and (
             not isinstance(target, int) or isinstance(target, bool) or target not in MATCH_TARGETS
         ):

@@ -110,6 +110,13 @@ class RuleSet:
         return 48 // (4 * self.players)
 
     @property
+    def default_target(self) -> int | None:
+        """The points a game is played to unless another target is chosen:
+        the first of :attr:`match_targets`, or ``None`` (a single hand)
+        when the rule set offers none."""
+        return self.match_targets[0] if self.match_targets else None
+
+    @property
     def team_count(self) -> int:
         """Number of teams: 2 with partners, else one per seat."""
         return 2 if self.teams == "partners" else self.players

@@ -144,14 +144,13 @@ def home() -> str:
     table = store.load_table()
     settings = _settings(store.settings())
     rules = RULE_SETS[settings["rules"]]
-    own = rules.match_targets[0] if rules.match_targets else None
     return render_template(
         "game/home.html",
         settings=settings,
         # The form's target: "" is each game's own (Classic 51, Partners
         # 151); a remembered other target is picked again.
         match_targets=MATCH_TARGETS,
-        chosen_target=None if settings["target"] == own else settings["target"],
+        chosen_target=None if settings["target"] == rules.default_target else settings["target"],
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
         levels=LEVELS,
@@ -323,9 +322,8 @@ def _settings(source) -> dict:
     falling back to defaults for anything missing or unknown."""
     rules_name = source.get("rules")
     rules: RuleSet = RULE_SETS.get(rules_name, RULE_SETS["cardems"])
-    target = None
+    target = rules.default_target
     if rules.match_targets:
-        target = rules.match_targets[0]
         chosen = _whole_number(str(source.get("target", "")))
         if chosen in rules.match_targets:
             target = chosen

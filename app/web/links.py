@@ -90,7 +90,7 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     except InvalidRules as error:
         raise BadLink("house", str(error), (), rules_name) from None
     offered = targets_offered(rules)
-    target = rules.match_targets[0] if rules.match_targets else None
+    target = rules.default_target
     target_text = args.get("target") or ""
     if target_text:
         if target_text not in {str(points) for points in offered}:

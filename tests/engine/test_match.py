@@ -109,6 +109,11 @@ def test_a_new_match(rules, target, expected):
     assert match.state.plays == []
 
 
+def test_the_default_target_is_the_first_offered_or_a_single_hand():
+    assert (CLASSIC.default_target, PARTNERS.default_target) == (51, 151)
+    assert CARDEMS.default_target is None
+
+
 @pytest.mark.parametrize(
     ("rules", "target"),
     [
