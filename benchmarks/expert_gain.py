@@ -1,13 +1,13 @@
 """What the Expert's search gains over the Hard level, one decision at a time.
 
 Plays seeded deals with Hard at every seat. At each decision with a choice
-it asks the Expert (at BUDGET_MS a move, in each VARIANT of its settings)
-which card it would play; where that is not Hard's card, it plays the rest
-of the deal out both ways with Hard at every seat (the deck is known, so
-each end is exact) and counts the Expert's card's margin minus Hard's for
-the deciding seat's team. Every variant decides in the same positions, so
-their gains compare pair by pair, with far less noise than the arena (only
-decisions where a variant leaves Hard count).
+it asks the Expert (in each VARIANT of its settings) which card it would
+play; where that is not Hard's card, it plays the rest of the deal out both
+ways with Hard at every seat (the deck is known, so each end is exact)
+and counts the Expert's card's margin minus Hard's for the deciding seat's
+team. Every variant decides in the same positions, so their gains compare
+pair by pair, with far less noise than the arena (only decisions where a
+variant leaves Hard count).
 
 A VARIANT is a comma-separated list of ``NAME=VALUE`` settings of
 :mod:`app.ai.expert` (e.g. ``CONFIDENCE=1.0,CONFIDENCE_EXACT=0.5``; ``-``
@@ -15,14 +15,20 @@ for the defaults). It reports each variant's mean gain per decision (95%
 interval), apart for searched (playouts) and solved (the last deal)
 decisions (as the settings on start class them), how often it left Hard's
 card and, from the second variant on, its gain minus the first's, decision
-by decision.
+by decision. "A deal" is on the arena's scale (:mod:`app.arena`: a deal's
+figure is the mean of its games, one per team): the gains of a deal's
+decisions, every seat's, summed and divided by the number of teams.
 
 With ``--last-deal`` it measures whole last deals instead: Hard plays every
 seat up to the last deal, then each team in turn plays the last deal as
 the Expert (each VARIANT) against Hard, and the gain is its margin minus
-the one it gets playing the last deal as Hard; "a deal" sums both teams',
-as the arena's figures do. Here the Expert plays on after its first card,
-so what it gains later in the deal counts too.
+the one it gets playing the last deal as Hard; "a deal" is the mean of
+the teams' gains, as the arena's figure is the mean of a deal's games.
+Here the Expert plays on after its first card, so what it gains later in
+the deal counts too.
+
+The Expert thinks ``--budget-ms`` a move (20 by default), or as long as a
+VARIANT's ``BUDGET_MS`` says (``BUDGET_MS=1000``).
 
 Run: .venv/bin/python -m benchmarks.expert_gain [--deals N] [--seed S] [--rules R]
 [--budget-ms M] [--jobs J] [--only solved|playouts | --last-deal] VARIANT...
@@ -64,6 +70,12 @@ def use_variant(variant: str, defaults: dict[str, float]) -> None:
     VARIANT names."""
     for name, value in {**defaults, **variant_settings(variant)}.items():
         setattr(expert, name, value)
+
+
+def _budget(variant: str, budget_ms: float) -> float:
+    """The Expert's budget a move in ``variant``, in milliseconds: its
+    ``BUDGET_MS`` if it sets one, else ``budget_ms``."""
+    return variant_settings(variant).get("BUDGET_MS", budget_ms)
 
 
 def _hard_margin(state: GameState, card: str, team: int) -> float:
@@ -109,7 +121,7 @@ def gains(
                 for variant in variants:
                     use_variant(variant, defaults)
                     rng = random.Random(f"{seed}:{number}:{len(state.plays)}")
-                    choice = ExpertBot(rng, budget_ms).choose(obs)
+                    choice = ExpertBot(rng, _budget(variant, budget_ms)).choose(obs)
                     if choice not in ends:
                         ends[choice] = _hard_margin(state, choice, rules.team_of(seat))
                         ends[card] = ends[card] or _hard_margin(state, card, rules.team_of(seat))
@@ -157,7 +169,7 @@ def last_deals(
             for variant in variants:
                 use_variant(variant, defaults)
                 rng = random.Random(f"{seed}:{number}:{team}")
-                end, left = _last_deal(state, team, budget_ms, rng)
+                end, left = _last_deal(state, team, _budget(variant, budget_ms), rng)
                 found[variant, "last deal"].append((end - base, left))
     return found
 
@@ -185,6 +197,7 @@ def main(
             for key, values in future.result().items():
                 found[key] += values
     print(f"{rules_text}, {deals} deals, Hard at every seat, the Expert at {budget_ms:g} ms")
+    per_deal = deals * parse_rules_text(rules_text).team_count
     for (variant, kind), pairs in sorted(found.items()):
         values = [gain for gain, _ in pairs]
         left = sum(1 for _, changed in pairs if changed) / len(pairs)
@@ -192,7 +205,7 @@ def main(
         line = (
             f"{variant:40} {kind:9} {len(values):6} {'' if kind == 'last deal' else 'decisions'}"
             f"  gain {mean:+.3f} ± {half:.3f}"
-            f"  ({sum(values) / deals:+.2f} a deal)  leaves Hard's card {left:.1%}"
+            f"  ({sum(values) / per_deal:+.2f} a deal)  leaves Hard's card {left:.1%}"
         )
         if variant != variants[0]:
             first = [gain for gain, _ in found[variants[0], kind]]

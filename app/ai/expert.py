@@ -20,10 +20,9 @@ models the other seats as Hard-like players throughout, as its playouts
 do). It keeps sampling until the budget is spent. It then plays the Hard
 level's card unless the card with the best average point difference beats
 it clearly (by 1.5 standard errors of their difference over the same
-worlds, and with playouts by half a point at least; 0.5 standard errors in
-the last deal, where every world is solved exactly and the values are not
-a playout policy's guesses): the search overrules the heuristic only where
-it has seen enough to know better."""
+worlds; 0.5 standard errors in the last deal, where every world is solved
+exactly and the values are not a playout policy's guesses): the search
+overrules the heuristic only where it has seen enough to know better."""
 
 from __future__ import annotations
 
@@ -77,10 +76,12 @@ CONFIDENCE = 1.5
 #: The same when each world is solved exactly (the last deal): the
 #: solver's values have no playout bias, only the sampling's noise.
 CONFIDENCE_EXACT = 0.5
-#: With playouts, the search's card must also beat Hard's by this many
-#: points a deal: the playout policy's bias does not shrink with more worlds
-#: (a point before the worlds honoured the other seats' plays).
-MIN_GAIN = 0.5
+#: With playouts, the search's card must also beat Hard's by more than this
+#: many points a hand, as a guard against the playout policy's bias, which
+#: does not shrink with more worlds. None at the default budget: half a
+#: point, chosen at 20 ms a move, measured a little weaker at 150 ms, one
+#: decision at a time and in the arena (BENCHMARKS.md).
+MIN_GAIN = 0.0
 #: When solving the last deal, the other teams' seats play the Hard
 #: level's card (its own team's seats their best); without it, the other
 #: team's seats play their best too (minimax; with three or four teams,

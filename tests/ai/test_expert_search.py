@@ -188,9 +188,10 @@ def test_the_whole_last_deal_of_two_players_is_solved_exactly():
     assert not solves_exactly(observe(GameState(CARDEMS, seeded_deck("exact-0", CARDEMS)), 0))
 
 
-def test_playouts_overrule_hard_only_by_half_a_point_at_least():
+def test_a_minimum_gain_keeps_hard_s_card_when_the_search_is_better_by_less():
     # a card better by 0.4 points in every one of 100 worlds is clear to
-    # the standard error, but not by the half point a playout's bias may hide
+    # the standard error, but not by half a point
     values = np.stack([np.zeros(100), np.full(100, 0.4), np.full(100, 0.6)])
-    assert _better_than(values[:2], 0, CONFIDENCE, MIN_GAIN) == 0
-    assert _better_than(values, 0, CONFIDENCE, MIN_GAIN) == 2
+    assert _better_than(values[:2], 0, CONFIDENCE, 0.5) == 0
+    assert _better_than(values, 0, CONFIDENCE, 0.5) == 2
+    assert _better_than(values[:2], 0, CONFIDENCE, MIN_GAIN) == 1
