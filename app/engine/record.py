@@ -80,7 +80,7 @@ def read_record(text: str | bytes) -> Record:
             seat 1's hand``).
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidRecord(f"bad JSON: {exc}") from None
     except RecursionError:
@@ -95,8 +95,10 @@ def read_record(text: str | bytes) -> Record:
         raise InvalidRecord(
             f"unknown format {data['format']!r}, expected {FORMAT!r} or {FORMAT_2!r}"
         )
-    if version == 1 and not isinstance(data["rules"], str):
+    if version == 1 and isinstance(data["rules"], dict):
         raise InvalidRecord(f"rules: {FORMAT} names a rule set; house rules need {FORMAT_2}")
+    if version == 1 and not isinstance(data["rules"], str):
+        raise InvalidRecord(f"rules is not a rule-set name: {json.dumps(data['rules'])[:40]}")
     try:
         rules = rules_from_json(data["rules"])
         state = GameState.replay(rules, data["deck"], data["plays"])
@@ -104,6 +106,16 @@ def read_record(text: str | bytes) -> Record:
         return Record(state, version, data["rules"], extra)
     except (InvalidRules, InvalidState) as exc:
         raise InvalidRecord(str(exc)) from None
+
+
+def _no_constant(name: str) -> None:
+    """Refuse ``NaN``, ``Infinity`` and ``-Infinity``, which Python's JSON
+    reader accepts but JSON (RFC 8259) does not have.
+
+    Raises:
+        ValueError: always, naming the constant.
+    """
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def load_record(text: str | bytes) -> GameState:

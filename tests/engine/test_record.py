@@ -295,7 +295,24 @@ INVALID = [
     pytest.param(with_fields(rules=...), "rules", id="no rules"),
     pytest.param(with_fields(rules="turkish"), "turkish", id="unknown rule set"),
     pytest.param(with_fields(rules="Cardems"), "Cardems", id="rule set is case-sensitive"),
-    pytest.param(with_fields(rules=None), "rule set", id="rules null"),
+    pytest.param(with_fields(rules=None), "rules is not a rule-set name: null", id="rules null"),
+    pytest.param(with_fields(rules=7), "rules is not a rule-set name: 7", id="rules a number"),
+    pytest.param(
+        with_fields(rules={"base": "classic"}), "house rules need", id="house rules in format 1"
+    ),
+    pytest.param(
+        record_text().replace('"format"', '"seed": NaN, "format"', 1), "NaN", id="NaN"
+    ),
+    pytest.param(
+        record_text().replace('"format"', '"created": -Infinity, "format"', 1),
+        "-Infinity",
+        id="-Infinity",
+    ),
+    pytest.param(
+        record_text().replace('"format"', '"created": [Infinity], "format"', 1),
+        "Infinity",
+        id="Infinity",
+    ),
     pytest.param(with_fields(deck=...), "deck", id="no deck"),
     pytest.param(with_fields(deck="7H KD"), "deck", id="deck not a list"),
     pytest.param(with_fields(deck=DECK[:51]), "51", id="51 cards"),
