@@ -409,7 +409,12 @@ def rules_to_json(rules: RuleSet) -> str | dict[str, OptionValue]:
     return {"base": rules.name, **overrides}
 
 
-_WHOLE = re.compile(r"[0-9]{1,6}")
+#: The most points a pişti, Jack pişti, most cards or last sweep may give
+#: in a game played or reviewed here (the web's forms take six digits): the
+#: batched search (:mod:`app.engine.batch`) adds points in 64-bit integers.
+#: A record's own values may be larger; its replay does not mind.
+MAX_PLAYED_POINTS = 999_999
+_WHOLE = re.compile(rf"[0-9]{{1,{len(str(MAX_PLAYED_POINTS))}}}")
 
 
 def _text(value: OptionValue) -> str:

@@ -75,6 +75,8 @@ from app.engine import (
     rules_from_json,
 )
 from app.engine.decisions import Decision, decisions
+from app.engine.rules import MAX_PLAYED_POINTS
+from app.engine.rules import POINTS as POINT_OPTIONS
 
 from . import i18n, store
 from .errors import RETRY_AFTER
@@ -157,6 +159,13 @@ def upload() -> BaseResponse | tuple[str, int]:
         # translations): shown as such, under a sentence in the page's language.
         return _refused(gettext("That file is not a game record."), detail=str(exc))
     state = record.state
+    if max(getattr(state.rules, field) for field in POINT_OPTIONS.values()) > MAX_PLAYED_POINTS:
+        return _refused(
+            gettext(
+                "This site reviews games whose points a pişti or bonus are at most %(points)s.",
+                points=format_decimal(MAX_PLAYED_POINTS, format="#,##0"),
+            )
+        )
     players = _players(record.extra, state.rules.players)
     if players is None:
         return _open(state, make_record(state), 0)

@@ -129,6 +129,21 @@ def test_bad_uploads_are_refused_with_a_message(client, body, message):
     assert message in response.get_data(as_text=True)
 
 
+def test_a_record_with_more_points_than_the_site_plays_is_refused(client):
+    # The record is valid (the spec sets no upper limit, and its replay
+    # scores it); the review's search adds points in 64-bit integers.
+    record = finished_record()
+    record["format"] = "pisti-record/2"
+    for points, status in [(10**30, 400), (2**63, 400), (1_000_000, 400), (999_999, 303)]:
+        record["rules"] = {"base": "classic", "pisti": points, "jack_pisti": points}
+        response = upload(client, json.dumps(record).encode())
+        assert response.status_code == status, points
+        if status == 400:
+            assert "at most 999,999" in response.get_data(as_text=True)
+    step = client.get(response.headers["Location"])
+    assert step.status_code == 200 and "Expected points" in step.get_data(as_text=True)
+
+
 def test_an_illegal_play_in_a_record_is_named(client):
     record = finished_record()
     record["plays"][1] = record["plays"][0]
