@@ -4,7 +4,7 @@ stack trace."""
 from __future__ import annotations
 
 import redis
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -41,6 +41,11 @@ STORE_UNSURE_MESSAGE = lazy_gettext(
 PLAY_LIMIT_MESSAGE = lazy_gettext(
     "Too many moves in a short time; this one was not made. Wait a moment, then try again."
 )
+REQUEST_LIMIT_MESSAGE = lazy_gettext(
+    "Too many pages asked for in a short time. Wait a moment, then try again."
+)
+#: The endpoints that play a move (their 429 says the move was not made).
+MOVES = ("game.play", "game.next_hand")
 SEARCH_BUSY_MESSAGE = lazy_gettext(
     "The computer players are thinking for many games right now. Nothing was played; try "
     "again in a few seconds."
@@ -87,7 +92,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
-        message = MESSAGES[429] if error.limit.scope == "new-game" else PLAY_LIMIT_MESSAGE
+        if error.limit.scope == "new-game":
+            message = MESSAGES[429]
+        elif request.endpoint in MOVES:
+            message = PLAY_LIMIT_MESSAGE
+        else:
+            message = REQUEST_LIMIT_MESSAGE
         page = render_template("errors/error.html", status=429, message=message)
         return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
 

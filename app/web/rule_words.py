@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import lazy_gettext
 
 from app.engine import InvalidRules, RuleSet
-from app.engine.rules import CHOICES, OPTIONS, POINTS
+from app.engine.rules import CHOICES, OPTIONS, POINTS, UnknownRuleSet
 
 from .i18n import gettext, translations
 
@@ -233,7 +233,13 @@ def refusal(error: InvalidRules, args: Mapping[str, str]) -> str:
     have or the options it does not go with (record-format.md, format 2)."""
     text = str(error)
     option = text.split(":", 1)[0]
-    if option not in OPTIONS:
+    if isinstance(error, UnknownRuleSet):
+        problem = gettext(
+            "the game “%(value)s” is not one of %(games)s.",
+            value=args.get("rules", "")[:40],
+            games=", ".join(str(name) for name in BASE_NAMES.values()),
+        )
+    elif option not in OPTIONS:
         problem = text
     elif "needs players 4" in text:
         problem = gettext(

@@ -26,6 +26,9 @@ def test_ranking_pages_are_rate_limited(database_url, tmp_path):
     assert statuses == [200, 200, 200]
     response = client.get("/leaderboard?period=week")
     assert response.status_code == 429
+    # No move was refused: the page says what was.
+    page = response.get_data(as_text=True)
+    assert "Too many pages asked for" in page and "move" not in page
     assert client.get("/me").status_code == 200  # the profile is not a ranking page
     with app.app_context():
         db.engine.dispose()

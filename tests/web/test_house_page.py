@@ -63,6 +63,16 @@ def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
     assert "Taraflar (teams): eşli oyun dört oyuncu ister" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("base", ["zz", ""])
+def test_an_unknown_base_game_is_refused_in_turkish(client, base):
+    data = {"csrf_token": token(client), "rules": base, "level": "easy"}
+    response = client.post("/house", data=data, headers={"Accept-Language": "tr"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert f"“{base}” diye bir oyun yok; oyunlar: Tek el, Klasik, Eşli." in page
+    assert "unknown" not in page
+
+
 def test_the_house_page_in_turkish(client):
     html = client.get("/house", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert "Ev kuralları" in html and "Bu kurallarla oyna" in html
