@@ -300,9 +300,7 @@ INVALID = [
     pytest.param(
         with_fields(rules={"base": "classic"}), "house rules need", id="house rules in format 1"
     ),
-    pytest.param(
-        record_text().replace('"format"', '"seed": NaN, "format"', 1), "NaN", id="NaN"
-    ),
+    pytest.param(record_text().replace('"format"', '"seed": NaN, "format"', 1), "NaN", id="NaN"),
     pytest.param(
         record_text().replace('"format"', '"created": -Infinity, "format"', 1),
         "-Infinity",
