@@ -41,7 +41,8 @@ class Player(db.Model):  # type: ignore[name-defined]
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
-    #: ``name.casefold()``: names are unique regardless of case.
+    #: :func:`app.db.queries.name_key` of the name: names are unique
+    #: regardless of case and of look-alike spellings.
     name_key: Mapped[str] = mapped_column(String(96), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime())
     points: Mapped[int] = mapped_column(Integer, default=0)

@@ -54,6 +54,8 @@ from .tasks import DAILY_COUNT, TASKS, Task, daily_tasks, week_start, weekly_cha
 #: Rows on a leaderboard page.
 PAGE_SIZE = 20
 NAME_MAX = 24
+#: The most characters of a name's key (:func:`name_key`; the column's width).
+NAME_KEY_MAX = 96
 #: Punctuation a name may have besides letters (any script) and digits.
 NAME_MARKS = frozenset(" -_.")
 #: How long a transfer code works, and its alphabet (no 0/O, 1/I/L).
@@ -105,6 +107,18 @@ def check_name(text: object) -> str:
     return name
 
 
+def name_key(name: str) -> str:
+    """Return what makes two display names the same, so that only one
+    player may take it (at most 96 characters, the column's width):
+    ``name`` case-folded and in Unicode's compatibility form (NFKC: a
+    full-width ``ａ`` is an ``a``), with the Turkish ``İ`` and ``ı`` folded
+    to ``i`` like ``I``, so ``istanbul``, ``İSTANBUL`` and ``ISTANBUL`` are
+    one name, and ``kıyı`` and ``KIYI`` too."""
+    key = unicodedata.normalize("NFKC", name).casefold()
+    key = key.replace("i\u0307", "i").replace("ı", "i")
+    return unicodedata.normalize("NFKC", key)[:NAME_KEY_MAX]
+
+
 def create_player(name: str) -> tuple[Player, str]:
     """Make a player called ``name`` (checked with :func:`check_name`) and
     return it with its new device token (only the token's hash is kept).
@@ -113,7 +127,7 @@ def create_player(name: str) -> tuple[Player, str]:
         NameRefused: the name is not usable, or ``"taken"`` (case-insensitively).
     """
     name = check_name(name)
-    player = Player(name=name, name_key=name.casefold(), created_at=utcnow())
+    player = Player(name=name, name_key=name_key(name), created_at=utcnow())
     db.session.add(player)
     try:
         db.session.flush()
@@ -185,7 +199,7 @@ def rename_player(player: Player, name: str) -> None:
         NameRefused: as :func:`create_player`.
     """
     name = check_name(name)
-    player.name, player.name_key = name, name.casefold()
+    player.name, player.name_key = name, name_key(name)
     try:
         db.session.commit()
     except IntegrityError:

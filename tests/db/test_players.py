@@ -3,10 +3,11 @@ forget me."""
 
 from __future__ import annotations
 
+import flask_migrate
 import pytest
 from sqlalchemy import func, select
 
-from app.db import db, queries
+from app.db import MIGRATIONS, db, queries
 from app.db.models import Player, PlayerTask, PlayerToken, Result
 from app.web.identity import COOKIE
 
@@ -58,6 +59,47 @@ def test_names_are_unique_whatever_the_case(app):
     response = Browser(second).choose_name("AYŞE KAYA")
     assert response.status_code == 400
     assert "That name is taken" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("istanbul1", "İSTANBUL1"),
+        ("İlker", "ilker"),
+        ("Kıyı1", "KIYI1"),
+        ("kıyı", "kiyi"),
+        ("ali3", "ａｌｉ3"),
+        ("Straße", "STRASSE"),
+    ],
+)
+def test_names_are_unique_whatever_the_spelling(app, first, second):
+    from tests.db.conftest import Browser
+
+    assert Browser(app.test_client()).choose_name(first).status_code == 303
+    response = Browser(app.test_client()).choose_name(second)
+    assert response.status_code == 400
+    assert "That name is taken" in response.get_data(as_text=True)
+
+
+def test_the_name_keys_are_worked_out_again_by_the_migration(app):
+    # Players made with the earlier key (the name case-folded), then the
+    # migration: each key is the new one unless another player holds it.
+    names = ["istanbul1", "İSTANBUL1", "ａｌｉ3", "Kıyı1", "KIYI2"]
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0004_reviews")
+        for name in names:
+            db.session.add(Player(name=name, name_key=name.casefold(), created_at=queries.utcnow()))
+            db.session.flush()  # in this order: the first to sign up first
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
+    assert keys == {
+        "istanbul1": "istanbul1",
+        "İSTANBUL1": "İSTANBUL1".casefold(),  # kept: "istanbul1" is taken
+        "ａｌｉ3": "ali3",
+        "Kıyı1": "kiyi1",
+        "KIYI2": "kiyi2",
+    }
 
 
 def test_only_a_hash_of_the_token_is_stored(visitor, app):
