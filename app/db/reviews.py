@@ -34,14 +34,15 @@ def review_key(record: dict[str, Any], seat: int) -> str:
 def keep_review(record: dict[str, Any], seat: int, total: int) -> str:
     """Keep ``record`` (a record as :func:`app.engine.make_record` writes it)
     for a review of ``seat``'s ``total`` decisions, unless it is kept
-    already; return its key."""
+    already; return its key. A review of no decision (the seat has not
+    played yet) is kept done: its summary has nothing to compute."""
     key = review_key(record, seat)
     now = utcnow()
     insert = dialect_insert(db.engine)(Review).values(
         key=key,
         record=json.dumps(record, sort_keys=True),
         seat=seat,
-        status="new",
+        status="done" if total == 0 else "new",
         done=0,
         total=total,
         steps="[]",

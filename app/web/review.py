@@ -273,7 +273,7 @@ def step(key: str, number: int) -> str:
 def _open(state: GameState, record: dict[str, Any], seat: int) -> BaseResponse | tuple[str, int]:
     """Keep ``record``, the record of the finished hand ``state``, for a
     review of ``seat`` and go to its first decision (or to its summary when
-    the seat had no choice to make)."""
+    the seat has not played yet: a record may stop before its first card)."""
     found = decisions(state, seat)
     key = keep_review(record, seat, len(found))
     if not found:

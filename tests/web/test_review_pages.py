@@ -469,3 +469,48 @@ def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_oppo
         "Opponent",
         "You",
     ]
+
+
+@pytest.mark.parametrize(
+    ("played", "players", "english", "turkish"),
+    [
+        (
+            0,
+            None,
+            "This seat has not played a card",
+            "Bu oyuncu bu kayıtta henüz hiç kart oynamadı",
+        ),
+        (
+            1,
+            ["computer", "you"],
+            "You have not played a card",
+            "Bu kayıtta henüz hiç kart oynamadınız",
+        ),
+    ],
+)
+def test_a_record_before_the_seats_first_card_has_nothing_to_review(
+    client, played, players, english, turkish
+):
+    # A record may stop anywhere, even before its first play (0 to 48
+    # plays). The reviewed seat has played no card: nothing to review, and
+    # the summary says so rather than speak of forced last cards.
+    record = finished_record(seed="review-empty")
+    record["plays"] = record["plays"][:played]
+    if players:
+        record["players"] = players
+    response = upload(client, json.dumps(record).encode())
+    assert response.status_code == 303
+    key = key_of(response)
+    assert response.headers["Location"].endswith(f"/review/{key}")
+    # Nothing to evaluate: the summary is done at once, no job started.
+    assert client.get(f"/review/{key}/status").get_json() == {
+        "status": "done",
+        "done": 0,
+        "total": 0,
+        "ahead": None,
+    }
+    page = visible(client.get(f"/review/{key}").get_data(as_text=True))
+    assert f"{english} in this record yet: there is nothing to review." in page
+    assert "last in hand" not in page and "decisions evaluated" not in page
+    page = client.get(f"/review/{key}", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert f"{turkish}: incelenecek bir şey yok." in visible(page)
