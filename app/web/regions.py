@@ -136,7 +136,8 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
         else '<span class="card empty" aria-hidden="true"></span>'
     )
     bottom = ""
-    if obs.bottom_card and aids["bottom_card"]:
+    # Pictured while it is in the stock: the dealer is dealt it last.
+    if obs.bottom_card and obs.stock and aids["bottom_card"]:
         bottom = (
             f'<span class="bottom-card">{face(obs.bottom_card, "tiny")} <span class="count">'
             f'{_("bottom card")}<span class="visually-hidden">: '

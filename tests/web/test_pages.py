@@ -9,7 +9,16 @@ import re
 import pytest
 
 from app.ai.medium import MediumBot
-from app.engine import CARDEMS, card_label, card_name, hand_winner, observe, score_hand, seeded_deck
+from app.engine import (
+    CARDEMS,
+    PARTNERS,
+    card_label,
+    card_name,
+    hand_winner,
+    observe,
+    score_hand,
+    seeded_deck,
+)
 from tests.conftest import CSRF, expected_state, start_deal
 from tests.web.test_score_pages import ScoreTable
 
@@ -71,6 +80,21 @@ def test_deal_link_deals_the_seeded_hand(player):
     assert card_name(deck[3]) in player.page  # the face-up centre card
     assert "Stock: 40" in player.page
     assert "Pile: 4 cards, 3 face down" in player.page
+
+
+def test_the_stocks_bottom_card_is_shown_only_while_it_is_in_the_stock(player):
+    # Partners shows the stock's bottom card; the dealer is dealt it last,
+    # so once the stock is empty it is no longer pictured beside it.
+    player.deal("bottom-leaves?rules=partners")
+    bottom = card_name(seeded_deck("bottom-leaves", PARTNERS)[51])
+    assert 'class="bottom-card"' in player.page
+    assert f'bottom card<span class="visually-hidden">: {bottom}</span>' in player.page
+    while "Stock: 0" not in player.page:
+        assert 'class="bottom-card"' in player.page
+        player.play(player.hand[0])
+    assert player.hand, "the last deal is on the table"
+    assert 'class="bottom-card"' not in player.page
+    assert "bottom card<span" not in player.page
 
 
 def test_same_seed_same_deal_in_two_browsers(app):
