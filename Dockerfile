@@ -25,6 +25,7 @@ COPY app ./app
 COPY templates ./templates
 COPY static ./static
 COPY migrations ./migrations
+COPY scripts/healthcheck /usr/local/bin/pisti-healthcheck
 # Editable, so the app finds templates/ and static/ beside app/; nothing more
 # is fetched. The translations are compiled here, never committed.
 RUN pip install --no-deps --no-build-isolation --editable . \
@@ -35,8 +36,10 @@ RUN pip install --no-deps --no-build-isolation --editable . \
 USER 10001:10001
 VOLUME ["/srv/pisti/instance"]
 EXPOSE 8000
+# /healthz with a Host the site answers to (FLASK_SERVER_NAME, else the first
+# of FLASK_TRUSTED_HOSTS, else localhost).
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
-    CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ['PORT'], timeout=2)"]
+    CMD ["python3", "/usr/local/bin/pisti-healthcheck"]
 # One process (searches go to its process pool, one worker per core); a
 # configuration error stops the container with one clear line.
 CMD ["sh", "-c", "exec python -m app.serve --listen \"0.0.0.0:$PORT\""]

@@ -114,7 +114,8 @@ class Server:
     """The app as served (``python -m app.serve``: waitress, one process)
     from the repository root on 127.0.0.1, with ``env`` added to this
     process's environment; output goes to ``log``. It counts as started
-    when ``ready_path`` answers 200.
+    when ``ready_path`` answers 200, asked with the Host ``ready_host``
+    when given (a server with trusted hosts answers others 400).
 
     ``read_timeout`` sets the seconds a request may take to arrive
     (``--read-timeout``). ``app="hello"`` serves :mod:`benchmarks.load_hello` instead, with
@@ -130,6 +131,7 @@ class Server:
         threads: int | None = None,
         port: int | None = None,
         ready_path: str = "/healthz",
+        ready_host: str | None = None,
         read_timeout: float | None = None,
     ) -> None:
         self.log = log
@@ -138,6 +140,7 @@ class Server:
         self.threads = threads or THREADS
         self.port = port or free_port()
         self.ready_path = ready_path
+        self.ready_host = ready_host
         self.read_timeout = read_timeout
         self.process: subprocess.Popen | None = None
 
@@ -176,7 +179,9 @@ class Server:
 
     def _answers(self) -> bool:
         try:
-            return requests.get(self.url + self.ready_path, timeout=2).status_code == 200
+            headers = {"Host": self.ready_host} if self.ready_host else {}
+            answer = requests.get(self.url + self.ready_path, headers=headers, timeout=2)
+            return answer.status_code == 200
         except requests.RequestException:
             return False
 
