@@ -13,7 +13,9 @@ import os
 import re
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
+import click
 import limits
 import redis
 from flask import Config
@@ -67,22 +69,26 @@ FIXED: dict[str, Any] = {
     "RATELIMIT_SWALLOW_ERRORS": True,
 }
 
-#: Variables the ``flask`` command itself reads; not configuration.
-_CLI_NAMES = {"APP", "ENV_FILE", "SKIP_DOTENV"}
-#: Extensions' own settings, passed through unchecked.
-_EXTENSION_PREFIXES = ("WTF_", "RATELIMIT_", "RUN_")
+#: Variables the ``flask`` command itself reads (``flask run``'s options
+#: among them); not configuration.
+_CLI_NAMES = {"APP", "DEBUG", "ENV_FILE", "SKIP_DOTENV"}
+_CLI_PREFIX = "RUN_"
+#: The database URL schemes the installed drivers serve (``postgresql://``
+#: is taken as psycopg 3).
+_DATABASE_DRIVERS = ("sqlite", "sqlite+pysqlite", "postgresql", "postgres", "postgresql+psycopg")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _HOST = HOST_NAME
 _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 _MIN_SECRET = 16
 
 
-class ConfigError(RuntimeError):
+class ConfigError(click.ClickException):
     """The configuration cannot be used; the message names every problem,
     one per line, by its environment variable.
 
     The server (:mod:`app.serve`) prints it as one ``Error:`` paragraph and
-    exits with status 1.
+    exits with status 1; so does every ``flask --app app`` command (a
+    :class:`click.ClickException`, which click shows without a traceback).
     """
 
 
@@ -99,11 +105,13 @@ def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
     """
     config.from_mapping(DEFAULTS)
     config.from_mapping(FIXED)
-    known = set(config)
+    # Only this app's settings: Flask's and the extensions' others (a typo
+    # such as FLASK_RATELIMIT_ENABLE among them) are not knobs here.
+    known = DEFAULTS.keys() | FIXED.keys() | _CLI_NAMES
     problems = [
         f"FLASK_{name}: unknown setting (see the README's Self-hosting section)"
         for name in sorted(_environment_names())
-        if name not in known and name not in _CLI_NAMES and not name.startswith(_EXTENSION_PREFIXES)
+        if name not in known and not name.startswith(_CLI_PREFIX)
     ]
     config.from_prefixed_env()
     secret = os.environ.get("FLASK_SECRET_KEY")
@@ -147,6 +155,10 @@ def _check(config: Config) -> list[str]:
     else:
         try:
             redis.Redis.from_url(url)
+            # redis-py reads a path that is not a number as database 0.
+            parts = urlsplit(url)
+            if parts.scheme != "unix" and not re.fullmatch(r"/?[0-9]*", parts.path):
+                raise ValueError("the path must be a database number such as /0")
         except ValueError as exc:
             bad("REDIS_URL", f"must be a URL such as redis://host:6379/0 ({exc})")
     lifetime = config["PERMANENT_SESSION_LIFETIME"]
@@ -155,6 +167,8 @@ def _check(config: Config) -> list[str]:
         or (isinstance(lifetime, timedelta) and lifetime > timedelta(0))
     ):
         bad("PERMANENT_SESSION_LIFETIME", "must be a whole number of seconds above 0")
+    if config["SESSION_COOKIE_SAMESITE"] not in ("Lax", "Strict"):
+        bad("SESSION_COOKIE_SAMESITE", "must be Lax or Strict")
     for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED"):
         if not isinstance(config[name], bool):
             bad(name, "must be true or false")
@@ -190,6 +204,9 @@ def _check(config: Config) -> list[str]:
         and all(isinstance(host, str) and _HOST.fullmatch(host.lstrip(".")) for host in hosts)
     ):
         bad("TRUSTED_HOSTS", 'must be a list of host names such as ["pisti.example", ".example"]')
+    elif hosts is not None:
+        # Host names ignore case; the Host header is compared in lower case.
+        config["TRUSTED_HOSTS"] = [host.lower() for host in hosts]
     server_name = config["SERVER_NAME"]
     if server_name is not None and not (
         isinstance(server_name, str) and _HOST_PORT.fullmatch(server_name)
@@ -205,10 +222,14 @@ def _check(config: Config) -> list[str]:
         try:
             if not isinstance(database, str):
                 raise ArgumentError("not text")
-            if make_url(database).get_backend_name() not in ("sqlite", "postgresql"):
-                raise ArgumentError("not sqlite or postgresql")
+            if make_url(database).drivername not in _DATABASE_DRIVERS:
+                raise ArgumentError("not sqlite or postgresql with psycopg 3")
         except ArgumentError:
-            bad("DATABASE_URL", "must be a URL such as postgresql://user:password@host/pisti")
+            bad(
+                "DATABASE_URL",
+                "must be a URL such as postgresql://user:password@host/pisti "
+                "(psycopg 3, the driver installed) or sqlite:////path/pisti.db",
+            )
     try:
         if not isinstance(config["RANKING_LIMIT"], str):
             raise ValueError

@@ -24,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -48,6 +49,15 @@ MAX_WAIT_MS = 1000.0
 FLOOR_MS = 10.0
 #: The workers' niceness: below the web process, which serves pages.
 NICENESS = 10
+
+
+def _start_worker() -> None:
+    """Set up a worker process: niced by :data:`NICENESS`, and deaf to
+    Ctrl-C, which stops the server (it shuts the pool down); else every
+    worker would print its own ``KeyboardInterrupt`` traceback."""
+    os.nice(NICENESS)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
 
 T = TypeVar("T")
 
@@ -138,8 +148,7 @@ class SearchPool:
             self._executor = ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("forkserver"),
-                initializer=os.nice,
-                initargs=(NICENESS,),
+                initializer=_start_worker,
             )
         return self._executor
 

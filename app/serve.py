@@ -29,6 +29,9 @@ import time
 from types import FrameType
 from typing import TYPE_CHECKING
 
+import redis
+from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
@@ -56,6 +59,8 @@ CONNECTION_LIMIT = 1000
 #: Requests larger than these get waitress's own 413 / 431 answer.
 MAX_BODY_BYTES = 64 * 1024
 MAX_HEADER_BYTES = 16 * 1024
+#: The highest TCP port.
+MAX_PORT = 65535
 
 
 class _SecureErrorTask(ErrorTask):
@@ -155,18 +160,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     host, _, port = args.listen.rpartition(":")
-    if not host or not port.isdigit():
-        parser.error(f"--listen must be HOST:PORT, not {args.listen!r}")
+    if not host or not (port.isascii() and port.isdigit() and int(port) <= MAX_PORT):
+        parser.error(
+            f"--listen must be HOST:PORT with a port from 0 to {MAX_PORT}, not {args.listen!r}"
+        )
     try:
         app = create_app()
     except ConfigError as error:
-        print(f"Error: {error}", file=sys.stderr)
-        return 1
+        return _fail(str(error))
+    except (OSError, ImportError, SQLAlchemyError) as error:
+        return _fail(f"the app cannot start: {_first_line(error)}")
     waitress_log = logging.getLogger("waitress")
     waitress_log.handlers[:] = [json_handler()]
     waitress_log.setLevel(logging.INFO)
     waitress_log.propagate = False
-    server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
+    try:
+        server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
+    except OSError as error:
+        return _fail(f"cannot listen on {args.listen}: {_first_line(error)}")
+    _warn_if_redis_is_down(app)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
     waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
@@ -175,6 +187,39 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         searches.shutdown()
     return 0
+
+
+def _fail(message: str) -> int:
+    """Print ``message`` as the one ``Error:`` paragraph of a failed start;
+    return the exit status, 1."""
+    print(f"Error: {message}", file=sys.stderr)
+    return 1
+
+
+def _first_line(error: BaseException) -> str:
+    """What went wrong, without the traceback: a database error's own
+    driver message (SQLAlchemy adds a help link), else the error's text,
+    first line only."""
+    cause = getattr(error, "orig", None) or error
+    text = str(cause).strip() or type(cause).__name__
+    return text.splitlines()[0]
+
+
+def _warn_if_redis_is_down(app: Flask) -> None:
+    """Log a warning when the session store is Redis and it does not answer
+    now; the server starts all the same (Redis may still be coming up), and
+    pages that need it answer 503 until it does."""
+    client = getattr(app.session_interface, "client", None)
+    if not isinstance(client, redis.Redis):
+        return
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        app.logger.warning(
+            "Redis at FLASK_REDIS_URL does not answer (%s); pages that need it answer 503 "
+            "until it does",
+            _first_line(error),
+        )
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

@@ -12,6 +12,7 @@ finished games reach the database.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ def init_db(app: Flask) -> None:
 
     Raises:
         sqlalchemy.exc.OperationalError: the database cannot be reached.
+        FileNotFoundError: a SQLite database's folder does not exist.
     """
     url = database_url(app)
     app.config["SQLALCHEMY_DATABASE_URI"] = url
@@ -77,6 +79,11 @@ def init_db(app: Flask) -> None:
         if lock_path is None:
             flask_migrate.upgrade(directory=str(MIGRATIONS))
             return
+        folder = Path(lock_path).parent
+        if not folder.is_dir():
+            raise FileNotFoundError(
+                errno.ENOENT, "the SQLite database's folder does not exist", str(folder)
+            )
         with open(lock_path, "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             flask_migrate.upgrade(directory=str(MIGRATIONS))

@@ -124,11 +124,14 @@ class HostCheck:
         self.stand_in = trusted[0].lstrip(".") if trusted else "localhost"
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        """Check the Host, then call the wrapped app."""
+        """Check the Host (in lower case: host names ignore case), then call
+        the wrapped app."""
         host = environ.get("HTTP_HOST")
-        if host is not None and not self.acceptable(host):
-            environ[BAD_HOST] = True
-            environ["HTTP_HOST"] = self.stand_in
+        if host is not None:
+            host = environ["HTTP_HOST"] = host.lower()
+            if not self.acceptable(host):
+                environ[BAD_HOST] = True
+                environ["HTTP_HOST"] = self.stand_in
         return self.app(environ, start_response)
 
     def acceptable(self, host: str) -> bool:

@@ -4,13 +4,23 @@ clear message when unknown or broken."""
 from __future__ import annotations
 
 import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+import requests
 
 from app import create_app
 from app.config import ConfigError
 from app.sessions import FileSessions, RedisSessions
+from benchmarks.load_servers import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -105,6 +115,25 @@ def test_a_numeric_secret_key_stays_text(monkeypatch, tmp_path):
         ({"FLASK_SECRET_KEY": "short"}, "FLASK_SECRET_KEY: use at least 16 random characters"),
         ({"FLASK_SESION_BACKEND": "redis"}, "FLASK_SESION_BACKEND: unknown setting"),
         ({"FLASK_ENV": "production"}, "FLASK_ENV: unknown setting"),
+        # Only this app's settings are knobs: a typo of one, or another of
+        # Flask's or an extension's, is not passed through unchecked.
+        ({"FLASK_RATELIMIT_ENABLE": "false"}, "FLASK_RATELIMIT_ENABLE: unknown setting"),
+        ({"FLASK_WTF_CSRF_ENABLED": "false"}, "FLASK_WTF_CSRF_ENABLED: unknown setting"),
+        ({"FLASK_TESTING": "true"}, "FLASK_TESTING: unknown setting"),
+        (
+            {"FLASK_SESSION_COOKIE_SAMESITE": "Bogus"},
+            "FLASK_SESSION_COOKIE_SAMESITE: must be Lax or Strict, not 'Bogus'",
+        ),
+        (
+            {"FLASK_SESSION_BACKEND": "redis", "FLASK_REDIS_URL": "redis://cache:6379/abc"},
+            "FLASK_REDIS_URL: must be a URL such as redis://host:6379/0 (the path must be a "
+            "database number",
+        ),
+        (
+            {"FLASK_DATABASE_URL": "postgresql+psycopg2://pisti@db/pisti"},
+            "FLASK_DATABASE_URL: must be a URL such as postgresql://user:password@host/pisti "
+            "(psycopg 3, the driver installed)",
+        ),
     ],
 )
 def test_broken_values_stop_start_up(monkeypatch, tmp_path, env, message):
@@ -166,3 +195,126 @@ def test_expert_thinking_time_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("FLASK_EXPERT_MS", "40")
     app = create_app({"SECRET_KEY": "ops-config-expert", "SESSION_FILE_DIR": str(tmp_path)})
     assert app.config["EXPERT_MS"] == 40
+
+
+def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    """Run ``python -m app.serve`` as served, expecting it to stop at
+    start-up; return what it did."""
+    return subprocess.run(
+        [sys.executable, "-m", "app.serve", *args],
+        cwd=ROOT,
+        env={**os.environ, "FLASK_SECRET_KEY": "x" * 16, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"FLASK_DATABASE_URL": "postgresql://pisti@127.0.0.1:1/pisti"},
+            "Error: the app cannot start: connection failed: connection to server at "
+            '"127.0.0.1", port 1 failed: Connection refused',
+        ),
+        (
+            {"FLASK_DATABASE_URL": "sqlite:////nonexistent/folder/pisti.db"},
+            "Error: the app cannot start: [Errno 2] the SQLite database's folder does not "
+            "exist: '/nonexistent/folder'",
+        ),
+        (
+            {"FLASK_SESSION_FILE_DIR": "/proc/no-such-folder"},
+            "Error: the app cannot start: [Errno 2] No such file or directory: "
+            "'/proc/no-such-folder'",
+        ),
+    ],
+)
+def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, message):
+    env.setdefault("FLASK_DATABASE_URL", f"sqlite:///{tmp_path / 'pisti.db'}")
+    env.setdefault("FLASK_SESSION_FILE_DIR", str(tmp_path / "sessions"))
+    done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
+    assert done.returncode == 1
+    assert done.stderr.startswith(message), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_port_taken_or_out_of_range_is_refused_in_one_line(tmp_path):
+    env = {
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+    }
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{port}")
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"Error: cannot listen on 127.0.0.1:{port}: [Errno 98] Address already in use\n"
+    )
+    # 99999 is no port (it would wrap round to 34463).
+    done = start_server(tmp_path, env, "--listen", "127.0.0.1:99999")
+    assert done.returncode == 2
+    assert "--listen must be HOST:PORT with a port from 0 to 65535, not '127.0.0.1:99999'" in (
+        done.stderr
+    )
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_flask_commands_say_a_configuration_error_without_a_traceback(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
+        cwd=ROOT,
+        env={**os.environ, "FLASK_SECRET_KEY": "x" * 16, "FLASK_EXPERT_MS": "0"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: configuration error:\n  FLASK_EXPERT_MS: must be")
+    assert "Traceback" not in done.stderr
+
+
+def test_a_redis_that_does_not_answer_at_start_up_is_logged_and_the_server_starts(serve):
+    server = serve({"FLASK_SESSION_BACKEND": "redis", "FLASK_REDIS_URL": "redis://127.0.0.1:1/0"})
+    assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
+    log = server.log.read_text()
+    assert "Redis at FLASK_REDIS_URL does not answer" in log
+    assert "Connection refused" in log
+    assert "Traceback" not in log
+
+
+def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "FLASK_SECRET_KEY": "x" * 16,
+            "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal gives it
+    )
+    try:
+        for _ in range(300):
+            try:
+                if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=5).ok:
+                    break
+            except requests.RequestException:
+                time.sleep(0.1)
+        # Ctrl-C reaches the whole group: the server and its search workers.
+        os.killpg(server.pid, signal.SIGINT)
+        output, _ = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+    assert server.returncode == 0
+    assert "serving on" in output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output

@@ -163,6 +163,15 @@ def test_only_trusted_hosts_are_answered(tmp_path):
     assert refused.headers["X-Frame-Options"] == "DENY"
 
 
+def test_trusted_hosts_ignore_case(tmp_path):
+    # Host names are not case-sensitive: neither in the setting nor in the
+    # Host header a browser sends.
+    client = make_app(tmp_path, TRUSTED_HOSTS=["Pisti.Example"]).test_client()
+    assert client.get("/", headers={"Host": "pisti.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "PISTI.example:8000"}).status_code == 200
+    assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
 def _finished_page(client, host: str) -> str:
     player = Player(client)
     start_deal(player.client, "/deal/shared-deal", headers={"Host": host})
