@@ -310,6 +310,15 @@ class Recorded:
     finished_tasks: list[Task] = field(default_factory=list)
 
 
+def has_result(player_id: int, game_id: str) -> bool:
+    """Whether the game ``game_id`` (a table's game id) is recorded for the
+    player ``player_id``."""
+    found = db.session.scalar(
+        select(Result.id).where(Result.player_id == player_id, Result.game_id == game_id)
+    )
+    return found is not None
+
+
 def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     """Write a finished game once, in one transaction: the result, the Daily
     entry when this is the player's ranked Daily game, task progress and

@@ -8,8 +8,10 @@ from flask import Flask, render_template, request
 from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
+from app.db import db
 from app.searches import SearchBusy
 
 MESSAGES = {
@@ -37,6 +39,10 @@ MESSAGES = {
 STORE_UNSURE_MESSAGE = lazy_gettext(
     "The game store did not answer in time, so your last move may or may not have been kept. "
     "Reload the page in a few seconds to see where your game stands."
+)
+DATABASE_MESSAGE = lazy_gettext(
+    "The results database is not answering right now. Your game is kept; reload the page in a "
+    "few seconds."
 )
 PLAY_LIMIT_MESSAGE = lazy_gettext(
     "Too many moves in a short time; this one was not made. Wait a moment, then try again."
@@ -115,6 +121,15 @@ def register(app: Flask) -> None:
     def redis_error(error: redis.RedisError) -> tuple[str, int, dict[str, str]]:
         app.logger.warning("session store unavailable: %s", error)
         return store_unavailable_page()
+
+    @app.errorhandler(OperationalError)
+    def database_error(error: OperationalError) -> tuple[str, int, dict[str, str]]:
+        # The database went away (players, results, reviews); games live in
+        # the session store, so none is lost.
+        app.logger.warning("database unavailable: %s", str(error.orig or error).splitlines()[0])
+        db.session.rollback()
+        page = render_template("errors/error.html", status=503, message=DATABASE_MESSAGE)
+        return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:

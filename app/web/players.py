@@ -40,16 +40,20 @@ PERIODS = ("all", "week")
 def game_finished(table: Table) -> None:
     """Record ``table``'s finished match for this device's player, once (a
     second call for the same game changes nothing); anonymous games are not
-    kept. Call it when a move ends the match."""
-    player = current_player()
-    if player is None or not table.match.over:
+    kept. Call it when a move ends the match. When the database fails, the
+    error is logged and the move stands (the game is safe in the session):
+    the final page records the result when it is next shown
+    (:func:`finished_game_panel`)."""
+    if not table.match.over:
         return
-    levels = tuple(level or "" for level in table.levels[1:])
-    facts = game_facts(table.match, levels, table.game_id, daily.daily_day_of(table.match, levels))
     try:
-        queries.record_result(player.id, facts)
+        player = current_player()
+        if player is None:
+            return
+        levels = tuple(level or "" for level in table.levels[1:])
+        day = daily.daily_day_of(table.match, levels)
+        queries.record_result(player.id, game_facts(table.match, levels, table.game_id, day))
     except SQLAlchemyError:
-        # The game itself is safe in the session; only its result is lost.
         current_app.logger.exception("could not record a finished game")
         db.session.rollback()
 
@@ -81,6 +85,12 @@ def finished_game_panel() -> dict[str, Any]:
     }
     if table is None or not table.match.over:
         return panel
+    if player is not None:
+        # A result the database could not take when the game ended is
+        # recorded now; the page says "Recorded" only once it is.
+        if not queries.has_result(player.id, table.game_id):
+            game_finished(table)
+        panel["recorded"] = queries.has_result(player.id, table.game_id)
     match = table.match
     levels = tuple(level or "" for level in table.levels[1:])
     panel["daily_day"] = daily.daily_day_of(match, levels)

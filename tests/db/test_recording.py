@@ -6,6 +6,7 @@ import dataclasses
 import threading
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from app.db import db, queries
 from app.db.facts import GameFacts, deal_key, house_rules
@@ -189,3 +190,49 @@ def test_the_players_per_score_follow_every_write(app):
     assert kept == actual and sum(kept.values()) == 2
     assert board.total == 2 and board.mine is not None
     assert board.mine == next(row for row in board.rows if row["player_id"] == ids[1])
+
+
+def _database_gone(*args, **kwargs):
+    raise OperationalError("SELECT 1", {}, Exception("server closed the connection unexpectedly"))
+
+
+def test_a_result_the_database_could_not_take_is_recorded_when_it_answers_again(
+    app, visitor, monkeypatch
+):
+    visitor.choose_name("Later")
+    visitor.deal("record-later")
+    # The database fails every write of the result: the moves still stand,
+    # and the final page does not claim a record it does not have.
+    monkeypatch.setattr(queries, "record_result", _database_gone)
+    page = visitor.play_to_the_end()
+    assert "Not recorded yet for Later: the results database did not answer." in page
+    assert "Recorded for Later." not in page
+    assert _count(app, Result) == 0
+    # Back: the next view of the final page records the game, once.
+    monkeypatch.undo()
+    page = visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for Later." in page
+    assert _count(app, Result) == 1
+    visitor.get("/game")
+    assert _count(app, Result) == 1
+
+
+def test_a_database_that_does_not_answer_is_a_503_page_and_the_game_is_kept(
+    app, visitor, monkeypatch
+):
+    visitor.choose_name("Outage")
+    visitor.deal("record-outage")
+    monkeypatch.setattr(queries, "player_by_token", _database_gone)
+    visitor.play_to_the_end()
+    response = visitor.get("/game")
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    page = response.get_data(as_text=True)
+    assert "The results database is not answering right now. Your game is kept" in page
+    assert "Something went wrong" not in page
+    turkish = visitor.client.get("/game", headers={"Accept-Language": "tr"})
+    assert "Sonuç veritabanı şu anda yanıt vermiyor." in turkish.get_data(as_text=True)
+    monkeypatch.undo()
+    page = visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for Outage." in page
+    assert _count(app, Result) == 1
