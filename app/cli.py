@@ -9,6 +9,7 @@ import sys
 from typing import Any, NoReturn, cast
 
 import click
+import redis
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
@@ -131,7 +132,8 @@ def review_worker_command(burst: bool) -> None:
 
     Run as many workers as the cores the reviews may take. Without a
     review queue (FLASK_SESSION_BACKEND=redis or FLASK_REVIEW_QUEUE=true,
-    and FLASK_REDIS_URL) prints one line and exits with status 2.
+    and FLASK_REDIS_URL), or when its Redis does not answer, prints one
+    line and exits with status 2 (a process manager may start it again).
     """
     app: Flask = cast(Any, current_app)._get_current_object()
     if not jobs.uses_queue(app):
@@ -139,7 +141,10 @@ def review_worker_command(burst: bool) -> None:
             "no review queue to work on: set FLASK_REDIS_URL and FLASK_SESSION_BACKEND=redis "
             "(or FLASK_REVIEW_QUEUE=true); without them the server runs its reviews itself"
         )
-    jobs.work(app, burst=burst)
+    try:
+        jobs.work(app, burst=burst)
+    except redis.ConnectionError as error:
+        _fail(f"the review queue's Redis (FLASK_REDIS_URL) does not answer: {error}")
 
 
 def register_cli(app: Flask) -> None:

@@ -224,6 +224,24 @@ def test_the_review_worker_command_needs_a_queue(tmp_path):
     assert done.stderr.strip().startswith("no review queue to work on: set FLASK_REDIS_URL")
 
 
+def test_the_review_worker_command_says_in_one_line_that_redis_does_not_answer(tmp_path):
+    env = {
+        **os.environ,
+        "FLASK_SECRET_KEY": SECRET,
+        "FLASK_SESSION_BACKEND": "redis",
+        "FLASK_REDIS_URL": "redis://127.0.0.1:1/0",
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+    }
+    flask = [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"]
+    done = subprocess.run(flask, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        "the review queue's Redis (FLASK_REDIS_URL) does not answer: Error 111 connecting to "
+        "127.0.0.1:1. Connection refused."
+    )
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
 def test_the_queue_is_chosen_by_the_session_backend_or_the_setting(tmp_path, redis_server):
     def app(**settings):
         return create_app(
