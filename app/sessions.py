@@ -59,7 +59,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from werkzeug.exceptions import HTTPException
 
-from .web.errors import StoreUnavailable, stale_page, store_unavailable_page
+from .web.errors import StoreUnavailable, never_reached, stale_page, store_unavailable_page
 
 #: Seconds to wait for Redis to accept a connection, and for an answer.
 REDIS_CONNECT_TIMEOUT = 1.0
@@ -504,7 +504,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
             super().save_session(app, session, response)
         except redis.RedisError as exc:
             app.logger.warning("session store unavailable, nothing saved: %s", exc)
-            _replace(response, *store_unavailable_page())
+            _replace(response, *store_unavailable_page(before_any_change=never_reached(exc)))
 
     def _load(self, store_id: str) -> dict[str, Any] | None:
         raw = self.client.get(store_id)

@@ -3,6 +3,8 @@ stack trace."""
 
 from __future__ import annotations
 
+import socket
+
 import redis
 from flask import Flask, render_template, request
 from flask_babel import lazy_gettext
@@ -82,6 +84,19 @@ def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, d
     return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
 
+def never_reached(error: redis.RedisError) -> bool:
+    """Whether ``error`` came from failing to connect to Redis at all (the
+    connection refused, or the host name not found), so no command of the
+    request reached it and nothing can have been stored. A timeout or a
+    connection lost midway is not: a write may still have landed."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, (ConnectionRefusedError, socket.gaierror)):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def stale_page() -> tuple[str, int, dict[str, str]]:
     """Return the 409 page for a change made from an out-of-date copy of
     the session, as ``(html, status, headers)``; needs a request context."""
@@ -120,7 +135,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(redis.RedisError)
     def redis_error(error: redis.RedisError) -> tuple[str, int, dict[str, str]]:
         app.logger.warning("session store unavailable: %s", error)
-        return store_unavailable_page()
+        return store_unavailable_page(before_any_change=never_reached(error))
 
     @app.errorhandler(OperationalError)
     def database_error(error: OperationalError) -> tuple[str, int, dict[str, str]]:

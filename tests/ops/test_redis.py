@@ -60,13 +60,18 @@ def test_redis_outage_is_a_503_then_the_game_goes_on(redis_server, serve):
         allow_redirects=False,
     )
     assert posted.status_code == 503
+    assert "Nothing was played and your game is kept" in posted.text
     assert player.http.get(server.url + "/healthz").status_code == 200
     assert player.http.get(server.url + "/static/pisti.css").status_code == 200
     # A new visitor reads the home page (nothing is stored for it); its new
     # game cannot be kept.
     visitor = Player(server.url)
     visitor.get("/")
-    visitor.post("/new", {"rules": "cardems"}, expect=503)
+    refused = visitor.post("/new", {"rules": "cardems"}, expect=503)
+    # Redis refused the connection: no command reached it, so nothing can
+    # have been stored, and the page says so (not "may or may not").
+    assert "Nothing was played and your game is kept" in refused.text
+    assert "may or may not" not in refused.text
 
     redis_server.start()
     player.get("/game")
