@@ -138,6 +138,9 @@ def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots
     phone.locator(".your-result").get_by_role("link", name="Daily deal").click()
     expect(phone.locator(".your-place")).to_have_text(re.compile(r"^Your place: \d+ of \d+$"))
     expect(phone.locator("tr.mine")).to_contain_text(name)
+    # The Daily board ranks by points: they show at every width.
+    expect(phone.locator("thead .col-points")).to_have_text("Points")
+    expect(phone.locator("tr.mine .col-points")).to_be_visible()
     shot(phone, "4-daily-place")
 
     # Tasks and a transfer code on the profile page.
