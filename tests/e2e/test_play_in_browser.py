@@ -77,3 +77,27 @@ def test_deal_from_seed_and_play_a_whole_hand(
         page.locator(".hand button").evaluate_all("bs => bs.map(b => b.value)")
         == seeded_deck(seed, CARDEMS)[4:8]
     )
+
+
+def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, screenshots):
+    # A seed may be 64 characters without a break; on a 360 px phone it
+    # wraps rather than push the page sideways: on its deal link, on the
+    # home page's list of games in progress, and in the refusal of one
+    # character too many.
+    page.set_viewport_size({"width": 360, "height": 740})
+    seed = "Cuma-aksami_" + "x" * 52
+    wider = "document.documentElement.scrollWidth - window.innerWidth"
+    page.goto(f"{live_server}/deal/{seed}?rules=classic")
+    expect(page.locator("h1")).to_contain_text(seed)
+    assert page.evaluate(wider) <= 0
+    page.get_by_role("button", name="Start this deal").click()
+    expect(page.locator(".hand button").first).to_be_visible()
+    page.goto(f"{live_server}/deal/{seed}?rules=cardems")
+    page.get_by_role("button", name="Start this deal").click()
+    page.goto(f"{live_server}/")
+    expect(page.get_by_text(seed).first).to_be_visible()
+    assert page.evaluate(wider) <= 0
+    page.screenshot(path=screenshots / "long-seed-home-360.png", full_page=True)
+    page.goto(f"{live_server}/deal/{seed}y")
+    expect(page.get_by_text(f"{seed}y").first).to_be_visible()
+    assert page.evaluate(wider) <= 0
