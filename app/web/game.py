@@ -516,7 +516,9 @@ def _no_game() -> tuple[str, int]:
 
 def _bad_seed(seed: str) -> tuple[str, int]:
     message = gettext(
-        "“%(seed)s” cannot be used: a seed is 1 to 64 letters, digits, - or _.", seed=seed[:80]
+        "“%(seed)s” cannot be used: a seed is 1 to 64 letters a–z or A–Z (no accents: not "
+        "ç ğ ı ö ş ü), digits, - or _.",
+        seed=seed[:80],
     )
     return _bad_request(gettext("That is not a valid seed"), message)
 

@@ -131,8 +131,19 @@ def test_bad_seed_is_a_400_page_that_says_so(client, path):
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert "not a valid seed" in page
-    assert "1 to 64 letters, digits" in page
+    assert "1 to 64 letters a–z or A–Z (no accents: not ç ğ ı ö ş ü), digits" in page
     assert "<script>" not in page
+
+
+def test_a_seed_with_turkish_letters_is_told_which_letters_a_seed_takes(client):
+    # "Letters" alone would read as any letter; the refusal names the ones
+    # a seed cannot have, in the page's language, and so does the form.
+    tr = {"Accept-Language": "tr"}
+    response = client.get("/deal/cuma-ak%C5%9Fam%C4%B1", headers=tr)
+    assert response.status_code == 400
+    assert "ç ğ ı ö ş ü gibi Türkçe harfler olmadan" in response.get_data(as_text=True)
+    home = client.get("/", headers=tr).get_data(as_text=True)
+    assert 'title="1 ile 64 arası a–z ya da A–Z harfi (ç ğ ı ö ş ü gibi Türkçe harfler' in home
 
 
 def test_a_play_shows_what_the_computer_did(player):
