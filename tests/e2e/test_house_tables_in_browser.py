@@ -59,6 +59,12 @@ def test_the_table_fits_the_screen(
             # The rules line opens the list of house rules.
             page.locator(".rules-line summary").click()
             expect(page.locator(".rules-line ul")).to_be_visible()
+            # Opaque: the scoreboard does not show through the list.
+            opacity = page.locator(".rules-line ul").evaluate(
+                "e => { let o = 1; for (; e; e = e.parentElement) o *= +getComputedStyle(e).opacity;"
+                " return o; }"
+            )
+            assert opacity == 1
             page.screenshot(path=screenshots / f"house-{table}-rules-{size_name}.png")
             page.locator(".rules-line summary").click()
         assert play_card(page, a_card(page))
