@@ -176,6 +176,14 @@ def test_a_story_match_with_remarks_that_never_cover_the_table(
             or other["x"] + other["width"] <= box["x"]
         )
         assert apart, part
+    # Her last card and its note stay on the felt, play after play.
+    for _ in range(12):
+        note = page.locator(".place-1 .last-play").bounding_box()
+        felt = page.locator(".table").bounding_box()
+        assert note["x"] + note["width"] <= felt["x"] + felt["width"] - 4, note
+        with page.expect_navigation():
+            page.locator(".hand button").first.click()
+    page.screenshot(path=screenshots / f"story-table-later-{size_name}.png")
     context.close()
 
 
