@@ -197,6 +197,9 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Decision 1 of 12" in page
     assert who(page) == ["Seat 0 (plays first)", "East", "West"]
+    # Three sides: the estimate is against the others' average.
+    assert "to the end of the hand minus the other sides' average, from" in page
+    assert "minus the other side's," not in page
     # The header says the rules in the table's words, not option names.
     assert "Review · Classic · 3 players · Jack pişti 10</span>" in page
     assert "players=3" not in page and "2 players" not in page
@@ -204,6 +207,7 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
     text = turkish.get_data(as_text=True)
     assert "İnceleme · Klasik · 3 oyuncu · Vale piştisi 10</span>" in text
     assert who(text) == ["Sıra 0 (ilk oynayan)", "Doğu", "Batı"]
+    assert "eksi diğer tarafların ortalaması" in text
     for english in ("players", "East", "West", "Seat", "seat", "Card played"):
         assert english not in visible(text)
 
