@@ -61,8 +61,8 @@ def test_the_table_fits_the_screen(
             expect(page.locator(".rules-line ul")).to_be_visible()
             # Opaque: the scoreboard does not show through the list.
             opacity = page.locator(".rules-line ul").evaluate(
-                "e => { let o = 1; for (; e; e = e.parentElement) o *= +getComputedStyle(e).opacity;"
-                " return o; }"
+                "e => { let o = 1;"
+                " for (; e; e = e.parentElement) o *= +getComputedStyle(e).opacity; return o; }"
             )
             assert opacity == 1
             page.screenshot(path=screenshots / f"house-{table}-rules-{size_name}.png")

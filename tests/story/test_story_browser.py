@@ -129,6 +129,10 @@ def test_every_lesson_step_fits_the_screen(
         lesson_step_shown(page, number)
         assert outside_the_screen(page) == [], f"step {number + 1}"
         assert one_row(page, ".lesson-fan"), f"step {number + 1}: the pile wraps"
+        # The pile is named above it; her hand is counted below, not as its
+        # caption.
+        lines = page.locator(".lesson-table > *").evaluate_all("e => e.map(x => x.className)")
+        assert lines[:2] == ["place-name", "lesson-fan"] and lines[-1] == "count", lines
         page.screenshot(path=screenshots / f"lesson-step{number + 1}-{size_name}-{locale}.png")
         wrong = next((card for card in position(number).hands[0] if card != step.card), None)
         if wrong is not None:
