@@ -530,6 +530,12 @@ def _bad_link(error: links.BadLink) -> tuple[str, int]:
     allowed = ", ".join(error.allowed)
     if error.field == "house":
         message = refusal(InvalidRules(error.value), request.args)
+    elif error.field == "misspelt":
+        message = gettext(
+            "This link asks for “%(value)s”, which no game has: did you mean “%(allowed)s”?",
+            value=error.value,
+            allowed=allowed,
+        )
     elif error.field == "rules":
         message = gettext(
             "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",

@@ -12,6 +12,8 @@ game does not offer is refused (:class:`BadLink`), never replaced.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -76,7 +78,11 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     empty value counts as left out.
 
     Raises:
-        BadLink: an unknown game, a house rule the engine refuses, a target
+        BadLink: an unknown game, a parameter that is a near miss of one of
+            these (``jack_pist``, ``targte``: field ``"misspelt"``, the name
+            meant in ``allowed``; other unknown parameters, such as the
+            ``utm_*`` or ``fbclid`` that sharing adds, are left alone), a
+            house rule the engine refuses, a target
             the game does not offer (any target for a single deal without
             house rules), an unknown level, or a per-seat level the game
             has no seat for.
@@ -84,6 +90,10 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     rules_name = args.get("rules") or DEFAULT_RULES
     if rules_name not in RULE_SETS:
         raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
+    for name in args:
+        near = _misspelt(name)
+        if near is not None:
+            raise BadLink("misspelt", name, (near,), rules_name)
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
     try:
         rules = rules_from_query({**options, "rules": rules_name})
@@ -110,6 +120,20 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         "level": level,
         "levels": levels,
     }
+
+
+#: The parameters a deal link may carry, but for the seats' ``level_N``.
+LINK_PARAMETERS = ("rules", "target", "level", *OPTIONS)
+
+
+def _misspelt(name: str) -> str | None:
+    """Return the deal link parameter ``name`` is a near miss of (by
+    :func:`difflib.get_close_matches`, at least 80 % alike), or ``None``
+    for a parameter of the link or one nothing like them."""
+    if name in LINK_PARAMETERS or re.fullmatch(r"level_[0-9]+", name):
+        return None
+    near = difflib.get_close_matches(name, [*LINK_PARAMETERS, "level_1"], n=1, cutoff=0.8)
+    return near[0] if near else None
 
 
 def link_args(form: Mapping[str, str]) -> dict[str, str]:

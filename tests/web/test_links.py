@@ -118,6 +118,11 @@ BAD = [
     ("level_3=hard", "has one computer", "“level_3”"),
     ("rules=partners&level_4=easy", "no seat for “level_4”", "level_1, level_2, level_3"),
     ("rules=partners&level_0=easy", "no seat for “level_0”", "level_1, level_2, level_3"),
+    # A near miss of a parameter is named, not silently dealt without it.
+    ("rules=classic&jack_pist=10", "asks for “jack_pist”, which no game has", "“jack_pisti”?"),
+    ("rules=classic&targte=101", "asks for “targte”, which no game has", "“target”?"),
+    ("levle=hard", "asks for “levle”, which no game has", "“level”?"),
+    ("rule=partners", "asks for “rule”, which no game has", "“rules”?"),
 ]
 
 
@@ -136,6 +141,14 @@ def test_a_value_the_game_does_not_offer_is_a_400_that_says_what_is_allowed(
         assert problem in page and allowed in page
     # Nothing was dealt.
     assert client.get("/game").status_code == 404
+
+
+def test_what_sharing_adds_to_a_link_is_left_alone(client):
+    # Sites append their own parameters to a shared link; they are nothing
+    # like the link's own, so the deal is dealt.
+    response = start_deal(client, "/deal/shared?rules=classic&fbclid=IwAR0x&utm_source=chat")
+    assert response.status_code == 303
+    assert "Classic" in client.get("/game").get_data(as_text=True)
 
 
 def test_a_bad_link_page_is_in_turkish_too(client):
