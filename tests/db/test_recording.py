@@ -236,3 +236,10 @@ def test_a_database_that_does_not_answer_is_a_503_page_and_the_game_is_kept(
     page = visitor.get("/game").get_data(as_text=True)
     assert "Recorded for Outage." in page
     assert _count(app, Result) == 1
+
+
+def test_a_name_ending_in_a_full_stop_is_not_given_a_second_one(app, visitor):
+    visitor.choose_name("Ayşe K.")
+    visitor.deal("record-stop")
+    page = visitor.play_to_the_end()
+    assert "Recorded for Ayşe K." in page and "Ayşe K.." not in page
