@@ -188,7 +188,10 @@ def from_game() -> BaseResponse | tuple[str, int]:
     index = number - 1
     seat = (-index) % match.players  # the seat the player's position had
     state = match.finished_hand(index)
-    return _open(state, make_record(state, players=record_players(match, index)), seat)
+    extra: dict[str, Any] = {"players": record_players(match, index)}
+    if match.target:
+        extra["hand"] = number  # as the record download has it
+    return _open(state, make_record(state, **extra), seat)
 
 
 @bp.get("/<key>")
@@ -206,7 +209,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     record = json.loads(review.record)
     context: dict[str, Any] = {
         "review": review,
-        "rule_name": _rule_name(rules_from_json(record["rules"])),
+        "rule_name": _rule_name(rules_from_json(record["rules"]), record.get("hand")),
         "you": _is_you(record.get("players"), review.seat),
         "steps": steps,
         "refresh": REFRESH_SECONDS,
@@ -260,7 +263,7 @@ def step(key: str, number: int) -> str:
     return render_template(
         "review/step.html",
         review=review,
-        rule_name=_rule_name(state.rules),
+        rule_name=_rule_name(state.rules, record.extra.get("hand")),
         you=you,
         step=reviewed,
         decision=decision,
@@ -289,12 +292,20 @@ def _review(key: str) -> Review:
     return review
 
 
-def _rule_name(rules: RuleSet) -> str:
+#: The highest hand number shown from a record (the game form takes three digits).
+MAX_HAND = 999
+
+
+def _rule_name(rules: RuleSet, hand: object = None) -> str:
     """The game and its house rules in the page's language, in the words
     of the table's header (:func:`app.web.rule_words.rules_summary`, no
     match target: a record is one hand), e.g. "Classic · 3 players ·
-    Jack pişti 10"."""
-    return str(rules_summary(rules, None)["line"])
+    Jack pişti 10", then the hand of the match when the record's ``hand``
+    field says it (a whole number from 1), e.g. "Classic · hand 2"."""
+    line = str(rules_summary(rules, None)["line"])
+    if isinstance(hand, int) and not isinstance(hand, bool) and 1 <= hand <= MAX_HAND:
+        line += " · " + gettext("hand %(number)s", number=hand)
+    return line
 
 
 def _players(data: dict[str, Any], seats: int) -> list[str] | None:

@@ -295,6 +295,10 @@ def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     step = client.get(response.headers["Location"]).get_data(as_text=True)
     assert f"Your card: {card_name(first.played)}" in step
     assert who(step) == ["The computer", "You"]
+    # The header says which hand of the match this is, on the summary too.
+    assert "Review · Classic · hand 2</span>" in step
+    summary = client.get(f"/review/{key_of(response)}").get_data(as_text=True)
+    assert "Review · Classic · hand 2</span>" in summary
     # A hand not played yet cannot be reviewed.
     response = client.post("/review/game", data={"csrf_token": token, "hand": "3"})
     assert response.status_code == 400
