@@ -59,7 +59,13 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 from werkzeug.exceptions import HTTPException
 
-from .web.errors import StoreUnavailable, never_reached, stale_page, store_unavailable_page
+from .web.errors import (
+    StoreNotReached,
+    StoreUnavailable,
+    never_reached,
+    stale_page,
+    store_unavailable_page,
+)
 
 #: Seconds to wait for Redis to accept a connection, and for an answer.
 REDIS_CONNECT_TIMEOUT = 1.0
@@ -506,6 +512,20 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
             app.logger.warning("session store unavailable, nothing saved: %s", exc)
             _replace(response, *store_unavailable_page(before_any_change=never_reached(exc)))
 
+    def _reach(self) -> None:
+        """Make sure a connection to Redis can be had before a write is sent
+        (no round trip when a pooled one is open: redis-py's pool checks it).
+
+        Raises:
+            StoreNotReached: none can be had; nothing was sent.
+        """
+        pool = self.client.connection_pool
+        try:
+            connection = pool.get_connection()
+        except (redis.ConnectionError, redis.TimeoutError) as exc:
+            raise StoreNotReached(str(exc)) from exc
+        pool.release(connection)
+
     def _load(self, store_id: str) -> dict[str, Any] | None:
         raw = self.client.get(store_id)
         if not raw:
@@ -521,6 +541,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         data: dict[str, Any] | None,
         ttl: int,
     ) -> None:
+        self._reach()
         payload = None if data is None else self.serializer.encode(data)
         moved = self.serializer.encode({MOVED: True})
 

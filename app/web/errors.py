@@ -3,8 +3,6 @@ stack trace."""
 
 from __future__ import annotations
 
-import socket
-
 import redis
 from flask import Flask, render_template, request
 from flask_babel import lazy_gettext
@@ -84,17 +82,17 @@ def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, d
     return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
 
+class StoreNotReached(redis.ConnectionError):
+    """No connection to Redis could be had before a write was sent (refused,
+    no such host, or no answer to the connect), so nothing of it can have
+    been stored: raised by the session store before it sends a write."""
+
+
 def never_reached(error: redis.RedisError) -> bool:
-    """Whether ``error`` came from failing to connect to Redis at all (the
-    connection refused, or the host name not found), so no command of the
-    request reached it and nothing can have been stored. A timeout or a
-    connection lost midway is not: a write may still have landed."""
-    cause: BaseException | None = error
-    while cause is not None:
-        if isinstance(cause, (ConnectionRefusedError, socket.gaierror)):
-            return True
-        cause = cause.__cause__ or cause.__context__
-    return False
+    """Whether ``error`` says the write never reached Redis
+    (:class:`StoreNotReached`). Any other failure, a timeout or a connection
+    lost midway, may come after a write landed."""
+    return isinstance(error, StoreNotReached)
 
 
 def stale_page() -> tuple[str, int, dict[str, str]]:
