@@ -54,7 +54,8 @@ DEFAULTS: dict[str, Any] = {
     "REVIEW_QUEUE": None,  # review summaries on RQ (true) or in-process; None: RQ with redis
 }
 
-#: Fixed settings; they may be overridden, but are not documented knobs.
+#: Fixed settings: not read from the environment (a test may override
+#: them).
 FIXED: dict[str, Any] = {
     "SESSION_PERMANENT": True,
     "SESSION_COOKIE_NAME": "pisti_session",
@@ -105,9 +106,10 @@ def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
     """
     config.from_mapping(DEFAULTS)
     config.from_mapping(FIXED)
-    # Only this app's settings: Flask's and the extensions' others (a typo
-    # such as FLASK_RATELIMIT_ENABLE among them) are not knobs here.
-    known = DEFAULTS.keys() | FIXED.keys() | _CLI_NAMES
+    # Only this app's settings: the fixed ones, Flask's and the extensions'
+    # others (a typo such as FLASK_RATELIMIT_ENABLE among them) are not
+    # knobs here.
+    known = DEFAULTS.keys() | _CLI_NAMES
     problems = [
         f"FLASK_{name}: unknown setting (see the README's Self-hosting section)"
         for name in sorted(_environment_names())

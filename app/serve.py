@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     waitress_log.propagate = False
     try:
         server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
-    except OSError as error:
+    except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
         return _fail(f"cannot listen on {args.listen}: {_first_line(error)}")
     _warn_if_redis_is_down(app)
     searches.POOL.start()

@@ -50,7 +50,7 @@ import redis
 from cachelib.file import FileSystemCache
 from cachetools import LRUCache
 from filelock import FileLock
-from flask import Flask, Request, Response, request, session
+from flask import Flask, Request, Response, current_app, request, session
 from flask_session.base import ServerSideSession, ServerSideSessionInterface
 from flask_session.cachelib import CacheLibSessionInterface
 from flask_session.defaults import Defaults
@@ -562,6 +562,14 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         self.client.transaction(attempt, *([old_id] if old_id else []))
 
     def _register(self, address: str, sid: str, ttl: int) -> None:
+        # The session is stored: a count that fails only skips this bound
+        # once (a flood guard), never the new game that was just kept.
+        try:
+            self._count(address, sid, ttl)
+        except redis.RedisError as exc:
+            current_app.logger.warning("sessions per address not counted: %s", exc)
+
+    def _count(self, address: str, sid: str, ttl: int) -> None:
         key = f"{self.key_prefix}address:{address}"
         pipe = self.client.pipeline()
         pipe.zadd(key, {sid: time.time()})

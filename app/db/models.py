@@ -116,6 +116,7 @@ class Result(db.Model):  # type: ignore[name-defined]
         UniqueConstraint("player_id", "game_id", name="uq_results_player_game"),
         Index("ix_results_player_time", "player_id", "finished_at"),
         Index("ix_results_deal", "deal_key", points.desc()),
+        Index("ix_results_game", "game_id"),
     )
 
 

@@ -310,13 +310,11 @@ class Recorded:
     finished_tasks: list[Task] = field(default_factory=list)
 
 
-def has_result(player_id: int, game_id: str) -> bool:
-    """Whether the game ``game_id`` (a table's game id) is recorded for the
-    player ``player_id``."""
-    found = db.session.scalar(
-        select(Result.id).where(Result.player_id == player_id, Result.game_id == game_id)
-    )
-    return found is not None
+def result_holder(game_id: str) -> int | None:
+    """Return the id of the player the game ``game_id`` (a table's game id,
+    one device's game) is recorded for, or ``None`` when it is not
+    recorded."""
+    return db.session.scalar(select(Result.player_id).where(Result.game_id == game_id).limit(1))
 
 
 def record_result(player_id: int, facts: GameFacts) -> Recorded | None:

@@ -87,10 +87,15 @@ def finished_game_panel() -> dict[str, Any]:
         return panel
     if player is not None:
         # A result the database could not take when the game ended is
-        # recorded now; the page says "Recorded" only once it is.
-        if not queries.has_result(player.id, table.game_id):
+        # recorded now, unless it is anyone's already (a game is one
+        # player's: another who took over this device with a transfer code
+        # does not get it); the page says "Recorded" only once it is.
+        holder = queries.result_holder(table.game_id)
+        if holder is None:
             game_finished(table)
-        panel["recorded"] = queries.has_result(player.id, table.game_id)
+            holder = queries.result_holder(table.game_id)
+        panel["recorded"] = holder == player.id
+        panel["pending"] = holder is None
     match = table.match
     levels = tuple(level or "" for level in table.levels[1:])
     panel["daily_day"] = daily.daily_day_of(match, levels)

@@ -167,9 +167,12 @@ def upload() -> BaseResponse | tuple[str, int]:
             )
         )
     players = _players(record.extra, state.rules.players)
+    extra: dict[str, Any] = {}
+    if _hand_number(record.extra.get("hand")) is not None:
+        extra["hand"] = record.extra["hand"]
     if players is None:
-        return _open(state, make_record(state), 0)
-    return _open(state, make_record(state, players=players), players.index(YOU))
+        return _open(state, make_record(state, **extra), 0)
+    return _open(state, make_record(state, players=players, **extra), players.index(YOU))
 
 
 @bp.post("/game")
@@ -303,9 +306,18 @@ def _rule_name(rules: RuleSet, hand: object = None) -> str:
     Jack pişti 10", then the hand of the match when the record's ``hand``
     field says it (a whole number from 1), e.g. "Classic · hand 2"."""
     line = str(rules_summary(rules, None)["line"])
-    if isinstance(hand, int) and not isinstance(hand, bool) and 1 <= hand <= MAX_HAND:
-        line += " · " + gettext("hand %(number)s", number=hand)
+    number = _hand_number(hand)
+    if number is not None:
+        line += " · " + gettext("hand %(number)s", number=number)
     return line
+
+
+def _hand_number(hand: object) -> int | None:
+    """A record's ``hand`` field as a hand number (a whole number from 1 to
+    :data:`MAX_HAND`), else ``None``."""
+    if isinstance(hand, int) and not isinstance(hand, bool) and 1 <= hand <= MAX_HAND:
+        return hand
+    return None
 
 
 def _players(data: dict[str, Any], seats: int) -> list[str] | None:

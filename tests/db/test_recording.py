@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 
 from sqlalchemy import func, select
@@ -243,3 +244,21 @@ def test_a_name_ending_in_a_full_stop_is_not_given_a_second_one(app, visitor):
     visitor.deal("record-stop")
     page = visitor.play_to_the_end()
     assert "Recorded for Ayşe K." in page and "Ayşe K.." not in page
+
+
+def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(app, visitor):
+    # Ana's game is recorded for Ana. Her device then continues as Bora
+    # (a transfer code): the final page shown to Bora records nothing.
+    visitor.choose_name("Ana")
+    visitor.deal("taken-over")
+    assert "Recorded for Ana." in visitor.play_to_the_end()
+    bora = Browser(app.test_client())
+    bora.choose_name("Bora")
+    bora.get("/me")
+    page = bora.post("/me/transfer").get_data(as_text=True)
+    code = re.search(r"<code>([^<]+)</code>", page).group(1).strip()
+    visitor.get("/me")
+    assert visitor.post("/me/continue", code=code).status_code == 303
+    page = visitor.get("/game").get_data(as_text=True)
+    assert _count(app, Result) == 1
+    assert "Recorded for" not in page and "Not recorded yet" not in page

@@ -161,3 +161,24 @@ def test_sessions_per_address_are_bounded_in_redis(redis_server, monkeypatch):
     assert statuses == [200, 404, 200]
     client = redis.Redis.from_url(redis_server.url)
     assert all(client.ttl(key) > 0 for key in client.keys("session:*"))
+
+
+def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server, monkeypatch):
+    # The new game is stored before its session is counted against the
+    # address: a count that fails must not lose it (its id would never
+    # reach the browser).
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "ops-redis",
+            "SESSION_BACKEND": "redis",
+            "REDIS_URL": redis_server.url,
+        }
+    )
+    monkeypatch.setattr(sessions.RedisSessions, "_count", _gone)
+    player = ClientPlayer(app.test_client())
+    response = player.deal("count-fails")
+    assert response.status_code == 200
+    assert len(player.hand) == 4
+    player.play(player.hand[0])
+    assert len(player.hand) == 3

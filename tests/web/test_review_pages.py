@@ -295,10 +295,16 @@ def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     step = client.get(response.headers["Location"]).get_data(as_text=True)
     assert f"Your card: {card_name(first.played)}" in step
     assert who(step) == ["The computer", "You"]
-    # The header says which hand of the match this is, on the summary too.
+    # The header says which hand of the match this is, on the summary too,
+    # and so does the review of the hand's downloaded record.
     assert "Review · Classic · hand 2</span>" in step
     summary = client.get(f"/review/{key_of(response)}").get_data(as_text=True)
     assert "Review · Classic · hand 2</span>" in summary
+    record["players"] = ["you", "computer"]  # another review: seat 0
+    uploaded = upload(client, json.dumps(record).encode())
+    assert key_of(uploaded) != key_of(response)
+    page = client.get(uploaded.headers["Location"]).get_data(as_text=True)
+    assert "Review · Classic · hand 2</span>" in page
     # A hand not played yet cannot be reviewed.
     response = client.post("/review/game", data={"csrf_token": token, "hand": "3"})
     assert response.status_code == 400
