@@ -169,8 +169,6 @@ def _check(config: Config) -> list[str]:
         or (isinstance(lifetime, timedelta) and lifetime > timedelta(0))
     ):
         bad("PERMANENT_SESSION_LIFETIME", "must be a whole number of seconds above 0")
-    if config["SESSION_COOKIE_SAMESITE"] not in ("Lax", "Strict"):
-        bad("SESSION_COOKIE_SAMESITE", "must be Lax or Strict")
     for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED"):
         if not isinstance(config[name], bool):
             bad(name, "must be true or false")

@@ -56,6 +56,15 @@ def init_logging(app: Flask) -> None:
     logging.captureWarnings(True)
 
 
+def first_line(error: BaseException) -> str:
+    """What went wrong, in one line and without the traceback: a database
+    error's own driver message (SQLAlchemy's adds a help link), else the
+    error's text, first line only."""
+    cause = getattr(error, "orig", None) or error
+    text = str(cause).strip() or type(cause).__name__
+    return text.splitlines()[0]
+
+
 def json_handler() -> logging.Handler:
     """Return a handler writing records to standard output as JSON lines
     (for other loggers to share the format, such as the server's)."""

@@ -39,7 +39,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import create_app, searches
 from .config import ConfigError
-from .logs import json_handler
+from .logs import first_line, json_handler
 from .web.security import HEADERS
 
 if TYPE_CHECKING:
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         return _fail(str(error))
     except (OSError, ImportError, SQLAlchemyError) as error:
-        return _fail(f"the app cannot start: {_first_line(error)}")
+        return _fail(f"the app cannot start: {first_line(error)}")
     waitress_log = logging.getLogger("waitress")
     waitress_log.handlers[:] = [json_handler()]
     waitress_log.setLevel(logging.INFO)
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
     except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
-        return _fail(f"cannot listen on {args.listen}: {_first_line(error)}")
+        return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
     _warn_if_redis_is_down(app)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
@@ -196,15 +196,6 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _first_line(error: BaseException) -> str:
-    """What went wrong, without the traceback: a database error's own
-    driver message (SQLAlchemy adds a help link), else the error's text,
-    first line only."""
-    cause = getattr(error, "orig", None) or error
-    text = str(cause).strip() or type(cause).__name__
-    return text.splitlines()[0]
-
-
 def _warn_if_redis_is_down(app: Flask) -> None:
     """Log a warning when the session store is Redis and it does not answer
     now; the server starts all the same (Redis may still be coming up), and
@@ -218,7 +209,7 @@ def _warn_if_redis_is_down(app: Flask) -> None:
         app.logger.warning(
             "Redis at FLASK_REDIS_URL does not answer (%s); pages that need it answer 503 "
             "until it does",
-            _first_line(error),
+            first_line(error),
         )
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
 
 from app.db import db
+from app.logs import first_line
 from app.searches import SearchBusy
 
 MESSAGES = {
@@ -139,7 +140,7 @@ def register(app: Flask) -> None:
     def database_error(error: OperationalError) -> tuple[str, int, dict[str, str]]:
         # The database went away (players, results, reviews); games live in
         # the session store, so none is lost.
-        app.logger.warning("database unavailable: %s", str(error.orig or error).splitlines()[0])
+        app.logger.warning("database unavailable: %s", first_line(error))
         db.session.rollback()
         page = render_template("errors/error.html", status=503, message=DATABASE_MESSAGE)
         return page, 503, {"Retry-After": str(RETRY_AFTER)}

@@ -168,8 +168,9 @@ def upload() -> BaseResponse | tuple[str, int]:
         )
     players = _players(record.extra, state.rules.players)
     extra: dict[str, Any] = {}
-    if _hand_number(record.extra.get("hand")) is not None:
-        extra["hand"] = record.extra["hand"]
+    hand = _hand_number(record.extra.get("hand"))
+    if hand is not None:
+        extra["hand"] = hand
     if players is None:
         return _open(state, make_record(state, **extra), 0)
     return _open(state, make_record(state, players=players, **extra), players.index(YOU))
