@@ -8,12 +8,14 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import config
 from .db import init_db
-from .logs import init_logging
+from .logs import first_line, init_logging
 from .sessions import init_sessions
 from .web import security
 from .web.templating import PageEnvironment
@@ -21,6 +23,12 @@ from .web.templating import PageEnvironment
 ROOT = Path(__file__).resolve().parent.parent
 
 csrf = CSRFProtect()
+
+
+class StartupError(click.ClickException):
+    """The app cannot start with what it was given to use: the message is
+    one line, which ``python -m app.serve`` and every ``flask --app app``
+    command print after ``Error:`` without a traceback."""
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -37,6 +45,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     Raises:
         config.ConfigError: an unknown ``FLASK_*`` variable or an unusable
             value; the message names each.
+        StartupError: the database, the session folder or the instance
+            folder cannot be used (one line says why).
     """
     app = Flask(
         __name__,
@@ -46,13 +56,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.jinja_environment = PageEnvironment
     config.load(app.config, test_config)
-    if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path) / "secret_key")
-
-    # These checks run before CSRF's: a Redis outage is a 503 and a
-    # malformed form a 400, not a "missing token" or a 500.
-    redis_client = init_sessions(app)
-    init_db(app)
+    try:
+        if not app.config["SECRET_KEY"]:
+            path = Path(app.instance_path) / "secret_key"
+            app.config["SECRET_KEY"] = _instance_secret_key(path)
+        # These checks run before CSRF's: a Redis outage is a 503 and a
+        # malformed form a 400, not a "missing token" or a 500.
+        redis_client = init_sessions(app)
+        init_db(app)
+    except (OSError, SQLAlchemyError) as error:
+        raise StartupError(f"the app cannot start: {first_line(error)}") from error
     security.init_security(app)
     # Flask-WTF finds the token's secret half in the session, where
     # app.sessions puts it from its own cookie: a visitor's first form works

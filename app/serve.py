@@ -29,16 +29,15 @@ import time
 from types import FrameType
 from typing import TYPE_CHECKING
 
+import click
 import redis
 from flask import Flask
-from sqlalchemy.exc import SQLAlchemyError
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import create_app, searches
-from .config import ConfigError
 from .logs import first_line, json_handler
 from .web.security import HEADERS
 
@@ -166,9 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     try:
         app = create_app()
-    except ConfigError as error:
-        return _fail(str(error))
-    except (OSError, ImportError, SQLAlchemyError) as error:
+    except click.ClickException as error:  # ConfigError, StartupError
+        return _fail(error.format_message())
+    except ImportError as error:
         return _fail(f"the app cannot start: {first_line(error)}")
     waitress_log = logging.getLogger("waitress")
     waitress_log.handlers[:] = [json_handler()]

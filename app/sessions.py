@@ -31,13 +31,16 @@ page but ``/healthz`` and static files answers with a 503; a session Redis
 cannot save turns the response into that same 503 (or, from a page's own
 commit, raises the Redis error that the error pages answer with a 503), so
 the player is never told a move was played when it was not kept. redis-py
-reconnects by itself, so pages work again as soon as Redis is back.
+reconnects by itself, so pages work again as soon as Redis is back. A file
+that cannot be written (a read-only or full disk) is the same 503, and a
+folder that cannot be written stops the server at start-up.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -62,6 +65,7 @@ from werkzeug.exceptions import HTTPException
 from .web.errors import (
     StoreNotReached,
     StoreUnavailable,
+    StoreWriteFailed,
     never_reached,
     stale_page,
     store_unavailable_page,
@@ -109,6 +113,11 @@ class VersionedSession(ServerSideSession):
         moved: the cookie's id was replaced by a newer game's.
     """
 
+    @property
+    def holds_nothing(self) -> bool:
+        """Whether nothing is stored for this visitor: it has no game."""
+        return self.stored_sid is None
+
     def __init__(
         self,
         initial: dict[str, Any] | None = None,
@@ -127,6 +136,11 @@ class VersionedSession(ServerSideSession):
 class UnavailableSession(VersionedSession):
     """Stands in for a session Redis could not load. Pages may read and
     write it while rendering the 503; it is never saved."""
+
+    @property
+    def holds_nothing(self) -> bool:
+        """Unknown, so not to be assumed: the player may well have a game."""
+        return False
 
 
 class VersionedSessions(ServerSideSessionInterface):
@@ -267,6 +281,9 @@ class VersionedSessions(ServerSideSessionInterface):
                 self.commit(app, session)
             except Stale:
                 _replace(response, *stale_page())
+            except StoreWriteFailed as error:
+                app.logger.warning("session store cannot write, nothing saved: %s", error)
+                _replace(response, *store_unavailable_page(before_any_change=True))
         # The cookie is sent only with a new id: an answer that arrives late
         # must not put back an id that a newer game has replaced.
         cookie = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
@@ -408,10 +425,18 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
 
     The locks are :data:`LOCK_STRIPES` files in a folder next to the
     sessions' (a session's lock is picked by a hash of its id), so their
-    number stays bounded however many sessions there are.
+    number stays bounded however many sessions there are. A session that
+    cannot be written (cachelib logs it and answers ``False``) raises
+    :class:`~app.web.errors.StoreWriteFailed`, answered with a 503.
+
+    Raises:
+        OSError: a folder cannot be made, or a file cannot be written in it
+            (read-only, full), so that the server does not start.
     """
 
     def __init__(self, app: Flask, folder: Path, threshold: int) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        _check_writable(folder)
         super().__init__(
             app,
             client=PruningFileCache(cache_dir=str(folder), threshold=threshold, mode=0o600),
@@ -419,8 +444,10 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             permanent=True,
             sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),
         )
+        self.folder = folder
         self.lock_folder = folder.with_name(folder.name + ".locks")
         self.lock_folder.mkdir(parents=True, exist_ok=True)
+        _check_writable(self.lock_folder)
         self.locks: dict[int, FileLock] = {}
         self.locks_pid = os.getpid()
 
@@ -460,11 +487,17 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 if current is None or current.get(VERSION, 0) != expected:
                     raise Stale()
             if data is None:
-                self.cache.delete(new_id)
+                written = self.cache.delete(new_id)
             else:
-                self.cache.set(new_id, data, timeout=ttl)
-            if old_id is not None and old_id != new_id:
-                self.cache.set(old_id, {MOVED: True}, timeout=MOVED_SECONDS)
+                written = self.cache.set(new_id, data, timeout=ttl)
+            if not written:
+                raise StoreWriteFailed(f"session {new_id} in {self.folder}")
+            if old_id not in (None, new_id) and not self.cache.set(
+                old_id, {MOVED: True}, timeout=MOVED_SECONDS
+            ):
+                # The 503 keeps the browser on the old id, whose game is
+                # as it was: the new id never reaches it.
+                raise StoreWriteFailed(f"session {old_id} in {self.folder}")
 
     def _register(self, address: str, sid: str, ttl: int) -> None:
         key = f"{self.key_prefix}address:{address}"
@@ -484,6 +517,18 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             return os.stat(self.cache._get_filename(self._get_store_id(sid))).st_mtime
         except FileNotFoundError:
             return 0.0
+
+
+def _check_writable(folder: Path) -> None:
+    """Write and remove a file in ``folder``.
+
+    Raises:
+        OSError: it cannot be done (a read-only or full file system; a
+            permission check alone would pass for root).
+    """
+    handle, name = tempfile.mkstemp(dir=folder, prefix=".write-check-")
+    os.close(handle)
+    os.unlink(name)
 
 
 class RedisSessions(VersionedSessions, RedisSessionInterface):

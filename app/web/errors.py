@@ -4,7 +4,7 @@ stack trace."""
 from __future__ import annotations
 
 import redis
-from flask import Flask, render_template, request
+from flask import Flask, render_template, request, session
 from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -41,6 +41,10 @@ STORE_UNSURE_MESSAGE = lazy_gettext(
     "The game store did not answer in time, so your last move may or may not have been kept. "
     "Reload the page in a few seconds to see where your game stands."
 )
+#: The same outage for a visitor with no game stored.
+STORE_NO_GAME_MESSAGE = lazy_gettext(
+    "The game store is not answering right now, so nothing was changed. Try again in a few seconds."
+)
 DATABASE_MESSAGE = lazy_gettext(
     "The results database is not answering right now. Your game is kept; reload the page in a "
     "few seconds."
@@ -71,16 +75,28 @@ class StoreUnavailable(ServiceUnavailable):
 
 
 def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, dict[str, str]]:
-    """Return the 503 page for an unreachable session store, as
-    ``(html, status, headers)``; needs a request context.
+    """Return the 503 page for a session store that cannot be reached or
+    written, as ``(html, status, headers)``; needs a request context.
 
     ``before_any_change`` says the store failed before the request could
-    change anything (loading the session), so the page may say nothing was
-    played; otherwise it says the move may or may not have been kept.
+    change anything (loading the session, or a write that left the stored
+    one as it was), so the page may say nothing was played; otherwise it
+    says the move may or may not have been kept. A visitor with no game
+    stored is told only that nothing was changed, and sent home.
     """
-    message = MESSAGES[503] if before_any_change else STORE_UNSURE_MESSAGE
-    page = render_template("errors/error.html", status=503, message=message)
+    if getattr(session, "holds_nothing", False):
+        page = render_template(
+            "errors/error.html", status=503, message=STORE_NO_GAME_MESSAGE, has_game=False
+        )
+    else:
+        message = MESSAGES[503] if before_any_change else STORE_UNSURE_MESSAGE
+        page = render_template("errors/error.html", status=503, message=message)
     return page, 503, {"Retry-After": str(RETRY_AFTER)}
+
+
+class StoreWriteFailed(Exception):
+    """The file store could not write a session (a read-only or full disk):
+    the stored one is as it was, so nothing of the change was kept."""
 
 
 class StoreNotReached(redis.ConnectionError):
@@ -123,6 +139,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable) -> tuple[str, int, dict[str, str]]:
+        return store_unavailable_page(before_any_change=True)
+
+    @app.errorhandler(StoreWriteFailed)
+    def store_write_failed(error: StoreWriteFailed) -> tuple[str, int, dict[str, str]]:
+        app.logger.warning("session store cannot write, nothing saved: %s", error)
         return store_unavailable_page(before_any_change=True)
 
     @app.errorhandler(SearchBusy)

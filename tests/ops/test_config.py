@@ -230,10 +230,23 @@ def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.Comple
         ),
     ],
 )
-def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, message):
+@pytest.mark.parametrize("command", ["serve", "flask db current", "flask replay"])
+def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, message, command):
     env.setdefault("FLASK_DATABASE_URL", f"sqlite:///{tmp_path / 'pisti.db'}")
     env.setdefault("FLASK_SESSION_FILE_DIR", str(tmp_path / "sessions"))
-    done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
+    if command == "serve":
+        done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
+    else:
+        # Every command of the app starts it first (the record is never read).
+        args = [*command.split()[1:], *(["record.json"] if command == "flask replay" else [])]
+        done = subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "app", *args],
+            cwd=ROOT,
+            env={**os.environ, "FLASK_SECRET_KEY": "x" * 16, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert done.returncode == 1
     assert done.stderr.startswith(message), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1

@@ -70,8 +70,10 @@ def test_redis_outage_is_a_503_then_the_game_goes_on(redis_server, serve):
     visitor.get("/")
     refused = visitor.post("/new", {"rules": "cardems"}, expect=503)
     # Redis refused the connection: no command reached it, so nothing can
-    # have been stored, and the page says so (not "may or may not").
-    assert "Nothing was played and your game is kept" in refused.text
+    # have been stored, and the page says so (not "may or may not"); the
+    # visitor has no game to be told of or sent back to.
+    assert "so nothing was changed. Try again in a few seconds." in refused.text
+    assert "your game" not in refused.text.lower()
     assert "may or may not" not in refused.text
 
     redis_server.start()
@@ -182,3 +184,4 @@ def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server,
     assert len(player.hand) == 4
     player.play(player.hand[0])
     assert len(player.hand) == 3
+
