@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from app.db import db, queries
 from app.db.facts import deal_key, game_facts, house_rules
 from app.db.tasks import week_start
+from app.logs import first_line
 
 from . import charts, daily, game, store
 from .identity import current_player, forget, remember
@@ -74,17 +75,37 @@ def finished_game_panel() -> dict[str, Any]:
     form), whether this game is recorded and ranked (with the player's place
     on that day's Daily leaderboard), and everyone's results of this deal."""
     table = store.load_table()
-    player = current_player()
     panel: dict[str, Any] = {
-        "player": player,
+        "player": None,
         "deal": [],
         "daily_day": None,
         "daily_rules": None,
         "ranked": None,
         "place": None,
+        "unavailable": False,
     }
     if table is None or not table.match.over:
         return panel
+    try:
+        _fill_panel(panel, table)
+    except SQLAlchemyError as error:
+        # The score stands on the page; the result is recorded when the
+        # page is shown with the database back.
+        current_app.logger.warning("database unavailable: %s", first_line(error))
+        db.session.rollback()
+        panel.update(player=None, deal=[], ranked=None, place=None, unavailable=True)
+    return panel
+
+
+def _fill_panel(panel: dict[str, Any], table: Table) -> None:
+    """Fill :func:`finished_game_panel`'s ``panel`` for the finished
+    ``table`` from the database, recording the result if it is not yet.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    player = current_player()
+    panel["player"] = player
     if player is not None:
         # A result the database could not take when the game ended is
         # recorded now, unless it is anyone's already (a game is one
@@ -113,7 +134,6 @@ def finished_game_panel() -> dict[str, Any]:
         panel["deal"] = queries.deal_results(
             deal_key(match.seed, match.rules.name, match.target, levels, house_rules(match.rules))
         )
-    return panel
 
 
 @bp.get("/me")

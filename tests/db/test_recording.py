@@ -6,7 +6,7 @@ import dataclasses
 import re
 import threading
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.exc import OperationalError
 
 from app.db import db, queries
@@ -218,20 +218,28 @@ def test_a_result_the_database_could_not_take_is_recorded_when_it_answers_again(
     assert _count(app, Result) == 1
 
 
-def test_a_database_that_does_not_answer_is_a_503_page_and_the_game_is_kept(
+def test_a_database_that_does_not_answer_leaves_the_final_page_and_the_game(
     app, visitor, monkeypatch
 ):
     visitor.choose_name("Outage")
     visitor.deal("record-outage")
-    monkeypatch.setattr(queries, "player_by_token", _database_gone)
-    visitor.play_to_the_end()
-    response = visitor.get("/game")
+    # Every statement fails from here, as with the database server stopped.
+    monkeypatch.setattr(Connection, "_execute_context", _database_gone)
+    page = visitor.play_to_the_end()
+    # The final page shows the score and says the result waits.
+    assert visitor.get("/game").status_code == 200
+    assert "Not recorded yet: the results database did not answer." in page
+    assert "Final score" in page
+    turkish = visitor.client.get("/game", headers={"Accept-Language": "tr"})
+    assert "Henüz kaydedilmedi: sonuç veritabanı yanıt vermedi." in turkish.get_data(as_text=True)
+    # Pages that are the database's answer 503.
+    response = visitor.get("/me")
     assert response.status_code == 503
     assert response.headers["Retry-After"] == "5"
     page = response.get_data(as_text=True)
     assert "The results database is not answering right now. Your game is kept" in page
     assert "Something went wrong" not in page
-    turkish = visitor.client.get("/game", headers={"Accept-Language": "tr"})
+    turkish = visitor.client.get("/me", headers={"Accept-Language": "tr"})
     assert "Sonuç veritabanı şu anda yanıt vermiyor." in turkish.get_data(as_text=True)
     monkeypatch.undo()
     page = visitor.get("/game").get_data(as_text=True)
