@@ -66,8 +66,11 @@ FIXED: dict[str, Any] = {
     # "expired form".
     "WTF_CSRF_TIME_LIMIT": None,
     "MAX_CONTENT_LENGTH": 16 * 1024,
-    # A dead rate-limit store must not take the site down with it.
+    # A dead rate-limit store must not take the site down with it: while
+    # Redis is down, each process counts the limits in its own memory (one
+    # warning), and goes back to Redis once it answers again.
     "RATELIMIT_SWALLOW_ERRORS": True,
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
 }
 
 #: Variables the ``flask`` command itself reads (``flask run``'s options

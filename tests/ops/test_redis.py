@@ -185,3 +185,23 @@ def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server,
     player.play(player.hand[0])
     assert len(player.hand) == 3
 
+
+def test_limits_are_counted_in_memory_while_redis_is_down(redis_server, caplog):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "ops-redis",
+            "SESSION_BACKEND": "redis",
+            "REDIS_URL": redis_server.url,
+            "RANKING_LIMIT": "2 per minute",
+        }
+    )
+    client = app.test_client()
+    assert client.get("/leaderboard").status_code == 200
+    redis_server.kill()
+    # The leaderboards need the database, not Redis: they still answer,
+    # and their limit still holds, counted by this process meanwhile.
+    statuses = [client.get("/leaderboard").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    assert not [record for record in caplog.records if record.exc_info]
+    assert "Failed to rate limit" not in caplog.text
