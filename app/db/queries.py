@@ -193,12 +193,16 @@ def player_by_token(token: str | None) -> Player | None:
 
 
 def rename_player(player: Player, name: str) -> None:
-    """Give ``player`` a new display name.
+    """Give ``player`` a new display name (the same name changes nothing:
+    a player whose look-alike took the name's key when keys changed, see
+    migration ``0005_name_keys``, keeps theirs).
 
     Raises:
         NameRefused: as :func:`create_player`.
     """
     name = check_name(name)
+    if name == player.name:
+        return
     player.name, player.name_key = name, name_key(name)
     try:
         db.session.commit()

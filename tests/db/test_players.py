@@ -102,6 +102,27 @@ def test_the_name_keys_are_worked_out_again_by_the_migration(app):
     }
 
 
+def test_a_player_whose_look_alike_kept_the_key_may_save_their_own_name(app, visitor):
+    # After the migration above, "İSTANBUL1" keeps its old key because
+    # "istanbul1" holds the new one: saving the very same name changes
+    # nothing and is no clash; another spelling of it is still taken.
+    from tests.db.conftest import Browser
+
+    assert Browser(app.test_client()).choose_name("istanbul1").status_code == 303
+    assert visitor.choose_name("Placeholder").status_code == 303
+    with app.app_context():
+        player = db.session.scalar(select(Player).where(Player.name == "Placeholder"))
+        player.name, player.name_key = "İSTANBUL1", "İSTANBUL1".casefold()
+        db.session.commit()
+    assert visitor.choose_name("İSTANBUL1").status_code == 303
+    response = visitor.choose_name("Istanbul1")
+    assert response.status_code == 400
+    assert "That name is taken" in response.get_data(as_text=True)
+    with app.app_context():
+        names = db.session.execute(select(Player.name, Player.name_key)).all()
+    assert sorted(names) == [("istanbul1", "istanbul1"), ("İSTANBUL1", "İSTANBUL1".casefold())]
+
+
 def test_only_a_hash_of_the_token_is_stored(visitor, app):
     response = visitor.choose_name("Deniz")
     token = response.headers["Set-Cookie"].split(";")[0].split("=", 1)[1]
