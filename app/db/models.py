@@ -143,6 +143,18 @@ class DailyEntry(db.Model):  # type: ignore[name-defined]
     )
 
 
+class DailyDeal(db.Model):  # type: ignore[name-defined]
+    """The seed of one day's Daily deal of one rule set, kept when a Daily
+    game of it is first started, so that a new secret key changes only the
+    days nobody has played (:func:`app.web.daily.daily_seed`)."""
+
+    __tablename__ = "daily_deals"
+
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    rules: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seed: Mapped[str] = mapped_column(String(32))
+
+
 class WeeklyTotal(db.Model):  # type: ignore[name-defined]
     """A player's score in one week (from its Monday): points from games
     finished that week plus rewards earned that week."""

@@ -40,6 +40,7 @@ from app.story import progress as story
 from . import db, dialect_insert
 from .facts import GameFacts
 from .models import (
+    DailyDeal,
     DailyEntry,
     Player,
     PlayerTask,
@@ -585,6 +586,26 @@ def player_tasks(player_id: int, day: date) -> list[TaskProgress]:
 
 
 # --- the Daily deal -------------------------------------------------------
+
+
+def daily_deal_seed(day: date, rules: str) -> str | None:
+    """Return the kept seed of ``day``'s Daily deal of ``rules``, or
+    ``None`` when no Daily game of it has been started."""
+    deal = db.session.get(DailyDeal, (day, rules))
+    return deal.seed if deal is not None else None
+
+
+def keep_daily_deal_seed(day: date, rules: str, seed: str) -> str:
+    """Keep ``seed`` (32 hex digits) as ``day``'s Daily seed of ``rules``
+    unless one is kept already (another server may have been first), and
+    return the one kept."""
+    db.session.execute(
+        dialect_insert(db.engine)(DailyDeal)
+        .values(day=day, rules=rules, seed=seed)
+        .on_conflict_do_nothing()
+    )
+    db.session.commit()
+    return cast(str, daily_deal_seed(day, rules))
 
 
 def start_daily(player_id: int, day: date, rules: str, game_id: str) -> bool:

@@ -3,9 +3,11 @@ day"): one deal per rule set per UTC day, the same for everyone, against
 the Hard computer at every computer seat.
 
 The day's seed is an HMAC-SHA256 of the server's secret key and the date, so
-nobody can work it out before the day; while the day lasts the seed, the
-share link and the record of a Daily game stay hidden (even to those who
-finished it). After the day the seed is public, with a link to play it.
+nobody can work it out before the day; it is kept in the database once a
+game of it is started, so a new secret key changes only days nobody has
+played. While the day lasts the seed, the share link and the record of a
+Daily game stay hidden (even to those who finished it). After the day the
+seed is public, with a link to play it.
 
 A known player's ranked game is the first Daily game of that day and rule
 set they *start*: starting claims the rank (:func:`app.db.queries.start_daily`),
@@ -23,12 +25,14 @@ from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
 
-from app.db import queries
+from app.db import db, queries
 from app.db.models import Player
 from app.engine import RULE_SETS
 from app.engine.match import Match
+from app.logs import first_line
 
 from . import game, store
 from .errors import stale_page
@@ -50,9 +54,30 @@ def today() -> date:
     return datetime.now(UTC).date()
 
 
-def daily_seed(day: date, rules: str) -> str:
-    """Return the seed of ``day``'s Daily deal of ``rules``: 32 hex digits
-    of HMAC-SHA256(secret key, ``pisti-daily/1|day|rules``)."""
+def daily_seed(day: date, rules: str, keep: bool = False) -> str:
+    """Return the seed of ``day``'s Daily deal of ``rules`` (32 hex
+    digits): the one kept in the database since a Daily game of it was
+    first started, else :func:`keyed_seed`, kept now when ``keep`` (a game
+    of it starts). Kept seeds never change, so each app remembers those it
+    has read.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    kept: dict[tuple[date, str], str] = current_app.extensions.setdefault("daily_seeds", {})
+    seed = kept.get((day, rules)) or queries.daily_deal_seed(day, rules)
+    if seed is None:
+        seed = keyed_seed(day, rules)
+        if not keep:
+            return seed
+        seed = queries.keep_daily_deal_seed(day, rules, seed)
+    kept[day, rules] = seed
+    return seed
+
+
+def keyed_seed(day: date, rules: str) -> str:
+    """The seed ``day``'s Daily deal of ``rules`` gets when first started:
+    32 hex digits of HMAC-SHA256(secret key, ``pisti-daily/1|day|rules``)."""
     key = current_app.config["SECRET_KEY"]
     key = key.encode() if isinstance(key, str) else key
     message = f"pisti-daily/1|{day.isoformat()}|{rules}".encode()
@@ -87,9 +112,17 @@ def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
 
 def seed_secret(match: Match) -> bool:
     """Whether ``match`` is dealt from a Daily seed whose day is not over,
-    so its seed (share link, record) must not be shown."""
+    so its seed (share link, record) must not be shown; when the database
+    cannot say, it is kept hidden."""
     rules = match.rules.name
-    return rules in DAILY_RULES and hmac.compare_digest(match.seed, daily_seed(today(), rules))
+    if rules not in DAILY_RULES:
+        return False
+    try:
+        return hmac.compare_digest(match.seed, daily_seed(today(), rules))
+    except SQLAlchemyError as error:
+        current_app.logger.warning("database unavailable: %s", first_line(error))
+        db.session.rollback()
+        return True
 
 
 def _rules_arg(source: Mapping[str, str]) -> str:
@@ -169,7 +202,7 @@ def play() -> Response | tuple[str, int, dict[str, str]]:
 def _deal(day: date, rules: str) -> Table:
     return Table.start(
         RULE_SETS[rules],
-        daily_seed(day, rules),
+        daily_seed(day, rules, keep=True),
         list(daily_levels(rules)),
         seed_public=day < today(),
         target=_daily_target(rules),

@@ -10,8 +10,9 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import select
 
+from app import create_app
 from app.db import db
-from app.db.models import DailyEntry, Result
+from app.db.models import DailyDeal, DailyEntry, Result
 from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.engine.rules import parse_rules_text
@@ -68,6 +69,41 @@ def test_yesterdays_seed_is_public_with_a_link(app, visitor):
     visitor.post(f"/daily/{yesterday.isoformat()}/play", rules="classic")
     final = visitor.play_to_the_end()
     assert seed in final  # a past deal's share link is public
+
+
+def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_path):
+    yesterday = date.today() - timedelta(days=1)
+    before = Browser(app.test_client())
+    before.start_daily()
+    hand = CARD.findall(before.get("/game").get_data(as_text=True))
+    before.post(f"/daily/{yesterday.isoformat()}/play", rules="classic")
+    with app.test_request_context():
+        played = daily.daily_seed(yesterday, "classic")
+        unplayed = daily.daily_seed(yesterday, "partners")
+    # The same database served with another key (a restart with
+    # FLASK_SECRET_KEY set, a move to containers).
+    rekeyed = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "db-tests-another-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "DATABASE_URL": database_url,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    after = Browser(rekeyed.test_client())
+    after.start_daily()
+    assert CARD.findall(after.get("/game").get_data(as_text=True)) == hand
+    page = after.get(f"/daily/{yesterday.isoformat()}?rules=classic").get_data(as_text=True)
+    assert played in page
+    # A day nobody started is the new key's, and looking at it keeps nothing.
+    page = after.get(f"/daily/{yesterday.isoformat()}?rules=partners").get_data(as_text=True)
+    assert unplayed not in page
+    with rekeyed.app_context():
+        kept = db.session.execute(select(DailyDeal.rules)).scalars().all()
+        db.session.remove()
+        db.engine.dispose()
+    assert sorted(kept) == ["cardems", "classic"]
 
 
 @pytest.mark.parametrize(
