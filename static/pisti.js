@@ -17,6 +17,8 @@ const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arri
 const OVERLAP = 0.85; // the next play starts when a move is this far along
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
+document.documentElement.classList.add("js");
+
 let busy = false; // a play is on its way or being shown
 let skipping = false; // the player asked for the end at once
 let byKeyboard = false; // whether the last input was a key
@@ -316,6 +318,22 @@ document.addEventListener("submit", (event) => {
     const data = new FormData(form);
     const field = form.contains(document.activeElement) ? document.activeElement.name : null;
     queue = queue.then(waitUntilSettled).then(() => saveAids(form, data, field));
+  }
+});
+
+// "Copy link" puts a link to share on the clipboard (where the browser
+// allows it: a secure page) and says so; the link is selected either way.
+document.addEventListener("click", async (event) => {
+  const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null;
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copy);
+  field.select();
+  if (!navigator.clipboard) return;
+  try {
+    await navigator.clipboard.writeText(field.value);
+    button.textContent = button.dataset.done;
+  } catch {
+    // Refused: the selected link is copied by hand.
   }
 });
 

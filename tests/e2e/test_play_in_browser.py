@@ -67,9 +67,18 @@ def test_deal_from_seed_and_play_a_whole_hand(
     expect(page.locator(".verdict")).to_have_text(
         {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
     )
-    expect(page.locator("#share")).to_have_value(
-        f"{live_server}/deal/{seed}?rules=cardems&level=medium"
+    share = f"{live_server}/deal/{seed}?rules=cardems&level=medium"
+    expect(page.locator("#share")).to_have_value(share)
+    # At the field's default line height Chromium drew no underscore, so
+    # "a_b" read as "a b" on a laptop screen.
+    line, size = page.locator("#share").evaluate(
+        "f => [getComputedStyle(f).lineHeight, getComputedStyle(f).fontSize].map(parseFloat)"
     )
+    assert line >= 1.4 * size
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == share
 
     page.get_by_role("button", name="Play this deal again").click()
     expect(page.locator(".hand button")).to_have_count(4)
