@@ -417,7 +417,8 @@ MAX_PLAYED_POINTS = 999_999
 _WHOLE = re.compile(rf"[0-9]{{1,{len(str(MAX_PLAYED_POINTS))}}}")
 
 
-def _text(value: OptionValue) -> str:
+def option_text(value: OptionValue) -> str:
+    """An option's value as a deal link writes it: ``true``, ``10``, ``swap``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -445,7 +446,7 @@ def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleS
             options[option] = int(text)
             continue
         for choice in CHOICES[option]:
-            if _text(choice) == text:
+            if option_text(choice) == text:
                 options[option] = choice
                 break
         else:
@@ -456,7 +457,10 @@ def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleS
 def rules_to_query(rules: RuleSet) -> dict[str, str]:
     """Return the query arguments of ``rules``: ``rules`` (the base) and
     each override as text, e.g. ``{"rules": "classic", "players": "3"}``."""
-    return {"rules": rules.name, **{key: _text(value) for key, value in rules.overrides.items()}}
+    return {
+        "rules": rules.name,
+        **{key: option_text(value) for key, value in rules.overrides.items()},
+    }
 
 
 def parse_rules_text(text: str) -> RuleSet:

@@ -536,6 +536,13 @@ def _bad_link(error: links.BadLink) -> tuple[str, int]:
             value=error.value,
             allowed=allowed,
         )
+    elif error.field == "repeated":
+        message = gettext(
+            "This link gives “%(value)s” more than once (%(given)s): a link names each "
+            "setting once.",
+            value=error.value,
+            given=allowed,
+        )
     elif error.field == "rules":
         message = gettext(
             "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import url_for
+from werkzeug.datastructures import MultiDict
 
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
@@ -82,7 +83,9 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
             these (``jack_pist``, ``targte``: field ``"misspelt"``, the name
             meant in ``allowed``; other unknown parameters, such as the
             ``utm_*`` or ``fbclid`` that sharing adds, are left alone), a
-            house rule the engine refuses, a target
+            parameter given twice with different values (field
+            ``"repeated"``, the values in ``allowed``), a house rule the
+            engine refuses, a target
             the game does not offer (any target for a single deal without
             house rules), an unknown level, or a per-seat level the game
             has no seat for.
@@ -94,6 +97,9 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         near = _misspelt(name)
         if near is not None:
             raise BadLink("misspelt", name, (near,), rules_name)
+        given = args.getlist(name) if isinstance(args, MultiDict) else []
+        if len(set(given)) > 1 and _is_link_parameter(name):
+            raise BadLink("repeated", name, tuple(given), rules_name)
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
     try:
         rules = rules_from_query({**options, "rules": rules_name})
@@ -126,11 +132,15 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
 LINK_PARAMETERS = ("rules", "target", "level", *OPTIONS)
 
 
+def _is_link_parameter(name: str) -> bool:
+    return name in LINK_PARAMETERS or re.fullmatch(r"level_[0-9]+", name) is not None
+
+
 def _misspelt(name: str) -> str | None:
     """Return the deal link parameter ``name`` is a near miss of (by
     :func:`difflib.get_close_matches`, at least 80 % alike), or ``None``
     for a parameter of the link or one nothing like them."""
-    if name in LINK_PARAMETERS or re.fullmatch(r"level_[0-9]+", name):
+    if _is_link_parameter(name):
         return None
     near = difflib.get_close_matches(name, [*LINK_PARAMETERS, "level_1"], n=1, cutoff=0.8)
     return near[0] if near else None

@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import lazy_gettext
 
 from app.engine import InvalidRules, RuleSet
-from app.engine.rules import CHOICES, OPTIONS, POINTS, UnknownRuleSet
+from app.engine.rules import CHOICES, OPTIONS, POINTS, OptionValue, UnknownRuleSet, option_text
 
 from .i18n import gettext, translations
 
@@ -150,17 +150,10 @@ SHORT: dict[tuple[str, str], Any] = {
 }
 
 
-def _text(value: object) -> str:
-    """An option value as text, as in a deal link (``true``, ``27``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def choices(option: str) -> list[str] | None:
     """Return the values of ``option`` as text, or ``None`` for a number of
     points."""
-    return None if option in POINTS else [_text(value) for value in CHOICES[option]]
+    return None if option in POINTS else [option_text(value) for value in CHOICES[option]]
 
 
 def _seating(rules: RuleSet) -> str:
@@ -173,7 +166,7 @@ def _seating(rules: RuleSet) -> str:
     return gettext("%(num)s players", num=rules.players)
 
 
-def _short(option: str, value: object) -> str:
+def _short(option: str, value: OptionValue) -> str:
     """One option's value in a few words ("Jack pişti 10", "last cards +3")."""
     if option == "pisti":
         return gettext("pişti %(points)s", points=value)
@@ -183,7 +176,7 @@ def _short(option: str, value: object) -> str:
         return gettext("most cards +%(points)s", points=value)
     if option == "last_sweep_bonus":
         return gettext("last cards +%(points)s", points=value)
-    return str(SHORT[option, _text(value)])
+    return str(SHORT[option, option_text(value)])
 
 
 def rules_summary(rules: RuleSet, target: int | None) -> dict[str, Any]:
@@ -221,7 +214,7 @@ def _summary(rules: RuleSet, target: int | None, catalogue: object) -> dict[str,
         parts.append(gettext("to %(target)s", target=target))
     details = []
     for option, value in overrides.items():
-        words = value if option in POINTS else VALUES[_text(value)]
+        words = value if option in POINTS else VALUES[option_text(value)]
         details.append(gettext("%(option)s: %(value)s", option=LABELS[option], value=words))
     return {"line": " · ".join(parts), "details": details, "house": bool(overrides)}
 
@@ -256,10 +249,15 @@ def refusal(error: InvalidRules, args: Mapping[str, str]) -> str:
             option=option,
         )
     else:
+        if option in POINTS:
+            allowed = gettext("a whole number of points, 0 or more")
+        else:
+            allowed = ", ".join(option_text(value) for value in CHOICES[option])
         problem = gettext(
-            "%(label)s (%(option)s): “%(value)s” is not one of its values.",
+            "%(label)s (%(option)s): “%(value)s” is not one of its values (%(allowed)s).",
             label=LABELS[option],
             option=option,
             value=args.get(option, "")[:40],
+            allowed=allowed,
         )
     return gettext("These house rules cannot be played: %(problem)s", problem=problem)

@@ -123,6 +123,17 @@ BAD = [
     ("rules=classic&targte=101", "asks for “targte”, which no game has", "“target”?"),
     ("levle=hard", "asks for “levle”, which no game has", "“level”?"),
     ("rule=partners", "asks for “rule”, which no game has", "“rules”?"),
+    # A setting given twice with two values means two deals: named, not
+    # the first one silently dealt.
+    ("rules=classic&target=51&target=101", "gives “target” more than once", "(51, 101)"),
+    ("rules=classic&rules=partners", "gives “rules” more than once", "(classic, partners)"),
+    ("level=easy&level=hard", "gives “level” more than once", "(easy, hard)"),
+    ("rules=partners&level_2=easy&level_2=hard", "gives “level_2” more than", "(easy, hard)"),
+    ("rules=classic&jack_pisti=10&jack_pisti=20", "gives “jack_pisti” more than", "(10, 20)"),
+    # A house rule's value out of its range names the values it has.
+    ("rules=classic&jack_pisti=abc", "“abc” is not one of its values", "(a whole number of"),
+    ("rules=classic&opening_jack=up", "“up” is not one", "(swap, stay, pass, under)"),
+    ("rules=classic&pisti_on_last_play=yes", "“yes” is not one", "(true, false)"),
 ]
 
 
@@ -145,8 +156,12 @@ def test_a_value_the_game_does_not_offer_is_a_400_that_says_what_is_allowed(
 
 def test_what_sharing_adds_to_a_link_is_left_alone(client):
     # Sites append their own parameters to a shared link; they are nothing
-    # like the link's own, so the deal is dealt.
-    response = start_deal(client, "/deal/shared?rules=classic&fbclid=IwAR0x&utm_source=chat")
+    # like the link's own, so the deal is dealt (a setting repeated with the
+    # same value means one thing too).
+    response = start_deal(
+        client,
+        "/deal/shared?rules=classic&fbclid=IwAR0x&utm_source=chat&utm_source=x&target=51&target=51",
+    )
     assert response.status_code == 303
     assert "Classic" in client.get("/game").get_data(as_text=True)
 
