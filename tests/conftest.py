@@ -12,6 +12,16 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from app.engine import CARDEMS, GameState, seeded_deck
+from app.engine.match import first_rotation
+
+
+def leading(seed: str, players: int) -> str:
+    """``seed``, or the first ``seed-N`` after it, whose match the player
+    leads: position 0 plays first in hand 0 (the first dealer is drawn from
+    the seed, :func:`app.engine.match.first_rotation`). For tests that
+    follow the player's seat from the first play."""
+    candidates = [seed, *(f"{seed}-{number}" for number in range(1, 100))]
+    return next(name for name in candidates if first_rotation(name, players) == 0)
 
 
 def visit_at_once(app, url: str, visitors: int = 4) -> list:

@@ -114,7 +114,7 @@ def game_facts(
     used_jack = False
     for hand, plays in enumerate(match.plays_history):
         state = GameState(match.rules, seeded_deck(match.seed, match.rules, hand))
-        seat = (-hand) % match.players  # position 0's seat (app.engine.match)
+        seat = match.seat_of(0, hand)
         team = match.rules.team_of(seat)
         for card in plays:
             result = state.play(card)

@@ -8,9 +8,14 @@ the screen, then the others in playing order (anticlockwise with four, seed
 ``position % 2``; otherwise each position is a side (side = position).
 
 The dealer moves on one place every hand (seed 001: "The dealer changes every
-hand"; seed 003: "the dealer position will pass to the right"). In hand 0
-position ``n - 1`` deals, so position 0 plays first; in hand ``h`` the seat
-of position ``p`` is ``(p - h) % n``.
+hand"; seed 003: "the dealer position will pass to the right"). The first
+dealer of a match is drawn from its seed (seed 003: "The first dealer is
+chosen randomly"; seed 001: the dealer's advantage "goes to each side in
+turn", so neither side always starts with it), the same for everyone who
+plays the seed: position ``(n - 1 + r) % n`` deals hand 0, where ``r`` is
+:attr:`Match.rotation`, and in hand ``h`` the seat of position ``p`` is
+``(p - h - r) % n``. A single hand has ``r = 0``: position ``n - 1`` deals,
+so position 0 plays first.
 
 End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``,
 issue 13 for three and four sides): points are counted at the end of a hand
@@ -22,6 +27,7 @@ match is a single hand.
 
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +35,14 @@ from .rules import MATCH_TARGETS, InvalidRules, RuleSet, rules_from_json, rules_
 from .scoring import TeamScore, hand_winner, score_hand
 from .shuffle import InvalidSeed, check_seed, seeded_deck
 from .state import GameState, InvalidState
+
+
+def first_rotation(seed: str, players: int) -> int:
+    """Return the :attr:`Match.rotation` of a match dealt from ``seed``
+    with ``players`` positions: from SHA-256 of ``pisti-first-dealer/1|``
+    and the seed, 0 to ``players - 1``, each as likely."""
+    digest = hashlib.sha256(f"pisti-first-dealer/1|{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % players
 
 
 @lru_cache(maxsize=4096)
@@ -55,6 +69,9 @@ class Match:
         state: the current hand.
         history: each finished hand's points per side, ``[[a, b, ...], ...]``.
         plays_history: each finished hand's plays (its record's ``plays``).
+        rotation: how many places the seats are turned from position 0
+            playing first in hand 0 (:func:`first_rotation` of the seed in
+            a match, 0 for a single hand; see the module's notes).
     """
 
     def __init__(self, rules: RuleSet, seed: str, target: int | None = None) -> None:
@@ -81,6 +98,7 @@ class Match:
         self.hand_number = 0
         self.history: list[list[int]] = []
         self.plays_history: list[list[str]] = []
+        self.rotation = 0 if target is None else first_rotation(seed, rules.players)
         self.state = GameState(rules, _hand_deck(seed, rules, 0))
 
     @property
@@ -88,15 +106,17 @@ class Match:
         """Number of positions at the table."""
         return self.rules.players
 
-    def seat_of(self, position: int) -> int:
-        """Return the seat that ``position`` plays from in the current hand."""
-        return (position - self.hand_number) % self.players
+    def seat_of(self, position: int, hand_number: int | None = None) -> int:
+        """Return the seat that ``position`` plays from in the current hand
+        (or in hand ``hand_number``)."""
+        hand = self.hand_number if hand_number is None else hand_number
+        return (position - hand - self.rotation) % self.players
 
     def position_of(self, seat: int, hand_number: int | None = None) -> int:
         """Return the position playing ``seat`` in the current hand (or in
         hand ``hand_number``)."""
         hand = self.hand_number if hand_number is None else hand_number
-        return (seat + hand) % self.players
+        return (seat + hand + self.rotation) % self.players
 
     @property
     def sides(self) -> int:
@@ -196,6 +216,7 @@ class Match:
             "target": self.target,
             "hands": [list(plays) for plays in self.plays_history[: self.hand_number]],
             "plays": list(self.state.plays),
+            "rotation": self.rotation,
         }
 
     @classmethod
@@ -214,6 +235,13 @@ class Match:
             match = cls(rules_from_json(data.get("rules")), seed, data.get("target"))
         except (InvalidRules, InvalidSeed, ValueError) as exc:
             raise InvalidState(f"bad match: {exc}") from None
+        # Matches saved before the first dealer was drawn have none: 0.
+        rotation = data.get("rotation", 0)
+        if not isinstance(rotation, int) or isinstance(rotation, bool):
+            raise InvalidState("bad match: rotation")
+        if not 0 <= rotation < match.players:
+            raise InvalidState("bad match: rotation")
+        match.rotation = rotation
         hands = data.get("hands")
         if not isinstance(hands, list):
             raise InvalidState("bad match: hands is not a list")

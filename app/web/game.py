@@ -44,6 +44,7 @@ from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
 from .view import (
+    POSITION_NAMES,
     describe_plays,
     hand_scores,
     last_round,
@@ -52,6 +53,7 @@ from .view import (
     record_players,
     running_totals,
     score_rows,
+    shared_top,
     table_context,
     table_names,
 )
@@ -194,10 +196,12 @@ def deal_page(seed: str) -> str | tuple[str, int]:
     if problem is not None:
         return problem
     table = store.load_table()
+    players = settings["rule_set"].players
     return render_template(
         "game/deal.html",
         seed=seed,
         settings=settings,
+        seats=list(zip(POSITION_NAMES[players][1:], settings["levels"], strict=True)),
         summary=rules_summary(settings["rule_set"], settings["target"]),
         rule_names=RULE_NAMES,
         in_progress=table is not None and not table.match.over,
@@ -492,7 +496,11 @@ def _render(table: Table, message: str | None = None) -> str:
             name: value for name, value in rules_to_query(match.rules).items() if name != "rules"
         }
         return render_template(
-            "game/final.html", match_winner=match.winner(), house_fields=house_fields, **context
+            "game/final.html",
+            match_winner=match.winner(),
+            house_fields=house_fields,
+            shared_top=shared_top(match.history, match.target),
+            **context,
         )
     return render_template("game/between.html", **context)
 

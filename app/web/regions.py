@@ -192,9 +192,13 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
             f'{face(card, "tiny")}<span class="visually-hidden">{escape(card_name(card))}</span>'
             for card in obs.seen_face_down
         )
+        said = _("Your side took the face-down cards; only your side sees them:")
+        # Short on the table (a phone has no room for the sentence), whole
+        # for a screen reader and on hover.
         seen = (
-            '<p class="count seen-face-down">'
-            f"{_('Your side took the face-down cards; only your side sees them:')}\n"
+            f'<p class="count seen-face-down" title="{said}">'
+            f'<span aria-hidden="true">{_("Your side’s face-down cards:")}</span>'
+            f'<span class="visually-hidden">{said}</span>\n'
             f"      {shown}</p>"
         )
     return (

@@ -190,7 +190,7 @@ def from_game() -> BaseResponse | tuple[str, int]:
     if not 1 <= number <= finished:
         return _refused(gettext("A hand can be reviewed once it is over: it shows every card."))
     index = number - 1
-    seat = (-index) % match.players  # the seat the player's position had
+    seat = match.seat_of(0, index)  # the seat the player's position had
     state = match.finished_hand(index)
     extra: dict[str, Any] = {"players": record_players(match, index)}
     if match.target:

@@ -443,6 +443,18 @@ def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]
     return rows
 
 
+def shared_top(history: list[list[int]], target: int | None) -> tuple[int, int] | None:
+    """Return ``(hand, total)`` for the last finished hand (from 1) after
+    which the highest total had reached ``target`` but was shared, so one
+    more hand was played (seeds 001 and 004); ``None`` when none was."""
+    found = None
+    for hand, (_, totals) in enumerate(running_totals(history), start=1):
+        best = max(totals)
+        if target is not None and best >= target and totals.count(best) > 1:
+            found = (hand, best)
+    return found
+
+
 def running_points(table: Table) -> list[int]:
     """Return each side's points so far in the current hand, as the player
     may know them: the card points of the face-up cards the side captured

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from tests.conftest import leading
 from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
 
 
@@ -40,7 +41,7 @@ def start(page: Page, live_server: str, seed: str, rules: str, target: str | Non
 
 def test_partners_hand(page: Page, live_server, screenshots):
     page.set_viewport_size(PHONE)
-    start(page, live_server, "e2e-partners", "partners")
+    start(page, live_server, leading("e2e-partners", 4), "partners")
     expect(page).to_have_url(f"{live_server}/game")
     for name in ("East", "North", "West"):
         expect(page.get_by_role("heading", name=name)).to_be_visible()

@@ -36,7 +36,7 @@ from app.engine import (
     score_hand,
     seeded_deck,
 )
-from app.engine.match import Match
+from app.engine.match import Match, first_rotation
 
 
 def choose(match: Match, state: GameState) -> str:
@@ -156,7 +156,8 @@ def test_a_hand_is_counted_only_when_finished_and_only_once():
     match.count_hand()
     match.count_hand()
     scores = score_hand(match.state)
-    assert match.history == [[scores[0].points, scores[1].points]]  # hand 0: side = team
+    # Each side's points are its team's (the team of its seat this hand).
+    assert match.history == [[scores[match.seat_of(0)].points, scores[match.seat_of(1)].points]]
     assert match.plays_history == [match.state.plays]
     assert match.totals == match.history[0]
 
@@ -319,7 +320,8 @@ def test_classic_dealer_alternates():
         assert match.dealer == match.position_of(1)
         assert match.position_of(0) == 1 - match.dealer  # the non-dealer leads
         assert match.seat_of(match.dealer) == 1
-    assert dealers == [1, 0, 1, 0, 1, 0, 1, 0]
+    first = (1 + first_rotation("deal2", 2)) % 2
+    assert dealers == [first, 1 - first] * 4
 
 
 def test_partners_deal_passes_round_the_four_positions():
@@ -331,7 +333,39 @@ def test_partners_deal_passes_round_the_four_positions():
         dealers.append(match.dealer)
         assert match.dealer == match.position_of(3)
         assert match.position_of(0) == (match.dealer + 1) % 4  # dealer's neighbour leads
-    assert dealers == [3, 0, 1, 2, 3, 0, 1, 2]
+    first = (3 + first_rotation("deal4", 4)) % 4
+    assert dealers == [(first + hand) % 4 for hand in range(8)]
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, PARTNERS], ids=lambda r: r.name)
+def test_the_first_dealer_is_drawn_from_the_seed(rules):
+    # seed 003: "The first dealer is chosen randomly"; seed 001: the dealer's
+    # advantage "goes to each side in turn", so no side always starts with
+    # it. The same seed deals the same first dealer to everyone.
+    n = rules.players
+    firsts = [Match(rules, f"first-{i}").dealer for i in range(800)]
+    for position in range(n):
+        assert abs(firsts.count(position) / 800 - 1 / n) < 0.06
+    assert [Match(rules, f"first-{i}").dealer for i in range(50)] == firsts[:50]
+    # Seat 0 plays first: the dealer's neighbour in playing order.
+    match = next(Match(rules, f"first-{i}") for i in range(800) if firsts[i] != n - 1)
+    assert match.state.turn == 0 and match.seat_of(match.dealer) == n - 1
+
+
+def test_a_single_deal_is_led_by_the_player():
+    # A single hand has no deal to pass on: position 0 (the player) leads.
+    assert {Match(CARDEMS, f"single-{i}").dealer for i in range(50)} == {1}
+    assert {Match(CARDEMS, f"single-{i}").seat_of(0) for i in range(50)} == {0}
+
+
+def test_a_match_saved_before_the_first_dealer_was_drawn_keeps_its_seats():
+    match = next(m for i in range(20) if (m := Match(CLASSIC, f"old-{i}")).rotation)
+    play_cards(match, 5)
+    data = match.to_dict()
+    del data["rotation"]  # as saved before
+    restored = Match.from_dict(data)
+    assert restored.rotation == 0 and restored.dealer == 1
+    assert restored.state.plays == match.state.plays
 
 
 @pytest.mark.parametrize("rules", [CLASSIC, PARTNERS], ids=lambda r: r.name)
@@ -425,7 +459,7 @@ def test_round_trip_mid_hand(rules, hands, plays):
         match.next_hand()
     play_cards(match, plays)
     data = match.to_dict()
-    assert set(data) == {"rules", "seed", "target", "hands", "plays"}
+    assert set(data) == {"rules", "seed", "target", "hands", "plays", "rotation"}
     assert len(data["hands"]) == hands and data["plays"] == match.state.plays
     restored = reload(match)
     assert snapshot(restored) == snapshot(match)

@@ -108,8 +108,11 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
     result = runner.invoke(args=["replay", str(path)])
     assert result.exit_code == 0, result.stderr
     points = [team["points"] for team in json.loads(result.stdout)["teams"]]
+    # The page's columns are you, then the computer; the record's teams
+    # are its seats, and who deals first is drawn from the seed.
+    seats = [record["players"].index(name) for name in ("you", "computer")]
     table = ScoreTable(player.page)
-    assert table.totals == points
+    assert table.totals == [points[seat] for seat in seats]
     # the lines add up to the totals, the last-sweep bonus among them
     assert "Last cards bonus" in table.rows
     for side, total in enumerate(table.totals):

@@ -15,7 +15,8 @@ from app.db.facts import game_facts
 from app.engine import card_name, hand_winner, observe, parse_rules_text, score_hand
 from app.web.game import _render
 from app.web.table import Table
-from tests.conftest import Player, start_deal
+from app.web.view import shared_top
+from tests.conftest import Player, leading, start_deal
 from tests.web.test_messages import shown
 from tests.web.test_score_pages import ScoreTable, next_hand, play_hand
 from tests.web.test_secrecy import leaks
@@ -41,7 +42,7 @@ def seat_html(page: str, position: int) -> str:
 def test_every_seat_its_count_last_card_and_every_sides_score(client, name):
     query, sides = TABLES[name]
     rules = parse_rules_text(query)
-    seed = f"house-table-{name}"
+    seed = leading(f"house-table-{name}", rules.players)
     player = Player(client)
     assert start_deal(client, f"/deal/{seed}?rules={query}&level=easy").status_code == 303
     player.get()
@@ -112,6 +113,31 @@ def play_match(client) -> str:
     return page
 
 
+@pytest.mark.parametrize(
+    ("seed", "why"),
+    [
+        # Seeds found by playing the first card against Easy: in the first
+        # both sides pass 51 in the last hand, 65 to 59 after 4 hands; in the
+        # second the totals are level at 63 after hand 6, 78 to 71 after 7.
+        ("verdict-6", "Both sides passed 51, so the higher total won: 65 points to 59 after 4"),
+        ("verdict-68", "After hand 6 the highest total, 63, was shared, so one more hand was"),
+    ],
+)
+def test_the_final_page_says_how_a_close_match_was_decided(client, seed, why):
+    assert start_deal(client, f"/deal/{seed}?rules=classic&target=51&level=easy")
+    page = play_match(client)
+    assert why in page
+    assert "reached 51" not in page
+
+
+def test_a_level_top_total_is_found_after_the_hand_it_happened():
+    assert shared_top([[30, 30], [25, 25], [5, 0]], 51) == (2, 55)
+    assert shared_top([[30, 30], [25, 20]], 51) is None  # level below the target
+    assert shared_top([[60, 60, 10], [5, 0, 0]], 51) == (1, 60)
+    assert shared_top([[40, 51, 51], [30, 0, 1]], 51) == (1, 51)
+    assert shared_top([[40, 50, 51]], 51) is None
+
+
 def test_a_three_player_match_ends_on_the_highest_total_past_the_target(client):
     rules = "classic&players=3&jack_pisti=10&last_sweep_bonus=3"
     assert start_deal(client, f"/deal/three-end?rules={rules}&target=51&level=easy")
@@ -142,7 +168,9 @@ def test_a_three_player_match_ends_on_the_highest_total_past_the_target(client):
     fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', again))
     assert client.post("/house", data=fields).status_code == 303
     table = client.get("/game").get_data(as_text=True)
-    assert f"{line}</summary>" in table and 'name="move" value="0"' in table
+    # A new deal, whose first dealer is drawn: the player's turn comes
+    # after at most both computers' plays.
+    assert f"{line}</summary>" in table and re.search(r'name="move" value="[0-2]"', table)
     assert re.findall(r'<p class="place-level">(\w+)', table) == ["Easy", "Easy"]
 
 

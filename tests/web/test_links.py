@@ -12,6 +12,7 @@ import pytest
 
 from app import create_app
 from app.engine import RULE_SETS
+from app.engine.match import first_rotation
 from app.web.links import deal_settings, deal_url
 from tests.conftest import start_deal
 from tests.web.test_score_pages import play_hand
@@ -54,7 +55,8 @@ def test_every_game_target_and_level_is_dealt_as_the_link_says(client, rules, ta
     players = RULE_SETS[rules].players
     # The link's page says what it deals, and its button starts that.
     page = client.get(link).get_data(as_text=True)
-    assert ", ".join([NAMES[level]] * (players - 1)) in page
+    seats = {2: ["{}"], 4: ["East: {}", "North: {}", "West: {}"]}[players]
+    assert " · ".join(seat.format(NAMES[level]) for seat in seats) in page
     response = start_deal(client, link)
     assert response.status_code == 303 and response.headers["Location"] == "/game"
     page = client.get("/game").get_data(as_text=True)
@@ -66,14 +68,38 @@ def test_every_game_target_and_level_is_dealt_as_the_link_says(client, rules, ta
         assert " pts<" not in page
 
 
+@pytest.mark.parametrize("rules", ["classic", "partners"])
+def test_a_shared_match_has_the_same_first_dealer_for_everyone(app, rules):
+    # The first dealer is drawn from the seed (seed 003: "chosen randomly"):
+    # on a link whose first hand the player deals, the computers lead, and
+    # every friend on the link sees the same plays before their turn.
+    players = RULE_SETS[rules].players
+    seed = next(f"dealer-{i}" for i in range(50) if first_rotation(f"dealer-{i}", players) == 1)
+    pages = []
+    for _ in range(2):
+        client = app.test_client()
+        assert start_deal(client, f"/deal/{seed}?rules={rules}&level=easy").status_code == 303
+        pages.append(client.get("/game").get_data(as_text=True))
+    moves = [re.search(r'name="move" value="(\d+)"', page).group(1) for page in pages]
+    assert moves[0] == moves[1] == str(players - 1)  # you deal: you play last
+    assert 'id="your-hand">Your hand <span class="tag dealer"' in pages[0]
+    log = re.search(r'<ol class="log">(.*?)</ol>', pages[0]).group(1)
+    assert log.count("<li>") == players - 1 and "You played" not in log
+
+
 @pytest.mark.parametrize(
     "seats", [*list(itertools.product(LEVELS, repeat=3))[::7], ("hard", "easy", "hard")]
 )
 def test_partners_seat_levels_are_dealt_as_the_link_says(client, seats):
     args = dict(zip(("level_1", "level_2", "level_3"), seats, strict=True))
-    start_deal(client, f"/deal/seats?{query(rules='partners', level='medium', **args)}")
+    link = f"/deal/seats?{query(rules='partners', level='medium', **args)}"
+    names = [NAMES[level] for level in seats]
+    # The link's page says which seat plays at which level.
+    page = client.get(link).get_data(as_text=True)
+    assert "East: {} · North: {} · West: {}".format(*names) in page
+    start_deal(client, link)
     page = client.get("/game").get_data(as_text=True)
-    assert shown_levels(page) == [NAMES[level] for level in seats]
+    assert shown_levels(page) == names
 
 
 @pytest.mark.parametrize(("rules", "target"), GAMES)

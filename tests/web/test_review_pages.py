@@ -26,7 +26,7 @@ from app.engine import (
 )
 from app.engine.decisions import decisions
 from app.web import review as review_pages
-from tests.conftest import CSRF, start_deal, visit_at_once
+from tests.conftest import CSRF, leading, start_deal, visit_at_once
 from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
@@ -280,7 +280,7 @@ def test_review_pages_in_turkish(client):
 
 
 def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
-    start_deal(client, "/deal/review-match?rules=classic&target=51")
+    start_deal(client, f"/deal/{leading('review-match', 2)}?rules=classic&target=51")
     page = play_hand(client)
     fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
     assert client.post("/next", data=fields).status_code == 303

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from app.engine import CARDEMS, PARTNERS, GameState, card_points, seeded_deck
+from tests.conftest import leading
 
 FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</template>', re.S)
 FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
@@ -41,7 +42,7 @@ def test_one_step_per_play_since_your_move(player):
 
 
 def test_steps_show_no_hidden_card(player):
-    seed = "hidden-steps"
+    seed = leading("hidden-steps", 4)
     player.deal(f"{seed}?rules=partners")
     for _ in range(6):
         player.play(player.hand[0])
