@@ -50,6 +50,7 @@ from .view import (
     last_round,
     motion_frames,
     motion_view,
+    next_hand_words,
     record_players,
     running_totals,
     score_rows,
@@ -502,7 +503,7 @@ def _render(table: Table, message: str | None = None) -> str:
             shared_top=shared_top(match.history, match.target),
             **context,
         )
-    return render_template("game/between.html", **context)
+    return render_template("game/between.html", next_hand=next_hand_words(table), **context)
 
 
 def _wants_frames() -> bool:

@@ -443,6 +443,26 @@ def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]
     return rows
 
 
+def next_hand_words(table: Table) -> str:
+    """Say who deals ``table``'s next hand and who plays first in it (the
+    dealer moves on one place, seeds 001 and 003): "Next hand: East
+    deals, and you play first."."""
+    match = table.match
+    taker = table_names(table).taker
+    hand = match.hand_number + 1
+    dealer = match.position_of(match.players - 1, hand)
+    leader = match.position_of(0, hand)
+    if dealer == HUMAN:
+        return gettext("Next hand: you deal, and %(leader)s plays first.", leader=taker[leader])
+    if leader == HUMAN:
+        return gettext("Next hand: %(dealer)s deals, and you play first.", dealer=taker[dealer])
+    return gettext(
+        "Next hand: %(dealer)s deals, and %(leader)s plays first.",
+        dealer=taker[dealer],
+        leader=taker[leader],
+    )
+
+
 def shared_top(history: list[list[int]], target: int | None) -> tuple[int, int] | None:
     """Return ``(hand, total)`` for the last finished hand (from 1) after
     which the highest total had reached ``target`` but was shared, so one

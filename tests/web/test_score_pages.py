@@ -191,3 +191,30 @@ def test_a_house_rules_last_cards_bonus_is_a_line_that_adds_up(client):
     assert sorted(points for _, points in table.rows["Last cards bonus"]) in ([0, 0], [0, 3])
     for count, points in table.rows["Piştis"]:
         assert points == 5 * count
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "said", "you_deal_next"),
+    [
+        # Who deals the first hand is drawn from the seed: the computer for
+        # "next-dealer-0", so you deal hand 2 and the computer leads it;
+        # you for "next-dealer-1". In partners West deals hand 1 of
+        # "next-dealer-2" (you deal next, East leads), you deal hand 1 of
+        # "next-dealer-4" (East deals next, North leads).
+        ("classic", "next-dealer-0", "Next hand: you deal, and the computer plays first.", True),
+        ("classic", "next-dealer-1", "Next hand: the computer deals, and you play first.", False),
+        ("partners", "next-dealer-2", "Next hand: you deal, and East plays first.", True),
+        ("partners", "next-dealer-4", "Next hand: East deals, and North plays first.", False),
+    ],
+)
+def test_between_hands_the_page_says_who_deals_and_leads_next(
+    client, rules, seed, said, you_deal_next
+):
+    start_deal(client, f"/deal/{seed}?rules={rules}&level=easy")
+    page = play_hand(client)
+    assert said in page
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+    assert client.post("/next", data=fields).status_code == 303
+    table = client.get("/game").get_data(as_text=True)
+    you_deal = 'id="your-hand">Your hand <span class="tag dealer"' in table
+    assert you_deal == you_deal_next
