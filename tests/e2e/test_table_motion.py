@@ -88,6 +88,11 @@ def assert_fits(page: Page) -> None:
         box = page.locator(selector).first.bounding_box()
         assert box is not None, name
         assert box["y"] >= 0 and box["y"] + box["height"] <= inner_height + 0.5, name
+    # Each seat's card count lies on the felt, not over its edge.
+    felt = page.locator(".table").first.bounding_box()
+    for badge in page.locator(".seat .backs-count").all():
+        box = badge.bounding_box()
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"]
 
 
 def a_card(page: Page):
