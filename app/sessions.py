@@ -386,8 +386,10 @@ def _match_endpoint(app: Flask, request: Request) -> str | None:
 
 def _replace(response: Response, page: str, status: int, headers: dict[str, str]) -> None:
     """Turn ``response`` into ``page`` in place (keeping the headers
-    already set, such as the security headers)."""
-    for name in ("Location", "Content-Disposition", "Set-Cookie"):
+    already set, such as the security headers). The page's own cookies
+    stay: the session's is set only once it is stored, and the player's
+    says what the database already holds (a name chosen, a device moved)."""
+    for name in ("Location", "Content-Disposition"):
         response.headers.pop(name, None)
     response.status_code = status
     response.headers.update(headers)
@@ -520,15 +522,20 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
 
 
 def _check_writable(folder: Path) -> None:
-    """Write and remove a file in ``folder``.
+    """Write a byte to a new file in ``folder`` and remove it (an empty
+    file can still be made on a full disk).
 
     Raises:
         OSError: it cannot be done (a read-only or full file system; a
             permission check alone would pass for root).
     """
     handle, name = tempfile.mkstemp(dir=folder, prefix=".write-check-")
-    os.close(handle)
-    os.unlink(name)
+    try:
+        os.write(handle, b"\0")
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+        os.unlink(name)
 
 
 class RedisSessions(VersionedSessions, RedisSessionInterface):

@@ -6,12 +6,13 @@ was, never a move answered as played and then lost."""
 from __future__ import annotations
 
 import errno
+import os
 
 import cachelib.file
 import pytest
 
 from app import StartupError, create_app
-from tests.conftest import Player, start_deal
+from tests.conftest import CSRF, Player, start_deal
 
 
 def _read_only(*args, **kwargs):
@@ -24,6 +25,7 @@ def make_app(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "ops-file-store",
             "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
             "RATELIMIT_ENABLED": False,
         }
     )
@@ -34,6 +36,20 @@ def test_a_folder_that_cannot_be_written_stops_start_up(tmp_path, monkeypatch):
     # the start writes a file.
     monkeypatch.setattr("app.sessions.tempfile.mkstemp", _read_only)
     with pytest.raises(StartupError, match=r"the app cannot start: \[Errno 30\] Read-only"):
+        make_app(tmp_path)
+
+
+def test_a_full_disk_stops_start_up(tmp_path, monkeypatch):
+    # An empty file can still be made on a full disk: the check writes.
+    write = os.write
+
+    def full(handle, data):
+        if ".write-check-" in os.readlink(f"/proc/self/fd/{handle}"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write(handle, data)
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(StartupError, match=r"\[Errno 28\] No space left on device"):
         make_app(tmp_path)
 
 
@@ -79,3 +95,21 @@ def test_a_visitor_whose_first_game_cannot_be_written_is_sent_home(tmp_path, mon
     assert "so nothing was changed. Try again in a few seconds." in page
     assert "Back to your game" not in page
     assert "pisti_session" not in response.headers.get("Set-Cookie", "")
+
+
+def test_a_name_chosen_while_sessions_cannot_be_written_keeps_its_player(tmp_path, monkeypatch):
+    # Choosing a name makes the player in the database and moves the
+    # session's story progress there; when the session then cannot be
+    # written, the device must still get the player's cookie, or the name
+    # is taken by a player nobody can be.
+    client = make_app(tmp_path).test_client()
+    start_deal(client, "/deal/named-later")
+    token = CSRF.search(client.get("/story").get_data(as_text=True)).group(1)
+    assert client.post("/story/lesson/skip", data={"csrf_token": token}).status_code == 303
+    monkeypatch.setattr(cachelib.file.tempfile, "mkstemp", _read_only)
+    response = client.post("/me/name", data={"csrf_token": token, "name": "Zeynep"})
+    assert response.status_code == 503
+    assert "pisti_player=" in " ".join(response.headers.getlist("Set-Cookie"))
+    monkeypatch.undo()
+    page = client.get("/me").get_data(as_text=True)
+    assert "Zeynep" in page and "Keep this result" not in page
