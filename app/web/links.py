@@ -90,6 +90,8 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
             house rules), an unknown level, or a per-seat level the game
             has no seat for.
     """
+    if isinstance(args, MultiDict):
+        args = _one_value_each(args)
     rules_name = args.get("rules") or DEFAULT_RULES
     if rules_name not in RULE_SETS:
         raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
@@ -97,9 +99,6 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         near = _misspelt(name)
         if near is not None:
             raise BadLink("misspelt", name, (near,), rules_name)
-        given = args.getlist(name) if isinstance(args, MultiDict) else []
-        if len(set(given)) > 1 and _is_link_parameter(name):
-            raise BadLink("repeated", name, tuple(given), rules_name)
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
     try:
         rules = rules_from_query({**options, "rules": rules_name})
@@ -130,6 +129,23 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
 
 #: The parameters a deal link may carry, but for the seats' ``level_N``.
 LINK_PARAMETERS = ("rules", "target", "level", *OPTIONS)
+
+
+def _one_value_each(args: MultiDict[str, str]) -> dict[str, str]:
+    """Return each of a link's parameters with its one value: the one not
+    empty when it is given more than once (empty counts as left out).
+
+    Raises:
+        BadLink: a parameter of the link given two different values (field
+            ``"repeated"``, the values in ``allowed``).
+    """
+    values = {}
+    for name in args:
+        given = [value for value in dict.fromkeys(args.getlist(name)) if value]
+        if len(given) > 1 and _is_link_parameter(name):
+            raise BadLink("repeated", name, tuple(given), None)
+        values[name] = given[0] if given else ""
+    return values
 
 
 def _is_link_parameter(name: str) -> bool:

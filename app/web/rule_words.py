@@ -10,10 +10,18 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import lazy_gettext
+from flask_babel import format_decimal, lazy_gettext
 
 from app.engine import InvalidRules, RuleSet
-from app.engine.rules import CHOICES, OPTIONS, POINTS, OptionValue, UnknownRuleSet, option_text
+from app.engine.rules import (
+    CHOICES,
+    MAX_PLAYED_POINTS,
+    OPTIONS,
+    POINTS,
+    OptionValue,
+    UnknownRuleSet,
+    option_text,
+)
 
 from .i18n import gettext, translations
 
@@ -250,7 +258,10 @@ def refusal(error: InvalidRules, args: Mapping[str, str]) -> str:
         )
     else:
         if option in POINTS:
-            allowed = gettext("a whole number of points, 0 or more")
+            allowed = gettext(
+                "a whole number of points from 0 to %(most)s",
+                most=format_decimal(MAX_PLAYED_POINTS),
+            )
         else:
             allowed = ", ".join(option_text(value) for value in CHOICES[option])
         problem = gettext(

@@ -152,12 +152,14 @@ BAD = [
     # A setting given twice with two values means two deals: named, not
     # the first one silently dealt.
     ("rules=classic&target=51&target=101", "gives “target” more than once", "(51, 101)"),
+    ("rules=classic&target=51&target=51&target=101", "gives “target” more", "once (51, 101)"),
     ("rules=classic&rules=partners", "gives “rules” more than once", "(classic, partners)"),
     ("level=easy&level=hard", "gives “level” more than once", "(easy, hard)"),
     ("rules=partners&level_2=easy&level_2=hard", "gives “level_2” more than", "(easy, hard)"),
     ("rules=classic&jack_pisti=10&jack_pisti=20", "gives “jack_pisti” more than", "(10, 20)"),
     # A house rule's value out of its range names the values it has.
-    ("rules=classic&jack_pisti=abc", "“abc” is not one of its values", "(a whole number of"),
+    ("rules=classic&jack_pisti=abc", "“abc” is not one of its values", "from 0 to 999,999)"),
+    ("rules=classic&pisti=1000000", "“1000000” is not one of its values", "from 0 to 999,999)"),
     ("rules=classic&opening_jack=up", "“up” is not one", "(swap, stay, pass, under)"),
     ("rules=classic&pisti_on_last_play=yes", "“yes” is not one", "(true, false)"),
 ]
@@ -186,10 +188,12 @@ def test_what_sharing_adds_to_a_link_is_left_alone(client):
     # same value means one thing too).
     response = start_deal(
         client,
-        "/deal/shared?rules=classic&fbclid=IwAR0x&utm_source=chat&utm_source=x&target=51&target=51",
+        "/deal/shared?rules=classic&fbclid=IwAR0x&utm_source=chat&utm_source=x&target=51&target=51"
+        "&level=&level=hard",
     )
     assert response.status_code == 303
-    assert "Classic" in client.get("/game").get_data(as_text=True)
+    page = client.get("/game").get_data(as_text=True)
+    assert "Classic" in page and shown_levels(page) == ["Hard"]
 
 
 def test_a_bad_link_page_is_in_turkish_too(client):
