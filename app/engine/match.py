@@ -237,9 +237,7 @@ class Match:
             raise InvalidState(f"bad match: {exc}") from None
         # Matches saved before the first dealer was drawn have none: 0.
         rotation = data.get("rotation", 0)
-        if not isinstance(rotation, int) or isinstance(rotation, bool):
-            raise InvalidState("bad match: rotation")
-        if not 0 <= rotation < match.players:
+        if type(rotation) is not int or not 0 <= rotation < match.players:
             raise InvalidState("bad match: rotation")
         match.rotation = rotation
         hands = data.get("hands")
