@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any, cast
 
+import redis
 from flask import (
     Blueprint,
     Flask,
@@ -39,7 +40,7 @@ from app.logs import log_game_finished
 from app.story.cast import CAST
 
 from . import daily, i18n, links, players, store, story, templating
-from .errors import stale_page
+from .errors import StoreWriteFailed, stale_page
 from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
@@ -449,7 +450,12 @@ def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
     if table.match.over and not was_over:
         log_game_finished(table)
         players.game_finished(table)
-        story.record_result(table)
+        try:
+            story.record_result(table)
+        except (StoreWriteFailed, redis.RedisError) as error:
+            # The move is kept: a 503 would say it was not. Only the story's
+            # note of the win is lost.
+            current_app.logger.warning("story win not kept: %s", error)
     return redirect(url_for("game.table"), 303)
 
 

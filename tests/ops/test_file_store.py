@@ -12,6 +12,7 @@ import cachelib.file
 import pytest
 
 from app import StartupError, create_app
+from app.web.errors import StoreWriteFailed
 from tests.conftest import CSRF, Player, start_deal
 
 
@@ -113,3 +114,20 @@ def test_a_name_chosen_while_sessions_cannot_be_written_keeps_its_player(tmp_pat
     monkeypatch.undo()
     page = client.get("/me").get_data(as_text=True)
     assert "Zeynep" in page and "Keep this result" not in page
+
+
+def test_a_winning_move_stands_when_the_story_cannot_note_the_win(tmp_path, monkeypatch):
+    # The move that ends a match is kept first; the story's note of a win
+    # is a second write. If that one fails, the move was still played, so
+    # the answer is the final page, not a 503 saying nothing was played.
+    def cannot_write(table):
+        raise StoreWriteFailed("session in a read-only folder")
+
+    monkeypatch.setattr("app.web.story.record_result", cannot_write)
+    player = Player(make_app(tmp_path).test_client())
+    player.deal("story-note-fails")
+    while player.hand:
+        response = player.post(card=player.hand[0], move=player.move)
+        assert response.status_code == 303
+        player.get()
+    assert 'class="verdict"' in player.page
