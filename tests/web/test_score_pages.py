@@ -213,6 +213,8 @@ def test_between_hands_the_page_says_who_deals_and_leads_next(
     start_deal(client, f"/deal/{seed}?rules={rules}&level=easy")
     page = play_hand(client)
     assert said in page
+    turkish = client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "Sonraki elde " in turkish and "ilk kartı " in turkish
     fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
     assert client.post("/next", data=fields).status_code == 303
     table = client.get("/game").get_data(as_text=True)
