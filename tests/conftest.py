@@ -60,17 +60,23 @@ def fast_players(monkeypatch):
     monkeypatch.setenv("FLASK_PLAY_LIMIT", "1000 per second")
 
 
+def app_config(tmp_path, **config) -> dict:
+    """The settings of a test app with its own session folder and database
+    under ``tmp_path``, and CSRF on, as in production; ``config`` adds to
+    them."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+        **config,
+    }
+
+
 @pytest.fixture
 def app(tmp_path):
     """An app with its own session folder and CSRF on, as in production."""
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret",
-            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
-        }
-    )
+    return create_app(app_config(tmp_path))
 
 
 @pytest.fixture

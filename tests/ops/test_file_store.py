@@ -13,7 +13,7 @@ import pytest
 
 from app import StartupError, create_app
 from app.web.errors import StoreWriteFailed
-from tests.conftest import CSRF, Player, start_deal
+from tests.conftest import CSRF, Player, app_config, start_deal
 
 
 def _read_only(*args, **kwargs):
@@ -21,15 +21,7 @@ def _read_only(*args, **kwargs):
 
 
 def make_app(tmp_path):
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "ops-file-store",
-            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
-            "RATELIMIT_ENABLED": False,
-        }
-    )
+    return create_app(app_config(tmp_path))
 
 
 def test_a_folder_that_cannot_be_written_stops_start_up(tmp_path, monkeypatch):

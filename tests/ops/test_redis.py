@@ -15,6 +15,20 @@ from tests.conftest import Player as ClientPlayer
 from tests.conftest import start_deal
 
 
+def redis_app(server, **config):
+    """A test app whose sessions are in the Redis ``server``; ``config``
+    adds settings."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "ops-redis",
+            "SESSION_BACKEND": "redis",
+            "REDIS_URL": server.url,
+            **config,
+        }
+    )
+
+
 def redis_env(server) -> dict[str, str]:
     return {"FLASK_SESSION_BACKEND": "redis", "FLASK_REDIS_URL": server.url}
 
@@ -100,14 +114,7 @@ def _gone(*args, **kwargs):
 
 @pytest.mark.parametrize("failure", [_gone, _refused_on_retry])
 def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypatch, failure):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "ops-redis",
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-        }
-    )
+    app = redis_app(redis_server)
     player = ClientPlayer(app.test_client())
     player.deal("failed-save")
     before = player.page.replace(player.token, "")
@@ -126,14 +133,7 @@ def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypat
 
 
 def test_the_new_game_limit_is_shared_through_redis(redis_server):
-    config = {
-        "TESTING": True,
-        "SECRET_KEY": "ops-redis",
-        "SESSION_BACKEND": "redis",
-        "REDIS_URL": redis_server.url,
-        "NEW_GAME_LIMIT": "2 per minute",
-    }
-    a, b = create_app(config).test_client(), create_app(config).test_client()
+    a, b = (redis_app(redis_server, NEW_GAME_LIMIT="2 per minute").test_client() for _ in "ab")
     assert start_deal(a, "/deal/one").status_code == 303
     assert start_deal(b, "/deal/two").status_code == 303
     assert start_deal(a, "/deal/three").status_code == 429
@@ -145,15 +145,7 @@ def test_the_new_game_limit_is_shared_through_redis(redis_server):
 
 def test_sessions_per_address_are_bounded_in_redis(redis_server, monkeypatch):
     monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", 2)
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "ops-redis",
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-            "RATELIMIT_ENABLED": False,
-        }
-    )
+    app = redis_app(redis_server, RATELIMIT_ENABLED=False)
     first, second, third = (ClientPlayer(app.test_client()) for _ in range(3))
     first.deal("bound-1")
     second.deal("bound-2")
@@ -169,14 +161,7 @@ def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server,
     # The new game is stored before its session is counted against the
     # address: a count that fails must not lose it (its id would never
     # reach the browser).
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "ops-redis",
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-        }
-    )
+    app = redis_app(redis_server)
     monkeypatch.setattr(sessions.RedisSessions, "_count", _gone)
     player = ClientPlayer(app.test_client())
     response = player.deal("count-fails")
@@ -187,15 +172,7 @@ def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server,
 
 
 def test_limits_are_counted_in_memory_while_redis_is_down(redis_server, caplog):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "ops-redis",
-            "SESSION_BACKEND": "redis",
-            "REDIS_URL": redis_server.url,
-            "RANKING_LIMIT": "2 per minute",
-        }
-    )
+    app = redis_app(redis_server, RANKING_LIMIT="2 per minute")
     client = app.test_client()
     assert client.get("/leaderboard").status_code == 200
     redis_server.kill()
