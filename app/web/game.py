@@ -47,6 +47,7 @@ from .table import Refused, Table
 from .view import (
     POSITION_NAMES,
     describe_plays,
+    face_down_words,
     hand_scores,
     last_round,
     motion_frames,
@@ -494,6 +495,7 @@ def _render(table: Table, message: str | None = None) -> str:
         scores=scores,
         last_plays=describe_plays(match, last_round(match), table_names(table)),
         score_rows=score_rows(scores, match.rules),
+        face_down=face_down_words(table),
         running=running_totals(match.history),
         hand_winner=winner,
         reason=reason,

@@ -8,6 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from babel.lists import format_list
+from flask_babel import get_locale
+
 from app.ai.hints import Hint, hints_for
 from app.engine import (
     GameState,
@@ -460,6 +463,51 @@ def next_hand_words(table: Table) -> str:
         "Next hand: %(dealer)s deals, and %(leader)s plays first.",
         dealer=taker[dealer],
         leader=taker[leader],
+    )
+
+
+def face_down_words(table: Table) -> str | None:
+    """Say, once ``table``'s hand is over, which face-down centre cards
+    there were and which side they went to with their card points (seed
+    001: "when the hand is over, the captured piles are turned over ...
+    the 3 face-down opening cards belong to whichever pile they ended up
+    in"), e.g. "The face-down centre cards, 7♠, A♥ and 4♦, went to the
+    computer, with 1 point among them."; ``None`` when the opening left
+    none face down (Jacks passed over can turn them all up)."""
+    match = table.match
+    state = match.state
+    cards = state.face_down_cards
+    if not cards or state.face_down_taker is None:
+        return None
+    side = table_names(table).to[match.side_of_team(state.face_down_taker)]
+    listed = format_list([card_label(card) for card in cards], locale=get_locale() or "en")
+    points = sum(card_points(card) for card in cards)
+    if len(cards) == 1:
+        if not points:
+            return gettext(
+                "The face-down centre card, %(cards)s, went to %(side)s, with no points.",
+                cards=listed,
+                side=side,
+            )
+        return ngettext(
+            "The face-down centre card, %(cards)s, went to %(side)s, with %(num)s point.",
+            "The face-down centre card, %(cards)s, went to %(side)s, with %(num)s points.",
+            points,
+            cards=listed,
+            side=side,
+        )
+    if not points:
+        return gettext(
+            "The face-down centre cards, %(cards)s, went to %(side)s, with no points among them.",
+            cards=listed,
+            side=side,
+        )
+    return ngettext(
+        "The face-down centre cards, %(cards)s, went to %(side)s, with %(num)s point among them.",
+        "The face-down centre cards, %(cards)s, went to %(side)s, with %(num)s points among them.",
+        points,
+        cards=listed,
+        side=side,
     )
 
 

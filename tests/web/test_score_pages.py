@@ -220,3 +220,68 @@ def test_between_hands_the_page_says_who_deals_and_leads_next(
     table = client.get("/game").get_data(as_text=True)
     you_deal = 'id="your-hand">Your hand <span class="tag dealer"' in table
     assert you_deal == you_deal_next
+
+
+def face_down_line(page: str) -> str | None:
+    found = re.search(r'<p class="small face-down-reveal">(.*?)</p>', page, re.S)
+    return found and found.group(1)
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "seed"),
+    [("cardems", "turned-over"), ("classic", "turned-over"), ("partners", "turned-over")],
+)
+def test_the_face_down_cards_are_turned_over_when_the_hand_ends(client, rules_name, seed):
+    """Seed 001: when the hand is over the piles are turned over and the
+    three face-down cards' points go to whichever side took them; the page
+    says which cards they were and where they went, as the engine has it."""
+    start_deal(client, f"/deal/{seed}?rules={rules_name}&level=easy")
+    page = play_hand(client)
+    game = record(client, 1)
+    state = GameState.replay(RULE_SETS[rules_name], game["deck"], game["plays"])
+    cards = state.face_down_cards
+    assert len(cards) == 3 and state.face_down_taker is not None
+    seats = [seat for seat, name in enumerate(game["players"]) if name == "you"]
+    mine = state.face_down_taker == RULE_SETS[rules_name].team_of(seats[0])
+    side = {
+        ("cardems", True): "you",
+        ("classic", True): "you",
+        ("partners", True): "you and North",
+        ("cardems", False): "the computer",
+        ("classic", False): "the computer",
+        ("partners", False): "East and West",
+    }[rules_name, mine]
+    suits = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    labels = [card[0].replace("T", "10") + suits[card[1]] for card in cards]
+    points = sum({"A": 1, "J": 1}.get(card[0], 0) for card in cards)
+    points += 2 * ("2C" in cards) + 3 * ("TD" in cards)
+    worth = "no points among them" if not points else f"{points} point"
+    line = face_down_line(page)
+    assert line is not None
+    assert line.startswith(
+        f"The face-down centre cards, {labels[0]}, {labels[1]}, and {labels[2]}, went to {side}, "
+        f"with {worth}"
+    )
+
+
+def test_a_face_down_card_alone_and_none_at_all(client):
+    """In partners Jacks on top are passed over, turning up the cards under
+    them: one face-down card left ("one-down-181": 2♣ under two Jacks and
+    9♠), or none ("all-up-12641": 7♠ under three Jacks)."""
+    start_deal(client, "/deal/one-down-181?rules=partners&level=easy")
+    line = face_down_line(play_hand(client))
+    assert line is not None
+    assert line.startswith("The face-down centre card, 2♣, went to ")
+    assert line.endswith(", with 2 points.")
+    start_deal(client, "/deal/all-up-12641?rules=partners&level=easy")
+    page = play_hand(client)
+    assert "This hand" in page and face_down_line(page) is None
+
+
+def test_the_face_down_cards_in_turkish(client):
+    start_deal(client, "/deal/turned-over?rules=cardems&level=easy")
+    play_hand(client)
+    page = client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    line = face_down_line(page)
+    assert line is not None and line.startswith("Ortadaki kapalı kartlar, ")
+    assert " ve " in line
