@@ -12,6 +12,7 @@ from app import create_app
 from app.story.lesson import STEPS, position
 from app.web.i18n import card_name
 from tests.conftest import serve
+from tests.e2e.conftest import play_card
 
 SIZES = {
     "phone": {"width": 390, "height": 844},
@@ -164,8 +165,8 @@ def test_a_story_match_with_remarks_that_never_cover_the_table(
     expect(crest).to_be_visible()
     assert crest.evaluate("e => e.complete && e.naturalWidth > 0")
     expect(page.locator(".scoreboard .side-1 .who")).to_have_text("Aunt Hayriye")
-    with page.expect_navigation():
-        page.locator(".hand button").first.click()
+    # The script plays in place: wait until her reply has landed and settled.
+    assert play_card(page, page.locator(".hand button").first)
     remark = page.locator(".remark")
     expect(remark).to_contain_text("Aunt Hayriye:")
     page.emulate_media(reduced_motion="reduce")
@@ -185,8 +186,7 @@ def test_a_story_match_with_remarks_that_never_cover_the_table(
         note = page.locator(".place-1 .last-play").bounding_box()
         felt = page.locator(".table").bounding_box()
         assert note["x"] + note["width"] <= felt["x"] + felt["width"] - 4, note
-        with page.expect_navigation():
-            page.locator(".hand button").first.click()
+        assert play_card(page, page.locator(".hand button").first)
     page.screenshot(path=screenshots / f"story-table-later-{size_name}.png")
     context.close()
 
