@@ -6,7 +6,8 @@
 // place, animate each card from its old place to its new one): your card
 // from your hand to the pile, then each reply from its seat, one state per
 // play, drawn by the server in the page's <template class="frame"> elements;
-// the cards a play takes slide to the taker's seat. The page left at the end
+// the cards a play takes slide to the taker's seat; the hand's last cards
+// stay a moment on the table before its score. The page left at the end
 // is exactly the server's page. A click or a key shows the end at once; with
 // prefers-reduced-motion nothing moves. The aids form is posted the same way
 // and the page updated in place.
@@ -15,6 +16,7 @@
 const STEP_MS = 250; // one play: a card moving to the pile
 const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arrive
 const OVERLAP = 0.85; // the next play starts when a move is this far along
+const HOLD_MS = 900; // the hand's last cards on the table, before its score
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 document.documentElement.classList.add("js");
@@ -23,6 +25,7 @@ let busy = false; // a play is on its way or being shown
 let skipping = false; // the player asked for the end at once
 let byKeyboard = false; // whether the last input was a key
 let queue = Promise.resolve(); // aids changes wait for the play being shown
+let wake = null; // ends the pause on the hand's last cards at once
 
 // The page's state for tests and benchmarks: data-state is "busy" while a
 // play is on its way or moving, "ready" when settled; data-settled counts
@@ -131,6 +134,14 @@ function sleep(ms) {
   return new Promise((resolve) => window.setTimeout(resolve, ms));
 }
 
+// A sleep that a click or a key (skip) ends early.
+function pause(ms) {
+  return new Promise((resolve) => {
+    wake = resolve;
+    window.setTimeout(resolve, ms);
+  });
+}
+
 // While the play is posted, your card already goes to the top of the pile.
 function lift(button) {
   const card = button?.querySelector("[data-flip]");
@@ -228,8 +239,7 @@ async function play(form, submitter) {
   const { response, doc } = answer;
   // Only a play that was taken moves cards: a refusal shows its message.
   const accepted = response.ok && response.redirected;
-  const frames =
-    moving && accepted && doc.querySelector(".table") ? [...doc.querySelectorAll("template.frame")] : [];
+  const frames = moving && accepted ? [...doc.querySelectorAll("template.frame")] : [];
   let position = 0;
   for (const [index, frame] of frames.entries()) {
     if (skipping) break;
@@ -238,7 +248,11 @@ async function play(form, submitter) {
     const duration = index === 0 ? STEP_MS / 2 : STEP_MS;
     await transition(() => showFrame(frame), position, duration, OVERLAP);
   }
-  if (frames.length && !skipping) {
+  if (frames.length && !skipping && !doc.querySelector(".table")) {
+    // The hand is over: its last cards stay in view a moment, then its score.
+    await pause(HOLD_MS);
+    showPage(doc);
+  } else if (frames.length && !skipping) {
     await transition(() => showPage(doc), position, LAST_MS);
   } else {
     // The hand is over (the next page is its score): let your card land first.
@@ -270,6 +284,7 @@ async function saveAids(form, data, field) {
 function skip() {
   if (!busy) return;
   skipping = true;
+  wake?.();
   document.getAnimations().forEach((animation) => animation.finish());
 }
 

@@ -485,8 +485,8 @@ def _render(table: Table, message: str | None = None) -> str:
     if table.seed_public or (match.over and not daily.seed_secret(match)):
         context["share_url"] = _table_url(table, external=True)
         context["deal_url"] = _table_url(table)
+    frames = motion_frames(table, store.aids()) if _wants_frames() else []
     if not match.hand_counted:
-        frames = motion_frames(table, store.aids()) if _wants_frames() else []
         return render_template(
             "game/table.html", view=motion_view(table, context), frames=frames, **context
         )
@@ -509,9 +509,12 @@ def _render(table: Table, message: str | None = None) -> str:
             match_winner=match.winner(),
             house_fields=house_fields,
             shared_top=shared_top(match.history, match.target),
+            frames=frames,
             **context,
         )
-    return render_template("game/between.html", next_hand=next_hand_words(table), **context)
+    return render_template(
+        "game/between.html", next_hand=next_hand_words(table), frames=frames, **context
+    )
 
 
 def _wants_frames() -> bool:

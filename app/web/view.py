@@ -181,7 +181,9 @@ def _taker_words(
             card=card_label(taker["card"]),
         )
     side = match.side_of_team(taker["swept_to"])
-    return gettext("it went with the table to %(side)s", side=names.to[side])
+    return gettext(
+        "it stayed on the table, and the table went to %(side)s at the end", side=names.to[side]
+    )
 
 
 def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
@@ -574,6 +576,18 @@ def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _sweeper(table: Table, team: int) -> int:
+    """The position shown taking the final sweep for ``team``: the
+    player's own if it is the player's team, else its first position."""
+    match = table.match
+    positions = [
+        position
+        for position in range(match.players)
+        if match.rules.team_of(match.seat_of(position)) == team
+    ]
+    return HUMAN if HUMAN in positions else positions[0]
+
+
 def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
     """Return one view per play since the player's move: the table just
     after that play, for the browser to move the cards step by step
@@ -582,12 +596,16 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
     ``name``, ``cards``, ``pisti``, ``jack_pisti``).
 
     Each view has ``position``, the position that played. Only the player's
-    observation of each moment is used, so nothing hidden is shown. Empty
-    when the hand is over (the page is then the hand's score).
+    observation of each moment is used, so nothing hidden is shown. When
+    the hand is over (the page is then the hand's score), the last view is
+    the table just before its last cards leave: the hand's last card on
+    the pile, taken by its capture or by the final sweep of the table
+    (``taken`` then names a position of the sweeping side, the player's
+    own when it is theirs, and counts every card swept).
     """
     state = table.match.state
     start = len(state.plays) - len(table.log)
-    if state.finished or start < 0:
+    if start < 0:
         return []
     quiet = {**aids, "hints": False}
     frames = []
@@ -600,17 +618,22 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
         after = _table_at(table, moment, table.log[: step + 1])
         view = motion_view(after, table_context(after, quiet))
         view["position"] = event["position"]
-        if event["captured"]:
+        if event["captured"] or event["swept"]:
             cards = (*before.pile_face_up, event["card"])
             fan = cards[-(PILE_FAN if aids["fan"] else 2) :]
             view["fan"] = fan
             view["under"] = before.pile_size + 1 - len(fan)
             view["under_face_down"] = before.face_down
+            taker = event["position"]
+            # The pile before the play, as the log and "Pile: N cards" count it.
+            count = event["captured"] - 1
+            if not event["captured"]:
+                # The final sweep: every card left, the last one with them.
+                taker, count = _sweeper(table, event["swept_to"]), event["swept"]
             view["taken"] = {
-                "position": event["position"],
-                "name": table_names(table).who[event["position"]],
-                # The pile before the play, as the log and "Pile: N cards" count it.
-                "cards": event["captured"] - 1,
+                "position": taker,
+                "name": table_names(table).who[taker],
+                "cards": count,
                 "pisti": event["pisti"],
                 "jack_pisti": event["jack_pisti"],
             }

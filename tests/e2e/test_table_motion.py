@@ -6,6 +6,8 @@ reload, an aids change or a language switch; and no JavaScript works."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -178,6 +180,36 @@ def test_a_capture_slides_to_the_taker(page: Page, live_server):
     assert any(sample["ghosts"] for sample in samples), "the taken cards did not move"
     expect(page.locator(".ghost")).to_have_count(0)
     expect(page.locator(".log li").first).to_contain_text("captured the pile")
+
+
+def test_the_hands_last_cards_are_seen_before_its_score(page: Page, live_server, screenshots):
+    """The hand's last play: the computer's last card lands on the pile and
+    its capture or the final sweep is shown on the table before the score
+    page takes its place."""
+    page.set_viewport_size(SIZES["390x844"])
+    page.emulate_media(reduced_motion="reduce")
+    deal(page, live_server, "last-seen")
+    for _ in range(23):  # all but your last card
+        assert play_card(page, page.locator(".hand button").first)
+    page.emulate_media(reduced_motion="no-preference")
+    before, samples = settled(page), []
+    page.locator(".hand button").first.click()
+    while settled(page) == before:
+        samples.append(
+            page.evaluate(
+                """() => ({
+                    taken: document.querySelector(".pile[data-taken-by]") !== null,
+                    caption: document.querySelector("#pile-count")?.textContent || "",
+                    score: document.querySelector(".verdict") !== null,
+                })"""
+            )
+        )
+        if samples[-1]["taken"] and len(samples) % 5 == 0:
+            page.screenshot(path=screenshots / "last-cards-390x844.png")
+    held = [sample for sample in samples if sample["taken"] and not sample["score"]]
+    assert held, "the hand's last cards were never shown on the table"
+    assert re.search(r"(You take|The computer takes) \d+ cards?", held[-1]["caption"])
+    expect(page.locator(".verdict")).to_be_visible()
 
 
 def test_a_click_or_a_key_skips_to_the_end(page: Page, live_server):

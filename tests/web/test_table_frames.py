@@ -114,3 +114,50 @@ def _moves(player) -> list[str]:
     """Every play of the hand so far, from the session's saved game."""
     with player.client.session_transaction() as session:
         return list(session["table"]["match"]["plays"])
+
+
+TAKES = re.compile(r"(You take|The computer takes) (\d+) cards?")
+
+
+def test_the_hands_last_cards_are_steps_of_its_score_page(player):
+    """The score page after the hand's last play carries its steps too: the
+    last card lands on the pile, then its capture or the final sweep takes
+    the table (to the sweeping side, every card left counted), and nothing
+    hidden is drawn."""
+    seen = set()
+    for number in range(40):
+        seed = f"last-steps-{number}"
+        player.deal(seed)
+        while player.hand:
+            player.play(player.hand[0])
+        page = with_frames(player)
+        assert "Download record" in page
+        state = replay(seed, CARDEMS, _moves(player))
+        steps = FRAME.findall(page)
+        # Your last card, then the computer's, the dealer's, which ends the hand.
+        assert [step for step, _ in steps] == ["0", "1"]
+        position, last = steps[-1]
+        last_card = state.plays[-1]
+        assert last_card in FLIP.findall(last)
+        start = GameState(CARDEMS, seeded_deck(seed, CARDEMS))
+        assert not set(FLIP.findall(page)) & set(start.pile[: start.face_down])
+        who, count = TAKES.search(last).groups()
+        taker_team = 0 if who == "You take" else 1
+        assert f'data-taken-by="{taker_team}"' in last
+        lines = re.findall(r"<li>(.*?)</li>", page.split('class="last-plays"')[1])
+        swept = re.search(r"The (\d+) cards left on the table go to", " ".join(lines))
+        if swept:
+            assert int(count) == int(swept.group(1))
+            if "captured" not in lines[0] and "pişti" not in lines[0]:
+                # Your card stayed on the pile, and went with it.
+                to = "you" if taker_team == 0 else "the computer"
+                assert lines[0].endswith(
+                    f"it stayed on the table, and the table went to {to} at the end."
+                )
+            seen.add("sweep")
+        else:
+            assert position == ("0" if taker_team == 0 else "1")
+            seen.add("capture")
+        if seen == {"sweep", "capture"}:
+            return
+    raise AssertionError(f"only {seen} in 40 hands")
