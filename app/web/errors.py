@@ -74,6 +74,21 @@ class StoreUnavailable(ServiceUnavailable):
     changed anything: a 503."""
 
 
+def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+    """Return the 429 page for a request over one of the rate limits, as
+    ``(html, status, headers)`` with ``Retry-After`` in seconds; needs a
+    request context. (A play over the limit with a game in progress gets
+    its table instead: :mod:`app.web.game`.)"""
+    if error.limit.scope == "new-game":
+        message = MESSAGES[429]
+    elif request.endpoint in MOVES:
+        message = PLAY_LIMIT_MESSAGE
+    else:
+        message = REQUEST_LIMIT_MESSAGE
+    page = render_template("errors/error.html", status=429, message=message)
+    return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
+
+
 def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, dict[str, str]]:
     """Return the 503 page for a session store that cannot be reached or
     written, as ``(html, status, headers)``; needs a request context.
@@ -126,16 +141,7 @@ def register(app: Flask) -> None:
     def csrf_error(error: CSRFError) -> tuple[str, int]:
         return render_template("errors/error.html", status=400, message=CSRF_MESSAGE), 400
 
-    @app.errorhandler(RateLimitExceeded)
-    def rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
-        if error.limit.scope == "new-game":
-            message = MESSAGES[429]
-        elif request.endpoint in MOVES:
-            message = PLAY_LIMIT_MESSAGE
-        else:
-            message = REQUEST_LIMIT_MESSAGE
-        page = render_template("errors/error.html", status=429, message=message)
-        return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
+    app.register_error_handler(RateLimitExceeded, rate_limited_page)
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable) -> tuple[str, int, dict[str, str]]:

@@ -20,6 +20,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from flask_limiter import RateLimitExceeded
 from werkzeug.wrappers import Response as BaseResponse
 
 from app.ai import DEFAULT_LEVEL, LEVELS
@@ -40,7 +41,7 @@ from app.logs import log_game_finished
 from app.story.cast import CAST
 
 from . import daily, i18n, links, players, store, story, templating
-from .errors import StoreWriteFailed, stale_page
+from .errors import MOVES, PLAY_LIMIT_MESSAGE, StoreWriteFailed, rate_limited_page, stale_page
 from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
@@ -458,6 +459,19 @@ def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
             # note of the win is lost.
             current_app.logger.warning("story win not kept: %s", error)
     return redirect(url_for("game.table"), 303)
+
+
+@bp.errorhandler(RateLimitExceeded)
+def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+    """A play or a next hand over the play limit: nothing was played, and
+    the answer (429) is the table as it stands with the message, which the
+    page's script shows in place; any other request gets the 429 page."""
+    page, status, headers = rate_limited_page(error)
+    if request.endpoint in MOVES:
+        table = store.load_table()
+        if table is not None:
+            page = _render(table, str(PLAY_LIMIT_MESSAGE))
+    return page, status, headers
 
 
 def _stale() -> tuple[str, int]:

@@ -90,3 +90,32 @@ def test_a_form_on_another_site_cannot_play(page: Page, site, other_site):
     page.goto(site + "/game")
     expect(page.locator(".hand button")).to_have_count(4)
     assert page.locator('.hand input[name="move"]').first.get_attribute("value") == move
+
+
+def test_a_play_over_the_limit_is_told_on_the_table(browser, tmp_path):
+    """Plays faster than the limit (a quick keyboard with reduced motion):
+    the one refused is told on the table, the hand still there, and the
+    next play after the wait is taken."""
+    app = create_app(
+        {
+            "SECRET_KEY": "ops-browser",
+            "SESSION_FILE_DIR": str(tmp_path),
+            "PLAY_LIMIT": "2 per 2 seconds",
+        }
+    )
+    with serve(app) as url:
+        context = browser.new_context(reduced_motion="reduce")
+        page = context.new_page()
+        page.goto(url + "/deal/too-fast")
+        with page.expect_navigation():
+            page.locator(".deal-link button[type=submit]").click()
+        assert play_card(page, page.locator(".hand button").first)
+        assert play_card(page, page.locator(".hand button").first)
+        assert not play_card(page, page.locator(".hand button").first)
+        expect(page.locator(".alert")).to_contain_text("Too many moves in a short time")
+        expect(page.locator(".hand button")).to_have_count(2)
+        expect(page.locator(".verdict")).to_have_count(0)
+        page.wait_for_timeout(2100)
+        assert play_card(page, page.locator(".hand button").first)
+        expect(page.locator(".hand button")).to_have_count(1)
+        context.close()

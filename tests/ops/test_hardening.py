@@ -51,7 +51,14 @@ def test_plays_are_limited_per_game(tmp_path):
         "/play", data=play_fields(player.page), headers={"X-Forwarded-For": "198.51.100.9"}
     )
     assert refused.status_code == 429
-    assert "Too many moves in a short time" in refused.get_data(as_text=True)
+    page = refused.get_data(as_text=True)
+    # The table as it stands, with the message where a refused play's goes:
+    # the page's script shows it in place of the table, hand and all.
+    assert '<p class="alert" role="alert">Too many moves in a short time' in page
+    assert 'data-region="centre"' in page
+    assert re.findall(r'name="card" value="([^"]+)"', page) == re.findall(
+        r'name="card" value="([^"]+)"', player.page
+    )
     assert int(refused.headers["Retry-After"]) == 60
     assert player.get().status_code == 200 and player.move == before
 
