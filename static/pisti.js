@@ -359,7 +359,21 @@ function waitUntilSettled() {
   });
 }
 
-// Aids apply as soon as they are toggled.
+// The open aids panel closes with Escape (back to its summary) or a click
+// or tap anywhere outside it.
+document.addEventListener("keydown", (event) => {
+  const open = document.querySelector("details.settings[open]");
+  if (event.key !== "Escape" || !open) return;
+  open.removeAttribute("open");
+  open.querySelector("summary")?.focus();
+});
+document.addEventListener("pointerdown", (event) => {
+  const open = document.querySelector("details.settings[open]");
+  if (open && event.target instanceof Node && !open.contains(event.target)) open.removeAttribute("open");
+});
+
+// Aids apply as soon as they are toggled (the Save button is for pages
+// without this script).
 document.addEventListener("change", (event) => {
   const box = event.target;
   if (box instanceof HTMLInputElement && box.matches("form.aids input[type=checkbox]")) {

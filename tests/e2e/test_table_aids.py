@@ -163,6 +163,32 @@ def test_number_keys_play_after_the_aids_are_closed(page: Page, live_server):
     expect(page.locator(".log li").first).to_contain_text("You played")
 
 
+def test_the_aids_panel_closes_with_escape_or_a_tap_outside(browser: Browser, live_server):
+    """On a phone the open panel covers the hand: Escape or a tap outside
+    closes it, and with the script each toggle applies at once, so there
+    is no Save button to press."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    deal(page, live_server, "aids-close")
+    settled_when_ready(page)
+    panel = page.locator("details.settings")
+    page.locator("details.settings summary").click()
+    expect(panel).to_have_attribute("open", "")
+    expect(page.locator("form.aids").get_by_role("button", name="Save")).to_be_hidden()
+    page.keyboard.press("Escape")
+    expect(panel).not_to_have_attribute("open", "")
+    assert page.evaluate("document.activeElement.matches('details.settings summary')")
+    page.locator("details.settings summary").click()
+    set_aid(page, "Four-colour deck", True)
+    expect(panel).to_have_attribute("open", "")
+    page.locator(".scoreboard").click()
+    expect(panel).not_to_have_attribute("open", "")
+    # Nothing was played by closing it; the aid stayed on.
+    expect(page.locator(".hand button")).to_have_count(4)
+    expect(page.locator("body")).to_have_class(r"table-page players-2 four-colour")
+    context.close()
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
 def test_no_serious_accessibility_violations(browser: Browser, live_server, locale):
     context = browser.new_context(locale=locale)
