@@ -21,6 +21,7 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_limiter import RateLimitExceeded
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response as BaseResponse
 
 from app.ai import DEFAULT_LEVEL, LEVELS
@@ -496,6 +497,7 @@ def _render(table: Table, message: str | None = None) -> str:
     )
     context.update(story.table_extras(table, store.aids()))
     match = table.match
+    context["daily_game"] = _is_daily(table)
     if table.seed_public or (match.over and not daily.seed_secret(match)):
         context["share_url"] = _table_url(table, external=True)
         context["deal_url"] = _table_url(table)
@@ -529,6 +531,16 @@ def _render(table: Table, message: str | None = None) -> str:
     return render_template(
         "game/between.html", next_hand=next_hand_words(table), frames=frames, **context
     )
+
+
+def _is_daily(table: Table) -> bool:
+    """Whether ``table`` plays a Daily deal (today's or yesterday's), said
+    in the page's bar; ``False`` when the database cannot say."""
+    levels = tuple(level or "" for level in table.levels[1:])
+    try:
+        return daily.daily_day_of(table.match, levels) is not None
+    except SQLAlchemyError:
+        return False
 
 
 def _wants_frames() -> bool:

@@ -185,3 +185,16 @@ def test_a_daily_seed_under_house_rules_is_not_a_daily_game(app):
         house = Match(parse_rules_text("classic&pisti=20"), seed, target=51)
         assert daily.daily_day_of(plain, levels) == yesterday
         assert daily.daily_day_of(house, levels) is None
+
+
+def test_the_bar_says_a_daily_game_is_one(app, visitor):
+    """The table's bar and the final page's say "Daily deal" for the Daily
+    game, and a game of the same rules from a deal link does not."""
+    bar = '<div class="meta"><strong>Daily deal</strong> · Single deal (Cardems)'
+    visitor.start_daily()
+    assert bar in visitor.get("/game").get_data(as_text=True)
+    assert bar in visitor.play_to_the_end()
+    other = Browser(app.test_client())
+    other.deal("not-daily")
+    table = other.get("/game").get_data(as_text=True)
+    assert 'class="meta"' in table and "Daily deal" not in table
