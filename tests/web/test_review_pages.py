@@ -474,6 +474,39 @@ def test_why_is_told_of_the_reviewed_player_unless_it_is_you(app, kind, ours, la
         assert re.search(words, yours, re.I)
 
 
+@pytest.mark.parametrize(
+    ("kind", "unseen", "english"),
+    [
+        (
+            "gives_pile",
+            3,
+            "After Jack of hearts, the pile of 3 cards (card points in sight: 2) could be taken "
+            "by any of the 3 cards of that rank still unseen; for 7 of spades that count is 0.",
+        ),
+        (
+            "gives_pile",
+            1,
+            "After Jack of hearts, the pile of 3 cards (card points in sight: 2) could be taken "
+            "by the one card of that rank still unseen; for 7 of spades that count is 0.",
+        ),
+        (
+            "gives_pisti",
+            2,
+            "Alone on the empty table, Jack of hearts could be taken as a pişti by any of the 2 "
+            "cards of its rank still unseen; for 7 of spades that count is 0.",
+        ),
+    ],
+)
+def test_a_card_left_to_the_unseen_cards_of_its_rank_is_told_plainly(app, kind, unseen, english):
+    why = Why(kind, {**FACTS, "unseen": unseen, "ours": True})
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+        assert str(macro(why, True)) == english
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        turkish = str(macro(why, True))
+    assert ("tek kart" in turkish) == (unseen == 1) and "bu sayı 0" in turkish
+
+
 def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_opponent(client):
     record = finished_record(seed="review-named")
     record["players"] = ["Ayşe", "you"]
