@@ -53,7 +53,7 @@ from redis import RedisError
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs, searches
-from app.ai.review import Step, evaluate, summarize
+from app.ai.review import MISTAKE_POINTS, Step, evaluate, summarize
 from app.db.models import Review
 from app.db.reviews import (
     claim_review,
@@ -223,6 +223,8 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     if review.status == "done":
         context["summary"] = summarize(steps)
         context["by_number"] = {step.number: step for step in steps}
+        # The bars colour a loss past this as bad, and one near zero as good.
+        context["mistake_points"] = MISTAKE_POINTS
     page = render_template("review/summary.html", **context)
     if queue_down:
         return page, 503, {"Retry-After": str(RETRY_AFTER)}

@@ -240,6 +240,10 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
     assert sorted(evaluated) == list(range(1, total + 1))
     done = client.get(f"/review/{key}").get_data(as_text=True)
     assert "Points lost per decision" in done and "The three costliest moves" in done
+    # Each bar: near zero is good, past a mistake's 2 points is bad.
+    bars = re.findall(r"<meter [^>]*>", done)
+    assert len(bars) == total
+    assert all('low="0.5" high="2.0" optimum="0"' in bar for bar in bars)
     # Visiting again, or uploading the same record again, computes nothing.
     assert key_of(upload(client, json.dumps(record).encode())) == key
     client.get(f"/review/{key}")
