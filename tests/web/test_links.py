@@ -330,3 +330,13 @@ def test_a_three_or_four_solo_link_deals_the_same_table_for_anyone(app, client, 
     levels = [NAMES[level] for level in settings["levels"]]
     assert shown_levels(pages[0]) == shown_levels(pages[1]) == levels
     assert pages[0].count('class="place seat') == seats - 1
+
+
+def test_the_deal_page_names_the_seed_as_a_fact_not_its_heading(client):
+    seed = "fGki2ThcFG7vsQrOCUYWWw"
+    page = client.get(f"/deal/{seed}").get_data(as_text=True)
+    assert "<h1>A shared deal</h1>" in page
+    assert f'<dt>Seed</dt>\n    <dd><code class="seed">{seed}</code></dd>' in page
+    turkish = client.get(f"/deal/{seed}", headers={"Accept-Language": "tr"})
+    text = turkish.get_data(as_text=True)
+    assert "<h1>Paylaşılan dağıtım</h1>" in text and "<dt>Dağıtım kodu</dt>" in text
