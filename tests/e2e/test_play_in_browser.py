@@ -97,7 +97,7 @@ def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, 
     seed = "Cuma-aksami_" + "x" * 52
     wider = "document.documentElement.scrollWidth - window.innerWidth"
     page.goto(f"{live_server}/deal/{seed}?rules=classic")
-    expect(page.locator("h1")).to_contain_text(seed)
+    expect(page.locator(".deal-facts .seed")).to_have_text(seed)
     assert page.evaluate(wider) <= 0
     page.get_by_role("button", name="Start this deal").click()
     expect(page.locator(".hand button").first).to_be_visible()
