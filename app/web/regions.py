@@ -218,7 +218,8 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
         )
         + "\n      "
         + (
-            '<span class="card face-up-edge under" aria-hidden="true"></span>'
+            '<span class="card face-up-edge under edges-'
+            f'{min(v["under"] - v["under_face_down"], 8)}" aria-hidden="true"></span>'
             if v["under"] > v["under_face_down"]
             else ""
         )
