@@ -86,7 +86,7 @@ def test_face_up_cards_under_the_fan_are_not_drawn_as_a_back(player):
     page = shown(player.page)
     assert "Pile: 4 cards, 3 face down" in page
     assert page.count('class="card back under"') == 1
-    assert 'face-up-edge' not in page
+    assert "face-up-edge" not in page
     # Later, the face-down cards gone, face-up cards under the top card.
     for number in range(500):
         table = Table.start(CARDEMS, f"under-{number}", ["medium"], True)
