@@ -25,6 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response as BaseResponse
 
 from app.ai import DEFAULT_LEVEL, LEVELS
+from app.db import db
 from app.engine import (
     MATCH_TARGETS,
     RULE_SETS,
@@ -38,7 +39,7 @@ from app.engine import (
     rules_from_json,
     rules_to_query,
 )
-from app.logs import log_game_finished
+from app.logs import first_line, log_game_finished
 from app.story.cast import CAST
 
 from . import daily, i18n, links, players, store, story, templating
@@ -534,12 +535,18 @@ def _render(table: Table, message: str | None = None) -> str:
 
 
 def _is_daily(table: Table) -> bool:
-    """Whether ``table`` plays a Daily deal (today's or yesterday's), said
-    in the page's bar; ``False`` when the database cannot say."""
+    """Whether ``table`` plays the Daily deal started from the Daily page
+    (today's, or yesterday's begun before midnight), said in the page's
+    bar: its seed is not public, unlike a past day's deal played again or
+    a deal link; ``False`` when the database cannot say."""
+    if table.seed_public:
+        return False
     levels = tuple(level or "" for level in table.levels[1:])
     try:
         return daily.daily_day_of(table.match, levels) is not None
-    except SQLAlchemyError:
+    except SQLAlchemyError as error:
+        current_app.logger.warning("database unavailable: %s", first_line(error))
+        db.session.rollback()
         return False
 
 

@@ -473,8 +473,9 @@ def face_down_words(table: Table) -> str | None:
     there were and which side they went to with their card points (seed
     001: "when the hand is over, the captured piles are turned over ...
     the 3 face-down opening cards belong to whichever pile they ended up
-    in"), e.g. "The face-down centre cards, 7♠, A♥ and 4♦, went to the
-    computer, with 1 point among them."; ``None`` when the opening left
+    in"), e.g. "The face-down centre cards, 7♠, A♥, and 4♦, went to the
+    computer, with 1 point among them." (the list as Babel writes it in the
+    page's language); ``None`` when the opening left
     none face down (Jacks passed over can turn them all up)."""
     match = table.match
     state = match.state
@@ -558,9 +559,12 @@ def turn_position(table: Table) -> int | None:
 
 def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Table:
     """The table as it stood at ``state`` (an earlier moment of the current
-    hand), with ``log`` as what had happened since the player's move."""
+    hand), with ``log`` as what had happened since the player's move: the
+    match's totals without the current hand, even once it is counted."""
     match = copy.copy(table.match)
     match.state = state
+    match.history = match.history[: match.hand_number]
+    match.plays_history = match.plays_history[: match.hand_number]
     return replace(table, match=match, log=log)
 
 
@@ -577,9 +581,20 @@ def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
 
 
 def _sweeper(table: Table, team: int) -> int:
-    """The position shown taking the final sweep for ``team``: the
-    player's own if it is the player's team, else its first position."""
+    """The position shown taking the final sweep for ``team``: the seat
+    that made the hand's last capture (its team takes the table, seed 001),
+    or when nobody captured, the player's own position if the table goes
+    to the player's team, else that team's first position."""
     match = table.match
+    state = match.state
+    replayed = GameState(match.rules, state.deck)
+    last = None
+    for card in state.plays:
+        result = replayed.play(card)
+        if result.captured:
+            last = result.seat
+    if last is not None:
+        return match.position_of(last)
     positions = [
         position
         for position in range(match.players)
@@ -600,8 +615,8 @@ def motion_frames(table: Table, aids: dict[str, bool]) -> list[dict[str, Any]]:
     the hand is over (the page is then the hand's score), the last view is
     the table just before its last cards leave: the hand's last card on
     the pile, taken by its capture or by the final sweep of the table
-    (``taken`` then names a position of the sweeping side, the player's
-    own when it is theirs, and counts every card swept).
+    (``taken`` then names the position that made the last capture, whose
+    side sweeps, and counts every card swept).
     """
     state = table.match.state
     start = len(state.plays) - len(table.log)

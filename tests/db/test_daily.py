@@ -188,13 +188,22 @@ def test_a_daily_seed_under_house_rules_is_not_a_daily_game(app):
 
 
 def test_the_bar_says_a_daily_game_is_one(app, visitor):
-    """The table's bar and the final page's say "Daily deal" for the Daily
-    game, and a game of the same rules from a deal link does not."""
+    """The table's bar and the final page's say "Daily deal" for today's
+    Daily game; yesterday's deal played again from the Daily page, or from
+    a deal link at the Daily level, is not one."""
     bar = '<div class="meta"><strong>Daily deal</strong> · Single deal (Cardems)'
     visitor.start_daily()
     assert bar in visitor.get("/game").get_data(as_text=True)
     assert bar in visitor.play_to_the_end()
-    other = Browser(app.test_client())
-    other.deal("not-daily")
-    table = other.get("/game").get_data(as_text=True)
-    assert 'class="meta"' in table and "Daily deal" not in table
+    yesterday = date.today() - timedelta(days=1)
+    with app.test_request_context():
+        seed = daily.daily_seed(yesterday, "cardems")
+    again = Browser(app.test_client())
+    again.get(f"/daily/{yesterday.isoformat()}")
+    again.post(f"/daily/{yesterday.isoformat()}/play", rules="cardems")
+    linked = Browser(app.test_client())
+    linked.deal(f"{seed}?level={daily.DAILY_LEVEL}")
+    for other in (again, linked):
+        table = other.get("/game").get_data(as_text=True)
+        assert '<div class="meta">Single deal (Cardems)' in table
+        assert "Daily deal" not in table

@@ -87,13 +87,13 @@ def test_face_up_cards_under_the_fan_are_not_drawn_as_a_back(player):
     assert "Pile: 4 cards, 3 face down" in page
     assert page.count('class="card back under"') == 1
     assert "face-up-edge" not in page
-    # Later, the face-down cards gone, face-up cards under the top card.
+    # Later, the face-down cards gone, three face-up cards or more under the top card.
     for number in range(500):
         table = Table.start(CARDEMS, f"under-{number}", ["medium"], True)
         mine = []
         while not table.state.finished:
             observation = table.observation()
-            if observation.face_down == 0 and len(observation.pile_face_up) >= 2:
+            if observation.face_down == 0 and len(observation.pile_face_up) >= 4:
                 break
             mine.append(observation.hand[0])
             table.play(mine[-1], str(table.move))

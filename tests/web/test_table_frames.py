@@ -161,3 +161,54 @@ def test_the_hands_last_cards_are_steps_of_its_score_page(player):
         if seen == {"sweep", "capture"}:
             return
     raise AssertionError(f"only {seen} in 40 hands")
+
+
+TOTAL = re.compile(r'<span class="chip total">(\d+) / 51 pts</span>')
+
+
+def test_the_last_steps_show_the_match_totals_before_the_hand(player):
+    """While the hand's last cards land, the match totals are those before
+    it, as on the table a moment ago: its points are added on the score."""
+    player.deal("totals?rules=classic&target=51")
+    before = [0, 0]
+    for _hand in range(2):
+        while player.hand:
+            player.play(player.hand[0])
+        page = with_frames(player)
+        steps = FRAME.findall(page)
+        assert steps
+        for _, step in steps:
+            assert [int(total) for total in TOTAL.findall(step)] == before
+        gains = [int(gain) for gain in re.findall(r'<span class="running">= (\d+)</span>', page)]
+        before = gains[-2:]
+        assert before != [0, 0]
+        fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+        assert player.client.post("/next", data=fields).status_code == 303
+        player.get()
+
+
+def test_the_final_sweep_is_shown_going_to_the_last_capturer(player):
+    """In partners the table left at the end goes to the side of the last
+    capture: its step shows the seat that made that capture taking it."""
+    positions = {"you": 0, "East": 1, "North": 2, "West": 3}
+    for number in range(40):
+        player.deal(f"sweep-to-{number}?rules=partners")
+        while player.hand:
+            player.play(player.hand[0])
+        page = with_frames(player)
+        record = player.client.get("/record?hand=1").get_json()
+        state = GameState(PARTNERS, record["deck"])
+        last = None
+        for card in record["plays"]:
+            result = state.play(card)
+            if result.captured:
+                last = result.seat
+        final = state.plays[-1]
+        _, step = FRAME.findall(page)[-1]
+        if result.captured or last is None:
+            continue
+        assert final in FLIP.findall(step)
+        assert f'data-taken-by="{positions[record["players"][last]]}"' in step
+        if record["players"][last] != "you":
+            return
+    raise AssertionError("no sweep to another seat than yours in 40 hands")
