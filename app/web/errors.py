@@ -77,8 +77,9 @@ class StoreUnavailable(ServiceUnavailable):
 def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     """Return the 429 page for a request over one of the rate limits, as
     ``(html, status, headers)`` with ``Retry-After`` in seconds; needs a
-    request context. (A play over the limit with a game in progress gets
-    its table instead: :mod:`app.web.game`.)"""
+    request context. (A play or next hand over the limit, with a game
+    stored, gets the game's page instead, the table or the hand's score:
+    :mod:`app.web.game`.)"""
     if error.limit.scope == "new-game":
         message = MESSAGES[429]
     elif request.endpoint in MOVES:
