@@ -468,12 +468,12 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     """A play or a next hand over the play limit: nothing was played, and
     the answer (429) is the table as it stands with the message, which the
     page's script shows in place; any other request gets the 429 page."""
-    page, status, headers = rate_limited_page(error)
     if request.endpoint in MOVES:
         table = store.load_table()
         if table is not None:
             page = _render(table, str(PLAY_LIMIT_MESSAGE))
-    return page, status, headers
+            return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
+    return rate_limited_page(error)
 
 
 def _stale() -> tuple[str, int]:
