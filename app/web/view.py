@@ -14,6 +14,7 @@ from flask_babel import get_locale
 from app.ai.hints import Hint, hints_for
 from app.engine import (
     GameState,
+    PlayResult,
     RuleSet,
     TeamScore,
     card_label,
@@ -251,14 +252,15 @@ def last_round(match: Match) -> list[dict[str, Any]]:
     the sweep of the table included. Replayed from the deal, it holds only
     played cards, all seen face up, and counts.
     """
+    results = _hand_results(match)[-match.players :]
+    return [logged(result, match.position_of(result.seat)) for result in results]
+
+
+def _hand_results(match: Match) -> list[PlayResult]:
+    """Return every play of the current hand so far, as the engine told
+    it (seat, card, captures, piştis, sweep), replayed from its deal."""
     state = GameState(match.rules, seeded_deck(match.seed, match.rules, match.hand_number))
-    plays = match.state.plays
-    events = []
-    for index, card in enumerate(plays):
-        result = state.play(card)
-        if index >= len(plays) - match.players:
-            events.append(logged(result, match.position_of(result.seat)))
-    return events
+    return [state.play(card) for card in match.state.plays]
 
 
 def hint_text(hint: Hint) -> str:
@@ -586,15 +588,9 @@ def _sweeper(table: Table, team: int) -> int:
     or when nobody captured, the player's own position if the table goes
     to the player's team, else that team's first position."""
     match = table.match
-    state = match.state
-    replayed = GameState(match.rules, state.deck)
-    last = None
-    for card in state.plays:
-        result = replayed.play(card)
-        if result.captured:
-            last = result.seat
-    if last is not None:
-        return match.position_of(last)
+    captures = [result.seat for result in _hand_results(match) if result.captured]
+    if captures:
+        return match.position_of(captures[-1])
     positions = [
         position
         for position in range(match.players)
