@@ -87,7 +87,13 @@ def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str
     else:
         message = REQUEST_LIMIT_MESSAGE
     page = render_template("errors/error.html", status=429, message=message)
-    return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
+    return page, 429, retry_after(error)
+
+
+def retry_after(error: RateLimitExceeded) -> dict[str, str]:
+    """The ``Retry-After`` header of a 429 for ``error``: the seconds until
+    the limit's window ends."""
+    return {"Retry-After": str(error.limit.limit.get_expiry())}
 
 
 def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, dict[str, str]]:

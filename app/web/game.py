@@ -43,7 +43,14 @@ from app.logs import first_line, log_game_finished
 from app.story.cast import CAST
 
 from . import daily, i18n, links, players, store, story, templating
-from .errors import MOVES, PLAY_LIMIT_MESSAGE, StoreWriteFailed, rate_limited_page, stale_page
+from .errors import (
+    MOVES,
+    PLAY_LIMIT_MESSAGE,
+    StoreWriteFailed,
+    rate_limited_page,
+    retry_after,
+    stale_page,
+)
 from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
@@ -472,7 +479,7 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
         table = store.load_table()
         if table is not None:
             page = _render(table, str(PLAY_LIMIT_MESSAGE))
-            return page, 429, {"Retry-After": str(error.limit.limit.get_expiry())}
+            return page, 429, retry_after(error)
     return rate_limited_page(error)
 
 
