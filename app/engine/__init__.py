@@ -22,7 +22,7 @@ from .rules import (
     with_options,
 )
 from .scoring import TeamScore, hand_winner, score_hand
-from .shuffle import InvalidSeed, check_seed, new_seed, seeded_deck
+from .shuffle import InvalidSeed, check_seed, new_seed, normalize_seed, seeded_deck
 from .state import GameState, IllegalPlay, InvalidState, PlayResult, would_capture
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "load_record",
     "make_record",
     "new_seed",
+    "normalize_seed",
     "observe",
     "parse_card",
     "parse_rules_text",

@@ -24,28 +24,47 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import unicodedata
 from collections.abc import Iterator
 
 from .cards import FULL_DECK
 from .rules import RuleSet
 
-SEED_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: 1 to 64 letters (any alphabet: ``şans``), digits, ``-`` or ``_``: what
+#: Python's Unicode ``\w`` matches, and the hyphen.
+SEED_PATTERN = re.compile(r"[\w-]{1,64}")
 _LIMIT = 2**64
 
 
 class InvalidSeed(ValueError):
-    """Raised for a seed that is not 1-64 letters, digits, ``-`` or ``_``."""
+    """Raised for a seed that is not 1-64 letters, digits, ``-`` or ``_``
+    in Unicode's composed form (NFC)."""
 
 
 def check_seed(seed: object) -> str:
-    """Return ``seed`` if it is a valid deal seed.
+    """Return ``seed`` if it is a valid deal seed: 1 to 64 characters, each
+    a letter of any alphabet (``ç ğ ı ö ş ü`` too), a digit, ``-`` or ``_``,
+    in the composed form (NFC) that :func:`normalize_seed` gives, so one
+    word typed on any keyboard is one seed.
 
     Raises:
-        InvalidSeed: not a string of 1 to 64 characters from ``A-Z a-z 0-9 - _``.
+        InvalidSeed: not such a string (not a ``str``, empty, too long, a
+            space or other sign, or decomposed letters).
     """
-    if not isinstance(seed, str) or not SEED_PATTERN.fullmatch(seed):
+    if (
+        not isinstance(seed, str)
+        or not SEED_PATTERN.fullmatch(seed)
+        or not unicodedata.is_normalized("NFC", seed)
+    ):
         raise InvalidSeed("a seed is 1 to 64 letters, digits, '-' or '_'")
     return seed
+
+
+def normalize_seed(text: str) -> str:
+    """Return ``text`` as a seed is written: spaces at either end removed,
+    letters composed (NFC: ``s`` + combining cedilla becomes ``ş``). The
+    result still needs :func:`check_seed`."""
+    return unicodedata.normalize("NFC", text.strip())
 
 
 def new_seed() -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -105,9 +106,15 @@ def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
         return None
     now = today()
     for day in (now, now - timedelta(days=1)):
-        if hmac.compare_digest(match.seed, daily_seed(day, rules)):
+        if _same_seed(match.seed, daily_seed(day, rules)):
             return day
     return None
+
+
+def _same_seed(seed: str, daily: str) -> bool:
+    """Whether ``seed`` is the Daily seed ``daily``, compared in constant
+    time (as UTF-8: a player's seed may have letters beyond ASCII)."""
+    return hmac.compare_digest(seed.encode(), daily.encode())
 
 
 def seed_secret(match: Match) -> bool:
@@ -118,7 +125,7 @@ def seed_secret(match: Match) -> bool:
     if rules not in DAILY_RULES:
         return False
     try:
-        return hmac.compare_digest(match.seed, daily_seed(today(), rules))
+        return _same_seed(match.seed, daily_seed(today(), rules))
     except SQLAlchemyError as error:
         current_app.logger.warning("database unavailable: %s", first_line(error))
         db.session.rollback()
@@ -130,9 +137,15 @@ def _rules_arg(source: Mapping[str, str]) -> str:
     return rules if rules in DAILY_RULES else "cardems"
 
 
-def _page_number() -> int:
+#: A leaderboard's ``?page=``: a whole number from 1, in ASCII digits.
+PAGE = re.compile(r"[1-9][0-9]{0,5}")
+
+
+def page_number() -> int:
+    """The leaderboard page the request asks for (``?page=``, from 1); 1
+    for anything else (``0``, ``-2``, ``²``, ``x``, more than six digits)."""
     text = request.args.get("page", "1")
-    return int(text) if text.isdigit() and len(text) < 7 else 1
+    return int(text) if PAGE.fullmatch(text) else 1
 
 
 def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> str:
@@ -140,7 +153,7 @@ def _day_page(day: date, rules: str, player: Player | None, **context: Any) -> s
     (page ``?page=``, the player's own row marked), the player's entry of
     that day (``entry``) and ``context``."""
     board = queries.daily_leaderboard(
-        day, rules, _page_number(), player.id if player is not None else None
+        day, rules, page_number(), player.id if player is not None else None
     )
     return render_template(
         "daily/daily.html",

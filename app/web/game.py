@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Callable
@@ -17,11 +18,13 @@ from flask import (
     redirect,
     render_template,
     request,
+    send_file,
     url_for,
 )
 from flask_babel import get_locale
 from flask_limiter import RateLimitExceeded
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.urls import uri_to_iri
 from werkzeug.wrappers import Response as BaseResponse
 
 from app.ai import DEFAULT_LEVEL, LEVELS
@@ -36,6 +39,7 @@ from app.engine import (
     check_seed,
     make_record,
     new_seed,
+    normalize_seed,
     rules_from_json,
     rules_to_query,
 )
@@ -188,7 +192,7 @@ def new_game() -> BaseResponse | tuple[str, int]:
 @bp.get("/deal")
 def deal_from_form() -> BaseResponse | tuple[str, int]:
     """Take the home page's seed form to the deal's own link."""
-    seed = request.args.get("seed", "").strip()
+    seed = normalize_seed(request.args.get("seed", ""))
     try:
         check_seed(seed)
     except InvalidSeed:
@@ -201,13 +205,18 @@ def deal_from_form() -> BaseResponse | tuple[str, int]:
 
 
 @bp.get("/deal/<path:seed>")
-def deal_page(seed: str) -> str | tuple[str, int]:
+def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     """Show what the link ``seed`` deals, with a button that starts it
     (a POST to the same address): opening a link never changes anything,
-    so a link from another site cannot replace the game in progress."""
-    settings, problem = _deal_settings(seed)
+    so a link from another site cannot replace the game in progress. A
+    seed written with decomposed letters (``s`` and a combining cedilla)
+    goes to its composed link (``ş``), the one seed it means."""
+    composed = normalize_seed(seed)
+    settings, problem = _deal_settings(composed)
     if problem is not None:
         return problem
+    if composed != seed:
+        return redirect(_deal_url(composed, settings), 308)
     table = store.load_table()
     players = settings["rule_set"].players
     return render_template(
@@ -322,10 +331,14 @@ def record() -> BaseResponse | tuple[str, int]:
     name = "-".join(
         part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part
     )
-    return Response(
-        body,
+    # send_file writes a name with letters beyond ASCII (a seed "şans") as
+    # RFC 6266 asks, with an ASCII fallback.
+    return send_file(
+        io.BytesIO(body.encode()),
         mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name}.json"'},
+        as_attachment=True,
+        download_name=f"{name}.json",
+        conditional=False,
     )
 
 
@@ -507,7 +520,8 @@ def _render(table: Table, message: str | None = None) -> str:
     match = table.match
     context["daily_game"] = _is_daily(table)
     if table.seed_public or (match.over and not daily.seed_secret(match)):
-        context["share_url"] = _table_url(table, external=True)
+        # Shown as written (an IRI: "/deal/şans"), not percent-encoded.
+        context["share_url"] = uri_to_iri(_table_url(table, external=True))
         context["deal_url"] = _table_url(table)
     frames = motion_frames(table, store.aids()) if _wants_frames() else []
     if not match.hand_counted:
@@ -576,8 +590,8 @@ def _no_game() -> tuple[str, int]:
 
 def _bad_seed(seed: str) -> tuple[str, int]:
     message = gettext(
-        "“%(seed)s” cannot be used: a seed is 1 to 64 letters a–z or A–Z (no accents: not "
-        "ç ğ ı ö ş ü), digits, - or _.",
+        "“%(seed)s” cannot be used: a seed is 1 to 64 letters (ç ğ ı ö ş ü too), digits, "
+        "- or _, with no spaces or other signs.",
         seed=seed[:80],
     )
     return _bad_request(gettext("That is not a valid seed"), message)

@@ -59,11 +59,6 @@ def game_finished(table: Table) -> None:
         db.session.rollback()
 
 
-def _page_number() -> int:
-    text = request.args.get("page", "1")
-    return int(text) if text.isdigit() and len(text) < 7 else 1
-
-
 def _back(default: str) -> str:
     """The game's page when the form came from it (``next=game``), else ``default``."""
     return url_for("game.table") if request.form.get("next") == "game" else default
@@ -231,10 +226,10 @@ def leaderboard() -> str:
     player_id = player.id if player is not None else None
     if period == "week":
         board = queries.weekly_leaderboard(
-            week_start(datetime.now(UTC).date()), _page_number(), player_id
+            week_start(datetime.now(UTC).date()), daily.page_number(), player_id
         )
     else:
-        board = queries.alltime_leaderboard(_page_number(), player_id)
+        board = queries.alltime_leaderboard(daily.page_number(), player_id)
     return render_template("players/leaderboard.html", board=board, period=period, player=player)
 
 

@@ -42,6 +42,18 @@ def test_a_known_players_game_is_recorded_once(app, visitor):
         assert db.session.scalar(select(WeeklyTotal.score)) == player.score
 
 
+def test_a_game_from_a_seed_in_turkish_letters_is_recorded(app, visitor):
+    # The Daily check compared the seed with hmac.compare_digest, which
+    # refuses non-ASCII text: the last play was a 500 and nothing recorded.
+    visitor.choose_name("Ayşe")
+    visitor.deal("cuma-ak%C5%9Fam%C4%B1")
+    page = visitor.play_to_the_end()
+    assert "Recorded for Ayşe." in page
+    with app.app_context():
+        key = deal_key("cuma-akşamı", "cardems", None, ("medium",))
+        assert db.session.scalar(select(Result.deal_key)) == key
+
+
 def test_anonymous_games_are_not_recorded(app, visitor):
     visitor.deal("anon")
     visitor.play_to_the_end()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from sqlalchemy import select
 
 from app.db import db, queries
@@ -89,6 +90,25 @@ def test_all_time_board_pages_and_your_row(app):
         assert [row["rank"] for row in page3.rows] == [41, 42, 43, 44, 45]
         assert page3.mine["rank"] == 1
         assert queries.alltime_leaderboard(99, None).page == 3
+
+
+@pytest.mark.parametrize("page", ["%C2%B2", "%E2%91%A0", "0", "-2", "1_0", "+2", "%201", "1234567"])
+@pytest.mark.parametrize(
+    "path,text",
+    [
+        ("/leaderboard", "Your place: 1 of 1"),
+        ("/leaderboard?period=week", "This week"),
+        ("/daily", "<h1>Daily deal</h1>"),
+    ],
+)
+def test_an_odd_page_number_is_the_first_page(visitor, path, text, page):
+    # "²" and "①" are digits to str.isdigit() but not to int(): they were
+    # a 500.
+    visitor.choose_name("Zeynep")
+    joined = "&" if "?" in path else "?"
+    response = visitor.get(f"{path}{joined}page={page}")
+    assert response.status_code == 200
+    assert text in response.get_data(as_text=True)
 
 
 def test_leaderboard_page_states_the_formula_and_escapes_names(app, visitor):

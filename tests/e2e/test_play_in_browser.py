@@ -27,13 +27,19 @@ def engine_result(seed: str, mine: list[str]) -> tuple[GameState, list]:
 def test_deal_from_seed_and_play_a_whole_hand(
     page: Page, live_server, screenshots, size_name, size
 ):
-    seed = f"e2e-{size_name}"
+    # A seed in Turkish letters: dealt, shared and dealt again as written.
+    seed = f"e2e-{size_name}-şans"
     page.set_viewport_size(size)
     page.goto(live_server + "/")
     page.emulate_media(reduced_motion="reduce")
     page.screenshot(path=screenshots / f"home-{size_name}.png", full_page=True)
-    page.get_by_label("Seed").fill(seed)
+    field = page.get_by_label("Seed")
+    field.fill("a b")
+    assert not field.evaluate("f => f.checkValidity()")
+    field.fill(seed)
+    assert field.evaluate("f => f.checkValidity()")
     page.get_by_role("button", name="Deal from a seed").click()
+    expect(page.locator(".deal-facts .seed")).to_have_text(seed)
     page.emulate_media(reduced_motion="reduce")
     page.screenshot(path=screenshots / f"deal-link-{size_name}.png", full_page=True)
     page.get_by_role("button", name="Start this deal").click()

@@ -13,6 +13,7 @@ from app.engine import (
     InvalidSeed,
     check_seed,
     new_seed,
+    normalize_seed,
     seeded_deck,
 )
 
@@ -70,6 +71,7 @@ def reference_deck(seed, rules, hand=0):
 
 
 SEEDS = [f"s{i}" for i in range(400)] + ["a", "hello-world", "Z_9", "x" * 64, "-", "_"]
+SEEDS += ["şans", "İĞÜ_çöı"]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
@@ -112,17 +114,18 @@ def test_different_seeds_give_different_decks():
 
 @pytest.mark.parametrize(
     "seed",
-    ["", "a" * 65, "a b", "é", "a/b", " a", "a\n", "a.b", "ü1", None, 5, b"abc"],
+    ["", "a" * 65, "ş" * 65, "a b", "a/b", " a", "a\n", "a.b", "s\u0327ans", "a!", None, 5, b"abc"],
     ids=[
         "empty",
         "65 chars",
+        "65 Turkish letters",
         "space",
-        "e-acute",
         "slash",
         "leading space",
         "newline",
         "dot",
-        "u-umlaut",
+        "decomposed s-cedilla",
+        "sign",
         "None",
         "int",
         "bytes",
@@ -135,10 +138,21 @@ def test_invalid_seeds_are_rejected(seed):
         check_seed(seed)
 
 
-@pytest.mark.parametrize("seed", ["a", "a" * 64, "A-z_0-9", "-", "_", "0123456789"])
+@pytest.mark.parametrize(
+    "seed", ["a", "a" * 64, "A-z_0-9", "-", "_", "0123456789", "şans", "ı" * 64, "Çay-İçelim_2"]
+)
 def test_valid_seeds_are_accepted(seed):
     assert check_seed(seed) == seed
     assert len(seeded_deck(seed, CARDEMS)) == 52
+
+
+def test_a_seed_is_normalized_to_composed_letters():
+    # "ş" typed as "s" and a combining cedilla, "İ" as "I" and a dot above.
+    assert normalize_seed(" cuma-aks\u0327am-I\u0307zmir\n") == "cuma-akşam-İzmir"
+    decomposed = "s\u0327ans"
+    with pytest.raises(InvalidSeed):
+        check_seed(decomposed)
+    assert seeded_deck(normalize_seed(decomposed), CARDEMS) == seeded_deck("şans", CARDEMS)
 
 
 def test_new_seeds_are_valid_and_fresh():

@@ -38,7 +38,7 @@ def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
     record = json.loads(response.get_data(as_text=True))
     assert "seed" not in record
     assert sorted(record["players"]) == ["computer", "you"]  # the first dealer is drawn
-    assert 'filename="pisti-game-hand1.json"' in response.headers["Content-Disposition"]
+    assert response.headers["Content-Disposition"] == "attachment; filename=pisti-game-hand1.json"
 
 
 def test_record_of_a_chosen_seed_names_it(client):
