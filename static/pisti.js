@@ -150,7 +150,11 @@ function lift(button) {
   if (!card || !spot) return null;
   const from = card.getBoundingClientRect();
   const to = spot.getBoundingClientRect();
-  const left = spot.matches(".top") ? to.left + to.width * 0.45 : to.left;
+  // Beside the top card, but never past the table's right edge (a wide
+  // fan on a phone).
+  const edge = (fan.closest(".table") || document.documentElement).getBoundingClientRect().right;
+  const beside = spot.matches(".top") ? to.left + to.width * 0.45 : to.left;
+  const left = Math.max(to.left, Math.min(beside, edge - to.width - 4));
   const scale = to.width / from.width;
   return card.animate(
     [

@@ -91,6 +91,7 @@ def runner(app):
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 START = re.compile(r'<form method="post" action="(/deal/[^"]*)"')
+REPLACES = re.compile(r'name="replaces" value="(\w*)"')
 
 
 def start_deal(client, link: str, **options):
@@ -102,7 +103,8 @@ def start_deal(client, link: str, **options):
         return page
     html = page.get_data(as_text=True)
     action = START.search(html).group(1).replace("&amp;", "&")
-    return client.post(action, data={"csrf_token": CSRF.search(html).group(1)}, **options)
+    fields = {"csrf_token": CSRF.search(html).group(1), "replaces": REPLACES.search(html).group(1)}
+    return client.post(action, data=fields, **options)
 
 
 MOVE = re.compile(r'name="move" value="(\d+)"')

@@ -203,7 +203,7 @@ def play() -> Response | tuple[str, int, dict[str, str]]:
     day = today()
     table = _deal(day, rules)
     try:
-        store.apply(lambda: store.start_table(table))
+        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     except store.Stale:
         return stale_page()
     player = current_player()
@@ -256,7 +256,7 @@ def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dic
         return _no_such_day(day_text)
     table = _deal(day, _rules_arg(request.form))
     try:
-        store.apply(lambda: store.start_table(table))
+        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     except store.Stale:
         return stale_page()
     return redirect(url_for("game.table"), 303)

@@ -23,6 +23,7 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_limiter import RateLimitExceeded
+from markupsafe import Markup
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.urls import uri_to_iri
 from werkzeug.wrappers import Response as BaseResponse
@@ -125,6 +126,15 @@ def _card_label(card: str) -> str:
 @bp.app_template_filter("card_name")
 def _card_name(card: str) -> str:
     return i18n.card_name(card)
+
+
+@bp.app_template_global("replaces_field")
+def _replaces_field() -> Markup:
+    """The hidden field of a form that starts a game: the game current now
+    (:data:`.store.REPLACES`), so a second send of the form changes nothing."""
+    return Markup('<input type="hidden" name="{}" value="{}">').format(
+        store.REPLACES, store.current_game_id()
+    )
 
 
 @bp.app_template_global("kept_rules")
@@ -263,7 +273,7 @@ def table() -> str | tuple[str, int]:
     table = store.load_table()
     if table is None:
         return _no_game()
-    return _render(table)
+    return render_table(table)
 
 
 @bp.post("/play")
@@ -297,8 +307,16 @@ def resume() -> BaseResponse | tuple[str, int]:
     except store.Stale:
         return _stale()
     if not found:
-        return _stale() if store.moved() else _no_game()
+        # Already resumed (a double click) or gone: a game is current.
+        return _stale() if store.moved() or store.has_table() else _no_game()
     return redirect(url_for("game.table"), 303)
+
+
+#: Why today's Daily has no record yet (:func:`record`, and the review).
+DAILY_RECORDS_LATER = lazy_gettext(
+    "Today’s Daily deal: its seed, share link, records and review open once the day is over "
+    "(midnight UTC), as others are still playing it."
+)
 
 
 @bp.get("/record")
@@ -309,12 +327,14 @@ def record() -> BaseResponse | tuple[str, int]:
     if table is None:
         return _no_game()
     match = table.match
+    if daily.seed_secret(match):
+        return render_table(table, str(DAILY_RECORDS_LATER)), 409
     number = _whole_number(request.args.get("hand", str(match.hand_number + 1)))
     if number is None or not 1 <= number <= len(match.plays_history):
         message = gettext(
             "The record of a hand can be downloaded when that hand is over: it shows every card."
         )
-        return _render(table, message), 409
+        return render_table(table, message), 409
     index = number - 1
     state = match.finished_hand(index)
     extra: dict[str, Any] = {"players": record_players(match, index)}
@@ -430,9 +450,9 @@ def _start(
     )
 
     def start() -> None:
+        store.start_table(table, request.form.get(store.REPLACES))
         if remember:
             store.save_settings(settings)
-        store.start_table(table)
 
     try:
         store.apply(start)
@@ -468,7 +488,7 @@ def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
         current = store.load_table()
         if current is None:
             return _no_game()
-        return _render(current, str(REFUSALS[refusal.reason])), refusal.status
+        return render_table(current, str(REFUSALS[refusal.reason])), refusal.status
     except store.Stale:
         return _stale()
     if table.match.over and not was_over:
@@ -491,7 +511,7 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     if request.endpoint in MOVES:
         table = store.load_table()
         if table is not None:
-            page = _render(table, str(PLAY_LIMIT_MESSAGE))
+            page = render_table(table, str(PLAY_LIMIT_MESSAGE))
             return page, 429, retry_after(error)
     return rate_limited_page(error)
 
@@ -504,10 +524,10 @@ def _stale() -> tuple[str, int]:
     if table is None:
         page, status, _ = stale_page()
         return page, status
-    return _render(table, str(REFUSALS["stale"])), 409
+    return render_table(table, str(REFUSALS["stale"])), 409
 
 
-def _render(table: Table, message: str | None = None) -> str:
+def render_table(table: Table, message: str | None = None) -> str:
     """Render the table page, the between-hands page or the final page."""
     context = table_context(table, store.aids())
     context.update(
@@ -519,7 +539,10 @@ def _render(table: Table, message: str | None = None) -> str:
     context.update(story.table_extras(table, store.aids()))
     match = table.match
     context["daily_game"] = _is_daily(table)
-    if table.seed_public or (match.over and not daily.seed_secret(match)):
+    # Today's Daily: no seed, link or record (every card) while others play it.
+    secret = not table.seed_public and match.hand_counted and daily.seed_secret(match)
+    context["records_later"] = DAILY_RECORDS_LATER if secret else None
+    if table.seed_public or (match.over and not secret):
         # Shown as written (an IRI: "/deal/şans"), not percent-encoded.
         context["share_url"] = uri_to_iri(_table_url(table, external=True))
         context["deal_url"] = _table_url(table)

@@ -25,6 +25,7 @@ from app.engine import (
 )
 
 from . import store
+from .errors import stale_page
 from .game import LEVEL_NAMES, RULE_NAMES
 from .links import seat_fields
 from .rule_words import EXPLAINED, LABELS, VALUES, choices, refusal
@@ -70,7 +71,7 @@ def form() -> tuple[str, int]:
 
 
 @bp.post("/house")
-def start() -> Response | tuple[str, int]:
+def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Start a game from a fresh seed under the posted house rules: field
     ``rules`` (the base), ``target`` (empty: the base's), ``level``, any
     option of :data:`LABELS` (empty: the base's; ``players`` and ``teams``
@@ -101,7 +102,7 @@ def start() -> Response | tuple[str, int]:
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
     try:
-        store.apply(lambda: store.start_table(table))
+        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     except store.Stale:
-        return redirect(url_for("game.home"), 303)
+        return stale_page()
     return redirect(url_for("game.table"), 303)

@@ -170,7 +170,12 @@ def choose_name() -> Response | tuple[str, int]:
             return redirect(_back(url_for("players.profile")), 303)
         player, token = queries.create_player(name)
     except queries.NameRefused as refusal:
-        return _profile_page(str(NAME_REFUSALS[refusal.reason]), status=400)
+        message = str(NAME_REFUSALS[refusal.reason])
+        table = store.load_table() if request.form.get("next") == "game" else None
+        if table is not None:
+            # From the final page: stay there, the score and the form in view.
+            return game.render_table(table, message), 400
+        return _profile_page(message, status=400)
     g.player = player
     store.adopt_story_progress(player.id)
     table = store.load_table()

@@ -78,7 +78,7 @@ from app.engine.decisions import Decision, decisions
 from app.engine.rules import MAX_PLAYED_POINTS
 from app.engine.rules import POINTS as POINT_OPTIONS
 
-from . import i18n, store
+from . import daily, game, i18n, store
 from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
@@ -184,8 +184,10 @@ def from_game() -> BaseResponse | tuple[str, int]:
     if table is None:
         return render_template("game/no_game.html"), 404
     match = table.match
+    if daily.seed_secret(match):
+        return _refused(str(game.DAILY_RECORDS_LATER), status=409)
     finished = len(match.plays_history)
-    text = request.form.get("hand", str(finished))
+    text = request.form.get("hand") or str(finished)  # missing or empty: the last
     number = int(text) if re.fullmatch(r"[0-9]{1,3}", text) else 0
     if not 1 <= number <= finished:
         return _refused(gettext("A hand can be reviewed once it is over: it shows every card."))
@@ -366,13 +368,14 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     return names
 
 
-def _refused(message: str, detail: str | None = None) -> tuple[str, int]:
-    """The upload page again, with what was wrong (400) and, for a record
-    the engine refused, its reason (``detail``, in English)."""
+def _refused(message: str, detail: str | None = None, status: int = 400) -> tuple[str, int]:
+    """The upload page again, with what was wrong (``status``, 400: the
+    request's fault) and, for a record the engine refused, its reason
+    (``detail``, in English)."""
     page = render_template(
         "review/upload.html", limit=RECORD_LIMIT // 1024, message=message, detail=detail
     )
-    return page, 400
+    return page, status
 
 
 def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:

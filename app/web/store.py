@@ -170,11 +170,36 @@ def _keep_current(kept: list[dict[str, Any]]) -> None:
     session.pop(_PREVIOUS, None)
 
 
-def start_table(table: Table) -> None:
+#: The field of a form that starts a game: the id of the game that was
+#: current when the form was shown ("" for none), see :func:`start_table`.
+REPLACES = "replaces"
+
+
+def current_game_id() -> str:
+    """Return the id of the player's current game (in progress or over),
+    or ``""`` with none, without rebuilding the game."""
+    data = session.get(_TABLE)
+    game_id = data.get("game_id") if isinstance(data, dict) else None
+    return game_id if isinstance(game_id, str) else ""
+
+
+def start_table(table: Table, replaces: str | None = None) -> None:
     """Keep a newly dealt ``table``, under a fresh session id (so an id
     seen before the new game gives no access to it). A game still in
     progress is put aside (the last :data:`KEEP`), so a deal link opened by
-    mistake loses nothing (see :func:`resume`)."""
+    mistake loses nothing (see :func:`resume`).
+
+    ``replaces`` is the form's :data:`REPLACES` field, the game that was
+    current when the form was shown; ``None`` (no such field) skips the
+    check.
+
+    Raises:
+        Stale: another game is current now: the form was sent twice (a
+            double click, a retry) or comes from an out-of-date page, and
+            nothing is changed.
+    """
+    if replaces is not None and replaces != current_game_id():
+        raise Stale("the game this form would replace is no longer the current one")
     _keep_current(_kept())
     _interface().regenerate(_session())
     save_table(table)

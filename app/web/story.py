@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 
 from app.engine import CLASSIC, new_seed, score_hand
 from app.story import lesson
@@ -112,7 +112,7 @@ def play() -> ResponseReturnValue:
         target=TARGET,
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    refused = _store(lambda: store.start_table(table))
+    refused = _store(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     return refused or redirect(url_for("game.table"), 303)
 
 
@@ -206,6 +206,17 @@ def lesson_page() -> str:
     return _lesson(_lesson_step())
 
 
+#: A lesson form from a page the lesson has left (a repeat, another tab).
+LESSON_MOVED_ON = lazy_gettext(
+    "That page was out of date: the lesson had moved on (in another tab, or the card was "
+    "already played). Nothing was played; here is the lesson as it stands."
+)
+
+
+class _MovedOn(Exception):
+    """The lesson is no longer at the step the form was for."""
+
+
 @bp.post("/lesson")
 def lesson_play() -> ResponseReturnValue:
     """Play the posted card (fields ``card`` and ``step``) in the lesson:
@@ -213,7 +224,7 @@ def lesson_play() -> ResponseReturnValue:
     and another try; a stale or bad form changes nothing."""
     step = _lesson_step()
     if step >= len(lesson.STEPS) or request.form.get("step") != str(step):
-        return redirect(url_for("story.lesson_page"), 303)
+        return _lesson(step, str(LESSON_MOVED_ON)), 409
     asked = lesson.STEPS[step]
     state = lesson.position(step)
     card = request.form.get("card", "")
@@ -221,11 +232,15 @@ def lesson_play() -> ResponseReturnValue:
 
         def change() -> None:
             # Made again on a fresh session if another tab moved the lesson on.
-            if _lesson_step() == step:
-                done = {"lesson": "done"} if step + 1 == len(lesson.STEPS) else {}
-                _update(lesson_step=step + 1, **done)
+            if _lesson_step() != step:
+                raise _MovedOn()
+            done = {"lesson": "done"} if step + 1 == len(lesson.STEPS) else {}
+            _update(lesson_step=step + 1, **done)
 
-        refused = _store(change)
+        try:
+            refused = _store(change)
+        except _MovedOn:
+            return _lesson(_lesson_step(), str(LESSON_MOVED_ON)), 409
         return refused or redirect(url_for("story.lesson_page"), 303)
     if card not in state.hands[0]:
         return _lesson(step, gettext("That card is not in your hand; nothing was played.")), 400

@@ -175,6 +175,9 @@ def _taker_words(
         )
     if taker is None:
         return gettext("it stays on the pile")
+    if taker["captured"] and taker["position"] == HUMAN:
+        # Its own sentence: the verb agrees with "you" (Turkish "aldınız").
+        return gettext("you took it with %(card)s", card=card_label(taker["card"]))
     if taker["captured"]:
         return gettext(
             "%(taker)s took it with %(card)s",

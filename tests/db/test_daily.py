@@ -50,10 +50,17 @@ def test_the_seed_stays_secret_while_the_day_lasts(app, visitor):
         seed = daily.daily_seed(daily.today(), "cardems")
     assert 'class="verdict"' in page
     assert seed not in page
-    assert "its seed and link are shown once the day ends" in page
-    record = visitor.client.get("/record").get_data(as_text=True)
-    assert seed not in record
-    assert '"seed"' not in record
+    later = "its seed, share link, records and review open once the day is over"
+    assert later in page
+    # The record and the review show every card: a friend who got them
+    # would know today's deal. Neither is offered, and asking is refused.
+    assert "Download record" not in page and "Review this game" not in page
+    record = visitor.client.get("/record")
+    assert record.status_code == 409
+    assert "Content-Disposition" not in record.headers
+    assert later in record.get_data(as_text=True)
+    review = visitor.post("/review/game", hand="1")
+    assert review.status_code == 409 and later in review.get_data(as_text=True)
     assert seed not in visitor.get("/daily").get_data(as_text=True)
 
 
@@ -69,6 +76,8 @@ def test_yesterdays_seed_is_public_with_a_link(app, visitor):
     visitor.post(f"/daily/{yesterday.isoformat()}/play", rules="classic")
     final = visitor.play_to_the_end()
     assert seed in final  # a past deal's share link is public
+    assert "Download record" in final
+    assert visitor.client.get("/record?hand=1").status_code == 200
 
 
 def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_path):

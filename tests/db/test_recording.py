@@ -74,6 +74,24 @@ def test_choosing_a_name_on_the_final_page_keeps_that_game(app, visitor):
     assert _count(app, Result) == 1
 
 
+def test_a_taken_name_on_the_final_page_keeps_the_final_page(app, visitor):
+    # It went to the profile page with the refusal: the score was gone.
+    other = Browser(app.test_client())
+    other.choose_name("Taken")
+    visitor.deal("name-taken")
+    visitor.play_to_the_end()
+    response = visitor.post("/me/name", name="taken", next="game")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "That name is taken" in page and 'class="verdict"' in page
+    assert 'value="taken"' in page  # the name typed, to change
+    assert _count(app, Result) == 0
+    response = visitor.post("/me/name", name="Free", next="game")
+    assert response.status_code == 303
+    assert "Recorded for Free." in visitor.get("/game").get_data(as_text=True)
+    assert _count(app, Result) == 1
+
+
 def _facts(game_id: str) -> GameFacts:
     return GameFacts(
         game_id=game_id,

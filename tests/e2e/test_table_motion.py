@@ -318,3 +318,32 @@ def test_whole_game_without_javascript(browser: Browser, live_server):
     assert plays == 24
     expect(page.locator(".verdict")).to_be_visible()
     context.close()
+
+
+def test_your_card_stays_on_the_table_while_the_play_is_posted(
+    browser: Browser, live_server, screenshots
+):
+    # With six cards fanned on the pile, the card going to its top used to
+    # slide past the right edge of a phone while the server answered.
+    context = browser.new_context(viewport=SIZES["390x844"])
+    page = context.new_page()
+    deal(page, live_server, "lift-2")
+    throw = ".hand button:not(.captures):not([value^=J])"
+    for _ in range(2):  # nothing taken: the pile grows
+        assert play_card(page, page.locator(throw).first)
+    assert page.locator(".pile .fan .card").count() >= 6
+    held = []
+    page.route("**/play", lambda route: held.append(route))
+    button = page.locator(".hand button").first
+    button.click()
+    page.wait_for_timeout(600)  # the card's slide (250 ms) is over; the POST is held
+    assert held, "the play was not posted"
+    box = button.locator("[data-flip]").bounding_box()
+    table = page.locator(".table").bounding_box()
+    page.screenshot(path=screenshots / "lift-wide-pile-390.png")
+    assert box["x"] + box["width"] <= table["x"] + table["width"] + 0.5
+    assert box["x"] >= page.locator(".pile .fan .card.top").bounding_box()["x"] - 0.5
+    held[0].continue_()
+    page.unroute("**/play")
+    expect(page.locator(".log")).to_contain_text("You played")
+    context.close()

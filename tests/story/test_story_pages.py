@@ -95,7 +95,9 @@ def test_a_card_that_does_not_take_is_named_right(client, language, steps, card,
 def test_the_lesson_refuses_bad_and_stale_forms_and_changes_nothing(client):
     assert lesson_post(client, "0", "AS").status_code == 400  # not in the hand
     assert lesson_post(client, "0", "zz").status_code == 400
-    assert lesson_post(client, "3", "7H").status_code == 303  # a stale step
+    stale = lesson_post(client, "3", "7H")  # a step the lesson is not at
+    assert stale.status_code == 409
+    assert "the lesson had moved on" in text(stale) and "Capturing by rank" in text(stale)
     assert "Capturing by rank" in text(client.get("/story/lesson"))
     assert "Capturing by rank" in text(lesson_post(client, "0", "8S"))
 
@@ -104,6 +106,8 @@ def test_the_whole_lesson_then_the_scoring_and_replay(client):
     for number, step in enumerate(STEPS):
         assert str(step.title) in text(client.get("/story/lesson"))
         assert lesson_post(client, str(number), step.card).status_code == 303
+        # The same card sent again (a double click) is out of date.
+        assert lesson_post(client, str(number), step.card).status_code == 409
     page = text(client.get("/story/lesson"))
     mine, hers = (score.points for score in story.score_hand(position(len(STEPS))))
     assert "The scoring" in page and f"You won the hand, {mine} points to {hers}" in page

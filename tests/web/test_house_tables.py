@@ -13,7 +13,7 @@ import pytest
 
 from app.db.facts import game_facts
 from app.engine import card_name, hand_winner, observe, parse_rules_text, score_hand
-from app.web.game import _render
+from app.web.game import render_table
 from app.web.table import Table
 from app.web.view import shared_top
 from tests.conftest import Player, leading, start_deal
@@ -257,11 +257,11 @@ def test_equal_highest_totals_past_the_target_play_another_hand(app):
     table.match.history = [[60, 60, 10]]
     assert not table.match.over
     with app.test_request_context("/game"):
-        page = _render(table)
+        page = render_table(table)
     assert "Hand 1 is over" in page and "Next hand" in page
     assert "The highest total, 60, is past 51 but shared: one more hand decides." in page
     table.match.history = [[60, 61, 10]]
     assert table.match.over
     with app.test_request_context("/game"):
-        page = _render(table)
+        page = render_table(table)
     assert re.search(r'<h1 class="verdict">\s*East won\s*</h1>', page)

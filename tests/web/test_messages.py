@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from app.engine import CARDEMS, card_label, would_capture
 from app.web.table import Table
+from tests.conftest import start_deal
+from tests.web.test_score_pages import play_hand
 
 
 def shown(page: str) -> str:
@@ -44,6 +46,18 @@ def test_a_card_taken_by_the_reply_says_who_took_it(player):
     assert "it stays on the pile" not in page
     # The player's last card beside the hand says it too.
     assert f"the computer took it with {reply}</span>" in page
+
+
+def test_a_card_you_took_says_so_with_its_own_verb(client):
+    # "%(taker)s took it with" gave the Turkish "siz J♥ ile aldı": the verb
+    # of "you" is "aldınız". The hand's last plays show it when the
+    # computer leads the last round and your last card takes its card.
+    start_deal(client, "/deal/yours-1?rules=classic&target=51")
+    page = shown(play_hand(client))
+    taken = re.search(r"The computer played (\S+): you took it with (\S+)\.", page)
+    assert taken is not None, page
+    turkish = client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert f"{taken.group(2)} ile siz aldınız" in shown(turkish)
 
 
 def test_a_card_left_on_the_pile_says_so(player):

@@ -71,6 +71,10 @@ def test_a_finished_game_offers_its_review_and_the_steps_show_the_players_cards(
     response = player.client.post("/review/game", data={"csrf_token": token, "hand": "1"})
     assert response.status_code == 303
     key = key_of(response)
+    # No hand, or an empty one, is the last finished hand: the same review.
+    for fields in ({}, {"hand": ""}):
+        again = player.client.post("/review/game", data={"csrf_token": token, **fields})
+        assert again.status_code == 303 and key_of(again) == key
     step = player.client.get(response.headers["Location"])
     html = step.get_data(as_text=True)
     assert step.status_code == 200

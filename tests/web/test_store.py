@@ -169,3 +169,55 @@ def test_a_game_put_aside_in_the_old_format_can_still_be_resumed(app):
     player.get()
     assert player.move == "2"  # game A after its first play; B is kept in turn
     assert "“old-format-b”" in player.page
+
+
+def _form(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the page's form posting to ``action``."""
+    start = page.index(f'action="{action}')
+    form = page[start : page.index("</form>", start)]
+    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+def _kept_ids(client) -> list[str]:
+    page = client.get("/").get_data(as_text=True)
+    return re.findall(r'name="game" value="(\w+)">\s*<span class="kept-what">', page)
+
+
+def test_a_start_form_sent_twice_starts_one_game(app):
+    # A double click, a retry, or Back then the same button: the second
+    # send is refused as out of date (409) and changes nothing.
+    client = app.test_client()
+    start_deal(client, "/deal/twice-a")
+    page = client.get("/deal/twice-b").get_data(as_text=True)
+    fields = _form(page, "/deal/twice-b")
+    assert fields["replaces"]  # game A's id
+    assert client.post("/deal/twice-b?rules=cardems&level=medium", data=fields).status_code == 303
+    again = client.post("/deal/twice-b?rules=cardems&level=medium", data=fields)
+    assert again.status_code == 409
+    assert "out of date" in again.get_data(as_text=True)
+    assert len(_kept_ids(client)) == 1  # game A, not a first copy of B
+    # The home page's New game, twice.
+    home = client.get("/").get_data(as_text=True)
+    fields = {**_form(home, "/new"), "rules": "cardems", "level": "easy"}
+    assert client.post("/new", data=fields).status_code == 303
+    assert client.post("/new", data=fields).status_code == 409
+    assert len(_kept_ids(client)) == 2  # B, then A: one new game
+    # A page shown without any game: "" stands for none.
+    fresh = app.test_client()
+    assert _form(fresh.get("/").get_data(as_text=True), "/new")["replaces"] == ""
+
+
+def test_resuming_a_game_twice_shows_it_as_out_of_date(app):
+    # The second Resume found no kept game of that id and said there was
+    # no game in progress (404), while that very game was on the table.
+    player = Player(app.test_client())
+    player.deal("resume-a")
+    start_deal(player.client, "/deal/resume-b")
+    (game,) = _kept_ids(player.client)
+    fields = {"csrf_token": player.token if player.get() else "", "game": game}
+    assert player.client.post("/resume", data=fields).status_code == 303
+    again = player.client.post("/resume", data=fields)
+    assert again.status_code == 409
+    page = again.get_data(as_text=True)
+    assert "out of date" in page and "“resume-b”" in page  # A on the table, B kept
+    assert "No game in progress" not in page
