@@ -46,6 +46,7 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
     """The score so far, a line per side (``data-region="score"``)."""
     target = v["match"].target
     running = v["running"]
+    unseen = v["unseen_taken"]
     parts = [f'<ul class="scoreboard" data-region="score" aria-label="{_("Score so far")}">\n  ']
     for index, side in enumerate(v["sides"]):
         jack = side["jack_pisti"]
@@ -65,10 +66,22 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             f'    <span class="chip points" title="'
             f'{_("Card points and piştis so far in this hand")}">'
             f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
-            f"    {total}\n  </li>\n  "
+            f"    {_unseen_chip(unseen[index])}{total}\n  </li>\n  "
         )
     parts.append("\n</ul>")
     return Markup("".join(parts))
+
+
+def _unseen_chip(count: int) -> str:
+    """The chip of a side's captured cards not seen face up (the face-down
+    centre cards): their points are not in its points so far."""
+    if not count:
+        return ""
+    title = _("Taken face down: their points count when the hand is scored")
+    return (
+        f'<span class="chip unseen" title="{title}">'
+        f"{ngettext('+%(num)s face down', '+%(num)s face down', count)}</span>\n    "
+    )
 
 
 def _turn_tag(v: Mapping[str, Any], position: int) -> str:

@@ -555,6 +555,19 @@ def running_points(table: Table) -> list[int]:
     return points
 
 
+def unseen_taken(table: Table) -> list[int]:
+    """Return, per side (``0`` is the player's), how many cards it captured
+    that the player never saw face up: face-down centre cards, whose points
+    :func:`running_points` leaves out until the hand's score (who took them
+    is seen by all; what they are, by nobody or their side, seed 003)."""
+    match, state = table.match, table.match.state
+    seen = table.observation().seen
+    return [
+        sum(1 for card in state.captured[match.team_of_side(side)] if card not in seen)
+        for side in range(match.sides)
+    ]
+
+
 def turn_position(table: Table) -> int | None:
     """Return the position to play (``0`` is the player), ``None`` once the
     hand is over."""
@@ -576,11 +589,12 @@ def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Tabl
 def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
     """Return what the table regions show (:mod:`.regions`):
     ``context`` (the table's :func:`table_context`) plus the position to
-    play and the running points."""
+    play, the running points and the captured cards not seen."""
     return {
         **context,
         "turn": turn_position(table),
         "running": running_points(table),
+        "unseen_taken": unseen_taken(table),
         "taken": None,
     }
 

@@ -122,3 +122,18 @@ def test_face_up_cards_under_the_fan_are_not_drawn_as_a_back(player):
     # An edge per card under the top one (up to eight).
     edges = re.findall(r'class="card face-up-edge under edges-(\d)"', page)
     assert edges == [str(min(len(observation.pile_face_up) - 1, 8))]
+
+
+def test_face_down_cards_taken_are_counted_apart_from_the_points(player):
+    # The points so far leave out the face-down cards (nobody has seen
+    # them), so "0 points" read as if the capture had taken nothing: the
+    # side's line says how many it took face down.
+    seed, card, _table = first_play(lambda table, card: table.log[0]["captured"], "under")
+    player.deal(seed)
+    assert "face down</span>" not in player.page
+    player.play(card)
+    you, computer = re.findall(r'<li class="side side-\d">(.*?)</li>', player.page, re.S)
+    assert '<span class="chip unseen"' in you and ">+3 face down</span>" in you
+    assert "face down" not in computer
+    page = player.client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert ">+3 kapalı</span>" in page
