@@ -20,6 +20,9 @@ SIZES = {
     "1440x900": {"width": 1440, "height": 900},
     "390x844": {"width": 390, "height": 844},
     "360x740": {"width": 360, "height": 740},
+    # Phones held sideways.
+    "844x390": {"width": 844, "height": 390},
+    "667x375": {"width": 667, "height": 375},
 }
 
 #: What a player must see at every moment, each box inside the window.
