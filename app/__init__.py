@@ -17,7 +17,7 @@ from . import config
 from .db import init_db
 from .logs import first_line, init_logging
 from .sessions import init_sessions
-from .web import security
+from .web import security, static_files
 from .web.templating import PageEnvironment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     except (OSError, SQLAlchemyError) as error:
         raise StartupError(f"the app cannot start: {first_line(error)}") from error
     security.init_security(app)
+    static_files.init_app(app)
     # Flask-WTF finds the token's secret half in the session, where
     # app.sessions puts it from its own cookie: a visitor's first form works
     # without any stored session.

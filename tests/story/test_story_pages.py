@@ -316,7 +316,7 @@ def test_the_table_calls_the_opponent_by_name(client, monkeypatch):
     for _ in range(6):
         player.play(player.hand[0])
     page = player.page
-    assert 'src="/static/story/hayriye.svg"' in page  # the crest at her seat
+    assert 'src="/static/story/hayriye.svg?v=' in page  # the crest at her seat
     words = text_of(page)
     assert "Aunt Hayriye played" in words and '<span class="who">Aunt Hayriye</span>' in page
     assert "computer" not in words.lower()
