@@ -9,6 +9,10 @@ page settled (``<html data-state="ready">``, ``data-settled`` counting up).
 Prints the median, 90th percentile and maximum per game, in milliseconds.
 
     .venv/bin/python benchmarks/click_to_settled.py [--games 2] [--size 1280x800] [--level medium]
+        [--latency MS]
+
+``--latency`` adds that many milliseconds to every request's answer, as a
+slow mobile network would (Chromium's network emulation, through CDP).
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="games per rule set")
     parser.add_argument("--size", default="1280x800", help="viewport, WIDTHxHEIGHT")
     parser.add_argument("--level", default="medium", help="the computers' level")
+    parser.add_argument("--latency", type=float, default=0, help="added network latency, ms")
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     app = create_app(
@@ -88,7 +93,16 @@ def main() -> None:
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
         )
         page = browser.new_page(viewport={"width": width, "height": height})
-        print(f"{args.size}, computers {args.level}; milliseconds from click to settled")
+        if args.latency:
+            network = page.context.new_cdp_session(page)
+            network.send("Network.enable")
+            conditions = {"offline": False, "latency": args.latency}
+            network.send(
+                "Network.emulateNetworkConditions",
+                {**conditions, "downloadThroughput": -1, "uploadThroughput": -1},
+            )
+        latency = f", {args.latency:.0f} ms added latency" if args.latency else ""
+        print(f"{args.size}, computers {args.level}{latency}; milliseconds from click to settled")
         print("| game | plays | median | 90th percentile | max |")
         print("|---|---|---|---|---|")
         for rules in ("cardems", "partners"):

@@ -203,8 +203,9 @@ function keepAddress() {
   if (address) window.history.replaceState(null, "", address);
 }
 
-// A play's answer (after the redirect, which keeps the header) carries the
-// steps to move the cards through; a plain page never does.
+// A play's answer to the script (which asks with Pisti-Frames) is the page
+// itself, with the steps to move the cards through; without the header it
+// is a redirect to the page, followed here.
 async function post(form, data, headers = {}) {
   const response = await fetch(form.action, { method: "POST", body: data, headers });
   const doc = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -241,8 +242,9 @@ async function play(form, submitter) {
     return;
   }
   const { response, doc } = answer;
-  // Only a play that was taken moves cards: a refusal shows its message.
-  const accepted = response.ok && response.redirected;
+  // Only a play that was taken moves cards (its answer is the page, 200, or
+  // a redirect to it): a refusal (4xx) shows its message.
+  const accepted = response.ok;
   const frames = moving && accepted ? [...doc.querySelectorAll("template.frame")] : [];
   let position = 0;
   for (const [index, frame] of frames.entries()) {

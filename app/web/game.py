@@ -467,7 +467,9 @@ class _NoGame(Exception):
 
 def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
     """Apply ``action`` to the player's table, store it and go back to the
-    table (POST/redirect/GET); log the game when this move ended it. When
+    table (POST/redirect/GET; for the page's script, which sends
+    :data:`FRAMES_HEADER`, the page itself with the steps of the plays, 200);
+    log the game when this move ended it. When
     the session changed meanwhile, ``action`` is applied again to the fresh
     table, which refuses a play made from an out-of-date page (409)."""
 
@@ -500,6 +502,10 @@ def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
             # The move is kept: a 503 would say it was not. Only the story's
             # note of the win is lost.
             current_app.logger.warning("story win not kept: %s", error)
+    if request.headers.get(FRAMES_HEADER) == "1":
+        # The page's script: the table with the steps of the plays at once,
+        # one round trip instead of a redirect and a second request.
+        return render_table(table, frames=True), 200
     return redirect(url_for("game.table"), 303)
 
 
@@ -527,8 +533,11 @@ def _stale() -> tuple[str, int]:
     return render_table(table, str(REFUSALS["stale"])), 409
 
 
-def render_table(table: Table, message: str | None = None) -> str:
-    """Render the table page, the between-hands page or the final page."""
+def render_table(table: Table, message: str | None = None, frames: bool | None = None) -> str:
+    """Render the table page, the between-hands page or the final page;
+    with the steps of the plays since the player's move when ``frames``
+    (``None``: when the request is the script's ``GET /game`` after a play,
+    see :func:`_wants_frames`)."""
     context = table_context(table, store.aids())
     context.update(
         message=message,
@@ -546,10 +555,11 @@ def render_table(table: Table, message: str | None = None) -> str:
         # Shown as written (an IRI: "/deal/şans"), not percent-encoded.
         context["share_url"] = uri_to_iri(_table_url(table, external=True))
         context["deal_url"] = _table_url(table)
-    frames = motion_frames(table, store.aids()) if _wants_frames() else []
+    with_frames = _wants_frames() if frames is None else frames
+    steps = motion_frames(table, store.aids()) if with_frames else []
     if not match.hand_counted:
         return render_template(
-            "game/table.html", view=motion_view(table, context), frames=frames, **context
+            "game/table.html", view=motion_view(table, context), frames=steps, **context
         )
     scores, winner, reason = hand_scores(table)
     context.update(
@@ -570,11 +580,11 @@ def render_table(table: Table, message: str | None = None) -> str:
             match_winner=match.winner(),
             house_fields=house_fields,
             shared_top=shared_top(match.history, match.target),
-            frames=frames,
+            frames=steps,
             **context,
         )
     return render_template(
-        "game/between.html", next_hand=next_hand_words(table), frames=frames, **context
+        "game/between.html", next_hand=next_hand_words(table), frames=steps, **context
     )
 
 

@@ -13,7 +13,7 @@ from tests.conftest import leading
 FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</template>', re.S)
 FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
 POINTS = re.compile(r'<span class="chip points"[^>]*>(\d+) points?</span>')
-#: What the page's script sends with a play, kept through the redirect.
+#: What the page's script sends with a play (and asks for the page with).
 ASK = {"Pisti-Frames": "1"}
 
 
@@ -88,6 +88,24 @@ def test_a_plain_page_has_no_steps_and_is_otherwise_the_same(player):
     assert len(FRAME.findall(page)) == 4
     # Each step is a <template> on its own lines; the rest is the same page.
     assert re.sub(r"\n<template .*?</template>\n", "", page, flags=re.S) == player.page
+
+
+def test_a_play_from_the_script_is_answered_with_the_page_itself(player):
+    # One round trip: the page with its steps, not a redirect to it.
+    player.deal("direct?rules=partners")
+    move, card = player.move, player.hand[0]
+    fields = {"csrf_token": player.token, "card": card, "move": move}
+    answer = player.client.post("/play", data=fields, headers=ASK)
+    assert answer.status_code == 200
+    page = answer.get_data(as_text=True)
+    assert [position for position, _ in FRAME.findall(page)] == ["0", "1", "2", "3"]
+    assert 'data-address="/game"' in page  # the address the script shows
+    # The same as the page the redirect led to (the language form's way
+    # back aside), and stored once.
+    shown = with_frames(player).replace('name="next" value="/game?"', 'name="next" value="/game"')
+    assert page.replace(' data-address="/game"', "") == shown
+    again = player.client.post("/play", data=fields, headers=ASK)
+    assert again.status_code == 409
 
 
 def test_running_points_count_face_up_cards_and_pistis(player):
