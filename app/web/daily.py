@@ -36,7 +36,6 @@ from app.engine.match import Match
 from app.logs import first_line
 
 from . import game, store
-from .errors import stale_page
 from .identity import current_player
 from .table import Table
 
@@ -196,7 +195,7 @@ def page() -> str:
 
 
 @bp.post("/play")
-def play() -> Response | tuple[str, int, dict[str, str]]:
+def play() -> Response | tuple[str, int]:
     """Deal today's Daily game of the posted ``rules``; ranked when the
     player is known and has not started one of today's before."""
     rules = _rules_arg(request.form)
@@ -205,7 +204,7 @@ def play() -> Response | tuple[str, int, dict[str, str]]:
     try:
         store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     except store.Stale:
-        return stale_page()
+        return game.start_refused()
     player = current_player()
     if player is not None:
         queries.start_daily(player.id, day, rules, table.game_id)
@@ -258,7 +257,7 @@ def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dic
     try:
         store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     except store.Stale:
-        return stale_page()
+        return game.start_refused()
     return redirect(url_for("game.table"), 303)
 
 

@@ -312,6 +312,11 @@ def resume() -> BaseResponse | tuple[str, int]:
     return redirect(url_for("game.table"), 303)
 
 
+#: Why a form that starts a game started none (:func:`start_refused`).
+START_REFUSED = lazy_gettext(
+    "That form was sent twice, or from a page that was out of date: this game is on the table "
+    "now, and no other was started."
+)
 #: Why today's Daily has no record yet (:func:`record`, and the review).
 DAILY_RECORDS_LATER = lazy_gettext(
     "Today’s Daily deal: its seed, share link, records and review open once the day is over "
@@ -327,7 +332,7 @@ def record() -> BaseResponse | tuple[str, int]:
     if table is None:
         return _no_game()
     match = table.match
-    if daily.seed_secret(match):
+    if not table.seed_public and daily.seed_secret(match):
         return render_table(table, str(DAILY_RECORDS_LATER)), 409
     number = _whole_number(request.args.get("hand", str(match.hand_number + 1)))
     if number is None or not 1 <= number <= len(match.plays_history):
@@ -342,9 +347,7 @@ def record() -> BaseResponse | tuple[str, int]:
         extra["hand"] = number
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
-    seed = (
-        match.seed if table.seed_public or (match.over and not daily.seed_secret(match)) else None
-    )
+    seed = match.seed if table.seed_public or match.over else None
     if seed:
         extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
@@ -457,7 +460,7 @@ def _start(
     try:
         store.apply(start)
     except store.Stale:
-        return _stale()
+        return start_refused()
     return redirect(url_for("game.table"), 303)
 
 
@@ -520,6 +523,18 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
             page = render_table(table, str(PLAY_LIMIT_MESSAGE))
             return page, 429, retry_after(error)
     return rate_limited_page(error)
+
+
+def start_refused() -> tuple[str, int]:
+    """Answer a form that would start a game but was sent twice or from an
+    out-of-date page (:func:`.store.start_table`): nothing was started;
+    409 with the game on the table now and why."""
+    store.reload()
+    table = store.load_table()
+    if table is None:
+        page, status, _ = stale_page()
+        return page, status
+    return render_table(table, str(START_REFUSED)), 409
 
 
 def _stale() -> tuple[str, int]:

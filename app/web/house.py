@@ -25,8 +25,7 @@ from app.engine import (
 )
 
 from . import store
-from .errors import stale_page
-from .game import LEVEL_NAMES, RULE_NAMES
+from .game import LEVEL_NAMES, RULE_NAMES, start_refused
 from .links import seat_fields
 from .rule_words import EXPLAINED, LABELS, VALUES, choices, refusal
 from .table import Table
@@ -104,5 +103,5 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     try:
         store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
     except store.Stale:
-        return stale_page()
+        return start_refused()
     return redirect(url_for("game.table"), 303)

@@ -184,7 +184,7 @@ def from_game() -> BaseResponse | tuple[str, int]:
     if table is None:
         return render_template("game/no_game.html"), 404
     match = table.match
-    if daily.seed_secret(match):
+    if not table.seed_public and daily.seed_secret(match):
         return _refused(str(game.DAILY_RECORDS_LATER), status=409)
     finished = len(match.plays_history)
     text = request.form.get("hand") or str(finished)  # missing or empty: the last

@@ -191,14 +191,15 @@ def start_table(table: Table, replaces: str | None = None) -> None:
 
     ``replaces`` is the form's :data:`REPLACES` field, the game that was
     current when the form was shown; ``None`` (no such field) skips the
-    check.
+    check. With no game stored now (a session expired or lost since the
+    page was shown) the form starts its game: there is nothing to keep.
 
     Raises:
-        Stale: another game is current now: the form was sent twice (a
-            double click, a retry) or comes from an out-of-date page, and
-            nothing is changed.
+        Stale: another game is current now, or a newer game took this
+            session's id: the form was sent twice (a double click, a retry)
+            or comes from an out-of-date page, and nothing is changed.
     """
-    if replaces is not None and replaces != current_game_id():
+    if replaces is not None and (moved() or current_game_id() not in ("", replaces)):
         raise Stale("the game this form would replace is no longer the current one")
     _keep_current(_kept())
     _interface().regenerate(_session())

@@ -18,7 +18,7 @@ from app.engine import CLASSIC, new_seed, score_hand
 from app.story import lesson
 from app.story.cast import CAST, TARGET, Opponent, opponent
 
-from . import store
+from . import game, store
 from .errors import stale_page
 from .i18n import card_name
 from .table import Table
@@ -112,8 +112,11 @@ def play() -> ResponseReturnValue:
         target=TARGET,
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    refused = _store(lambda: store.start_table(table, request.form.get(store.REPLACES)))
-    return refused or redirect(url_for("game.table"), 303)
+    try:
+        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
+    except store.Stale:
+        return game.start_refused()
+    return redirect(url_for("game.table"), 303)
 
 
 def _refuse(message: str, status: int) -> tuple[str, int]:

@@ -17,7 +17,10 @@ from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.engine.rules import parse_rules_text
 from app.web import daily
-from tests.db.conftest import CARD, Browser
+from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
+
+#: A play's hidden fields, as the table page's card forms carry them.
+FIELDS = {"move": MOVE, "hand": HAND, "game": GAME}
 
 
 def test_the_seed_is_an_hmac_of_the_secret_and_the_date(app):
@@ -62,6 +65,21 @@ def test_the_seed_stays_secret_while_the_day_lasts(app, visitor):
     review = visitor.post("/review/game", hand="1")
     assert review.status_code == 409 and later in review.get_data(as_text=True)
     assert seed not in visitor.get("/daily").get_data(as_text=True)
+
+
+def test_between_hands_of_todays_daily_match_the_records_wait_too(app, visitor):
+    visitor.start_daily("classic")
+    for _ in range(200):
+        page = visitor.get("/game").get_data(as_text=True)
+        if "Next hand" in page:
+            break
+        card = CARD.search(page).group(1)
+        fields = {name: pattern.search(page).group(1) for name, pattern in FIELDS.items()}
+        visitor.post("/play", card=card, **fields)
+    assert "Hand 1 is over" in page
+    assert "Records:" not in page and "/record?hand=1" not in page
+    assert "records and review open once the day is over" in page
+    assert visitor.client.get("/record?hand=1").status_code == 409
 
 
 def test_yesterdays_seed_is_public_with_a_link(app, visitor):

@@ -194,7 +194,9 @@ def test_a_start_form_sent_twice_starts_one_game(app):
     assert client.post("/deal/twice-b?rules=cardems&level=medium", data=fields).status_code == 303
     again = client.post("/deal/twice-b?rules=cardems&level=medium", data=fields)
     assert again.status_code == 409
-    assert "out of date" in again.get_data(as_text=True)
+    assert "That form was sent twice, or from a page that was out of date" in again.get_data(
+        as_text=True
+    )
     assert len(_kept_ids(client)) == 1  # game A, not a first copy of B
     # The home page's New game, twice.
     home = client.get("/").get_data(as_text=True)
@@ -221,3 +223,18 @@ def test_resuming_a_game_twice_shows_it_as_out_of_date(app):
     page = again.get_data(as_text=True)
     assert "out of date" in page and "“resume-b”" in page  # A on the table, B kept
     assert "No game in progress" not in page
+
+
+def test_a_start_form_whose_game_was_lost_meanwhile_starts_its_game(app, tmp_path):
+    # The session expired or was wiped while the page was open: there is no
+    # game to keep, so the form's game starts (it was a 409 with nothing to
+    # go back to).
+    client = app.test_client()
+    start_deal(client, "/deal/lost-a")
+    home = client.get("/").get_data(as_text=True)
+    fields = {**_form(home, "/new"), "rules": "cardems", "level": "easy"}
+    assert fields["replaces"]
+    app.session_interface.cache.clear()
+    assert client.get("/game").status_code == 404  # no game any more
+    assert client.post("/new", data=fields).status_code == 303
+    assert client.get("/game").status_code == 200
