@@ -66,7 +66,7 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             f'    <span class="chip points" title="'
             f'{_("Card points and piştis so far in this hand")}">'
             f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
-            f"    {_unseen_chip(unseen[index])}{total}\n  </li>\n  "
+            f"    {total}{_unseen_chip(unseen[index])}\n  </li>\n  "
         )
     parts.append("\n</ul>")
     return Markup("".join(parts))
