@@ -529,23 +529,24 @@ def start_refused() -> tuple[str, int]:
     """Answer a form that would start a game but was sent twice or from an
     out-of-date page (:func:`.store.start_table`): nothing was started;
     409 with the game on the table now and why."""
-    store.reload()
-    table = store.load_table()
-    if table is None:
-        page, status, _ = stale_page()
-        return page, status
-    return render_table(table, str(START_REFUSED)), 409
+    return _out_of_date(str(START_REFUSED))
 
 
 def _stale() -> tuple[str, int]:
     """Answer a change computed from an out-of-date session: nothing was
     stored; 409 with the table as it stands now."""
+    return _out_of_date(str(REFUSALS["stale"]))
+
+
+def _out_of_date(message: str) -> tuple[str, int]:
+    """409 with the table as stored now and ``message`` (the 409 page when
+    no game is stored)."""
     store.reload()
     table = store.load_table()
     if table is None:
         page, status, _ = stale_page()
         return page, status
-    return render_table(table, str(REFUSALS["stale"])), 409
+    return render_table(table, message), 409
 
 
 def render_table(table: Table, message: str | None = None, frames: bool | None = None) -> str:
