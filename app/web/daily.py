@@ -202,7 +202,7 @@ def play() -> Response | tuple[str, int]:
     day = today()
     table = _deal(day, rules)
     try:
-        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
+        store.apply(lambda: store.start_table(table))
     except store.Stale:
         return game.start_refused()
     player = current_player()
@@ -255,7 +255,7 @@ def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dic
         return _no_such_day(day_text)
     table = _deal(day, _rules_arg(request.form))
     try:
-        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
+        store.apply(lambda: store.start_table(table))
     except store.Stale:
         return game.start_refused()
     return redirect(url_for("game.table"), 303)

@@ -453,7 +453,7 @@ def _start(
     )
 
     def start() -> None:
-        store.start_table(table, request.form.get(store.REPLACES))
+        store.start_table(table)
         if remember:
             store.save_settings(settings)
 

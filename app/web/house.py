@@ -101,7 +101,7 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
     try:
-        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
+        store.apply(lambda: store.start_table(table))
     except store.Stale:
         return start_refused()
     return redirect(url_for("game.table"), 303)

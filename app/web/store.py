@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import current_app, session
+from flask import current_app, request, session
 
 from app.db import queries
 from app.engine import InvalidState, rules_to_json
@@ -183,22 +183,24 @@ def current_game_id() -> str:
     return game_id if isinstance(game_id, str) else ""
 
 
-def start_table(table: Table, replaces: str | None = None) -> None:
+def start_table(table: Table) -> None:
     """Keep a newly dealt ``table``, under a fresh session id (so an id
     seen before the new game gives no access to it). A game still in
     progress is put aside (the last :data:`KEEP`), so a deal link opened by
     mistake loses nothing (see :func:`resume`).
 
-    ``replaces`` is the form's :data:`REPLACES` field, the game that was
-    current when the form was shown; ``None`` (no such field) skips the
-    check. With no game stored now (a session expired or lost since the
-    page was shown) the form starts its game: there is nothing to keep.
+    Every form that starts a game sends :data:`REPLACES`, the game that
+    was current when the form was shown; it is checked here, for every such
+    form at once (a request without the field skips the check). With no
+    game stored now (a session expired or lost since the page was shown)
+    the form starts its game: there is nothing to keep.
 
     Raises:
         Stale: another game is current now, or a newer game took this
             session's id: the form was sent twice (a double click, a retry)
             or comes from an out-of-date page, and nothing is changed.
     """
+    replaces = request.form.get(REPLACES)
     if replaces is not None and (moved() or current_game_id() not in ("", replaces)):
         raise Stale("the game this form would replace is no longer the current one")
     _keep_current(_kept())

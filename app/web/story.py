@@ -113,7 +113,7 @@ def play() -> ResponseReturnValue:
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
     try:
-        store.apply(lambda: store.start_table(table, request.form.get(store.REPLACES)))
+        store.apply(lambda: store.start_table(table))
     except store.Stale:
         return game.start_refused()
     return redirect(url_for("game.table"), 303)
