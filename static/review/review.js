@@ -1,7 +1,9 @@
 // The review summary's progress bar: asks the status address every second
 // and moves the bar (and says its place in line while it waits for a
-// review worker); reloads the page once the summary is done (without
-// JavaScript, the page reloads itself through its <noscript> refresh).
+// review worker); once the summary is done, puts the page's new content in
+// place without a reload, the focus staying on the link it was on, and
+// says so in the progress text's live region (without JavaScript, the page
+// reloads itself through its <noscript> refresh).
 (function () {
   "use strict";
   const bar = document.getElementById("review-progress");
@@ -17,6 +19,25 @@
       if (!waiting.hidden) waiting.textContent = waiting.dataset.template.replace("{place}", ahead + 1);
     }
   }
+  async function showDone() {
+    const answer = await fetch(window.location.href);
+    const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
+    const main = doc.querySelector("main");
+    if (!answer.ok || !main) {
+      window.location.reload();
+      return;
+    }
+    // The same link in the new content: the same address and words.
+    const link = document.activeElement?.closest("main a[href]");
+    const same = (other) => other.href === link.href && other.textContent === link.textContent;
+    document.querySelector("main").replaceWith(document.adoptNode(main));
+    document.title = doc.title;
+    if (link) [...main.querySelectorAll("a[href]")].find(same)?.focus();
+    // The live region stays on the page, hidden, to say the summary is in.
+    text.classList.add("visually-hidden");
+    main.querySelector("h1")?.after(text);
+    text.textContent = text.dataset.done;
+  }
   async function poll() {
     try {
       const answer = await fetch(bar.dataset.status, { headers: { Accept: "application/json" } });
@@ -24,7 +45,7 @@
         const status = await answer.json();
         show(status.done, status.total, status.ahead);
         if (status.status === "done") {
-          window.location.reload();
+          await showDone();
           return;
         }
         if (status.status === "new") {

@@ -146,3 +146,38 @@ def test_an_uploaded_record_is_told_in_plain_words(
     shoot(page, screenshots, "review-upload-summary-tr")
     assert serious_violations(page) == []
     turkish.close()
+
+
+def test_the_summary_comes_in_place_and_keeps_the_focus(page: Page, live_server):
+    """When the summary's job ends, the page puts the summary in place
+    without a reload: the link the keyboard was on keeps the focus, and the
+    progress text's live region, kept, says the summary is in."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server + "/deal/e2e-review-focus")
+    page.locator(".deal-link button[type=submit]").click()
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    # The status says "running" until the test lets the real one through.
+    held = {"running": True}
+
+    def status(route):
+        if held["running"]:
+            route.fulfill(json={"status": "running", "done": 1, "total": 18, "ahead": None})
+        else:
+            route.continue_()
+
+    page.route("**/status", status)
+    page.get_by_role("button", name="Review this game").click()
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page.locator("#review-progress")).to_be_visible()
+    link = page.get_by_role("link", name="Step through the decisions")
+    link.focus()
+    page.evaluate("window.notReloaded = true")
+    held["running"] = False
+    expect(page.locator(".review-figures")).to_be_visible(timeout=60_000)
+    expect(link).to_be_focused()
+    assert page.evaluate("window.notReloaded === true")
+    expect(page.locator("#review-progress-text")).to_have_text(
+        "The review is done: the summary is below."
+    )
+    expect(page).to_have_title("Review summary · Pişti")
