@@ -26,6 +26,7 @@ let skipping = false; // the player asked for the end at once
 let byKeyboard = false; // whether the last input was a key
 let queue = Promise.resolve(); // aids changes wait for the play being shown
 let wake = null; // ends the pause on the hand's last cards at once
+const FROM_KEYBOARD = "pisti-from-keyboard"; // in sessionStorage: the last form was sent by a key
 
 // The page's state for tests and benchmarks: data-state is "busy" while a
 // play is on its way or moving, "ready" when settled; data-settled counts
@@ -176,12 +177,15 @@ function showFrame(template) {
 }
 
 // Replace the page by `doc`, keeping the live region (so its new text is
-// read out) and the aids panel open if it was.
+// read out: the table's log, or the hand's or the game's result, whose
+// region takes the new page's attributes) and the aids panel open if it was.
 function showPage(doc) {
   const body = document.adoptNode(doc.body);
   const live = document.querySelector(".live");
   const fresh = body.querySelector(".live");
   if (live && fresh) {
+    live.getAttributeNames().forEach((name) => live.removeAttribute(name));
+    [...fresh.attributes].forEach(({ name, value }) => live.setAttribute(name, value));
     live.replaceChildren(...fresh.childNodes);
     fresh.replaceWith(live);
   }
@@ -231,6 +235,8 @@ async function play(form, submitter) {
   setState("busy");
   const hand = form.closest(".hand");
   hand.inert = true;
+  // The log is read out once, when the plays have landed, not at each step.
+  document.querySelector(".live")?.setAttribute("aria-busy", "true");
   const moving = !reducedMotion.matches && document.querySelector(".table");
   const lifted = moving ? lift(submitter) : null;
   let answer;
@@ -267,9 +273,15 @@ async function play(form, submitter) {
   }
   busy = false;
   setState("ready");
-  // Keyboard players go on from the first card (or the next hand's button);
-  // after a click or a tap no card is focused, so none looks selected.
-  const next = document.querySelector(".hand button") || document.querySelector("main .button");
+  document.querySelector(".live")?.removeAttribute("aria-busy");
+  // Keyboard players go on from the first card; at the end of a hand or of
+  // the game, from its result's heading (read out, and a second Enter
+  // there does not leave the score unseen). After a click or a tap no card
+  // is focused, so none looks selected.
+  const next =
+    document.querySelector(".hand button") ||
+    document.querySelector("main h1[tabindex]") ||
+    document.querySelector("main .button");
   if (byKeyboard && next) next.focus();
 }
 
@@ -286,6 +298,9 @@ async function saveAids(form, data, field) {
   if (field) document.querySelector(`form.aids [name="${field}"]`)?.focus();
 }
 
+// Fields whose keys are typed text.
+const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";
+
 // Any click or key while cards move: show the end at once.
 function skip() {
   if (!busy) return;
@@ -296,8 +311,14 @@ function skip() {
 
 window.addEventListener(
   "keydown",
-  () => {
+  (event) => {
     byKeyboard = true;
+    // A key that ends the moves is spent on that: Enter or Space would
+    // otherwise press the card or the button focused as the play settles.
+    // A held key's repeats press nothing either.
+    const presses = event.key === "Enter" || event.key === " ";
+    const typing = event.target instanceof Element && event.target.matches(TYPING);
+    if (presses && (busy || event.repeat) && !typing) event.preventDefault();
     skip();
   },
   true,
@@ -310,8 +331,6 @@ window.addEventListener(
   },
   true,
 );
-
-const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";
 
 // Number keys 1-4 play the cards of your hand.
 document.addEventListener("keydown", (event) => {
@@ -339,11 +358,17 @@ document.addEventListener("submit", (event) => {
     const data = new FormData(form);
     const field = form.contains(document.activeElement) ? document.activeElement.name : null;
     queue = queue.then(waitUntilSettled).then(() => saveAids(form, data, field));
+  } else if (byKeyboard) {
+    // A form sent from the keyboard ("Next hand", "Play again", a deal's
+    // start): the table it leads to gives its first card the focus.
+    remember(FROM_KEYBOARD, "1");
   }
 });
 
 // "Copy link" puts a link to share on the clipboard (where the browser
-// allows it: a secure page) and says so; the link is selected either way.
+// allows it: a secure page) and says so, on the button and in its status
+// (read out), the focus staying on the button; else the link is left
+// selected, with the focus, to copy by hand.
 document.addEventListener("click", async (event) => {
   const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null;
   if (!button) return;
@@ -353,10 +378,26 @@ document.addEventListener("click", async (event) => {
   try {
     await navigator.clipboard.writeText(field.value);
     button.textContent = button.dataset.done;
+    const status = document.getElementById(button.dataset.status);
+    if (status) status.textContent = button.dataset.done;
+    button.focus();
   } catch {
     // Refused: the selected link is copied by hand.
   }
 });
+
+// Set (a string) or take (null: read and removed) a value kept for the
+// tab's next page; nothing where the browser keeps no storage.
+function remember(key, value) {
+  try {
+    const kept = window.sessionStorage.getItem(key);
+    if (value === null) window.sessionStorage.removeItem(key);
+    else window.sessionStorage.setItem(key, value);
+    return kept;
+  } catch {
+    return null;
+  }
+}
 
 function waitUntilSettled() {
   return new Promise((resolve) => {
@@ -388,4 +429,8 @@ document.addEventListener("change", (event) => {
 });
 
 keepAddress();
+if (remember(FROM_KEYBOARD, null)) {
+  byKeyboard = true;
+  document.querySelector(".hand button")?.focus();
+}
 setState("ready");

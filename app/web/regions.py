@@ -84,17 +84,22 @@ def _unseen_chip(count: int) -> str:
     )
 
 
+def _tag(text: str, kind: str = "", title: str = "") -> str:
+    """A tag beside a seat's name; a screen reader hears a comma before it
+    ("North, partner, dealer"), not the words run together."""
+    classes = f"tag {kind}" if kind else "tag"
+    titled = f' title="{title}"' if title else ""
+    return f'<span class="{classes}"{titled}><span class="visually-hidden">, </span>{text}</span>'
+
+
 def _turn_tag(v: Mapping[str, Any], position: int) -> str:
     if v["turn"] != position:
         return ""
-    said = _("your turn") if position == 0 else _("to play")
-    return f' <span class="tag turn-tag">{said}</span>'
+    return " " + _tag(_("your turn") if position == 0 else _("to play"), "turn-tag")
 
 
 def _dealer_tag() -> str:
-    return (
-        f'<span class="tag dealer" title="{_("Dealer: plays the last card")}">{_("dealer")}</span>'
-    )
+    return _tag(_("dealer"), "dealer", _("Dealer: plays the last card"))
 
 
 def _seat(
@@ -104,11 +109,7 @@ def _seat(
     position = place.position
     top = " place-top" if match.players == 2 else ""
     turn = " turn" if v["turn"] == position else ""
-    partner = (
-        f' <span class="tag">{_("partner")}</span>'
-        if match.rules.teams == "partners" and position == 2
-        else ""
-    )
+    partner = f" {_tag(_('partner'))}" if match.rules.teams == "partners" and position == 2 else ""
     dealer = _dealer_tag() if place.dealer else ""
     if place.crest:
         level = (
@@ -151,9 +152,10 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
     bottom = ""
     # Pictured while it is in the stock: the dealer is dealt it last.
     if obs.bottom_card and obs.stock and aids["bottom_card"]:
+        said = _("bottom card")
         bottom = (
             f'<span class="bottom-card">{face(obs.bottom_card, "tiny")} <span class="count">'
-            f'{_("bottom card")}<span class="visually-hidden">: '
+            f'<span aria-hidden="true">{said}</span><span class="visually-hidden">{said}: '
             f"{escape(card_name(obs.bottom_card))}</span></span></span>"
         )
     fan = v["fan"]
@@ -361,8 +363,10 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool]) -> Markup:
 def counter(v: Mapping[str, Any]) -> Markup:
     """The played-cards counter: how many of each rank were seen face up."""
     ranks = "".join(
-        f'<li class="{"all" if seen == 4 else ""}"><span class="rank">{escape(rank)}</span>'
-        f'<span class="seen">{seen}</span><span class="visually-hidden">/4</span></li>'
+        f'<li class="{"all" if seen == 4 else ""}"><span class="rank" aria-hidden="true">'
+        f'{escape(rank)}</span><span class="seen" aria-hidden="true">{seen}</span>'
+        f'<span class="visually-hidden">{_("%(rank)s: %(seen)s of 4", rank=rank, seen=seen)}'
+        "</span></li>"
         for rank, seen in v["counter"]
     )
     return Markup(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.conftest import leading
@@ -45,6 +47,10 @@ def test_partners_hand(page: Page, live_server, screenshots):
     expect(page).to_have_url(f"{live_server}/game")
     for name in ("East", "North", "West"):
         expect(page.get_by_role("heading", name=name)).to_be_visible()
+    # The seat's tags are read as words of their own.
+    expect(
+        page.get_by_role("heading", name=re.compile(r"^North ?, partner( ?, dealer)?$"))
+    ).to_be_visible()
     expect(page.locator(".bottom-card")).to_contain_text("bottom card")
     assert play_hand(page, screenshots, "partners-table") == 12
     expect(page.locator(".verdict")).to_have_text("Hand 1 is over")

@@ -87,7 +87,9 @@ def test_deal_from_seed_and_play_a_whole_hand(
     assert field >= (0.95 if size_name == "phone" else 0.6) * row
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
     page.get_by_role("button", name="Copy link").click()
-    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    expect(page.get_by_role("button", name="Copied")).to_be_focused()
+    # Said in a status too, which a screen reader reads out.
+    expect(page.get_by_role("status")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == share
 
     page.get_by_role("button", name="Play this deal again").click()

@@ -63,6 +63,9 @@ def test_played_cards_counter_toggles(page: Page, live_server):
     top_rank = page.locator(".fan svg.top text.index").text_content()
     cell = page.locator(".counter li", has=page.locator(".rank", has_text=top_rank)).first
     expect(cell.locator(".seen")).to_have_text("1")
+    # Read out as a sentence ("A: 1 of 4"), not the letter and the figure run together.
+    expect(cell.locator(".seen")).to_have_attribute("aria-hidden", "true")
+    expect(cell.locator(".visually-hidden")).to_have_text(f"{top_rank}: 1 of 4")
     set_aid(page, "Played-cards counter", False)
     expect(page.locator(".counter")).to_have_count(0)
 
@@ -148,6 +151,123 @@ def test_whole_game_with_the_keyboard(page: Page, live_server):
         wait_settled(page, before)
         presses += 1
     expect(page.locator(".verdict")).to_be_visible()
+
+
+def test_a_second_enter_while_cards_move_plays_nothing(page: Page, live_server):
+    """Enter pressed again while the play is shown ends the moves at once and
+    is spent on that: it does not also press the card focused as the play
+    settles."""
+    deal(page, live_server, "enter-twice")
+    settled_when_ready(page)
+    page.locator(".hand button").first.focus()
+    before = settled(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getAnimations().length > 0")
+    page.keyboard.press("Enter")
+    wait_settled(page, before)
+    page.wait_for_timeout(300)  # a second play would be under way by now
+    expect(page.locator(".log li").filter(has_text="You played")).to_have_count(1)
+    expect(page.locator(".hand button")).to_have_count(3)
+    assert page.evaluate("document.activeElement.matches('.hand button')")
+
+
+def test_the_log_is_read_out_once_a_play(page: Page, live_server):
+    """The log's live region changes at each step of the moves, but only
+    while it is marked busy: a screen reader reads the round once, when the
+    plays have landed, not each step and its later corrections."""
+    deal(page, live_server, "read-once", "partners")
+    settled_when_ready(page)
+    page.evaluate(
+        """() => {
+          window.told = [];
+          const live = document.querySelector(".live");
+          new MutationObserver(() => window.told.push(live.getAttribute("aria-busy")))
+            .observe(live, { childList: true });
+        }"""
+    )
+    assert play_card(page, page.locator(".hand button").first)
+    told = page.evaluate("window.told")
+    assert len(told) > 1, "the moves showed no steps"
+    assert [busy for busy in told if busy != "true"] == [None]
+    assert page.locator(".live").get_attribute("aria-busy") is None
+
+
+@pytest.mark.parametrize("rules", ["cardems", "classic"])
+def test_the_end_of_a_hand_is_read_out_and_a_second_enter_keeps_it(
+    browser: Browser, live_server, rules
+):
+    """The last card played from the keyboard: the result is put in the
+    live region (so it is read out) and the focus goes to its heading, not
+    to "Next hand" or "Play again", which a second Enter would press."""
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, f"end-read-{rules}", rules)
+    settled_when_ready(page)
+    for _ in range(23):  # all but your last card of the hand
+        assert play_card(page, page.locator(".hand button").first)
+    page.locator(".hand button").first.focus()
+    before = settled(page)
+    page.keyboard.press("Enter")
+    wait_settled(page, before)
+    expect(page.locator(".verdict")).to_be_focused()
+    expect(page.locator(".live")).to_contain_text("points")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.locator(".verdict")).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(
+        page.get_by_role("button", name="Next hand" if rules == "classic" else "Play again")
+    ).to_be_focused()
+    # Sent from the keyboard, it leads to a table whose first card has the
+    # focus, not back to the top of the page.
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(".hand button").first).to_be_focused()
+    page.reload()
+    expect(page.locator(".hand button").first).not_to_be_focused()
+    context.close()
+
+
+#: Text at twice its size, as a browser's or a phone's large-text setting makes it.
+LARGE_TEXT = "html { font-size: 200% !important; }"
+
+#: Chips that cover their side's name in the scoreboard.
+COVERED_NAMES = """() => [...document.querySelectorAll(".scoreboard .side")].flatMap((side) => {
+  const who = side.querySelector(".who").getBoundingClientRect();
+  return [...side.querySelectorAll(".chip")].filter((chip) => {
+    const box = chip.getBoundingClientRect();
+    return box.left < who.right - 1 && box.right > who.left + 1
+      && box.top < who.bottom - 1 && box.bottom > who.top + 1;
+  }).map((chip) => chip.textContent);
+})"""
+
+
+@pytest.mark.parametrize("rules", ["classic", "partners"])
+def test_text_at_twice_its_size_on_a_phone(browser: Browser, live_server, rules):
+    """With the text at 200 % on a phone no page scrolls sideways (a score
+    table too wide scrolls in its own box), and on the table the sides'
+    names are not covered by their chips."""
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce", bypass_csp=True)
+    page = context.new_page()
+
+    def fits(name: str) -> None:
+        page.add_style_tag(content=LARGE_TEXT)
+        width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+        assert width <= inner, f"{name} scrolls sideways: {width} > {inner}"
+
+    page.goto(live_server + "/")
+    fits("home")
+    page.goto(live_server + "/house")
+    fits("house rules")
+    deal(page, live_server, f"large-text-{rules}", rules)
+    fits("table")
+    assert page.evaluate(COVERED_NAMES) == []
+    while cards_in_hand(page):
+        assert play_card(page, page.locator(".hand button").first)
+    expect(page.locator(".verdict")).to_be_visible()
+    fits("end of the hand")
+    context.close()
 
 
 def test_number_keys_play_after_the_aids_are_closed(page: Page, live_server):

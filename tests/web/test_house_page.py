@@ -15,7 +15,7 @@ from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable
 
 SEEN = "Your side took the face-down cards"
-COUNTER = re.compile(r'<span class="seen">(\d+)</span>')
+COUNTER = re.compile(r'<span class="seen" aria-hidden="true">(\d+)</span>')
 ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
 
 

@@ -153,7 +153,7 @@ def test_a_three_player_match_ends_on_the_highest_total_past_the_target(client):
     before = [int(total) for total in running[-6:-3]] if len(hands) > 1 else [0, 0, 0]
     assert not (max(before) >= 51 and before.count(max(before)) == 1)
     winner = ["You", "East", "West"][totals.index(best)]
-    verdict = re.search(r'<h1 class="verdict">\s*(.*?)\s*</h1>', page, re.S).group(1)
+    verdict = re.search(r'<h1 class="verdict" tabindex="-1">\s*(.*?)\s*</h1>', page, re.S).group(1)
     assert verdict == ("You won!" if winner == "You" else f"{winner} won")
     next_best = sorted(totals)[-2]
     assert f"past 51: {best} points, the next best {next_best}, after {len(hands)} hand" in page
@@ -208,7 +208,7 @@ def test_a_single_deal_won_by_the_third_side_ends_on_its_final_page(client):
         raise AssertionError("no deal that West wins")
     assert start_deal(client, f"/deal/{seed}?rules=cardems&players=3&most_cards=more&level=easy")
     page = play_hand(client)
-    assert re.search(r'<h1 class="verdict">\s*West won\s*</h1>', page)
+    assert re.search(r'<h1 class="verdict" tabindex="-1">\s*West won\s*</h1>', page)
     scores = score_hand(mirror.match.state)
     points = sorted(score.points for score in scores)
     assert f"{points[-1]} points, the next best {points[-2]}." in page
@@ -226,7 +226,7 @@ def test_the_final_page_of_three_sides_in_turkish(client):
         fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
         client.post("/play", data={**fields, "card": cards[0]}, headers=turkish)
         page = client.get("/game", headers=turkish).get_data(as_text=True)
-    verdict = re.search(r'<h1 class="verdict">\s*(.*?)\s*</h1>', page, re.S).group(1)
+    verdict = re.search(r'<h1 class="verdict" tabindex="-1">\s*(.*?)\s*</h1>', page, re.S).group(1)
     assert verdict in ("Kazandınız!", "Doğu kazandı", "Batı kazandı", "Berabere")
     assert "Tek el · 3 oyuncu · en çok kart: açıkça fazla</summary>" in page
     text = re.sub(r"<[^>]+>", " ", page)
@@ -264,4 +264,4 @@ def test_equal_highest_totals_past_the_target_play_another_hand(app):
     assert table.match.over
     with app.test_request_context("/game"):
         page = render_table(table)
-    assert re.search(r'<h1 class="verdict">\s*East won\s*</h1>', page)
+    assert re.search(r'<h1 class="verdict" tabindex="-1">\s*East won\s*</h1>', page)

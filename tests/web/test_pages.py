@@ -88,13 +88,15 @@ def test_the_stocks_bottom_card_is_shown_only_while_it_is_in_the_stock(player):
     player.deal("bottom-leaves?rules=partners")
     bottom = card_name(seeded_deck("bottom-leaves", PARTNERS)[51])
     assert 'class="bottom-card"' in player.page
-    assert f'bottom card<span class="visually-hidden">: {bottom}</span>' in player.page
+    # Read out as one phrase, "bottom card: Queen of spades".
+    said = f'<span class="visually-hidden">bottom card: {bottom}</span>'
+    assert f'<span aria-hidden="true">bottom card</span>{said}' in player.page
     while "Stock: 0" not in player.page:
         assert 'class="bottom-card"' in player.page
         player.play(player.hand[0])
     assert player.hand, "the last deal is on the table"
     assert 'class="bottom-card"' not in player.page
-    assert "bottom card<span" not in player.page
+    assert "bottom card</span>" not in player.page
 
 
 def test_same_seed_same_deal_in_two_browsers(app):
