@@ -25,6 +25,7 @@ let busy = false; // a play is on its way or being shown
 let skipping = false; // the player asked for the end at once
 let byKeyboard = false; // whether the last input was a key
 let queue = Promise.resolve(); // aids changes wait for the play being shown
+let saving = Promise.resolve(); // the aids change on its way: a play waits for it
 let wake = null; // ends the pause on the hand's last cards at once
 const FROM_KEYBOARD = "pisti-from-keyboard"; // in sessionStorage: the last form was sent by a key
 
@@ -233,18 +234,23 @@ async function play(form, submitter) {
   busy = true;
   skipping = false;
   setState("busy");
-  const hand = form.closest(".hand");
+  const data = new FormData(form, submitter);
+  // An aids change already on its way lands first: its page would
+  // otherwise come in the middle of the play's, or after it.
+  await saving;
+  const hand = document.querySelector(".you .hand") || form.closest(".hand");
+  const card = hand.querySelector(`button[value="${submitter?.value}"]`) || submitter;
   hand.inert = true;
   // The log is read out once, when the plays have landed, not at each step.
   document.querySelector(".live")?.setAttribute("aria-busy", "true");
   const moving = !reducedMotion.matches && document.querySelector(".table");
-  const lifted = moving ? lift(submitter) : null;
+  const lifted = moving ? lift(card) : null;
   let answer;
   try {
     // Only a page whose cards move needs the steps.
-    answer = await post(form, new FormData(form, submitter), moving ? { "Pisti-Frames": "1" } : {});
+    answer = await post(form, data, moving ? { "Pisti-Frames": "1" } : {});
   } catch {
-    postPlainly(form, submitter);
+    postPlainly(card?.form || form, card);
     return;
   }
   const { response, doc } = answer;
@@ -286,6 +292,10 @@ async function play(form, submitter) {
 }
 
 async function saveAids(form, data, field) {
+  let landed;
+  saving = new Promise((resolve) => {
+    landed = resolve;
+  });
   let answer;
   try {
     answer = await post(form, data);
@@ -294,7 +304,9 @@ async function saveAids(form, data, field) {
     return;
   }
   showPage(answer.doc);
-  setState("ready");
+  landed();
+  // A play sent meanwhile is waiting for this page: it is not settled yet.
+  if (!busy) setState("ready");
   if (field) document.querySelector(`form.aids [name="${field}"]`)?.focus();
 }
 
@@ -334,7 +346,8 @@ window.addEventListener(
 
 // Number keys 1-4 play the cards of your hand.
 document.addEventListener("keydown", (event) => {
-  if (busy || event.altKey || event.ctrlKey || event.metaKey) return;
+  // A held key's repeats play nothing.
+  if (busy || event.repeat || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
   // Digits typed into a field are the field's; on a button or the aids'
   // summary (focused after a click) they play a card.
@@ -358,10 +371,11 @@ document.addEventListener("submit", (event) => {
     const data = new FormData(form);
     const field = form.contains(document.activeElement) ? document.activeElement.name : null;
     queue = queue.then(waitUntilSettled).then(() => saveAids(form, data, field));
-  } else if (byKeyboard) {
+  } else if (!form.matches(".languages")) {
     // A form sent from the keyboard ("Next hand", "Play again", a deal's
-    // start): the table it leads to gives its first card the focus.
-    remember(FROM_KEYBOARD, "1");
+    // start): the table it leads to gives its first card the focus (and
+    // one sent by mouse or touch clears a mark left by a stopped load).
+    remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
   }
 });
 

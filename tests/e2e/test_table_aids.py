@@ -171,6 +171,59 @@ def test_a_second_enter_while_cards_move_plays_nothing(page: Page, live_server):
     assert page.evaluate("document.activeElement.matches('.hand button')")
 
 
+def test_a_held_number_key_plays_one_card(page: Page, live_server):
+    """A number key held down plays its card once: the key's repeats play
+    nothing, with the moves shown or not."""
+    for motion in ("no-preference", "reduce"):
+        page.emulate_media(reduced_motion=motion)
+        deal(page, live_server, f"held-key-{motion}")
+        settled_when_ready(page)
+        before = settled(page)
+        page.keyboard.down("1")
+        for _ in range(30):  # as a held key repeats, for over a second
+            page.wait_for_timeout(40)
+            page.evaluate(
+                """() => document.activeElement.dispatchEvent(new KeyboardEvent("keydown",
+                    { key: "1", repeat: true, bubbles: true }))"""
+            )
+        page.keyboard.up("1")
+        wait_settled(page, before)
+        page.wait_for_timeout(300)
+        expect(page.locator(".log li").filter(has_text="You played")).to_have_count(1)
+        expect(page.locator(".hand button")).to_have_count(3)
+
+
+def test_a_play_just_after_an_aids_change_waits_for_it(page: Page, live_server):
+    """A card played while an aids change is still on its way: the aids'
+    page lands first and the play's after it, so the table ends played,
+    with the aid on, and not put back by the aids' late answer."""
+    deal(page, live_server, "aids-then-play")
+    settled_when_ready(page)
+
+    # The aids' answer, made at once, is slow to come back to the page.
+    page.evaluate(
+        """() => {
+          const real = window.fetch;
+          window.fetch = async (address, options) => {
+            const answer = await real(address, options);
+            if (String(address).endsWith("/settings")) await new Promise((r) => setTimeout(r, 500));
+            return answer;
+          };
+        }"""
+    )
+    page.locator("details.settings summary").click()
+    before = settled(page)
+    page.get_by_label("Played-cards counter").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("1")
+    wait_settled(page, before)
+    page.wait_for_timeout(700)  # the aids' answer, late or not, is in
+    expect(page.locator(".hand button")).to_have_count(3)
+    expect(page.locator(".counter")).to_be_visible()
+    assert page.locator(".live").get_attribute("aria-busy") is None
+    assert page.evaluate("document.documentElement.dataset.state") == "ready"
+
+
 def test_the_log_is_read_out_once_a_play(page: Page, live_server):
     """The log's live region changes at each step of the moves, but only
     while it is marked busy: a screen reader reads the round once, when the
@@ -260,9 +313,16 @@ def test_text_at_twice_its_size_on_a_phone(browser: Browser, live_server, rules)
     fits("home")
     page.goto(live_server + "/house")
     fits("house rules")
-    deal(page, live_server, f"large-text-{rules}", rules)
+    page.goto(f"{live_server}/deal/large-text-{rules}?rules={rules}")
+    fits("deal link")
+    page.locator(".deal-link button[type=submit]").click()
+    expect(page.locator(".hand button").first).to_be_visible()
     fits("table")
     assert page.evaluate(COVERED_NAMES) == []
+    # The language switch in the corner below leaves the aids to be tapped.
+    page.locator("details.settings summary").click()
+    expect(page.locator("details.settings")).to_have_attribute("open", "")
+    page.keyboard.press("Escape")
     while cards_in_hand(page):
         assert play_card(page, page.locator(".hand button").first)
     expect(page.locator(".verdict")).to_be_visible()
