@@ -179,7 +179,8 @@ function showFrame(template) {
 
 // Replace the page by `doc`, keeping the live region (so its new text is
 // read out: the table's log, or the hand's or the game's result, whose
-// region takes the new page's attributes) and the aids panel open if it was.
+// region takes the new page's attributes, which ends a play's aria-busy)
+// and the aids panel open if it was.
 function showPage(doc) {
   const body = document.adoptNode(doc.body);
   const live = document.querySelector(".live");
@@ -279,7 +280,6 @@ async function play(form, submitter) {
   }
   busy = false;
   setState("ready");
-  document.querySelector(".live")?.removeAttribute("aria-busy");
   // Keyboard players go on from the first card; at the end of a hand or of
   // the game, from its result's heading (read out, and a second Enter
   // there does not leave the score unseen). After a click or a tap no card
