@@ -344,6 +344,19 @@ window.addEventListener(
   true,
 );
 
+// A double tap or a double click is one play. Its second press (which the
+// browser counts as the second of a pair, detail 2) would otherwise press
+// the card that has come under it once the replies have landed, as soon as
+// they do with reduced motion. A press from the keyboard counts 0.
+document.addEventListener(
+  "click",
+  (event) => {
+    const card = event.target instanceof Element && event.target.closest(".hand button");
+    if (card && event.detail > 1) event.preventDefault();
+  },
+  true,
+);
+
 // Number keys 1-4 play the cards of your hand.
 document.addEventListener("keydown", (event) => {
   // A held key's repeats play nothing.

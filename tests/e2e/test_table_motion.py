@@ -282,6 +282,37 @@ def test_reduced_motion_moves_nothing(browser: Browser, live_server):
     context.close()
 
 
+@pytest.mark.parametrize("touch", [True, False], ids=["double tap", "double click"])
+def test_a_double_tap_plays_one_card(browser: Browser, live_server, touch):
+    # With reduced motion the replies land within a tap's time, so the
+    # second tap of a double tap fell on the card that had come under it.
+    context = browser.new_context(
+        viewport=SIZES["390x844"], reduced_motion="reduce", has_touch=touch
+    )
+    page = context.new_page()
+    deal(page, live_server, "twice")
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+    # Near the first card's right edge: after the play, the next card is there.
+    box = page.locator(".hand button").first.bounding_box()
+    x, y = box["x"] + box["width"] * 0.9, box["y"] + box["height"] / 2
+    for press in range(2):
+        if touch:
+            page.touchscreen.tap(x, y)
+        else:
+            # The second press of a double click, as the browser gets it.
+            page.mouse.move(x, y)
+            page.mouse.down(click_count=press + 1)
+            page.mouse.up(click_count=press + 1)
+        page.wait_for_timeout(150)
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'")
+    assert cards_in_hand(page) == 3
+    # A press on a card once the play has landed is a play of its own.
+    page.wait_for_timeout(600)
+    assert play_card(page, page.locator(".hand button").last)
+    assert cards_in_hand(page) == 2
+    context.close()
+
+
 def test_aids_change_in_place_and_nothing_replays(page: Page, live_server):
     page.set_viewport_size(SIZES["1280x800"])
     deal(page, live_server, "in-place")
