@@ -17,6 +17,7 @@ const STEP_MS = 250; // one play: a card moving to the pile
 const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arrive
 const OVERLAP = 0.85; // the next play starts when a move is this far along
 const HOLD_MS = 900; // the hand's last cards on the table, before its score
+const PATIENCE_MS = 15000; // a form's answer awaited before the form is sent the ordinary way
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 document.documentElement.classList.add("js");
@@ -211,12 +212,25 @@ function keepAddress() {
 
 // A play's answer to the script (which asks with Pisti-Frames) is the page
 // itself, with the steps to move the cards through; without the header it
-// is a redirect to the page, followed here.
+// is a redirect to the page, followed here. An answer not all there within
+// PATIENCE_MS (a connection that died on the way) is given up: the fetch
+// fails, and the caller sends its form the ordinary way.
 async function post(form, data, headers = {}) {
-  const response = await fetch(form.action, { method: "POST", body: data, headers });
-  const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-  if (response.redirected) window.history.replaceState(null, "", response.url);
-  return { response, doc };
+  const patience = new AbortController();
+  const timer = window.setTimeout(() => patience.abort(), PATIENCE_MS);
+  try {
+    const response = await fetch(form.action, {
+      method: "POST",
+      body: data,
+      headers,
+      signal: patience.signal,
+    });
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    if (response.redirected) window.history.replaceState(null, "", response.url);
+    return { response, doc };
+  } finally {
+    window.clearTimeout(timer);
+  }
 }
 
 // If fetch fails, post the form the ordinary way.
@@ -300,7 +314,7 @@ async function saveAids(form, data, field) {
   try {
     answer = await post(form, data);
   } catch {
-    window.location.reload();
+    postPlainly(form);
     return;
   }
   showPage(answer.doc);

@@ -224,6 +224,35 @@ def test_a_play_just_after_an_aids_change_waits_for_it(page: Page, live_server):
     assert page.evaluate("document.documentElement.dataset.state") == "ready"
 
 
+def test_an_aids_change_never_answered_is_sent_again(browser: Browser, live_server):
+    """An aids change whose answer never comes is sent the ordinary way
+    after 15 s, and applies."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.clock.install()
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/settings", hold_the_first)
+    deal(page, live_server, "aids-unanswered")
+    settled_when_ready(page)
+    page.locator("details.settings summary").click()
+    page.get_by_label("Played-cards counter").check()
+    page.clock.run_for(14_000)
+    assert len(held) == 1
+    expect(page.locator(".counter")).to_have_count(0)
+    with page.expect_navigation():
+        page.clock.run_for(2_000)
+    expect(page.locator(".counter li")).to_have_count(13)
+    expect(page.locator(".hand button")).to_have_count(4)
+    context.close()
+
+
 def test_the_log_is_read_out_once_a_play(page: Page, live_server):
     """The log's live region changes at each step of the moves, but only
     while it is marked busy: a screen reader reads the round once, when the

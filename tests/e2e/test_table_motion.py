@@ -313,6 +313,36 @@ def test_a_double_tap_plays_one_card(browser: Browser, live_server, touch):
     context.close()
 
 
+def test_a_play_never_answered_is_sent_again(browser: Browser, live_server):
+    # A play whose answer never comes (a connection that died on the way)
+    # left the table busy for good. After 15 s it is sent again the
+    # ordinary way, and the server plays it once.
+    context = browser.new_context(viewport=SIZES["390x844"], reduced_motion="reduce")
+    page = context.new_page()
+    page.clock.install()
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/play", hold_the_first)
+    deal(page, live_server, "unanswered")
+    page.locator(".hand button").first.click()
+    page.wait_for_function("document.documentElement.dataset.state === 'busy'")
+    page.clock.run_for(14_000)
+    assert page.evaluate("document.documentElement.dataset.state") == "busy"
+    with page.expect_navigation():
+        page.clock.run_for(2_000)
+    assert len(held) == 1
+    assert cards_in_hand(page) == 3
+    expect(page.locator(".log li").first).to_contain_text("You played")
+    expect(page.locator(".alert")).to_have_count(0)
+    context.close()
+
+
 def test_aids_change_in_place_and_nothing_replays(page: Page, live_server):
     page.set_viewport_size(SIZES["1280x800"])
     deal(page, live_server, "in-place")
