@@ -9,6 +9,7 @@ with :class:`ConfigError` naming each problem.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from datetime import timedelta
@@ -84,6 +85,12 @@ _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _HOST = HOST_NAME
 _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 _MIN_SECRET = 16
+#: Variables once read by Flask that it no longer reads, with what to do.
+_RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
+#: A URL's user name and password, up to the last ``@`` (to hide them).
+_CREDENTIALS = re.compile(r"^([a-z][a-z0-9+.-]*://[^:/@]*:).*@", re.IGNORECASE)
+#: The URL settings whose values may hold a password.
+_SECRET_URLS = ("DATABASE_URL", "REDIS_URL")
 
 
 class ConfigError(click.ClickException):
@@ -114,7 +121,7 @@ def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
     # knobs here.
     known = DEFAULTS.keys() | _CLI_NAMES
     problems = [
-        f"FLASK_{name}: unknown setting (see the README's Self-hosting section)"
+        f"FLASK_{name}: unknown setting ({_unknown_hint(name, known)})"
         for name in sorted(_environment_names())
         if name not in known and not name.startswith(_CLI_PREFIX)
     ]
@@ -135,12 +142,52 @@ def _environment_names() -> set[str]:
     return {key.removeprefix("FLASK_") for key in os.environ if key.startswith("FLASK_")}
 
 
+def _unknown_hint(name: str, known: set[str]) -> str:
+    """What to do about an unknown ``FLASK_<name>``: remove a variable
+    Flask no longer reads, mend a near miss of a known one, else read the
+    README."""
+    if name in _RETIRED:
+        return _RETIRED[name]
+    near = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+    if near:
+        return f"did you mean FLASK_{near[0]}?"
+    return "see the README's Self-hosting section"
+
+
+def hide_password(url: str) -> str:
+    """Return ``url`` with its password (all between the user name's ``:``
+    and the last ``@``) shown as ``***``, for messages and logs."""
+    return _CREDENTIALS.sub(r"\1***@", url)
+
+
+def _needs_encoding(url: str) -> bool:
+    """Whether a server URL's user name or password holds a character that
+    must be percent-encoded (``@ # / ?``): more than one ``@``, or an ``@``
+    after the host part has ended, or a ``#``. SQLite paths and Unix
+    sockets are files, where ``@`` is an ordinary character."""
+    scheme, found, rest = url.partition("://")
+    if not found or scheme.startswith(("sqlite", "unix")):
+        return False
+    end = min((rest.find(mark) for mark in "/?#" if mark in rest), default=len(rest))
+    return "#" in rest or rest.count("@") > 1 or "@" in rest[end:]
+
+
 def _check(config: Config) -> list[str]:
     """Return one message per unusable value (normalising ``LOG_LEVEL``)."""
     problems = []
 
     def bad(name: str, rule: str) -> None:
-        problems.append(f"FLASK_{name}: {rule}, not {config[name]!r}")
+        value = config[name]
+        if name in _SECRET_URLS and isinstance(value, str):
+            value = hide_password(value)
+        problems.append(f"FLASK_{name}: {rule}, not {value!r}")
+
+    for name in _SECRET_URLS:
+        if isinstance(config[name], str) and _needs_encoding(config[name]):
+            problems.append(
+                f"FLASK_{name}: percent-encode the user name and password "
+                "(@ as %40, # as %23, / as %2F, ? as %3F, : as %3A)"
+            )
 
     if not isinstance(config["SECRET_KEY"], (str, bytes, type(None))):
         bad("SECRET_KEY", "must be text")

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import time
+from importlib.metadata import version
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -38,6 +41,8 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import create_app, searches
+from .config import hide_password
+from .db import SCHEMA
 from .logs import first_line, json_handler
 from .web.security import HEADERS
 
@@ -178,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
         return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
     _warn_if_redis_is_down(app)
+    _describe_setup(app)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
     waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
@@ -209,6 +215,40 @@ def _warn_if_redis_is_down(app: Flask) -> None:
             "Redis at FLASK_REDIS_URL does not answer (%s); pages that need it answer 503 "
             "until it does",
             first_line(error),
+        )
+
+
+def _describe_setup(app: Flask) -> None:
+    """Log, in one line, what this server keeps where: the sessions, the
+    database (passwords hidden), where the secret key comes from and the
+    schema's migration; then a warning if sessions are shared in Redis
+    while the secret key is this instance's own (another instance could not
+    read its cookies or check its forms)."""
+    config = app.config
+    shared = config["SESSION_BACKEND"] == "redis"
+    if shared:
+        sessions = f"Redis at {hide_password(config['REDIS_URL'])}"
+    else:
+        folder = config["SESSION_FILE_DIR"] or Path(app.instance_path) / "sessions"
+        sessions = f"files in {Path(folder).resolve()}"
+    database = hide_password(config["SQLALCHEMY_DATABASE_URI"])
+    own_key = "FLASK_SECRET_KEY" not in os.environ
+    key = "this instance's own (instance/secret_key)" if own_key else "FLASK_SECRET_KEY"
+    before, after = app.extensions.get(SCHEMA, (None, None))
+    schema = f"upgraded {before or 'empty'} to {after}" if before != after else f"at {after}"
+    app.logger.info(
+        "pisti %s: sessions: %s; database: %s, schema %s; secret key: %s",
+        version("pisti"),
+        sessions,
+        database,
+        schema,
+        key,
+    )
+    if shared and own_key:
+        app.logger.warning(
+            "sessions are in Redis but the secret key is this instance's own: set "
+            "FLASK_SECRET_KEY, the same on every instance, or another instance will refuse "
+            "this one's forms and games"
         )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_migrate
+from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -27,6 +28,9 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase
 
 MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
+#: The key of ``app.extensions`` that holds the schema's revision before
+#: and after the app's start-up upgraded it (:func:`init_db`).
+SCHEMA = "pisti.schema"
 #: Milliseconds an SQLite writer waits for another one before giving up.
 SQLITE_BUSY_MS = 10_000
 
@@ -69,24 +73,43 @@ def init_db(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
-            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            app.extensions[SCHEMA] = _upgrade()
             return
         event.listen(db.engine, "connect", _sqlite_pragmas)
         # Two servers starting on one SQLite file take turns, as replicas
         # on PostgreSQL do on the advisory lock (migrations/env.py).
         database = db.engine.url.database
-        lock_path = f"{database}.migrate-lock" if database and database != ":memory:" else None
-        if lock_path is None:
-            flask_migrate.upgrade(directory=str(MIGRATIONS))
+        if not database or database == ":memory:":
+            app.extensions[SCHEMA] = _upgrade()
             return
-        folder = Path(lock_path).parent
-        if not folder.is_dir():
+        file = Path(database)
+        if not file.parent.is_dir():
             raise FileNotFoundError(
-                errno.ENOENT, "the SQLite database's folder does not exist", str(folder)
+                errno.ENOENT, "the SQLite database's folder does not exist", str(file.parent)
             )
-        with open(lock_path, "w") as lock:
+        with open(f"{database}.migrate-lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            created = not file.exists()
+            app.extensions[SCHEMA] = _upgrade()
+            if created:
+                # Players' names and results: for the server's user only, as
+                # the sessions and the secret key are (SQLite gives its -wal
+                # and -shm files the database's mode). A file made by its
+                # owner keeps the mode the owner gave it.
+                file.chmod(0o600)
+
+
+def _upgrade() -> tuple[str | None, str | None]:
+    """Bring the schema to the newest migration; return its revision
+    before and after (``None``: an empty database)."""
+    before = _revision()
+    flask_migrate.upgrade(directory=str(MIGRATIONS))
+    return before, _revision()
+
+
+def _revision() -> str | None:
+    with db.engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

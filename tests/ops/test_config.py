@@ -3,7 +3,9 @@ clear message when unknown or broken."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -16,6 +18,7 @@ import pytest
 import requests
 
 from app import create_app
+from app import serve as serve_module
 from app.config import ConfigError
 from app.sessions import FileSessions, RedisSessions
 from benchmarks.load_servers import free_port
@@ -113,8 +116,18 @@ def test_a_numeric_secret_key_stays_text(monkeypatch, tmp_path):
             "FLASK_MAX_CONTENT_LENGTH: unknown setting",
         ),
         ({"FLASK_SECRET_KEY": "short"}, "FLASK_SECRET_KEY: use at least 16 random characters"),
-        ({"FLASK_SESION_BACKEND": "redis"}, "FLASK_SESION_BACKEND: unknown setting"),
-        ({"FLASK_ENV": "production"}, "FLASK_ENV: unknown setting"),
+        (
+            {"FLASK_SESION_BACKEND": "redis"},
+            "FLASK_SESION_BACKEND: unknown setting (did you mean FLASK_SESSION_BACKEND?",
+        ),
+        (
+            {"FLASK_SECRETKEY": "x" * 20},
+            "FLASK_SECRETKEY: unknown setting (did you mean FLASK_SECRET_KEY?",
+        ),
+        (
+            {"FLASK_ENV": "production"},
+            "FLASK_ENV: unknown setting (Flask no longer reads it since Flask 2.3: remove it)",
+        ),
         # Only this app's settings are knobs: a typo of one, or another of
         # Flask's or an extension's, is not passed through unchecked.
         ({"FLASK_RATELIMIT_ENABLE": "false"}, "FLASK_RATELIMIT_ENABLE: unknown setting"),
@@ -146,6 +159,56 @@ def test_broken_values_stop_start_up(monkeypatch, tmp_path, env, message):
             else {"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)}
         )
     assert message in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "shown"),
+    [
+        (
+            "FLASK_DATABASE_URL",
+            "postgresql+psycopg2://pisti:S3cretPgPw@db/pisti",
+            "postgresql+psycopg2://pisti:***@db/pisti",
+        ),
+        ("FLASK_REDIS_URL", "redis://:S3cretRedisPw@cache:6379/x", "redis://:***@cache:6379/x"),
+    ],
+)
+def test_a_refused_url_is_shown_without_its_password(monkeypatch, tmp_path, name, value, shown):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as raised:
+        create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+    assert f"not {shown!r}" in str(raised.value)
+    assert "S3cret" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "secret"),
+    [
+        ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss#1@127.0.0.1:5433/pisti", "ss#1"),
+        ("FLASK_DATABASE_URL", "postgresql://pisti:pa/ss@127.0.0.1/pisti", "pa/ss"),
+        ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss@db/pisti", "p@ss"),
+        ("FLASK_REDIS_URL", "redis://:se#cret@cache:6379/0", "se#cret"),
+    ],
+)
+def test_a_password_that_needs_percent_encoding_is_refused(
+    monkeypatch, tmp_path, name, value, secret
+):
+    # The URL would be read with part of the password as the host name, and
+    # the driver's error would show that part.
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as raised:
+        create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+    message = str(raised.value)
+    assert f"{name}: percent-encode the user name and password" in message
+    assert "%40" in message
+    assert secret not in message
+
+
+def test_encoded_passwords_and_paths_with_at_signs_are_taken(monkeypatch, tmp_path):
+    folder = tmp_path / "me@home"
+    folder.mkdir()
+    monkeypatch.setenv("FLASK_DATABASE_URL", f"sqlite:///{folder / 'pisti.db'}")
+    monkeypatch.setenv("FLASK_REDIS_URL", "redis://:p%40ss%231@127.0.0.1:1/0")
+    create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
 
 
 def test_every_problem_is_named_at_once(monkeypatch):
@@ -302,6 +365,46 @@ def test_a_redis_that_does_not_answer_at_start_up_is_logged_and_the_server_start
     assert "Redis at FLASK_REDIS_URL does not answer" in log
     assert "Connection refused" in log
     assert "Traceback" not in log
+
+
+def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
+    database = tmp_path / "fresh.db"
+    server = serve(
+        {"FLASK_DATABASE_URL": f"sqlite:///{database}", "FLASK_SESSION_FILE_DIR": str(tmp_path)}
+    )
+    assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
+    line = next(line for line in server.log.read_text().splitlines() if "sessions:" in line)
+    assert re.search(
+        rf"pisti [0-9.]+: sessions: files in {re.escape(str(tmp_path))}; "
+        rf"database: sqlite:///{re.escape(str(database))}, schema upgraded empty to \w+; "
+        "secret key: FLASK_SECRET_KEY",
+        line,
+    ), line
+    # The players' database is for the server's user only.
+    assert database.stat().st_mode & 0o777 == 0o600
+
+
+def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, tmp_path, capfd):
+    monkeypatch.setenv("FLASK_SESSION_BACKEND", "redis")
+    monkeypatch.setenv("FLASK_REDIS_URL", "redis://:S3cret@127.0.0.1:1/0")
+    database = f"sqlite:///{tmp_path / 'p.db'}"
+    app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
+    capfd.readouterr()
+    serve_module._describe_setup(app)
+    said = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
+    assert "sessions: Redis at redis://:***@127.0.0.1:1/0" in said[0]["event"]
+    assert "secret key: this instance's own (instance/secret_key)" in said[0]["event"]
+    assert "S3cret" not in said[0]["event"]
+    assert said[1]["level"] == "WARNING"
+    assert said[1]["event"].startswith(
+        "sessions are in Redis but the secret key is this instance's own: set FLASK_SECRET_KEY"
+    )
+    monkeypatch.setenv("FLASK_SECRET_KEY", "k" * 32)
+    app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
+    capfd.readouterr()
+    serve_module._describe_setup(app)
+    said = capfd.readouterr().out.splitlines()
+    assert len(said) == 1 and "secret key: FLASK_SECRET_KEY" in said[0]
 
 
 def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
