@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,19 @@ def test_the_port_variable_the_readme_names_is_the_one_scripts_serve_reads():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "${PISTI_BIND:-" in serve
     assert "PISTI_BIND=0.0.0.0:8080 scripts/serve" in readme
+
+
+@pytest.mark.parametrize("bind", ["localhost", ":8080", "8080", "0.0.0.0:http"])
+def test_a_bad_pisti_bind_is_named_in_one_line(bind):
+    done = subprocess.run(
+        [str(ROOT / "scripts" / "serve")],
+        env={**os.environ, "PISTI_BIND": bind},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert done.stderr == (
+        "Error: PISTI_BIND must be HOST:PORT, such as 127.0.0.1:5000 or 0.0.0.0:8080, "
+        f"not '{bind}'\n"
+    )
