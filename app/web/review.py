@@ -50,6 +50,7 @@ from flask import (
 )
 from flask_babel import format_decimal
 from redis import RedisError
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs, searches
@@ -130,7 +131,9 @@ def _lost(value: float) -> str:
 @bp.get("/")
 def upload_page() -> str:
     """The form to review an uploaded ``pisti-record`` file."""
-    return render_template("review/upload.html", limit=RECORD_LIMIT // 1024)
+    return render_template(
+        "review/upload.html", limit=RECORD_LIMIT // 1024, too_large=_too_large()
+    )
 
 
 @bp.post("/upload")
@@ -146,18 +149,19 @@ def upload() -> BaseResponse | tuple[str, int]:
         return _refused(gettext("Choose a record file to upload."))
     data = file.read(RECORD_LIMIT + 1)
     if len(data) > RECORD_LIMIT:
-        return _refused(
-            gettext(
-                "That file is larger than %(limit)s KiB; a record is about 1 KiB.",
-                limit=RECORD_LIMIT // 1024,
-            )
-        )
+        return _refused(_too_large())
     try:
         record = read_record(data)
     except InvalidRecord as exc:
         # The record reader's words are English (the engine has no
-        # translations): shown as such, under a sentence in the page's language.
-        return _refused(gettext("That file is not a game record."), detail=str(exc))
+        # translations): folded away under a sentence in the page's language.
+        return _refused(
+            gettext(
+                "That file is not a game record. A record is the .json file that “Download "
+                "record” gives on a game's final page."
+            ),
+            detail=str(exc),
+        )
     state = record.state
     if max(getattr(state.rules, field) for field in POINT_OPTIONS.values()) > MAX_PLAYED_POINTS:
         return _refused(
@@ -368,12 +372,32 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     return names
 
 
+@bp.errorhandler(RequestEntityTooLarge)
+def _upload_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
+    """A file over the server's limit for a whole form (a photo picked by
+    mistake): the upload page again, saying so (413)."""
+    return _refused(_too_large(), status=413)
+
+
+def _too_large() -> str:
+    return gettext(
+        "That file is too big to be a game record: a record is about 1 KB, at most "
+        "%(limit)s KB. Choose the .json file that “Download record” gave you on a game's "
+        "final page.",
+        limit=RECORD_LIMIT // 1024,
+    )
+
+
 def _refused(message: str, detail: str | None = None, status: int = 400) -> tuple[str, int]:
     """The upload page again, with what was wrong (``status``, 400: the
     request's fault) and, for a record the engine refused, its reason
     (``detail``, in English)."""
     page = render_template(
-        "review/upload.html", limit=RECORD_LIMIT // 1024, message=message, detail=detail
+        "review/upload.html",
+        limit=RECORD_LIMIT // 1024,
+        message=message,
+        detail=detail,
+        too_large=_too_large(),
     )
     return page, status
 

@@ -181,3 +181,19 @@ def test_the_summary_comes_in_place_and_keeps_the_focus(page: Page, live_server)
         "The review is done: the summary is below."
     )
     expect(page).to_have_title("Review summary · Pişti")
+
+
+def test_a_photo_picked_as_a_record_is_refused_before_it_is_sent(page: Page, live_server):
+    page.goto(f"{live_server}/review/")
+    sent = []
+    page.on(
+        "request", lambda request: sent.append(request.url) if request.method == "POST" else None
+    )
+    photo = {"name": "photo.png", "mimeType": "image/png", "buffer": b"\x89PNG" + b"x" * 200_000}
+    page.locator("#record").set_input_files(photo)
+    page.get_by_role("button", name="Review this record").click()
+    expect(page.get_by_role("alert")).to_contain_text(
+        "That file is too big to be a game record: a record is about 1 KB, at most 8 KB."
+    )
+    assert sent == []
+    assert page.evaluate("document.activeElement.id") == "record"

@@ -56,7 +56,7 @@ def test_compose_runs_redis_postgres_two_app_replicas_and_a_proxy(compose):
     assert services["proxy"]["ports"] == ["8000:80"]
     nginx = compose["configs"]["nginx"]["content"]
     assert "server app:8000;" in nginx and "proxy_pass http://pisti;" in nginx
-    assert re.search(r"client_max_body_size 16k;", nginx)
+    assert re.search(r"client_max_body_size 64k;", nginx)
     # nginx's own error answers carry the security headers too.
     for name, value in HEADERS.items():
         assert f'add_header {name} "{value}" always;' in nginx

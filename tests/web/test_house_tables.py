@@ -156,7 +156,7 @@ def test_a_three_player_match_ends_on_the_highest_total_past_the_target(client):
     verdict = re.search(r'<h1 class="verdict" tabindex="-1">\s*(.*?)\s*</h1>', page, re.S).group(1)
     assert verdict == ("You won!" if winner == "You" else f"{winner} won")
     next_best = sorted(totals)[-2]
-    assert f"past 51: {best} points, the next best {next_best}, after {len(hands)} hand" in page
+    assert f"51 or more: {best} points, the next best {next_best}, after {len(hands)} hand" in page
     assert "the highest total that has reached it wins" in page
     # The rules, in a line with their details, and kept by Play again.
     line = "Classic · 3 players · Jack pişti 10 · last cards +3 · to 51"
@@ -259,7 +259,7 @@ def test_equal_highest_totals_past_the_target_play_another_hand(app):
     with app.test_request_context("/game"):
         page = render_table(table)
     assert "Hand 1 is over" in page and "Next hand" in page
-    assert "The highest total, 60, is past 51 but shared: one more hand decides." in page
+    assert "The highest total, 60, has reached 51 but is shared: one more hand decides." in page
     table.match.history = [[60, 61, 10]]
     assert table.match.over
     with app.test_request_context("/game"):

@@ -1,0 +1,16 @@
+// The record upload: a file too big to be a record (a photo picked by
+// mistake) is refused here, with the server's words, before it is sent.
+(function () {
+  "use strict";
+  const input = document.getElementById("record");
+  const problem = document.getElementById("upload-problem");
+  if (!input || !problem) return;
+  input.form.addEventListener("submit", (event) => {
+    const file = input.files[0];
+    if (!file || file.size <= Number(input.dataset.limit)) return;
+    event.preventDefault();
+    problem.replaceChildren(Object.assign(document.createElement("p"), { textContent: input.dataset.tooLarge }));
+    problem.hidden = false;
+    input.focus();
+  });
+})();
