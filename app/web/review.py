@@ -131,9 +131,7 @@ def _lost(value: float) -> str:
 @bp.get("/")
 def upload_page() -> str:
     """The form to review an uploaded ``pisti-record`` file."""
-    return render_template(
-        "review/upload.html", limit=RECORD_LIMIT // 1024, too_large=_too_large()
-    )
+    return render_template("review/upload.html", limit=RECORD_LIMIT // 1024, too_large=_too_large())
 
 
 @bp.post("/upload")

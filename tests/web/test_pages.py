@@ -30,6 +30,24 @@ def test_home_offers_new_game_and_seed(client):
     assert 'name="seed"' in page
 
 
+BAR_NEW_GAME = re.compile(r'<header class="bar">.*?href="/">New game</a>\s*</header>', re.S)
+
+
+@pytest.mark.parametrize(
+    "address", ["/review/", "/leaderboard", "/daily", "/me", "/house", "/story", "/deal/bar-1"]
+)
+def test_every_page_but_home_has_new_game_in_its_bar(client, address):
+    page = client.get(address).get_data(as_text=True)
+    assert BAR_NEW_GAME.search(page), address
+
+
+def test_the_home_page_is_the_new_game_and_has_no_second_one(client):
+    assert not BAR_NEW_GAME.search(client.get("/").get_data(as_text=True))
+    start_deal(client, "/deal/bar-2")
+    table = client.get("/game").get_data(as_text=True)
+    assert "Your hand" in table and BAR_NEW_GAME.search(table)
+
+
 TARGET_SELECT = re.compile(r'<select id="new-target" name="target">(.*?)</select>', re.S)
 
 

@@ -136,7 +136,7 @@ def test_classic_match_final_page_adds_up(client):
     start_deal(client, "/deal/sum-final?rules=classic&target=51&level=easy")
     page = play_hand(client)
     hand = 1
-    new_game = '<a class="button small" href="/">New game</a>'
+    new_game = '<a class="button small bar-new" href="/">New game</a>'
     while "Next hand" in page:
         # A way out of the match between hands, as on the table.
         assert new_game in page.split("</header>")[0]
