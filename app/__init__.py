@@ -3,8 +3,11 @@ security, blueprints, error pages, logging and the command line."""
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,16 +59,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.jinja_environment = PageEnvironment
     config.load(app.config, test_config)
-    try:
-        if not app.config["SECRET_KEY"]:
+    if not app.config["SECRET_KEY"]:
+        with _starting("the instance folder (for the secret key)"):
             path = Path(app.instance_path) / "secret_key"
             app.config["SECRET_KEY"] = _instance_secret_key(path)
-        # These checks run before CSRF's: a Redis outage is a 503 and a
-        # malformed form a 400, not a "missing token" or a 500.
+    # These checks run before CSRF's: a Redis outage is a 503 and a
+    # malformed form a 400, not a "missing token" or a 500.
+    with _starting("the session folder (FLASK_SESSION_FILE_DIR)"):
         redis_client = init_sessions(app)
+    with _starting("the database (FLASK_DATABASE_URL)"):
         init_db(app)
-    except (OSError, SQLAlchemyError) as error:
-        raise StartupError(f"the app cannot start: {first_line(error)}") from error
     security.init_security(app)
     static_files.init_app(app)
     # Flask-WTF finds the token's secret half in the session, where
@@ -90,6 +93,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.testing:
         init_logging(app)
     return app
+
+
+@contextmanager
+def _starting(part: str) -> Iterator[None]:
+    """Turn a failure to open ``part`` (its words, naming the setting that
+    chooses it) into a one-line :class:`StartupError`; a file-system
+    permission's gets what to do about it."""
+    try:
+        yield
+    except (OSError, SQLAlchemyError) as error:
+        hint = ""
+        if isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            hint = (
+                "; it must be writable by the user the server runs as "
+                "(in the container, uid 10001: chown 10001 <folder>)"
+            )
+        raise StartupError(
+            f"the app cannot start: {part} cannot be used: {first_line(error)}{hint}"
+        ) from error
 
 
 def _instance_secret_key(path: Path) -> str:

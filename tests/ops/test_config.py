@@ -278,18 +278,19 @@ def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.Comple
     [
         (
             {"FLASK_DATABASE_URL": "postgresql://pisti@127.0.0.1:1/pisti"},
-            "Error: the app cannot start: connection failed: connection to server at "
-            '"127.0.0.1", port 1 failed: Connection refused',
+            "Error: the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: "
+            'connection failed: connection to server at "127.0.0.1", port 1 failed: '
+            "Connection refused",
         ),
         (
             {"FLASK_DATABASE_URL": "sqlite:////nonexistent/folder/pisti.db"},
-            "Error: the app cannot start: [Errno 2] the SQLite database's folder does not "
-            "exist: '/nonexistent/folder'",
+            "Error: the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: "
+            "[Errno 2] the SQLite database's folder does not exist: '/nonexistent/folder'",
         ),
         (
             {"FLASK_SESSION_FILE_DIR": "/proc/no-such-folder"},
-            "Error: the app cannot start: [Errno 2] No such file or directory: "
-            "'/proc/no-such-folder'",
+            "Error: the app cannot start: the session folder (FLASK_SESSION_FILE_DIR) cannot "
+            "be used: [Errno 2] No such file or directory: '/proc/no-such-folder'",
         ),
     ],
 )

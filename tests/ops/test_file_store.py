@@ -28,8 +28,13 @@ def test_a_folder_that_cannot_be_written_stops_start_up(tmp_path, monkeypatch):
     # A permission check alone would pass for root on a read-only mount:
     # the start writes a file.
     monkeypatch.setattr("app.sessions.tempfile.mkstemp", _read_only)
-    with pytest.raises(StartupError, match=r"the app cannot start: \[Errno 30\] Read-only"):
+    with pytest.raises(StartupError) as raised:
         make_app(tmp_path)
+    assert str(raised.value).startswith(
+        "the app cannot start: the session folder (FLASK_SESSION_FILE_DIR) cannot be used: "
+        "[Errno 30] Read-only file system; it must be writable by the user the server runs as "
+        "(in the container, uid 10001: chown 10001 <folder>)"
+    )
 
 
 def test_a_full_disk_stops_start_up(tmp_path, monkeypatch):
@@ -123,3 +128,21 @@ def test_a_winning_move_stands_when_the_story_cannot_note_the_win(tmp_path, monk
         assert response.status_code == 303
         player.get()
     assert 'class="verdict"' in player.page
+
+
+def test_an_instance_folder_the_server_cannot_write_says_what_to_do(tmp_path, monkeypatch):
+    # A folder of the host's mounted as the container's instance folder,
+    # owned by root: the secret key cannot be made.
+    def denied(path):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr("app._instance_secret_key", denied)
+    config = {**app_config(tmp_path), "SECRET_KEY": None}
+    with pytest.raises(StartupError) as raised:
+        create_app(config)
+    message = str(raised.value)
+    assert message.startswith(
+        "the app cannot start: the instance folder (for the secret key) cannot be used: "
+        "[Errno 13] Permission denied"
+    )
+    assert message.endswith("(in the container, uid 10001: chown 10001 <folder>)")
