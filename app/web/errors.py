@@ -65,6 +65,10 @@ CSRF_MESSAGE = lazy_gettext(
     "This form was missing its security token or it did not match (it may come from another "
     "site). Nothing was played; reload the page and try again."
 )
+CSRF_OVER_HTTP_MESSAGE = lazy_gettext(
+    "This site keeps its cookies for HTTPS only, and this page came over plain HTTP, so its "
+    "form could not be checked. Nothing was played; open the site with https:// and try again."
+)
 #: Seconds a client is asked to wait after a 503.
 RETRY_AFTER = 5
 
@@ -146,7 +150,17 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> tuple[str, int]:
-        return render_template("errors/error.html", status=400, message=CSRF_MESSAGE), 400
+        message = CSRF_MESSAGE
+        if app.config["SESSION_COOKIE_SECURE"] and not request.is_secure:
+            # The browser keeps Secure cookies from plain HTTP pages: a
+            # setting meant for a site served over HTTPS (or a proxy that
+            # does not say it is, see FLASK_TRUSTED_PROXIES).
+            app.logger.warning(
+                "a form came over plain HTTP while FLASK_SESSION_COOKIE_SECURE is true: "
+                "its cookies were not sent back"
+            )
+            message = CSRF_OVER_HTTP_MESSAGE
+        return render_template("errors/error.html", status=400, message=message), 400
 
     app.register_error_handler(RateLimitExceeded, rate_limited_page)
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from app import create_app
-from tests.conftest import expected_state, start_deal
+from tests.conftest import app_config, expected_state, start_deal
 
 
 def snapshot(client) -> str:
@@ -129,3 +129,18 @@ def test_unexpected_error_is_a_500_page_not_a_trace(tmp_path):
     assert response.status_code == 500
     page = response.get_data(as_text=True)
     assert "Your game is safe" in page and "secret detail" not in page
+
+
+@pytest.mark.parametrize("secure", [True, False])
+def test_https_only_cookies_on_a_plain_http_page_are_told(tmp_path, secure):
+    # FLASK_SESSION_COOKIE_SECURE=true on a site opened over http://: the
+    # browser does not send the cookies back, so every form fails; the page
+    # says why.
+    app = create_app(app_config(tmp_path, SESSION_COOKIE_SECURE=secure))
+    page = app.test_client().get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    without_cookies = app.test_client()
+    response = without_cookies.post("/new", data={"csrf_token": token, "rules": "cardems"})
+    assert response.status_code == 400
+    told = "This site keeps its cookies for HTTPS only" in response.get_data(as_text=True)
+    assert told == secure
