@@ -53,6 +53,8 @@ def lesson_post(client, step, card, csrf=None):
 def test_the_lesson_right_and_wrong_cards(client):
     page = text(client.get("/story/lesson"))
     assert "Capturing by rank" in page and "Which of your cards takes it?" in page
+    # The six moves the story page promises, then the scoring.
+    assert f"step 1 of {len(STEPS)}" in page and len(STEPS) == 6
     # A card that does not take: a gentle word, the same step again.
     response = lesson_post(client, "0", "5D")
     assert response.status_code == 200
