@@ -67,12 +67,53 @@ MAX_HEADER_BYTES = 16 * 1024
 MAX_PORT = 65535
 
 
+#: The page of waitress's 413, for a body over :data:`MAX_BODY_BYTES`: most
+#: often a photo picked as a game record. Made before the app sees the
+#: request, so in both languages, with the site's style sheet.
+TOO_LARGE_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Too large · Pişti</title>
+  <link rel="stylesheet" href="/static/pisti.css">
+</head>
+<body>
+  <header class="bar"><a class="brand" href="/">Pişti</a></header>
+  <main>
+    <section class="panel">
+      <h1>That was too large</h1>
+      <p>The server takes at most 64 KB at once, and nothing was changed. A game record
+        is about 1 KB: choose the .json file that “Download record” gave you on a
+        game's final page.</p>
+      <p lang="tr">Sunucu bir seferde en çok 64 KB alır; hiçbir şey değişmedi. Bir oyun
+        kaydı yaklaşık 1 KB olur: bir oyunun son sayfasında “Kaydı indir” ile aldığınız
+        .json dosyasını seçin.</p>
+      <p><a class="button primary" href="/review/">Review a game record</a>
+        <a class="button" href="/">Home</a></p>
+    </section>
+  </main>
+</body>
+</html>
+""".encode()
+
+
 class _SecureErrorTask(ErrorTask):
-    """Waitress's own error answers, with the app's security headers."""
+    """Waitress's own error answers, with the app's security headers; its
+    413 is a page (:data:`TOO_LARGE_PAGE`)."""
 
     def execute(self) -> None:
         self.response_headers = [*self.response_headers, *HEADERS.items()]
-        super().execute()
+        # self.request is waitress's request parser (its stubs say its error).
+        error = getattr(self.request, "error", None)
+        if getattr(error, "code", None) != 413:
+            super().execute()
+            return
+        self.status = "413 Request Entity Too Large"
+        self.response_headers.append(("Content-Type", "text/html; charset=utf-8"))
+        self.set_close_on_finish()
+        self.content_length = len(TOO_LARGE_PAGE)
+        self.write(TOO_LARGE_PAGE)
 
 
 class _Channel(HTTPChannel):
