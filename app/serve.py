@@ -27,7 +27,7 @@ import os
 import signal
 import sys
 import time
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -277,9 +277,13 @@ def _describe_setup(app: Flask) -> None:
     key = "this instance's own (instance/secret_key)" if own_key else "FLASK_SECRET_KEY"
     before, after = app.extensions.get(SCHEMA, (None, None))
     schema = f"upgraded {before or 'empty'} to {after}" if before != after else f"at {after}"
+    try:
+        release = version("pisti")
+    except PackageNotFoundError:  # run from a checkout never installed
+        release = "(not installed)"
     app.logger.info(
         "pisti %s: sessions: %s; database: %s, schema %s; secret key: %s",
-        version("pisti"),
+        release,
         sessions,
         database,
         schema,
