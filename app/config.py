@@ -87,8 +87,8 @@ _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 _MIN_SECRET = 16
 #: Variables once read by Flask that it no longer reads, with what to do.
 _RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
-#: A URL's user name and password, up to the last ``@`` (to hide them).
-_CREDENTIALS = re.compile(r"^([a-z][a-z0-9+.-]*://[^:/@]*:).*@", re.IGNORECASE)
+#: A password in a URL's query (redis-py reads one for a Unix socket).
+_QUERY_PASSWORD = re.compile(r"((?:^|&)password=)[^&]*")
 #: The URL settings whose values may hold a password.
 _SECRET_URLS = ("DATABASE_URL", "REDIS_URL")
 
@@ -155,21 +155,44 @@ def _unknown_hint(name: str, known: set[str]) -> str:
 
 
 def hide_password(url: str) -> str:
-    """Return ``url`` with its password (all between the user name's ``:``
-    and the last ``@``) shown as ``***``, for messages and logs."""
-    return _CREDENTIALS.sub(r"\1***@", url)
+    """Return ``url`` with its password shown as ``***``, for messages and
+    logs: the one after the user name, and a ``password=`` of the query
+    (a Redis socket's)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "***"
+    hidden = url
+    user_info, at, host = parts.netloc.rpartition("@")
+    if at and ":" in user_info:
+        user = user_info.split(":", 1)[0]
+        hidden = hidden.replace(parts.netloc, f"{user}:***@{host}", 1)
+    if parts.query:
+        query = _QUERY_PASSWORD.sub(r"\1***", parts.query)
+        hidden = hidden.replace(f"?{parts.query}", f"?{query}", 1)
+    return hidden
 
 
-def _needs_encoding(url: str) -> bool:
-    """Whether a server URL's user name or password holds a character that
-    must be percent-encoded (``@ # / ?``): more than one ``@``, or an ``@``
-    after the host part has ended, or a ``#``. SQLite paths and Unix
-    sockets are files, where ``@`` is an ordinary character."""
-    scheme, found, rest = url.partition("://")
-    if not found or scheme.startswith(("sqlite", "unix")):
+def _needs_encoding(name: str, url: str) -> bool:
+    """Whether the URL of setting ``name`` has a user name or password
+    that its reader would split in the wrong place: an ``@`` for SQLAlchemy
+    (which reads the database URL: ``# / ?`` pass), any of ``@ # / ?`` for
+    redis-py (which splits the URL as a browser does), seen as more than
+    one ``@`` before the path or one after it. SQLite paths and Unix
+    sockets are files, where these are ordinary characters."""
+    scheme = url.partition("://")[0]
+    if scheme.startswith(("sqlite", "unix")):
         return False
-    end = min((rest.find(mark) for mark in "/?#" if mark in rest), default=len(rest))
-    return "#" in rest or rest.count("@") > 1 or "@" in rest[end:]
+    if name == "DATABASE_URL":
+        try:
+            return "@" in (make_url(url).host or "")
+        except ArgumentError:
+            return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.netloc.count("@") > 1 or "@" in parts.path + parts.query + parts.fragment
 
 
 def _check(config: Config) -> list[str]:
@@ -182,12 +205,18 @@ def _check(config: Config) -> list[str]:
             value = hide_password(value)
         problems.append(f"FLASK_{name}: {rule}, not {value!r}")
 
-    for name in _SECRET_URLS:
-        if isinstance(config[name], str) and _needs_encoding(config[name]):
-            problems.append(
-                f"FLASK_{name}: percent-encode the user name and password "
-                "(@ as %40, # as %23, / as %2F, ? as %3F, : as %3A)"
-            )
+    # A URL read in the wrong place would show part of its password in the
+    # other checks' messages: it is checked no further.
+    unencoded = {
+        name
+        for name in _SECRET_URLS
+        if isinstance(config[name], str) and _needs_encoding(name, config[name])
+    }
+    for name in sorted(unencoded):
+        problems.append(
+            f"FLASK_{name}: percent-encode the user name and password "
+            "(@ as %40, # as %23, / as %2F, ? as %3F, : as %3A)"
+        )
 
     if not isinstance(config["SECRET_KEY"], (str, bytes, type(None))):
         bad("SECRET_KEY", "must be text")
@@ -204,7 +233,7 @@ def _check(config: Config) -> list[str]:
             )
     elif not isinstance(url, str):
         bad("REDIS_URL", "must be a URL such as redis://host:6379/0")
-    else:
+    elif "REDIS_URL" not in unencoded:
         try:
             redis.Redis.from_url(url)
             # redis-py reads a path that is not a number as database 0.
@@ -268,7 +297,7 @@ def _check(config: Config) -> list[str]:
     elif review_queue and url is None:
         problems.append("FLASK_REVIEW_QUEUE: the review queue needs FLASK_REDIS_URL")
     database = config["DATABASE_URL"]
-    if database is not None:
+    if database is not None and "DATABASE_URL" not in unencoded:
         try:
             if not isinstance(database, str):
                 raise ArgumentError("not text")

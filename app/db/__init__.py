@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import os
 from pathlib import Path
 from typing import Any
 
@@ -89,14 +90,14 @@ def init_db(app: Flask) -> None:
             )
         with open(f"{database}.migrate-lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            created = not file.exists()
-            app.extensions[SCHEMA] = _upgrade()
-            if created:
+            if not file.exists():
                 # Players' names and results: for the server's user only, as
-                # the sessions and the secret key are (SQLite gives its -wal
-                # and -shm files the database's mode). A file made by its
-                # owner keeps the mode the owner gave it.
-                file.chmod(0o600)
+                # the sessions and the secret key are. Made empty (an empty
+                # file is an empty SQLite database) before SQLite opens it,
+                # which gives its -wal and -shm files the database's mode. A
+                # file made by its owner keeps the mode the owner gave it.
+                os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
+            app.extensions[SCHEMA] = _upgrade()
 
 
 def _upgrade() -> tuple[str | None, str | None]:

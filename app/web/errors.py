@@ -150,8 +150,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> tuple[str, int]:
+        # Imported here: the session store imports this module's pages.
+        from ..sessions import CSRF_COOKIE
+
         message = CSRF_MESSAGE
-        if app.config["SESSION_COOKIE_SECURE"] and not request.is_secure:
+        secure_only = app.config["SESSION_COOKIE_SECURE"] and not request.is_secure
+        if secure_only and CSRF_COOKIE not in request.cookies:
             # The browser keeps Secure cookies from plain HTTP pages: a
             # setting meant for a site served over HTTPS (or a proxy that
             # does not say it is, see FLASK_TRUSTED_PROXIES).

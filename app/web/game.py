@@ -112,6 +112,10 @@ REFUSALS = {
         "That page was out of date (the move was already played, or the game went on in "
         "another tab). Nothing was played; here is the table as it stands."
     ),
+    "played_already": lazy_gettext(
+        "That card was already played: its answer came late, or the form was sent twice. "
+        "Here is the table as it stands."
+    ),
     "not_a_card": lazy_gettext("That is not a card; nothing was played."),
     "not_in_hand": lazy_gettext("That card is not in your hand; nothing was played."),
     "match_over": lazy_gettext("This match is over. Start a new game to play again."),

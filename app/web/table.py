@@ -104,6 +104,7 @@ class Refused(Exception):
 
     Attributes:
         reason: why, one of ``"hand_over"``, ``"no_move"``, ``"stale"``,
+            ``"played_already"``,
             ``"not_a_card"``, ``"not_in_hand"``, ``"no_hand"``,
             ``"match_over"`` (the pages word them in the player's language).
         status: the HTTP status that fits (400 bad input, 409 out of date).
@@ -210,8 +211,14 @@ class Table:
         """
         if self.state.finished:
             raise Refused("hand_over", 409)
-        if _number(move_text, "no_move") != self.move:
-            raise Refused("stale", 409)
+        move = _number(move_text, "no_move")
+        if move != self.move:
+            same_hand = game_text in (None, self.game_id) and hand_text in (
+                None,
+                str(self.match.hand_number),
+            )
+            again = same_hand and self._played(move, card_text)
+            raise Refused("played_already" if again else "stale", 409)
         if game_text is not None and game_text != self.game_id:
             raise Refused("stale", 409)
         if hand_text is not None and _number(hand_text, "no_hand") != self.match.hand_number:
@@ -226,6 +233,17 @@ class Table:
             raise Refused("not_in_hand", 400) from None
         self.log = [logged(result, HUMAN)]
         self._computer_plays()
+
+    def _played(self, move: int, card_text: object) -> bool:
+        """Whether ``card_text`` is the card played at ``move`` of this
+        hand: that very play sent again (its answer was late and the page
+        sent it the ordinary way, or the form went twice). A card is played
+        once in a hand, so it was the player's own."""
+        plays = self.state.plays
+        try:
+            return 0 <= move < len(plays) and parse_card(card_text) == plays[move]
+        except InvalidCard:
+            return False
 
     def next_hand(self, hand_text: object) -> None:
         """Deal the next hand of the match.

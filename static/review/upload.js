@@ -9,8 +9,9 @@
     const file = input.files[0];
     if (!file || file.size <= Number(input.dataset.limit)) return;
     event.preventDefault();
-    problem.replaceChildren(Object.assign(document.createElement("p"), { textContent: input.dataset.tooLarge }));
+    // Shown first, then filled: the alert is read out when its words come.
     problem.hidden = false;
+    problem.replaceChildren(Object.assign(document.createElement("p"), { textContent: input.dataset.tooLarge }));
     input.focus();
   });
 })();

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from app import create_app
+from app import StartupError, create_app
 from app import serve as serve_module
-from app.config import ConfigError
+from app.config import ConfigError, hide_password
 from app.sessions import FileSessions, RedisSessions
 from benchmarks.load_servers import free_port
 
@@ -184,9 +184,10 @@ def test_a_refused_url_is_shown_without_its_password(monkeypatch, tmp_path, name
     ("name", "value", "secret"),
     [
         ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss#1@127.0.0.1:5433/pisti", "ss#1"),
-        ("FLASK_DATABASE_URL", "postgresql://pisti:pa/ss@127.0.0.1/pisti", "pa/ss"),
         ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss@db/pisti", "p@ss"),
-        ("FLASK_REDIS_URL", "redis://:se#cret@cache:6379/0", "se#cret"),
+        ("FLASK_REDIS_URL", "redis://:Zq#Xw@cache:6379/0", "Zq"),
+        ("FLASK_REDIS_URL", "redis://:Zq/Xw@cache:6379/0", "Zq"),
+        ("FLASK_REDIS_URL", "redis://:Zq?Xw@cache:6379/0", "Zq"),
     ],
 )
 def test_a_password_that_needs_percent_encoding_is_refused(
@@ -201,6 +202,40 @@ def test_a_password_that_needs_percent_encoding_is_refused(
     assert f"{name}: percent-encode the user name and password" in message
     assert "%40" in message
     assert secret not in message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        # SQLAlchemy reads these passwords whole: only an @ must be encoded.
+        "postgresql://pisti:pa/ss#1?@127.0.0.1:1/pisti",
+        "postgresql://pisti:S3cret@127.0.0.1:1/pisti?application_name=me@home",
+        "postgresql://admin@srv:S3cret@127.0.0.1:1/pisti",
+    ],
+)
+def test_database_urls_sqlalchemy_reads_whole_are_taken(monkeypatch, tmp_path, url):
+    monkeypatch.setenv("FLASK_DATABASE_URL", url)
+    with pytest.raises(StartupError) as raised:  # nothing listens on port 1
+        create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+    assert "port 1 failed: Connection refused" in str(raised.value)
+    assert "S3cret" not in str(raised.value) and "pa/ss" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("unix:///run/redis.sock?db=0&password=S3cret", "unix:///run/redis.sock?db=0&password=***"),
+        ("redis://admin@srv:S3cret@cache:6379/0", "redis://admin@srv:***@cache:6379/0"),
+        (
+            "postgresql+psycopg://pisti:S3cret@db/pisti?application_name=a@b",
+            "postgresql+psycopg://pisti:***@db/pisti?application_name=a@b",
+        ),
+        ("sqlite:////srv/me@home/pisti.db", "sqlite:////srv/me@home/pisti.db"),
+        ("redis://cache:6379/0", "redis://cache:6379/0"),
+    ],
+)
+def test_passwords_are_hidden_wherever_a_url_holds_one(url, shown):
+    assert hide_password(url) == shown
 
 
 def test_encoded_passwords_and_paths_with_at_signs_are_taken(monkeypatch, tmp_path):
@@ -381,8 +416,11 @@ def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
         "secret key: FLASK_SECRET_KEY",
         line,
     ), line
-    # The players' database is for the server's user only.
+    # The players' database is for the server's user only, and its log
+    # (which holds every change until a checkpoint) too.
     assert database.stat().st_mode & 0o777 == 0o600
+    wal = database.with_name(database.name + "-wal")
+    assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600
 
 
 def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, tmp_path, capfd):

@@ -48,12 +48,23 @@ def test_bad_play_is_refused_and_changes_nothing(player, fields, status, message
 def test_repeated_post_is_refused(player):
     player.deal("double-click")
     card, move, token = player.hand[0], player.move, player.token
+    other_card = player.hand[1]
     first = player.client.post("/play", data={"card": card, "move": move, "csrf_token": token})
     assert first.status_code == 303
     after_first = snapshot(player.client)
     second = player.client.post("/play", data={"card": card, "move": move, "csrf_token": token})
     assert second.status_code == 409
-    assert "out of date" in second.get_data(as_text=True)
+    # The same card at the same move: told it was played, not that nothing was.
+    told = second.get_data(as_text=True)
+    assert "That card was already played: its answer came late, or the form was sent twice" in told
+    assert "Nothing was played" not in told
+    assert snapshot(player.client) == after_first
+    # Another card of that old page: the page was out of date.
+    other = player.client.post(
+        "/play", data={"card": other_card, "move": move, "csrf_token": token}
+    )
+    assert other.status_code == 409
+    assert "out of date" in other.get_data(as_text=True)
     assert snapshot(player.client) == after_first
 
 
@@ -144,3 +155,10 @@ def test_https_only_cookies_on_a_plain_http_page_are_told(tmp_path, secure):
     assert response.status_code == 400
     told = "This site keeps its cookies for HTTPS only" in response.get_data(as_text=True)
     assert told == secure
+    # With the cookies sent back, a token that does not match is the usual
+    # refusal, whatever the setting.
+    with_cookies = app.test_client()
+    with_cookies.get("/")
+    response = with_cookies.post("/new", data={"csrf_token": token, "rules": "cardems"})
+    assert response.status_code == 400
+    assert "it may come from another site" in response.get_data(as_text=True)
