@@ -343,6 +343,32 @@ def test_a_play_never_answered_is_sent_again(browser: Browser, live_server):
     context.close()
 
 
+def test_a_play_answered_late_is_told_as_played(browser: Browser, live_server):
+    # The play reached the server and was played, but its answer was lost
+    # on the way back: sent again after 15 s, it is told as already played.
+    context = browser.new_context(viewport=SIZES["390x844"], reduced_motion="reduce")
+    page = context.new_page()
+    page.clock.install()
+    held = []
+
+    def play_and_lose_the_answer(route):
+        if held:
+            route.continue_()
+        else:
+            route.fetch()
+            held.append(route)
+
+    page.route("**/play", play_and_lose_the_answer)
+    deal(page, live_server, "answered-late")
+    page.locator(".hand button").first.click()
+    page.wait_for_function("document.documentElement.dataset.state === 'busy'")
+    with page.expect_navigation():
+        page.clock.run_for(16_000)
+    expect(page.locator("[role=alert]")).to_contain_text("That card was already played")
+    assert cards_in_hand(page) == 3
+    context.close()
+
+
 def test_aids_change_in_place_and_nothing_replays(page: Page, live_server):
     page.set_viewport_size(SIZES["1280x800"])
     deal(page, live_server, "in-place")
