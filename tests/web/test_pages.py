@@ -41,6 +41,13 @@ def test_every_page_but_home_has_new_game_in_its_bar(client, address):
     assert BAR_NEW_GAME.search(page), address
 
 
+def test_the_lessons_bar_leads_back_to_its_story_only(client):
+    # One button, so the bar stays one line on a phone.
+    bar = client.get("/story/lesson").get_data(as_text=True).split("</header>")[0]
+    assert 'href="/story">Mansion Evenings</a>' in bar
+    assert "New game" not in bar
+
+
 def test_the_home_page_is_the_new_game_and_has_no_second_one(client):
     assert not BAR_NEW_GAME.search(client.get("/").get_data(as_text=True))
     start_deal(client, "/deal/bar-2")
