@@ -111,3 +111,22 @@ def play_card(page, button) -> bool:
     button.click()
     wait_settled(page, before)
     return page.locator(".alert").count() == 0
+
+
+def never_answer_the_first(page, pattern: str, reaches_server: bool = False) -> list:
+    """Route the page's requests to ``pattern``: the first is never
+    answered (sent to the server first when ``reaches_server``, its answer
+    then lost), the later ones go through; return the list that keeps the
+    held one."""
+    held: list = []
+
+    def route(request_route) -> None:
+        if held:
+            request_route.continue_()
+            return
+        if reaches_server:
+            request_route.fetch()
+        held.append(request_route)
+
+    page.route(pattern, route)
+    return held

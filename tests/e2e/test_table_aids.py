@@ -12,6 +12,7 @@ from tests.e2e.conftest import (
     PHONE,
     cards_in_hand,
     first_seed,
+    never_answer_the_first,
     play_card,
     settled,
     settled_when_ready,
@@ -230,15 +231,7 @@ def test_an_aids_change_never_answered_is_sent_again(browser: Browser, live_serv
     context = browser.new_context()
     page = context.new_page()
     page.clock.install()
-    held = []
-
-    def hold_the_first(route):
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/settings", hold_the_first)
+    held = never_answer_the_first(page, "**/settings")
     deal(page, live_server, "aids-unanswered")
     settled_when_ready(page)
     page.locator("details.settings summary").click()

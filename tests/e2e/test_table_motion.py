@@ -12,7 +12,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CARDEMS, would_capture
-from tests.e2e.conftest import cards_in_hand, first_seed, play_card, settled, wait_settled
+from tests.e2e.conftest import (
+    cards_in_hand,
+    first_seed,
+    never_answer_the_first,
+    play_card,
+    settled,
+    wait_settled,
+)
 
 SIZES = {
     "1280x700": {"width": 1280, "height": 700},
@@ -313,23 +320,23 @@ def test_a_double_tap_plays_one_card(browser: Browser, live_server, touch):
     context.close()
 
 
-def test_a_play_never_answered_is_sent_again(browser: Browser, live_server):
+@pytest.mark.parametrize(
+    ("reaches_server", "told"),
+    [(False, None), (True, "That card was already played")],
+    ids=["lost on the way", "answer lost"],
+)
+def test_a_play_whose_answer_never_comes_is_sent_again(
+    browser: Browser, live_server, reaches_server, told
+):
     # A play whose answer never comes (a connection that died on the way)
     # left the table busy for good. After 15 s it is sent again the
-    # ordinary way, and the server plays it once.
+    # ordinary way: the server plays it once, or, when the first one was
+    # played and only its answer lost, says so.
     context = browser.new_context(viewport=SIZES["390x844"], reduced_motion="reduce")
     page = context.new_page()
     page.clock.install()
-    held = []
-
-    def hold_the_first(route):
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/play", hold_the_first)
-    deal(page, live_server, "unanswered")
+    held = never_answer_the_first(page, "**/play", reaches_server=reaches_server)
+    deal(page, live_server, f"unanswered-{reaches_server}")
     page.locator(".hand button").first.click()
     page.wait_for_function("document.documentElement.dataset.state === 'busy'")
     page.clock.run_for(14_000)
@@ -338,34 +345,11 @@ def test_a_play_never_answered_is_sent_again(browser: Browser, live_server):
         page.clock.run_for(2_000)
     assert len(held) == 1
     assert cards_in_hand(page) == 3
-    expect(page.locator(".log li").first).to_contain_text("You played")
-    expect(page.locator(".alert")).to_have_count(0)
-    context.close()
-
-
-def test_a_play_answered_late_is_told_as_played(browser: Browser, live_server):
-    # The play reached the server and was played, but its answer was lost
-    # on the way back: sent again after 15 s, it is told as already played.
-    context = browser.new_context(viewport=SIZES["390x844"], reduced_motion="reduce")
-    page = context.new_page()
-    page.clock.install()
-    held = []
-
-    def play_and_lose_the_answer(route):
-        if held:
-            route.continue_()
-        else:
-            route.fetch()
-            held.append(route)
-
-    page.route("**/play", play_and_lose_the_answer)
-    deal(page, live_server, "answered-late")
-    page.locator(".hand button").first.click()
-    page.wait_for_function("document.documentElement.dataset.state === 'busy'")
-    with page.expect_navigation():
-        page.clock.run_for(16_000)
-    expect(page.locator("[role=alert]")).to_contain_text("That card was already played")
-    assert cards_in_hand(page) == 3
+    if told:
+        expect(page.locator("[role=alert]")).to_contain_text(told)
+    else:
+        expect(page.locator(".log li").first).to_contain_text("You played")
+        expect(page.locator(".alert")).to_have_count(0)
     context.close()
 
 
