@@ -3,6 +3,8 @@ stack trace."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import redis
 from flask import Flask, render_template, request, session
 from flask_babel import lazy_gettext
@@ -69,6 +71,9 @@ CSRF_OVER_HTTP_MESSAGE = lazy_gettext(
     "This site keeps its cookies for HTTPS only, and this page came over plain HTTP, so its "
     "form could not be checked. Nothing was played; open the site with https:// and try again."
 )
+#: Pages that answer a body too large for their own form, by endpoint
+#: (a record upload's says what a record is); other 413s get the error page.
+TOO_LARGE_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 #: Seconds a client is asked to wait after a 503.
 RETRY_AFTER = 5
 
@@ -200,6 +205,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
         status = error.code or 500
+        if status == 413 and request.endpoint in TOO_LARGE_PAGES:
+            return TOO_LARGE_PAGES[request.endpoint]()
         message = MESSAGES.get(status, error.description)
         # Imported here: the session store imports this module's pages.
         from . import store

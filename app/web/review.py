@@ -50,7 +50,6 @@ from flask import (
 )
 from flask_babel import format_decimal
 from redis import RedisError
-from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs, searches
@@ -79,7 +78,7 @@ from app.engine.decisions import Decision, decisions
 from app.engine.rules import MAX_PLAYED_POINTS
 from app.engine.rules import POINTS as POINT_OPTIONS
 
-from . import daily, game, i18n, store
+from . import daily, errors, game, i18n, store
 from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
@@ -370,11 +369,13 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     return names
 
 
-@bp.errorhandler(RequestEntityTooLarge)
-def _upload_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
+def _upload_too_large() -> tuple[str, int]:
     """A file over the server's limit for a whole form (a photo picked by
     mistake): the upload page again, saying so (413)."""
     return _refused(_too_large(), status=413)
+
+
+errors.TOO_LARGE_PAGES["review.upload"] = _upload_too_large
 
 
 def _too_large() -> str:
