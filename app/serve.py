@@ -28,7 +28,6 @@ import signal
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -44,6 +43,7 @@ from . import create_app, searches
 from .config import hide_password
 from .db import SCHEMA
 from .logs import first_line, json_handler
+from .sessions import FileSessions
 from .web.security import HEADERS
 
 if TYPE_CHECKING:
@@ -266,12 +266,11 @@ def _describe_setup(app: Flask) -> None:
     while the secret key is this instance's own (another instance could not
     read its cookies or check its forms)."""
     config = app.config
-    shared = config["SESSION_BACKEND"] == "redis"
-    if shared:
-        sessions = f"Redis at {hide_password(config['REDIS_URL'])}"
+    store = app.session_interface
+    if isinstance(store, FileSessions):
+        shared, sessions = False, f"files in {store.folder.resolve()}"
     else:
-        folder = config["SESSION_FILE_DIR"] or Path(app.instance_path) / "sessions"
-        sessions = f"files in {Path(folder).resolve()}"
+        shared, sessions = True, f"Redis at {hide_password(config['REDIS_URL'])}"
     database = hide_password(config["SQLALCHEMY_DATABASE_URI"])
     own_key = "FLASK_SECRET_KEY" not in os.environ
     key = "this instance's own (instance/secret_key)" if own_key else "FLASK_SECRET_KEY"
