@@ -130,7 +130,7 @@ def _lost(value: float) -> str:
 @bp.get("/")
 def upload_page() -> str:
     """The form to review an uploaded ``pisti-record`` file."""
-    return render_template("review/upload.html", limit=RECORD_LIMIT // 1024, too_large=_too_large())
+    return _upload_form()
 
 
 @bp.post("/upload")
@@ -391,14 +391,19 @@ def _refused(message: str, detail: str | None = None, status: int = 400) -> tupl
     """The upload page again, with what was wrong (``status``, 400: the
     request's fault) and, for a record the engine refused, its reason
     (``detail``, in English)."""
-    page = render_template(
+    return _upload_form(message, detail), status
+
+
+def _upload_form(message: str | None = None, detail: str | None = None) -> str:
+    """The upload page, with what was wrong with the last file if anything
+    (``message``, and the record reader's English ``detail``)."""
+    return render_template(
         "review/upload.html",
         limit=RECORD_LIMIT // 1024,
         message=message,
         detail=detail,
         too_large=_too_large(),
     )
-    return page, status
 
 
 def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
