@@ -113,20 +113,40 @@ def play_card(page, button) -> bool:
     return page.locator(".alert").count() == 0
 
 
-def never_answer_the_first(page, pattern: str, reaches_server: bool = False) -> list:
+class Held:
+    """The requests a route holds: ``routes`` keeps the first request,
+    never answered; ``reached`` says whether the server has answered it
+    (when it was sent on), its answer then kept from the page."""
+
+    def __init__(self) -> None:
+        self.routes: list = []
+        self.reached = False
+
+    def wait(self, page, reaches_server: bool = False) -> None:
+        """Wait (real time, up to 20 s) until the first request is held and,
+        with ``reaches_server``, until the server has answered it, so a test
+        that runs the page's clock on never races the server."""
+        for _ in range(400):
+            if self.routes and (self.reached or not reaches_server):
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError("the first request was never held")
+
+
+def never_answer_the_first(page, pattern: str, reaches_server: bool = False) -> Held:
     """Route the page's requests to ``pattern``: the first is never
     answered (sent to the server first when ``reaches_server``, its answer
-    then lost), the later ones go through; return the list that keeps the
-    held one."""
-    held: list = []
+    then lost), the later ones go through."""
+    held = Held()
 
     def route(request_route) -> None:
-        if held:
+        if held.routes:
             request_route.continue_()
             return
+        held.routes.append(request_route)
         if reaches_server:
             request_route.fetch()
-        held.append(request_route)
+            held.reached = True
 
     page.route(pattern, route)
     return held

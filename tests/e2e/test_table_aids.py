@@ -236,8 +236,9 @@ def test_an_aids_change_never_answered_is_sent_again(browser: Browser, live_serv
     settled_when_ready(page)
     page.locator("details.settings summary").click()
     page.get_by_label("Played-cards counter").check()
+    held.wait(page)
     page.clock.run_for(14_000)
-    assert len(held) == 1
+    assert len(held.routes) == 1
     expect(page.locator(".counter")).to_have_count(0)
     with page.expect_navigation():
         page.clock.run_for(2_000)

@@ -339,11 +339,12 @@ def test_a_play_whose_answer_never_comes_is_sent_again(
     deal(page, live_server, f"unanswered-{reaches_server}")
     page.locator(".hand button").first.click()
     page.wait_for_function("document.documentElement.dataset.state === 'busy'")
+    held.wait(page, reaches_server)
     page.clock.run_for(14_000)
     assert page.evaluate("document.documentElement.dataset.state") == "busy"
     with page.expect_navigation():
         page.clock.run_for(2_000)
-    assert len(held) == 1
+    assert len(held.routes) == 1
     assert cards_in_hand(page) == 3
     if told:
         expect(page.locator("[role=alert]")).to_contain_text(told)
