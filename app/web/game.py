@@ -104,6 +104,9 @@ LEVEL_NAMES = {
     "hard": lazy_gettext("Hard"),
     "expert": lazy_gettext("Expert"),
 }
+#: What the pages call each computer: the levels, and the story's cast by
+#: their bots' keys (a result's ``levels`` holds either).
+COMPUTER_NAMES = {**LEVEL_NAMES, **{member.key: member.name for member in CAST}}
 REFUSALS = {
     "hand_over": lazy_gettext("This hand is over; there is nothing left to play."),
     "no_move": lazy_gettext("The form did not say which move it was for; nothing was played."),
@@ -161,7 +164,7 @@ def _page_globals() -> dict:
         "aids": store.aids(),
         "languages": i18n.LANGUAGES,
         "current_language": str(get_locale() or "en"),
-        "level_names": {**LEVEL_NAMES, **{member.key: member.name for member in CAST}},
+        "level_names": COMPUTER_NAMES,
     }
 
 

@@ -262,4 +262,4 @@ def _level_label(levels: str) -> str:
     """Name a result's computer levels (``"hard,hard,medium"``) in the
     page's language: each level once, in order."""
     names = dict.fromkeys(levels.split(","))
-    return " + ".join(str(game.LEVEL_NAMES.get(name, name)) for name in names)
+    return " + ".join(str(game.COMPUTER_NAMES.get(name, name)) for name in names)

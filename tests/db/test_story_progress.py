@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from app import create_app
 from app.db import db, queries
-from app.db.models import Player, StoryProgress
+from app.db.models import Player, Result, StoryProgress
 from app.web.identity import COOKIE
 from tests.db.conftest import Browser
 from tests.story.test_story_pages import skip_lesson, text, winning_seed
@@ -130,3 +130,32 @@ def test_forget_me_deletes_the_story_progress(visitor, app, client):
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(StoryProgress)) == 0
     assert "Skip the lesson" in text(client.get("/story"))  # anonymous, from the start
+
+
+def test_a_known_players_matches_against_each_opponent_are_counted(
+    visitor, app, client, monkeypatch
+):
+    # The story page tells a known player how their matches against each
+    # opponent went, and the statistics page names her, not her bot's key.
+    visitor.choose_name("Tally")
+    assert "matches played" not in text(client.get("/story"))
+    winning_seed(client, monkeypatch)
+    with app.app_context():
+        played = db.session.scalar(
+            select(func.count()).select_from(Result).where(Result.levels == "hayriye")
+        )
+    assert played >= 1
+    places = client.get("/story").get_data(as_text=True).split('class="story-place')[1:]
+    won = "match played" if played == 1 else "matches played"
+    assert f"Your matches: {played} {won}, 1 won" in text_of(places[0])
+    assert not any("Your matches" in place for place in places[1:])
+    turkish = client.get("/story", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert f"Maçlarınız: {played} maç oynandı, 1 galibiyet" in turkish
+    stats = text(client.get("/me/stats"))
+    assert f"Classic match (2 players) Aunt Hayriye {played} 1 " in stats
+    assert "hayriye" not in stats
+
+
+def test_an_anonymous_player_sees_no_tally(client, monkeypatch):
+    winning_seed(client, monkeypatch)
+    assert "Your matches" not in text(client.get("/story"))
