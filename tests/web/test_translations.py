@@ -1,0 +1,63 @@
+"""Every sentence the app can show has its Turkish: the messages are
+extracted from the code and the templates as ``pybabel extract`` does (with
+``babel.cfg`` and the app's own gettext wrappers) and looked up in the
+Turkish catalogue, placeholders included."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "app" / "translations" / "tr" / "LC_MESSAGES" / "messages.po"
+#: The app's wrappers (``app/web/i18n.py``) beside Babel's own names.
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    "lazy_gettext": None,
+    "lazy_pgettext": ((1, "c"), 2),
+    "lazy_ngettext": (1, 2),
+    "markup_gettext": None,
+    "markup_ngettext": (1, 2),
+}
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def extracted() -> list[tuple[str | tuple[str, ...], str | None, str]]:
+    """Return ``(message, context, where)`` for every message in ``app/``
+    and ``templates/`` (a plural message is a tuple of its forms)."""
+    method_map = [("app/**.py", "python"), ("templates/**.html", "jinja2")]
+    found = []
+    for name, line, message, _comments, context in extract_from_dir(
+        ROOT,
+        method_map,
+        keywords=KEYWORDS,
+        options_map={"templates/**.html": {"extensions": "jinja2.ext.i18n"}},
+        directory_filter=lambda path: ".venv" not in path and "tests" not in path,
+    ):
+        found.append((message, context, f"{name}:{line}"))
+    return found
+
+
+def test_every_message_has_its_turkish():
+    with CATALOGUE.open("rb") as file:
+        catalogue = read_po(file)
+    found = extracted()
+    assert len(found) > 600
+    missing, wrong = [], []
+    for message, context, where in found:
+        key = message[0] if isinstance(message, tuple) else message
+        entry = catalogue.get(key, context=context)
+        forms = entry.string if entry is not None else None
+        forms = forms if isinstance(forms, tuple) else (forms,)
+        if entry is None or entry.fuzzy or not all(forms):
+            missing.append(f"{where}: {key!r}")
+            continue
+        wanted = set(PLACEHOLDER.findall(key))
+        for form in forms:
+            if not set(PLACEHOLDER.findall(str(form))) <= wanted | {"num"}:
+                wrong.append(f"{where}: {form!r}")
+    assert missing == []
+    assert wrong == []
