@@ -122,3 +122,20 @@ def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, 
     page.goto(f"{live_server}/deal/{seed}y")
     expect(page.get_by_text(f"{seed}y").first).to_be_visible()
     assert page.evaluate(wider) <= 0
+
+
+def test_chromium_can_install_the_site_as_an_app(
+    browser_type, browser_type_launch_args, live_server, tmp_path
+):
+    # Chromium reads the manifest without a complaint and finds nothing
+    # that keeps the site from being installed (a persistent profile: a
+    # private window never installs anything).
+    context = browser_type.launch_persistent_context(tmp_path, **browser_type_launch_args)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == []
+    assert manifest["manifest"]["name"] == "Pişti"
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    context.close()

@@ -41,3 +41,21 @@ def test_the_current_digest_is_kept_a_year_anything_else_is_checked(client):
         assert checked.headers["Cache-Control"] == "no-cache"
     assert client.get("/static/../pyproject.toml?v=x").status_code == 404
     assert client.get(f"/static/no-such.css?v={version}").status_code == 404
+
+
+def test_every_page_names_the_web_app_manifest_and_the_bars_colour(client):
+    # A phone colours its browser bar like the page's, and may add the site
+    # to its home screen as an app with its own icon.
+    for path in ("/", "/story", "/daily", "/no-such-page"):
+        page = client.get(path).get_data(as_text=True)
+        assert '<meta name="theme-color" content="#0f4a2d">' in page
+        assert re.search(r'<link rel="manifest" href="/static/manifest.webmanifest\?v=\w+">', page)
+    answer = client.get("/static/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/manifest+json"
+    manifest = answer.get_json(force=True)
+    assert manifest["name"] == "Pişti" and manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone" and manifest["theme_color"] == "#0f4a2d"
+    for icon in manifest["icons"]:
+        image = client.get(f"/static/{icon['src']}")
+        assert image.status_code == 200 and image.mimetype == "image/svg+xml"
