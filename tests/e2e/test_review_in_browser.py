@@ -31,13 +31,18 @@ def shoot(page: Page, screenshots, name: str) -> None:
 
 
 def serious_violations(page: Page) -> list[str]:
-    """The ids of axe-core's serious and critical findings on the page."""
-    result = Axe().run(page)
-    return [
-        violation["id"]
-        for violation in result.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
+    """The ids of axe-core's serious and critical findings on the page, in
+    its light colours and its dark ones (``prefers-color-scheme: dark``)."""
+    found = []
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme)
+        result = Axe().run(page)
+        found += [
+            f"{scheme}: {violation['id']}"
+            for violation in result.response["violations"]
+            if violation["impact"] in ("serious", "critical")
+        ]
+    return found
 
 
 def test_review_a_finished_game(page: Page, live_server, screenshots):

@@ -258,9 +258,9 @@ def test_a_known_players_progress_is_kept_across_a_restart(browser: Browser, tmp
         second.close()
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
-def test_no_serious_accessibility_violations(browser: Browser, live_server, locale):
-    context = browser.new_context(locale=locale)
+@pytest.mark.parametrize(("locale", "scheme"), [("en-GB", "light"), ("tr-TR", "dark")])
+def test_no_serious_accessibility_violations(browser: Browser, live_server, locale, scheme):
+    context = browser.new_context(locale=locale, color_scheme=scheme)
     page = context.new_page()
     axe = Axe()
     pages = []
