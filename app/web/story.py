@@ -64,12 +64,13 @@ def _store(change: Callable[[], object]) -> ResponseReturnValue | None:
 @bp.get("")
 def path() -> str:
     """Show the cast as a row of places: who is beaten, who is next, and
-    what it takes to go on; a known player also sees how their matches
-    against each opponent went."""
+    what it takes to go on; a known player also sees how their story
+    matches (classic, to :data:`TARGET`) against each opponent went."""
     done = beaten()
     upcoming = next_opponent()
     player = current_player()
-    tallies = queries.games_against(player.id, [member.key for member in CAST]) if player else {}
+    keys = [member.key for member in CAST]
+    tallies = queries.games_against(player.id, keys, CLASSIC.name, TARGET) if player else {}
     places = []
     for member in CAST:
         if member.key in done:

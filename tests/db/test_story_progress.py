@@ -145,6 +145,13 @@ def test_a_known_players_matches_against_each_opponent_are_counted(
             select(func.count()).select_from(Result).where(Result.levels == "hayriye")
         )
     assert played >= 1
+    # A single deal against her is no story match: not counted.
+    with app.app_context():
+        match = db.session.scalars(select(Result).where(Result.levels == "hayriye")).first()
+        fields = {column.key: getattr(match, column.key) for column in Result.__table__.columns}
+        fields.update(id=None, game_id="single-deal", rules="cardems", target=None, outcome="win")
+        db.session.add(Result(**fields))
+        db.session.commit()
     places = client.get("/story").get_data(as_text=True).split('class="story-place')[1:]
     won = "match played" if played == 1 else "matches played"
     assert f"Your matches: {played} {won}, 1 won" in text_of(places[0])
