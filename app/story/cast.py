@@ -132,7 +132,7 @@ CAST: tuple[Opponent, ...] = (
             "Counts every card: weighs each play against the odds that you can answer it "
             "(the Hard level)."
         ),
-        intro=lazy_gettext("Forty-eight cards, four of each rank. I remember all of them."),
+        intro=lazy_gettext("Fifty-two cards, four of each rank. I remember all of them."),
         capture=lazy_gettext("As calculated."),
         pisti=lazy_gettext("Three of that rank were out. The odds were with me."),
         won_hand=lazy_gettext("Arithmetic, my friend, simple arithmetic."),

@@ -83,7 +83,8 @@ EXPLAINED: dict[str, Any] = {
     "most_cards": lazy_gettext(
         "Who earns the most-cards points: 27 cards or more, or strictly more than everyone "
         "else. Source: 27 in the app's rules, more cards in the game-site and partnership "
-        "rules."
+        "rules. 27 needs two sides: with three or four, left as the game plays it, strictly "
+        "more."
     ),
     "most_cards_points": lazy_gettext("Points for the most cards. Source: 3 in every rule text."),
     "last_sweep_bonus": lazy_gettext(

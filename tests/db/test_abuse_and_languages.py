@@ -3,6 +3,8 @@ in Turkish."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app import create_app
@@ -73,3 +75,6 @@ def test_new_pages_in_turkish_have_no_english_left(app, path):
     assert 'lang="tr"' in page
     left = [phrase for phrase in ENGLISH if phrase in page.replace("&#39;", "'")]
     assert left == []
+    if path == "/me/stats":  # Turkish numbers: "%100", "15,8"
+        assert re.search(r">%\d+<", page) and not re.search(r"\d %", page)
+        assert not re.search(r">\d+\.\d+<", page)

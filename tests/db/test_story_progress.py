@@ -159,7 +159,7 @@ def test_a_known_players_matches_against_each_opponent_are_counted(
     turkish = client.get("/story", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert f"Maçlarınız: {played} maç oynandı, 1 galibiyet" in turkish
     stats = text(client.get("/me/stats"))
-    assert f"Classic match (2 players) Aunt Hayriye {played} 1 " in stats
+    assert f"Classic match (2 players) · Aunt Hayriye {played} 1 " in stats
     assert "hayriye" not in stats
 
 

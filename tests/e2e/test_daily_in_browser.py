@@ -56,6 +56,12 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     expect(page.locator("svg.chart polyline")).to_have_count(3)
     expect(page.locator(".chart-panel table").first).to_contain_text("Single deal")
     page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
+    # Every column shown is in sight: none left behind the table's own scroll.
+    hidden = page.evaluate(
+        """() => [...document.querySelectorAll('.chart-panel table')].filter(
+            (table) => table.scrollWidth > table.clientWidth).length"""
+    )
+    assert hidden == 0
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow
 

@@ -12,7 +12,7 @@ from app.engine import CLASSIC, RULE_SETS, GameState, RuleSet, load_record, with
 from app.engine.rules import CHOICES, option_value
 from app.web.rule_words import LABELS, SHORT, VALUES, rules_summary
 from tests.conftest import CSRF, Player, start_deal
-from tests.web.test_score_pages import ScoreTable
+from tests.web.test_score_pages import ScoreTable, play_hand
 
 SEEN = "Your side took the face-down cards"
 COUNTER = re.compile(r'<span class="seen" aria-hidden="true">(\d+)</span>')
@@ -130,7 +130,10 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
         ({"level": "grandmaster"}, "computer level"),
         ({"players": "5"}, "(players): “5” is not one of its values"),
         ({"players": "3", "teams": "partners"}, "Sides (teams): partners need four players"),
-        ({"rules": "cardems", "players": "3"}, "Most cards (most_cards): “27 or more cards”"),
+        (
+            {"rules": "cardems", "players": "3", "most_cards": "27"},
+            "Most cards (most_cards): “27 or more cards”",
+        ),
         ({"level_2": "grandmaster", "players": "3"}, "computer level"),
     ],
 )
@@ -140,6 +143,22 @@ def test_bad_house_rules_are_a_400_and_start_nothing(client, fields, named):
     assert response.status_code == 400
     assert named in response.get_data(as_text=True)
     assert client.get("/game").status_code == 404
+
+
+def test_three_players_on_the_single_deal_with_most_cards_left_to_the_game(client):
+    # The single deal gives the most cards for 27, which needs two sides:
+    # left as the game plays it, three players get it for strictly more.
+    data = {"csrf_token": token(client), "rules": "cardems", "players": "3", "level": "easy"}
+    response = client.post("/house", data=data)
+    assert response.status_code == 303 and response.headers["Location"] == "/game"
+    play_hand(client)
+    record = client.get("/record?hand=1").get_json()
+    assert record["rules"] == {
+        "base": "cardems",
+        "players": 3,
+        "teams": "solo",
+        "most_cards": "more",
+    }
 
 
 def test_partners_see_the_face_down_cards_their_side_took(app, runner):

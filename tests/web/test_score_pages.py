@@ -289,3 +289,17 @@ def test_the_face_down_cards_in_turkish(client):
     line = face_down_line(page)
     assert line is not None and line.startswith("Ortadaki kapalı kartlar, ")
     assert " ve " in line
+
+
+def test_the_verdict_is_green_for_a_win_only(client):
+    # A loss is marked as one (red), not shown in the winner's green.
+    seen = {}
+    for number in range(12):
+        start_deal(client, f"/deal/verdict-{number}?rules=cardems&level=hard")
+        page = play_hand(client)
+        verdict = re.search(r'<h1 class="verdict" tabindex="-1">\s*(.*?)\s*</h1>', page, re.S)
+        section = re.search(r'<section class="(panel result[^"]*)">', page).group(1)
+        seen[verdict.group(1)] = section
+        if len(seen) == 2:
+            break
+    assert seen == {"You won!": "panel result", "The computer won": "panel result lost"}
