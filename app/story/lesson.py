@@ -144,8 +144,8 @@ STEPS: tuple[Step, ...] = (
         ),
         jack_wrong=_JACK_LATER,
         reply=lazy_gettext(
-            "I lead my %(card)s. Now the evening goes on: the middle deals are played for "
-            "you. Here is the last deal, with two cards each left."
+            "I led my %(card)s. Then the middle deals went by, played for you while we "
+            "talked: this is already the last deal, and we each have two cards left."
         ),
     ),
     Step(
