@@ -77,6 +77,9 @@ TOO_LARGE_PAGE = """<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Too large · Pişti</title>
   <link rel="stylesheet" href="/static/pisti.css">
+  <meta name="theme-color" content="#0f4a2d">
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+  <link rel="manifest" href="/static/manifest.webmanifest">
 </head>
 <body>
   <header class="bar"><a class="brand" href="/">Pişti</a></header>

@@ -19,10 +19,12 @@ from werkzeug.wrappers import Response
 from app.db import db, queries
 from app.db.facts import deal_key, game_facts, house_rules
 from app.db.tasks import week_start
+from app.engine import RULE_SETS
 from app.logs import first_line
 
 from . import charts, daily, game, store
 from .identity import current_player, forget, remember
+from .rule_words import BASE_NAMES
 from .table import Table
 
 bp = Blueprint("players", __name__)
@@ -253,9 +255,24 @@ def stats() -> str:
         results=results,
         points_chart=charts.points_per_hand(results),
         pisti_chart=charts.pistis_per_hand(results),
-        rule_names=game.RULE_NAMES,
-        level_label=_level_label,
+        game_label=_game_label,
     )
+
+
+def _game_label(rules: str, levels: str) -> str:
+    """Name a result's game (``rules``, a rule set's name) and computers
+    (``levels``, ``"hard,hard,medium"``) in the page's language: the game's
+    name and the computers, or, when the game had another number of players
+    than its rule set (house rules), the short name and the players ("Classic
+    · 3 players · Easy")."""
+    seats = len(levels.split(",")) + 1
+    preset = RULE_SETS.get(rules)
+    if preset is None or preset.players == seats:
+        game_name = str(game.RULE_NAMES.get(rules, rules))
+    else:
+        players = gettext("%(num)s players", num=seats)
+        game_name = f"{BASE_NAMES[rules]} · {players}"
+    return f"{game_name} · {_level_label(levels)}"
 
 
 def _level_label(levels: str) -> str:

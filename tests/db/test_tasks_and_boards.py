@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -140,3 +141,17 @@ def test_statistics_page_draws_charts_with_numbers(app, visitor):
     assert "Points per hand, all games" in page
     assert "style=" not in page and "<script>" not in page
     assert Browser(app.test_client()).get("/me/stats").status_code == 200
+
+
+def test_statistics_tell_a_house_rules_game_from_its_base(app, visitor):
+    # A classic match against Easy and a classic game of three (house
+    # rules, two Easy computers) are two rows with two names.
+    visitor.choose_name("Counter")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        for game_id, levels in (("two", ("easy",)), ("three", ("easy", "easy"))):
+            facts = replace(_facts(game_id), rules="classic", target=51, levels=levels)
+            queries.record_result(player.id, facts)
+    page = " ".join(visitor.get("/me/stats").get_data(as_text=True).split())
+    assert '<th scope="row">Classic match (2 players) · Easy</th>' in page
+    assert '<th scope="row">Classic · 3 players · Easy</th>' in page

@@ -46,6 +46,10 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.get_by_role("link", name="Daily deal").first.click()
     expect(page.locator(".your-place")).to_contain_text("Your place:")
     expect(page.locator("tr.mine")).to_contain_text(name)
+    # The whole board in sight, no column behind a scroll of its own.
+    assert page.evaluate(
+        "[...document.querySelectorAll('.board-wrap')].every((b) => b.scrollWidth <= b.clientWidth)"
+    )
     page.get_by_role("button", name="Play today's deal (unranked)").click()
     while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
@@ -62,8 +66,35 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
             (table) => table.scrollWidth > table.clientWidth).length"""
     )
     assert hidden == 0
+    # Dark: the lines stand out from the panel, the labels from their bars.
+    page.emulate_media(color_scheme="dark")
+    colours = page.evaluate(
+        """() => {
+          const style = (selector) => getComputedStyle(document.querySelector(selector));
+          return {
+            line: style('.chart .line-points').stroke,
+            panel: style('.chart-panel').backgroundColor,
+            label: style('.chart .bar-label').fill,
+            bar: style('.chart .bar').fill,
+          };
+        }"""
+    )
+    assert contrast(colours["line"], colours["panel"]) >= 3
+    assert contrast(colours["label"], colours["bar"]) >= 4.5
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)``."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(part) / 255 for part in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 @pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("laptop", DESKTOP)])

@@ -124,6 +124,8 @@ def test_the_servers_own_error_answers_carry_the_security_headers(
         assert b"Content-Type: text/html; charset=utf-8" in answer
         assert b"That was too large" in answer
         assert "Sunucu bir seferde en çok 64 KB alır".encode() in answer
+        assert b'<meta name="theme-color" content="#0f4a2d">' in answer
+        assert b'<link rel="manifest" href="/static/manifest.webmanifest">' in answer
 
 
 def _chunked(size: int) -> bytes:
