@@ -355,7 +355,7 @@ def record() -> BaseResponse | tuple[str, int]:
     # A random game's seed would deal every later hand: it stays secret
     # until the match is over.
     seed = match.seed if table.seed_public or match.over else None
-    if seed:
+    if seed and _has_link(table):
         extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
     name = "-".join(
@@ -436,6 +436,13 @@ def _deal_url(seed: str, settings: dict, external: bool = False) -> str:
     return links.deal_url(
         seed, settings["rule_set"], settings["target"], settings["levels"], external=external
     )
+
+
+def _has_link(table: Table) -> bool:
+    """Whether the table's deal can be shared as a deal link: its computers
+    are all of the four levels (a story match's opponent is none, and a
+    link cannot name her: the story is played from its own page)."""
+    return all(level in LEVELS for level in table.levels[1:] if level is not None)
 
 
 def _table_url(table: Table, external: bool = False) -> str:
@@ -574,7 +581,7 @@ def render_table(table: Table, message: str | None = None, frames: bool | None =
     # Today's Daily: no seed, link or record (every card) while others play it.
     secret = not table.seed_public and match.hand_counted and daily.seed_secret(match)
     context["records_later"] = DAILY_RECORDS_LATER if secret else None
-    if table.seed_public or (match.over and not secret):
+    if _has_link(table) and (table.seed_public or (match.over and not secret)):
         # Shown as written (an IRI: "/deal/şans"), not percent-encoded.
         context["share_url"] = uri_to_iri(_table_url(table, external=True))
         context["deal_url"] = _table_url(table)

@@ -4,10 +4,8 @@ A link names the game (``rules``, plus any house rule as a format-2 option,
 ``jack_pisti=10``, ``players=3``, ``players=4&teams=solo``), the match target
 (``target``, where the game is a match) and the computers' levels (``level``
 for every computer, ``level_1`` … for a seat of a game with more than one
-computer, as the home page's forms name them; a level is one of the four
-levels, or an opponent of Mansion Evenings by her or his key, as a story
-match's final page shares it), so everyone who opens it plays the same deal
-against the same computers. A parameter left out takes
+computer, as the home page's forms name them), so everyone who opens it
+plays the same deal against the same computers. A parameter left out takes
 its default (the single deal, the game's first target, Medium); a value the
 game does not offer is refused (:class:`BadLink`), never replaced.
 """
@@ -22,7 +20,7 @@ from typing import Any
 from flask import url_for
 from werkzeug.datastructures import MultiDict
 
-from app.ai import DEFAULT_LEVEL, LEVELS, OPPONENTS
+from app.ai import DEFAULT_LEVEL, LEVELS
 from app.engine import (
     MATCH_TARGETS,
     OPTIONS,
@@ -202,6 +200,6 @@ def deal_url(
 
 def _level(args: Mapping[str, str], name: str, default: str, rules: RuleSet) -> str:
     value = args.get(name) or default
-    if value not in LEVELS and value not in OPPONENTS:
+    if value not in LEVELS:
         raise BadLink(name, value, tuple(LEVELS), rules.name)
     return value

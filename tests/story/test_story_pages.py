@@ -201,20 +201,14 @@ def test_winning_a_match_beats_the_opponent_and_is_kept(client, monkeypatch):
     assert start(client, "hayriye").status_code == 409
 
 
-def test_a_story_matchs_deal_link_plays_the_same_deal_against_her(client, monkeypatch):
-    # The final page shares the match's deal with her as the computer: the
-    # link opens, and "Play this deal again" starts it, against her again.
+def test_a_story_match_offers_no_deal_link_that_would_be_refused(client, monkeypatch):
+    # A deal link names the four levels only: a story match's final page
+    # offers no share link nor "Play this deal again", and its record has
+    # no link, rather than ones that answer 400.
     page = winning_seed(client, monkeypatch)
-    share = re.search(r'id="share" class="share" type="text" readonly value="([^"]+)"', page)
-    link = share.group(1).replace("&amp;", "&").split("localhost", 1)[1]
-    assert "level=hayriye" in link and "target=51" in link
-    opened = client.get(link)
-    assert opened.status_code == 200 and "Aunt Hayriye" in text(opened)
-    again = re.search(r'<form method="post" action="(/deal/[^"]+)">', page).group(1)
-    fields = dict(re.findall(r'name="(csrf_token|replaces)" value="([^"]*)"', page))
-    response = client.post(again.replace("&amp;", "&"), data=fields)
-    assert response.status_code == 303 and response.headers["Location"] == "/game"
-    assert "Aunt Hayriye" in text(client.get("/game"))
+    assert 'id="share"' not in page and "Play this deal again" not in page
+    assert "/deal/" not in page
+    assert "link" not in client.get("/record?hand=1").get_json()
 
 
 def text_of(page: str) -> str:
