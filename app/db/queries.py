@@ -881,6 +881,27 @@ def games_by_rules_and_level(player_id: int) -> list[dict[str, Any]]:
     return [row._asdict() for row in db.session.execute(query)]
 
 
+def games_against(
+    player_id: int, levels: list[str], rules: str, target: int | None
+) -> dict[str, tuple[int, int]]:
+    """Return the player's ``(games, wins)`` in the rule set ``rules`` (a
+    name, e.g. ``"classic"``) to ``target`` points against each computer of
+    ``levels`` (a result's whole ``levels``, e.g. a story opponent's key
+    ``"hayriye"``); levels never played are left out."""
+    wins = func.sum(case((Result.outcome == "win", 1), else_=0))
+    query = (
+        select(Result.levels, func.count(), wins)
+        .where(
+            Result.player_id == player_id,
+            Result.levels.in_(levels),
+            Result.rules == rules,
+            Result.target == target,
+        )
+        .group_by(Result.levels)
+    )
+    return {name: (int(games), int(won)) for name, games, won in db.session.execute(query)}
+
+
 def hand_totals(player_id: int) -> dict[str, int]:
     """Return the player's sums over all results: ``games``, ``hands``,
     ``points``, ``pistis``, ``jack_pistis``, ``most_cards``."""

@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 
+from app.db import queries
 from app.engine import CLASSIC, new_seed, score_hand
 from app.story import lesson
 from app.story.cast import CAST, TARGET, Opponent, opponent
@@ -21,6 +22,7 @@ from app.story.cast import CAST, TARGET, Opponent, opponent
 from . import game, store
 from .errors import stale_page
 from .i18n import card_name
+from .identity import current_player
 from .table import Table
 
 bp = Blueprint("story", __name__, url_prefix="/story")
@@ -62,9 +64,16 @@ def _store(change: Callable[[], object]) -> ResponseReturnValue | None:
 @bp.get("")
 def path() -> str:
     """Show the cast as a row of places: who is beaten, who is next, and
-    what it takes to go on."""
+    what it takes to go on; a known player also sees how their story
+    matches (classic, to :data:`TARGET`) against each opponent went. Only
+    the story starts a game against a cast member (deal links, New game
+    and house rules take the four levels alone), so her results are the
+    story's."""
     done = beaten()
     upcoming = next_opponent()
+    player = current_player()
+    keys = [member.key for member in CAST]
+    tallies = queries.games_against(player.id, keys, CLASSIC.name, TARGET) if player else {}
     places = []
     for member in CAST:
         if member.key in done:
@@ -73,7 +82,8 @@ def path() -> str:
             state = "next"
         else:
             state = "locked"
-        places.append({"opponent": member, "state": state})
+        games, wins = tallies.get(member.key, (0, 0))
+        places.append({"opponent": member, "state": state, "games": games, "wins": wins})
     return render_template(
         "story/path.html",
         places=places,

@@ -132,15 +132,39 @@ def test_forget_me_deletes_the_story_progress(visitor, app, client):
     assert "Skip the lesson" in text(client.get("/story"))  # anonymous, from the start
 
 
-def test_the_statistics_name_story_opponents(visitor, app, client, monkeypatch):
-    # A story match's row names her, not her bot's key.
+def test_a_known_players_matches_against_each_opponent_are_counted(
+    visitor, app, client, monkeypatch
+):
+    # The story page tells a known player how their matches against each
+    # opponent went, and the statistics page names her, not her bot's key.
     visitor.choose_name("Tally")
+    assert "matches played" not in text(client.get("/story"))
     winning_seed(client, monkeypatch)
     with app.app_context():
         played = db.session.scalar(
             select(func.count()).select_from(Result).where(Result.levels == "hayriye")
         )
     assert played >= 1
+    # A single deal against her is no story match: not counted.
+    with app.app_context():
+        match = db.session.scalars(select(Result).where(Result.levels == "hayriye")).first()
+        fields = {column.key: getattr(match, column.key) for column in Result.__table__.columns}
+        fields.update(id=None, game_id="single-deal", rules="cardems", target=None, outcome="win")
+        db.session.add(Result(**fields))
+        db.session.commit()
+    places = client.get("/story").get_data(as_text=True).split('class="story-place')[1:]
+    won = "match played" if played == 1 else "matches played"
+    assert f"Your matches: {played} {won}, 1 won" in text_of(places[0])
+    assert not any("Your matches" in place for place in places[1:])
+    turkish = client.get("/story", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert f"Maçlarınız: {played} maç oynandı, 1 galibiyet" in turkish
+    # No other way to play her: a deal link naming her is refused.
+    assert client.get("/deal/tally?rules=classic&target=51&level=hayriye").status_code == 400
     stats = text(client.get("/me/stats"))
     assert f"Classic match (2 players) · Aunt Hayriye {played} 1 " in stats
     assert "hayriye" not in stats
+
+
+def test_an_anonymous_player_sees_no_tally(client, monkeypatch):
+    winning_seed(client, monkeypatch)
+    assert "Your matches" not in text(client.get("/story"))
