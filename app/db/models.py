@@ -89,7 +89,10 @@ class Result(db.Model):  # type: ignore[name-defined]
     match totals; ``pistis`` and ``jack_pistis`` the player's own (a Jack
     pişti is not also counted as a pişti); ``most_cards`` the hands in which
     the player's side had the most-cards points. ``deal_key`` names the deal
-    (seed, rules, target, levels) for the shared-deal lists.
+    (seed, rules, target, levels) for the shared-deal lists. ``house`` is
+    the house-rule options over the base ``rules`` as the record writes
+    them after the base's name (``"players=3 teams=solo pisti=20"``; empty
+    for a preset).
     """
 
     __tablename__ = "results"
@@ -99,6 +102,7 @@ class Result(db.Model):  # type: ignore[name-defined]
     game_id: Mapped[str] = mapped_column(String(32))
     finished_at: Mapped[datetime] = mapped_column(DateTime())
     rules: Mapped[str] = mapped_column(String(16))
+    house: Mapped[str] = mapped_column(String(400), default="", server_default="")
     target: Mapped[int | None] = mapped_column(Integer)
     levels: Mapped[str] = mapped_column(String(40))
     deal_key: Mapped[str] = mapped_column(String(32))

@@ -363,6 +363,7 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
             "game_id": facts.game_id,
             "finished_at": now,
             "rules": facts.rules,
+            "house": facts.house_rules,
             "target": facts.target,
             "levels": ",".join(facts.levels),
             "deal_key": facts.deal_key,
@@ -869,14 +870,16 @@ def player_results(player_id: int, limit: int = 200) -> list[Result]:
 
 
 def games_by_rules_and_level(player_id: int) -> list[dict[str, Any]]:
-    """Return games and wins per rule set and computer levels, most played
-    first: dicts with ``rules``, ``levels``, ``games``, ``wins``."""
+    """Return games and wins per rule set (with its house rules) and
+    computer levels, most played first: dicts with ``rules``, ``house``,
+    ``levels``, ``games``, ``wins``."""
     wins = func.sum(case((Result.outcome == "win", 1), else_=0))
+    game = (Result.rules, Result.house, Result.levels)
     query = (
-        select(Result.rules, Result.levels, func.count().label("games"), wins.label("wins"))
+        select(*game, func.count().label("games"), wins.label("wins"))
         .where(Result.player_id == player_id)
-        .group_by(Result.rules, Result.levels)
-        .order_by(func.count().desc(), Result.rules, Result.levels)
+        .group_by(*game)
+        .order_by(func.count().desc(), *game)
     )
     return [row._asdict() for row in db.session.execute(query)]
 

@@ -19,12 +19,12 @@ from werkzeug.wrappers import Response
 from app.db import db, queries
 from app.db.facts import deal_key, game_facts, house_rules
 from app.db.tasks import week_start
-from app.engine import RULE_SETS
+from app.engine import RULE_SETS, InvalidRules, parse_rules_text
 from app.logs import first_line
 
 from . import charts, daily, game, store
 from .identity import current_player, forget, remember
-from .rule_words import BASE_NAMES
+from .rule_words import BASE_NAMES, rules_summary
 from .table import Table
 
 bp = Blueprint("players", __name__)
@@ -259,15 +259,24 @@ def stats() -> str:
     )
 
 
-def _game_label(rules: str, levels: str) -> str:
-    """Name a result's game (``rules``, a rule set's name) and computers
-    (``levels``, ``"hard,hard,medium"``) in the page's language: the game's
-    name and the computers, or, when the game had another number of players
-    than its rule set (house rules), the short name and the players ("Classic
-    · 3 players · Easy")."""
+def _game_label(rules: str, house: str, levels: str) -> str:
+    """Name a result's game (``rules``, a rule set's name, with its
+    ``house`` options as :attr:`app.db.models.Result.house` keeps them) and
+    computers (``levels``, ``"hard,hard,medium"``) in the page's language:
+    the game's name and the computers, or for house rules the rules' line
+    as the table shows it ("Classic · 3 players · pişti 20 · Easy"). A
+    result kept before results had their options shows the players where
+    their number was not the rule set's ("Classic · 3 players · Easy")."""
     seats = len(levels.split(",")) + 1
     preset = RULE_SETS.get(rules)
-    if preset is None or preset.players == seats:
+    if house and preset is not None:
+        try:
+            played = parse_rules_text(f"{rules}&{house.replace(' ', '&')}")
+        except InvalidRules:  # an option this version no longer has
+            game_name = f"{BASE_NAMES[rules]} · {gettext('house rules')}"
+        else:
+            game_name = rules_summary(played, None)["line"]
+    elif preset is None or preset.players == seats:
         game_name = str(game.RULE_NAMES.get(rules, rules))
     else:
         players = gettext("%(num)s players", num=seats)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
 
@@ -9,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from app.db import db, queries
-from app.db.models import Player, PlayerTask
+from app.db.models import Player, PlayerTask, Result
 from app.db.tasks import DAILY_POOL, TASKS, daily_tasks, week_start, weekly_challenge
 from tests.db.conftest import Browser
 from tests.db.test_recording import _facts
@@ -155,3 +156,36 @@ def test_statistics_tell_a_house_rules_game_from_its_base(app, visitor):
     page = " ".join(visitor.get("/me/stats").get_data(as_text=True).split())
     assert '<th scope="row">Classic match (2 players) · Easy</th>' in page
     assert '<th scope="row">Classic · 3 players · Easy</th>' in page
+
+
+def test_statistics_tell_house_rules_apart_by_their_options(app, visitor):
+    # Games the same in rule set and computers but not in options are rows
+    # of their own, named by the rules' line: the preset, a 20-point pişti,
+    # four each for themselves and two against two.
+    visitor.choose_name("Options")
+    games = (
+        ("preset", "classic", "", ("easy",)),
+        ("pisti", "classic", "pisti=20", ("easy",)),
+        ("solo", "partners", "teams=solo", ("easy",) * 3),
+        ("pairs", "partners", "", ("easy",) * 3),
+    )
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        for game_id, rules, house, levels in games:
+            facts = replace(_facts(game_id), rules=rules, levels=levels, house_rules=house)
+            queries.record_result(player.id, facts)
+        stored = db.session.scalars(select(Result.house).order_by(Result.id)).all()
+    assert stored == ["", "pisti=20", "teams=solo", ""]
+    page = " ".join(visitor.get("/me/stats").get_data(as_text=True).split())
+    table = page.split('class="score by-rules"')[1].split("</table>")[0]
+    rows = re.findall(r'<th scope="row">([^<]*)</th><td>1</td>', table)
+    assert sorted(rows) == sorted(
+        [
+            "Classic · pişti 20 · Easy",
+            "Classic match (2 players) · Easy",
+            "Partners · 4 each for themselves · Easy",
+            "Partners (2 v 2) · Easy",
+        ]
+    )
+    turkish = visitor.client.get("/me/stats", headers={"Accept-Language": "tr"})
+    assert "Klasik · pişti 20 · " in turkish.get_data(as_text=True)
