@@ -51,6 +51,10 @@ DATABASE_MESSAGE = lazy_gettext(
     "The results database is not answering right now. Your game is kept; reload the page in a "
     "few seconds."
 )
+#: The same outage for a visitor with no game stored.
+DATABASE_NO_GAME_MESSAGE = lazy_gettext(
+    "The results database is not answering right now. Reload the page in a few seconds."
+)
 PLAY_LIMIT_MESSAGE = lazy_gettext(
     "Too many moves in a short time; this one was not made. Wait a moment, then try again."
 )
@@ -78,6 +82,25 @@ TOO_LARGE_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 RETRY_AFTER = 5
 
 
+def has_game() -> bool:
+    """Whether the request's session holds a game; true when the session
+    could not be read (the game may well be there)."""
+    # Imported here: the session store imports this module's pages.
+    from . import store
+
+    try:
+        return store.has_table()
+    except redis.RedisError:
+        return True
+
+
+def error_page(status: int, message: object) -> str:
+    """Return the error page (HTML) of ``status`` saying ``message``; needs
+    a request context. It leads back to the game when the session holds
+    one (:func:`has_game`), else home."""
+    return render_template("errors/error.html", status=status, message=message, has_game=has_game())
+
+
 class StoreUnavailable(ServiceUnavailable):
     """The session store (Redis) could not load the session, before the request
     changed anything: a 503."""
@@ -95,8 +118,7 @@ def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str
         message = PLAY_LIMIT_MESSAGE
     else:
         message = REQUEST_LIMIT_MESSAGE
-    page = render_template("errors/error.html", status=429, message=message)
-    return page, 429, retry_after(error)
+    return error_page(429, message), 429, retry_after(error)
 
 
 def retry_after(error: RateLimitExceeded) -> dict[str, str]:
@@ -146,8 +168,7 @@ def never_reached(error: redis.RedisError) -> bool:
 def stale_page() -> tuple[str, int, dict[str, str]]:
     """Return the 409 page for a change made from an out-of-date copy of
     the session, as ``(html, status, headers)``; needs a request context."""
-    page = render_template("errors/error.html", status=409, message=MESSAGES[409])
-    return page, 409, {}
+    return error_page(409, MESSAGES[409]), 409, {}
 
 
 def register(app: Flask) -> None:
@@ -169,7 +190,7 @@ def register(app: Flask) -> None:
                 "its cookies were not sent back"
             )
             message = CSRF_OVER_HTTP_MESSAGE
-        return render_template("errors/error.html", status=400, message=message), 400
+        return error_page(400, message), 400
 
     app.register_error_handler(RateLimitExceeded, rate_limited_page)
 
@@ -185,7 +206,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(SearchBusy)
     def search_busy(error: SearchBusy) -> tuple[str, int, dict[str, str]]:
         app.logger.warning("searches busy: %s", error)
-        page = render_template("errors/error.html", status=503, message=SEARCH_BUSY_MESSAGE)
+        page = error_page(503, SEARCH_BUSY_MESSAGE)
         return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(redis.RedisError)
@@ -199,22 +220,15 @@ def register(app: Flask) -> None:
         # the session store, so none is lost.
         app.logger.warning("database unavailable: %s", first_line(error))
         db.session.rollback()
-        page = render_template("errors/error.html", status=503, message=DATABASE_MESSAGE)
-        return page, 503, {"Retry-After": str(RETRY_AFTER)}
+        message = DATABASE_MESSAGE if has_game() else DATABASE_NO_GAME_MESSAGE
+        return error_page(503, message), 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
         status = error.code or 500
         if status == 413 and request.endpoint in TOO_LARGE_PAGES:
             return TOO_LARGE_PAGES[request.endpoint]()
-        message = MESSAGES.get(status, error.description)
-        # Imported here: the session store imports this module's pages.
-        from . import store
-
-        page = render_template(
-            "errors/error.html", status=status, message=message, has_game=store.has_table()
-        )
-        return page, status
+        return error_page(status, MESSAGES.get(status, error.description)), status
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> tuple[str, int]:

@@ -31,6 +31,8 @@ def test_ranking_pages_are_rate_limited(database_url, tmp_path):
     # No move was refused: the page says what was.
     page = response.get_data(as_text=True)
     assert "Too many pages asked for" in page and "move" not in page
+    # No game to go back to: the way out is home.
+    assert "Back to your game" not in page and 'href="/">Home</a>' in page
     assert client.get("/me").status_code == 200  # the profile is not a ranking page
     with app.app_context():
         db.engine.dispose()

@@ -277,6 +277,16 @@ def test_a_database_that_does_not_answer_leaves_the_final_page_and_the_game(
     assert _count(app, Result) == 1
 
 
+def test_a_database_outage_tells_a_visitor_without_a_game_of_no_game(app, visitor, monkeypatch):
+    visitor.choose_name("Gameless")
+    monkeypatch.setattr(Connection, "_execute_context", _database_gone)
+    response = visitor.get("/me")
+    assert response.status_code == 503
+    page = response.get_data(as_text=True)
+    assert "The results database is not answering right now. Reload the page" in page
+    assert "Your game is kept" not in page and "Back to your game" not in page
+
+
 def test_a_name_ending_in_a_full_stop_is_not_given_a_second_one(app, visitor):
     visitor.choose_name("Ayşe K.")
     visitor.deal("record-stop")
