@@ -432,12 +432,14 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
     :class:`~app.web.errors.StoreWriteFailed`, answered with a 503.
 
     Raises:
-        OSError: a folder cannot be made, or a file cannot be written in it
-            (read-only, full), so that the server does not start.
+        OSError: a folder cannot be made (its parent does not exist: a
+            mistyped path is not made into a new, empty store), or a file
+            cannot be written in it (read-only, full), so that the server
+            does not start.
     """
 
     def __init__(self, app: Flask, folder: Path, threshold: int) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
         _check_writable(folder)
         super().__init__(
             app,
@@ -448,7 +450,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
         )
         self.folder = folder
         self.lock_folder = folder.with_name(folder.name + ".locks")
-        self.lock_folder.mkdir(parents=True, exist_ok=True)
+        self.lock_folder.mkdir(exist_ok=True)
         _check_writable(self.lock_folder)
         self.locks: dict[int, FileLock] = {}
         self.locks_pid = os.getpid()
@@ -670,7 +672,10 @@ def init_sessions(app: Flask) -> redis.Redis | None:
     still coming up.
     """
     if app.config["SESSION_BACKEND"] == "filesystem":
-        folder = app.config["SESSION_FILE_DIR"] or Path(app.instance_path) / "sessions"
+        folder = app.config["SESSION_FILE_DIR"]
+        if not folder:
+            Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+            folder = Path(app.instance_path) / "sessions"
         app.session_interface = FileSessions(
             app, Path(folder), int(app.config["SESSION_FILE_THRESHOLD"])
         )

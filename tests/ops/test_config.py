@@ -327,6 +327,12 @@ def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.Comple
             "Error: the app cannot start: the session folder (FLASK_SESSION_FILE_DIR) cannot "
             "be used: [Errno 2] No such file or directory: '/proc/no-such-folder'",
         ),
+        (
+            # A mistyped path is not made into a new, empty store.
+            {"FLASK_SESSION_FILE_DIR": "/nonexistent/pisti/sessions"},
+            "Error: the app cannot start: the session folder (FLASK_SESSION_FILE_DIR) cannot "
+            "be used: [Errno 2] No such file or directory: '/nonexistent/pisti/sessions'",
+        ),
     ],
 )
 @pytest.mark.parametrize("command", ["serve", "flask db current", "flask replay"])
