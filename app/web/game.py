@@ -686,12 +686,6 @@ def _bad_link(error: links.BadLink) -> tuple[str, int]:
             value=error.value,
             allowed=", rules=".join(error.allowed),
         )
-    elif error.field == "target" and not error.allowed:
-        message = gettext(
-            "%(game)s is a single deal: it has no target, so leave out “target=%(value)s”.",
-            game=game,
-            value=error.value,
-        )
     elif error.field == "target":
         message = gettext(
             "%(game)s is played to one of these targets: %(allowed)s; “%(value)s” is not one.",

@@ -63,11 +63,6 @@ def seat_fields(rules: RuleSet) -> tuple[str, ...]:
     return tuple(f"level_{position}" for position in range(1, rules.players))
 
 
-def targets_offered(rules: RuleSet) -> tuple[int, ...]:
-    """Return the match targets a link may ask of ``rules``: the game's own
-    (none for the single deal), or under house rules any match target, as
-    the House rules page offers."""
-    return MATCH_TARGETS if rules.overrides else rules.match_targets
 
 
 def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
@@ -86,8 +81,7 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
             parameter given twice with different values (field
             ``"repeated"``, the values in ``allowed``), a house rule the
             engine refuses, a target
-            the game does not offer (any target for a single deal without
-            house rules), an unknown level, or a per-seat level the game
+            that is not a match target, an unknown level, or a per-seat level the game
             has no seat for.
     """
     if isinstance(args, MultiDict):
@@ -104,7 +98,9 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         rules = rules_from_query({**options, "rules": rules_name})
     except InvalidRules as error:
         raise BadLink("house", str(error), (), rules_name) from None
-    offered = targets_offered(rules)
+    # Any base to any target, as the House rules page offers (issue 13):
+    # the single deal too, whose matches' records link here.
+    offered = MATCH_TARGETS
     target = rules.default_target
     target_text = args.get("target") or ""
     if target_text:

@@ -11,10 +11,11 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from app import create_app
-from app.engine import RULE_SETS
+from app.engine import MATCH_TARGETS, RULE_SETS
 from app.engine.match import first_rotation
 from app.web.links import deal_settings, deal_url
 from tests.conftest import start_deal
+from tests.web.test_house_tables import play_match
 from tests.web.test_score_pages import play_hand
 
 LEVELS = ["easy", "medium", "hard", "expert"]
@@ -119,8 +120,9 @@ def test_the_share_link_reads_back_to_the_same_settings(app, rules, target, leve
 
 
 def offered(rules: str) -> str:
-    """The targets a game offers, as the 400 page lists them."""
-    return ", ".join(map(str, RULE_SETS[rules].match_targets))
+    """The targets a game offers, as the 400 page lists them: any match
+    target, whatever the game's default."""
+    return ", ".join(map(str, MATCH_TARGETS))
 
 
 #: Targets no game offers, and for each game the usual targets it does not.
@@ -135,8 +137,7 @@ BAD = [
         for target in ODD_TARGETS
         + [usual for usual in USUAL_TARGETS if int(usual) not in RULE_SETS[rules].match_targets]
     ],
-    ("target=51", "is a single deal: it has no target", "target=51"),
-    ("rules=cardems&target=101", "has no target", "target=101"),
+    ("target=77", "played to one of these targets:", "51, 101, 121, 151"),
     ("level=superhard", "no computer level “superhard”", "easy, medium, hard, expert"),
     ("rules=classic&level=Hard", "no computer level “Hard”", "easy, medium, hard, expert"),
     ("rules=partners&level_2=bogus", "no computer level “bogus” (level_2)", "easy, medium"),
@@ -340,3 +341,25 @@ def test_the_deal_page_names_the_seed_as_a_fact_not_its_heading(client):
     turkish = client.get(f"/deal/{seed}", headers={"Accept-Language": "tr"})
     text = turkish.get_data(as_text=True)
     assert "<h1>Paylaşılan dağıtım</h1>" in text and "<dt>Dağıtım kodu</dt>" in text
+
+
+def test_a_cardems_match_of_the_house_rules_page_has_a_link_that_deals_it(client):
+    """Any base is played to any target (issue 13), the single deal too,
+    with no option changed: its record's link and the share link deal that
+    match, not a 400."""
+    token = re.search(
+        r'name="csrf_token" value="([^"]+)"', client.get("/house").get_data(as_text=True)
+    )
+    fields = {"csrf_token": token.group(1), "replaces": "", "rules": "cardems", "target": "51"}
+    assert client.post("/house", data={**fields, "level": "easy"}).status_code == 303
+    final = play_match(client)
+    record = client.get("/record?hand=1").get_json()
+    assert record["format"] == "pisti-record/1" and record["rules"] == "cardems"
+    link = urlsplit(record["link"])
+    assert link.query == "rules=cardems&target=51&level=easy"
+    assert f'readonly value="{record["link"].replace("&", "&amp;")}"' in final
+    page = client.get(f"{link.path}?{link.query}")
+    assert page.status_code == 200
+    assert start_deal(client, f"{link.path}?{link.query}")
+    table = client.get("/game").get_data(as_text=True)
+    assert "0 / 51" in table and "Easy" in table
