@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from alembic.util.exc import CommandError
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.exc import SQLAlchemyError
@@ -99,12 +100,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _starting(part: str) -> Iterator[None]:
     """Turn a failure to open ``part`` (its words, naming the setting that
     chooses it) into a one-line :class:`StartupError`; a file-system
-    permission's gets what to do about it."""
+    permission's, and a database at a migration this version does not
+    know, get what to do about it."""
     try:
         yield
-    except (OSError, SQLAlchemyError) as error:
+    except (OSError, SQLAlchemyError, CommandError) as error:
         hint = ""
-        if isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        if isinstance(error, CommandError) and "Can't locate revision" in str(error):
+            # A database migrated by a newer release: no way down here.
+            hint = (
+                "; a newer version of Pişti has upgraded this database: run that "
+                "version, or restore the backup taken before the upgrade"
+            )
+        elif isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             hint = (
                 "; it must be writable by the user the server runs as "
                 "(in the container, uid 10001: chown 10001 <folder>)"

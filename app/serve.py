@@ -39,7 +39,7 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
-from . import create_app, searches
+from . import create_app, jobs, searches
 from .config import hide_password
 from .db import SCHEMA
 from .logs import first_line, json_handler
@@ -227,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
         return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
     _warn_if_redis_is_down(app)
-    _describe_setup(app)
+    # The summary of the setup, like "serving on", is logged whatever
+    # FLASK_LOG_LEVEL says: it is what a self-hoster reads first.
+    _describe_setup(app, waitress_log)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
     waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
@@ -262,12 +264,13 @@ def _warn_if_redis_is_down(app: Flask) -> None:
         )
 
 
-def _describe_setup(app: Flask) -> None:
-    """Log, in one line, what this server keeps where: the sessions, the
-    database (passwords hidden), where the secret key comes from and the
-    schema's migration; then a warning if sessions are shared in Redis
-    while the secret key is this instance's own (another instance could not
-    read its cookies or check its forms)."""
+def _describe_setup(app: Flask, log: logging.Logger) -> None:
+    """Log to ``log``, in one line, what this server keeps where: the
+    sessions, the database (passwords hidden), the schema's migration,
+    where the secret key comes from and where the reviews' summaries are
+    computed; then a warning if sessions are shared in Redis while the
+    secret key is this instance's own (another instance could not read its
+    cookies or check its forms)."""
     config = app.config
     store = app.session_interface
     if isinstance(store, FileSessions):
@@ -283,13 +286,19 @@ def _describe_setup(app: Flask) -> None:
         release = version("pisti")
     except PackageNotFoundError:  # run from a checkout never installed
         release = "(not installed)"
-    app.logger.info(
-        "pisti %s: sessions: %s; database: %s, schema %s; secret key: %s",
+    reviews = (
+        f"on the RQ queue {jobs.QUEUE!r} (run `flask --app app review-worker`)"
+        if jobs.uses_queue(app)
+        else "in this process"
+    )
+    log.info(
+        "pisti %s: sessions: %s; database: %s, schema %s; secret key: %s; review summaries: %s",
         release,
         sessions,
         database,
         schema,
         key,
+        reviews,
     )
     if shared and own_key:
         app.logger.warning(

@@ -20,6 +20,7 @@ from typing import Any
 
 import flask_migrate
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -102,8 +103,16 @@ def init_db(app: Flask) -> None:
 
 def _upgrade() -> tuple[str | None, str | None]:
     """Bring the schema to the newest migration; return its revision
-    before and after (``None``: an empty database)."""
+    before and after (``None``: an empty database).
+
+    Raises:
+        alembic.util.exc.CommandError: the database is at a revision this
+            version does not have (a newer release upgraded it).
+    """
     before = _revision()
+    if before is not None:
+        # Flask-Migrate would log this and exit the process.
+        ScriptDirectory(str(MIGRATIONS)).get_revision(before)
     flask_migrate.upgrade(directory=str(MIGRATIONS))
     return before, _revision()
 

@@ -63,8 +63,6 @@ def seat_fields(rules: RuleSet) -> tuple[str, ...]:
     return tuple(f"level_{position}" for position in range(1, rules.players))
 
 
-
-
 def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     """Return the game settings a deal link's query ``args`` ask for:
     ``{"rules": base name, "rule_set": the RuleSet with its house rules,

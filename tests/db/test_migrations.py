@@ -3,13 +3,18 @@ the migrations again (at every start, or by hand) keeps the data."""
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import func, select
+from alembic.script import ScriptDirectory
+from sqlalchemy import func, select, text
 
-from app import create_app
-from app.db import db, queries
+from app import StartupError, create_app
+from app.db import MIGRATIONS, db, queries
 from app.db.models import Player
+
+#: The newest migration.
+HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
 
 
 def test_the_migrated_schema_matches_the_models(app):
@@ -36,3 +41,27 @@ def test_a_restart_and_the_upgrade_command_keep_the_data(app, database_url, tmp_
         assert db.session.scalar(select(func.count()).select_from(Player)) == 1
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_database_a_newer_version_upgraded_stops_start_up_saying_so(app, database_url, tmp_path):
+    with app.app_context():
+        db.session.execute(text("UPDATE alembic_version SET version_num = '0099_future'"))
+        db.session.commit()
+        db.engine.dispose()
+    settings = {
+        "TESTING": True,
+        "SECRET_KEY": "db-tests-secret",
+        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "DATABASE_URL": database_url,
+    }
+    with pytest.raises(StartupError) as raised:
+        create_app(settings)
+    assert str(raised.value) == (
+        "the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: Can't locate "
+        "revision identified by '0099_future'; a newer version of Pişti has upgraded this "
+        "database: run that version, or restore the backup taken before the upgrade"
+    )
+    with app.app_context():  # the database is left as it was
+        assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == "0099_future"
+        db.session.execute(text("UPDATE alembic_version SET version_num = :head"), {"head": HEAD})
+        db.session.commit()

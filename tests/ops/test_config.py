@@ -411,15 +411,20 @@ def test_a_redis_that_does_not_answer_at_start_up_is_logged_and_the_server_start
 
 def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
     database = tmp_path / "fresh.db"
+    # Said whatever the log level, as "serving on" is.
     server = serve(
-        {"FLASK_DATABASE_URL": f"sqlite:///{database}", "FLASK_SESSION_FILE_DIR": str(tmp_path)}
+        {
+            "FLASK_DATABASE_URL": f"sqlite:///{database}",
+            "FLASK_SESSION_FILE_DIR": str(tmp_path),
+            "FLASK_LOG_LEVEL": "WARNING",
+        }
     )
     assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
     line = next(line for line in server.log.read_text().splitlines() if "sessions:" in line)
     assert re.search(
         rf"pisti [0-9.]+: sessions: files in {re.escape(str(tmp_path))}; "
         rf"database: sqlite:///{re.escape(str(database))}, schema upgraded empty to \w+; "
-        "secret key: FLASK_SECRET_KEY",
+        "secret key: FLASK_SECRET_KEY; review summaries: in this process",
         line,
     ), line
     # The players' database is for the server's user only, and its log
@@ -435,9 +440,12 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     database = f"sqlite:///{tmp_path / 'p.db'}"
     app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
     capfd.readouterr()
-    serve_module._describe_setup(app)
+    serve_module._describe_setup(app, app.logger)
     said = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
     assert "sessions: Redis at redis://:***@127.0.0.1:1/0" in said[0]["event"]
+    assert said[0]["event"].endswith(
+        "review summaries: on the RQ queue 'pisti-reviews' (run `flask --app app review-worker`)"
+    )
     assert "secret key: this instance's own (instance/secret_key)" in said[0]["event"]
     assert "S3cret" not in said[0]["event"]
     assert said[1]["level"] == "WARNING"
@@ -447,7 +455,7 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     monkeypatch.setenv("FLASK_SECRET_KEY", "k" * 32)
     app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
     capfd.readouterr()
-    serve_module._describe_setup(app)
+    serve_module._describe_setup(app, app.logger)
     said = capfd.readouterr().out.splitlines()
     assert len(said) == 1 and "secret key: FLASK_SECRET_KEY" in said[0]
 
