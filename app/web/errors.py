@@ -17,6 +17,8 @@ from app.db import db
 from app.logs import first_line
 from app.searches import SearchBusy
 
+from .security import UnknownHost
+
 MESSAGES = {
     400: lazy_gettext("The request was not understood."),
     404: lazy_gettext("There is no page here."),
@@ -54,6 +56,10 @@ DATABASE_MESSAGE = lazy_gettext(
 #: The same outage for a visitor with no game stored.
 DATABASE_NO_GAME_MESSAGE = lazy_gettext(
     "The results database is not answering right now. Reload the page in a few seconds."
+)
+HOST_MESSAGE = lazy_gettext(
+    "This site does not answer to the host name in this address. Check the address; if you "
+    "run this server, its log says why the name was refused."
 )
 PLAY_LIMIT_MESSAGE = lazy_gettext(
     "Too many moves in a short time; this one was not made. Wait a moment, then try again."
@@ -193,6 +199,10 @@ def register(app: Flask) -> None:
         return error_page(400, message), 400
 
     app.register_error_handler(RateLimitExceeded, rate_limited_page)
+
+    @app.errorhandler(UnknownHost)
+    def unknown_host(error: UnknownHost) -> tuple[str, int]:
+        return error_page(400, HOST_MESSAGE), 400
 
     @app.errorhandler(StoreUnavailable)
     def store_unavailable(error: StoreUnavailable) -> tuple[str, int, dict[str, str]]:

@@ -11,6 +11,7 @@ import redis
 from flask import Flask, abort, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import BadRequest
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
@@ -50,7 +51,8 @@ RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_
 #: The endpoints that make the computers answer (or search: a review's
 #: step), sharing ``PLAY_LIMIT``.
 PLAYING = ("game.play", "game.next_hand", "review.step")
-#: The environ key :class:`HostCheck` sets on a request with a bad Host.
+#: The environ key :class:`HostCheck` sets on a request with a bad Host:
+#: why it was refused.
 BAD_HOST = "pisti.bad_host"
 #: The longest host name DNS allows.
 _MAX_HOST = 253
@@ -114,8 +116,9 @@ class HostCheck:
     them.
 
     Such a request goes on with a harmless Host (so building the error
-    page's links cannot fail) and :data:`BAD_HOST` set in its environ; the
-    app then answers it 400 with its usual error page and headers.
+    page's links cannot fail) and :data:`BAD_HOST` set in its environ to
+    why it was refused; the app then logs that and answers
+    :class:`UnknownHost`, a 400 with its usual error page and headers.
     """
 
     def __init__(self, app: WSGIApplication, trusted: list[str] | None) -> None:
@@ -129,22 +132,27 @@ class HostCheck:
         host = environ.get("HTTP_HOST")
         if host is not None:
             host = environ["HTTP_HOST"] = host.lower()
-            if not self.acceptable(host):
-                environ[BAD_HOST] = True
+            refusal = self.refusal(host)
+            if refusal:
+                environ[BAD_HOST] = refusal
                 environ["HTTP_HOST"] = self.stand_in
         return self.app(environ, start_response)
 
-    def acceptable(self, host: str) -> bool:
-        """Whether ``host`` (``name[:port]``) is a host name, and a trusted one
-        when trusted hosts are set."""
+    def refusal(self, host: str) -> str | None:
+        """Why ``host`` (``name[:port]``) is refused, for the log: it is not
+        a host name, or not a trusted one when trusted hosts are set;
+        ``None`` when it is acceptable."""
         name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
         if not name:
             name, port = host, ""
+        shown = repr(host[:100])
         if port and not (port.isascii() and port.isdigit() and len(port) <= 5):
-            return False
+            return f"the Host {shown} has no valid port"
         if len(name) > _MAX_HOST or not HOST_NAME.fullmatch(name):
-            return False
-        return self.trusted is None or host_is_trusted(host, self.trusted)
+            return f"the Host {shown} is not a host name"
+        if self.trusted is None or host_is_trusted(host, self.trusted):
+            return None
+        return f"the Host {shown} is not one of FLASK_TRUSTED_HOSTS"
 
 
 def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
@@ -194,10 +202,17 @@ def _game_key() -> str:
     return f"game:{game[:64]}" if game else f"address:{get_remote_address()}"
 
 
+class UnknownHost(BadRequest):
+    """A request whose Host this server does not answer to (see
+    :class:`HostCheck`): a 400 that says so."""
+
+
 def _refuse_bad_requests() -> None:
     # One hook for both checks: Flask looks at each hook on every request.
-    if request.environ.get(BAD_HOST):
-        abort(400)
+    refusal = request.environ.get(BAD_HOST)
+    if refusal:
+        current_app.logger.warning("request refused: %s", refusal)
+        raise UnknownHost()
     # A multipart part whose name cannot be read comes out with the name
     # None, which the CSRF check cannot handle.
     if request.method == "POST" and (None in request.form or None in request.files):

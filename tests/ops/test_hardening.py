@@ -13,7 +13,7 @@ import requests
 
 from app import create_app
 from app.config import ConfigError
-from app.web.security import HEADERS
+from app.web.security import HEADERS, HostCheck
 from benchmarks.load_test import HIDDEN, PLAY_FORM
 from benchmarks.load_test import Player as HttpPlayer
 from tests.conftest import CSRF, START, Player, start_deal
@@ -153,11 +153,13 @@ def test_a_malformed_host_is_a_400_with_the_security_headers(tmp_path, host, cap
     for path in ("/", "/deal/some-seed", "/no-such-page"):
         response = app.test_client().get(path, headers={"Host": host})
         assert response.status_code == 400
-        assert "The request was not understood." in response.get_data(as_text=True)
+        assert "This site does not answer to the host name" in response.get_data(as_text=True)
         for name, value in HEADERS.items():
             assert response.headers[name] == value
-    # One request line each, no traceback.
-    assert "Traceback" not in capsys.readouterr().out
+    # A request line and why each, no traceback.
+    log = capsys.readouterr().out
+    assert "Traceback" not in log
+    assert log.count(f"request refused: the Host {host!r} ") == 3
 
 
 def test_only_trusted_hosts_are_answered(tmp_path):
@@ -168,6 +170,13 @@ def test_only_trusted_hosts_are_answered(tmp_path):
     refused = client.get("/", headers={"Host": "evil.example"})
     assert refused.status_code == 400
     assert refused.headers["X-Frame-Options"] == "DENY"
+    assert "does not answer to the host name in this address" in refused.get_data(as_text=True)
+    # What the log says of it.
+    check = HostCheck(app.wsgi_app, ["pisti.example"])
+    assert (
+        check.refusal("evil.example") == "the Host 'evil.example' is not one of FLASK_TRUSTED_HOSTS"
+    )
+    assert check.refusal("pisti.example:8000") is None
 
 
 def test_trusted_hosts_ignore_case(tmp_path):
