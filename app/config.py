@@ -176,7 +176,8 @@ def hide_password(url: str) -> str:
 def _needs_encoding(name: str, url: str) -> bool:
     """Whether the URL of setting ``name`` has a user name or password
     that its reader would split in the wrong place: an ``@`` for SQLAlchemy
-    (which reads the database URL: ``# / ?`` pass), any of ``@ # / ?`` for
+    (which reads the database URL), seen in the host or, after a ``/`` in
+    the password, in the database's name; any of ``@ # / ?`` for
     redis-py (which splits the URL as a browser does), seen as more than
     one ``@`` before the path or one after it. SQLite paths and Unix
     sockets are files, where these are ordinary characters."""
@@ -185,9 +186,12 @@ def _needs_encoding(name: str, url: str) -> bool:
         return False
     if name == "DATABASE_URL":
         try:
-            return "@" in (make_url(url).host or "")
+            parsed = make_url(url)
         except ArgumentError:
             return False
+        # A "/" in the password ends the host early: the rest, "@" and
+        # all, is read as the database's name.
+        return "@" in (parsed.host or "") + (parsed.database or "")
     try:
         parts = urlsplit(url)
     except ValueError:

@@ -185,6 +185,8 @@ def test_a_refused_url_is_shown_without_its_password(monkeypatch, tmp_path, name
     [
         ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss#1@127.0.0.1:5433/pisti", "ss#1"),
         ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss@db/pisti", "p@ss"),
+        # Cut at the "/": host "ss", the database "w#rd@127.0.0.1:5499/pisti".
+        ("FLASK_DATABASE_URL", "postgresql://pisti:p@ss/w#rd@127.0.0.1:5499/pisti", "w#rd"),
         ("FLASK_REDIS_URL", "redis://:Zq#Xw@cache:6379/0", "Zq"),
         ("FLASK_REDIS_URL", "redis://:Zq/Xw@cache:6379/0", "Zq"),
         ("FLASK_REDIS_URL", "redis://:Zq?Xw@cache:6379/0", "Zq"),
