@@ -29,7 +29,9 @@ def test_the_port_variable_the_readme_names_is_the_one_scripts_serve_reads():
     assert "PISTI_BIND=0.0.0.0:8080 scripts/serve" in readme
 
 
-@pytest.mark.parametrize("bind", ["localhost", ":8080", "8080", "0.0.0.0:http"])
+@pytest.mark.parametrize(
+    "bind", ["localhost", ":8080", "8080", "0.0.0.0:http", "127.0.0.1:99999", "[::1]:65536"]
+)
 def test_a_bad_pisti_bind_is_named_in_one_line(bind):
     done = subprocess.run(
         [str(ROOT / "scripts" / "serve")],
@@ -40,6 +42,6 @@ def test_a_bad_pisti_bind_is_named_in_one_line(bind):
     )
     assert done.returncode == 1
     assert done.stderr == (
-        "Error: PISTI_BIND must be HOST:PORT, such as 127.0.0.1:5000 or 0.0.0.0:8080, "
-        f"not '{bind}'\n"
+        "Error: PISTI_BIND must be HOST:PORT with a port up to 65535, such as 127.0.0.1:5000 "
+        f"or 0.0.0.0:8080, not '{bind}'\n"
     )
