@@ -83,7 +83,7 @@ DAILY_POOL: tuple[Task, ...] = (
     ),
     Task(
         "points20",
-        lazy_gettext("Score 20 points or more in a single deal"),
+        lazy_gettext("Score 20 points or more in a Single hand game"),
         1,
         30,
         lambda f: int(f.rules == "cardems" and f.points >= 20),

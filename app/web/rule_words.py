@@ -40,7 +40,7 @@ LABELS: dict[str, Any] = {
     "most_cards_points": lazy_gettext("Points for most cards"),
     "last_sweep_bonus": lazy_gettext("Bonus for taking the last cards"),
     "no_capture_leftovers": lazy_gettext("Table cards when nobody captured"),
-    "tie_break": lazy_gettext("Equal points in a single deal"),
+    "tie_break": lazy_gettext("Equal points in a single hand"),
     "face_down": lazy_gettext("The face-down centre cards"),
 }
 #: Each option in a sentence, and where the variant is played (the House
@@ -96,7 +96,7 @@ EXPLAINED: dict[str, Any] = {
         "app's rules, the dealer in the game-site and partnership rules."
     ),
     "tie_break": lazy_gettext(
-        "A single deal with equal points: more cards wins, or it is a draw. Source: cards in "
+        "A single hand with equal points: more cards wins, or it is a draw. Source: cards in "
         "the app's rules, a draw in the game-site rules."
     ),
     "face_down": lazy_gettext(
@@ -132,7 +132,7 @@ VALUES: dict[str, Any] = {
 }
 #: The base games in a word, for the compact line.
 BASE_NAMES: dict[str, Any] = {
-    "cardems": lazy_gettext("Single deal"),
+    "cardems": lazy_gettext("Single hand"),
     "classic": lazy_gettext("Classic"),
     "partners": lazy_gettext("Partners"),
 }

@@ -58,7 +58,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.goto(live_server + "/me/stats")
     expect(page.locator("svg.chart")).to_have_count(4)
     expect(page.locator("svg.chart polyline")).to_have_count(3)
-    expect(page.locator(".chart-panel table").first).to_contain_text("Single deal")
+    expect(page.locator(".chart-panel table").first).to_contain_text("Single hand")
     page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
     # Every column shown is in sight: none left behind the table's own scroll.
     hidden = page.evaluate(

@@ -218,4 +218,4 @@ def test_every_option_value_has_words_for_the_form_and_the_rules_line(app):
                         continue
                     summary = rules_summary(rules, None)
                     assert summary["house"] and summary["details"]
-                    assert summary["line"].startswith(("Single deal", "Classic", "Partners"))
+                    assert summary["line"].startswith(("Single hand", "Classic", "Partners"))
