@@ -343,6 +343,13 @@ def test_the_deal_page_names_the_seed_as_a_fact_not_its_heading(client):
     assert "<h1>Paylaşılan dağıtım</h1>" in text and "<dt>Dağıtım kodu</dt>" in text
 
 
+def test_the_deal_page_shows_a_newcomer_the_rules_and_the_lesson(client):
+    page = client.get("/deal/first-time").get_data(as_text=True)
+    assert '<a href="/#rules">The rules in short</a>' in page
+    assert '<a href="/story">Aunt Hayriye\'s lesson</a>' in page
+    assert 'id="rules"' in client.get("/").get_data(as_text=True)
+
+
 def test_a_cardems_match_of_the_house_rules_page_has_a_link_that_deals_it(client):
     """Any base is played to any target (issue 13), the single deal too,
     with no option changed: its record's link and the share link deal that
