@@ -21,6 +21,7 @@ from typing import Any
 import flask_migrate
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 from flask import Flask
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -107,12 +108,18 @@ def _upgrade() -> tuple[str | None, str | None]:
 
     Raises:
         alembic.util.exc.CommandError: the database is at a revision this
-            version does not have (a newer release upgraded it).
+            version does not have (a newer release upgraded it); the
+            engine's pooled connections are closed first, as the app will
+            not start.
     """
     before = _revision()
     if before is not None:
-        # Flask-Migrate would log this and exit the process.
-        ScriptDirectory(str(MIGRATIONS)).get_revision(before)
+        try:
+            # Flask-Migrate would log this and exit the process.
+            ScriptDirectory(str(MIGRATIONS)).get_revision(before)
+        except CommandError:
+            db.engine.dispose()
+            raise
     flask_migrate.upgrade(directory=str(MIGRATIONS))
     return before, _revision()
 
