@@ -100,11 +100,13 @@ def has_game() -> bool:
         return True
 
 
-def error_page(status: int, message: object) -> str:
+def error_page(status: int, message: object, game: bool | None = None) -> str:
     """Return the error page (HTML) of ``status`` saying ``message``; needs
-    a request context. It leads back to the game when the session holds
-    one (:func:`has_game`), else home."""
-    return render_template("errors/error.html", status=status, message=message, has_game=has_game())
+    a request context. It leads back to the game when ``game`` says there
+    is one (by default, when the session holds one: :func:`has_game`),
+    else home."""
+    game = has_game() if game is None else game
+    return render_template("errors/error.html", status=status, message=message, has_game=game)
 
 
 class StoreUnavailable(ServiceUnavailable):
@@ -230,8 +232,9 @@ def register(app: Flask) -> None:
         # the session store, so none is lost.
         app.logger.warning("database unavailable: %s", first_line(error))
         db.session.rollback()
-        message = DATABASE_MESSAGE if has_game() else DATABASE_NO_GAME_MESSAGE
-        return error_page(503, message), 503, {"Retry-After": str(RETRY_AFTER)}
+        game = has_game()
+        message = DATABASE_MESSAGE if game else DATABASE_NO_GAME_MESSAGE
+        return error_page(503, message, game), 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
