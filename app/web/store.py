@@ -248,12 +248,23 @@ _AIDS = "aids"
 
 def aids() -> dict[str, bool]:
     """Return the player's aids, each on or off (defaults in :data:`AIDS`;
-    until the player sets the aids, the counter is on against Easy, as seed
-    001 has it)."""
+    until the player sets the aids, the counter is on when every computer
+    of the current game is Easy, or with no game when the last New game was
+    against Easy: seed 001, "switched on from the start on Easy")."""
     saved = session.get(_AIDS)
     if not isinstance(saved, dict):
-        return {**AIDS, "counter": settings().get("level") == "easy"}
+        return {**AIDS, "counter": _against_easy()}
     return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
+
+
+def _against_easy() -> bool:
+    """Whether the current game's computers are all Easy (with no game: the
+    level of the last New game), read from the saved game's plain data."""
+    data = session.get(_TABLE)
+    levels = data.get("levels") if isinstance(data, dict) else None
+    if isinstance(levels, list) and levels[1:]:
+        return all(level == "easy" for level in levels[1:])
+    return bool(settings().get("level") == "easy")
 
 
 def save_aids(value: dict[str, bool]) -> None:

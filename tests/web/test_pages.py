@@ -277,3 +277,28 @@ def test_random_game_keeps_its_seed_secret_until_the_end(player):
 def _token(client) -> str:
     page = client.get("/").get_data(as_text=True)
     return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+@pytest.mark.parametrize(
+    ("link", "counter"),
+    [
+        ("/deal/aids-1?rules=classic&level=easy", True),
+        ("/deal/aids-1?rules=partners&level=easy", True),
+        ("/deal/aids-1?rules=classic&level=hard", False),
+        ("/deal/aids-1?rules=classic&players=3&level=easy", True),
+    ],
+)
+def test_the_counter_is_on_from_the_start_against_easy(player, link, counter):
+    """Seed 001: the played-cards counter "is optional and switched on from
+    the start on Easy": the current game's level decides, whichever way the
+    game was started, until the player sets the aids."""
+    # A game against the other kind first, from the home page's form.
+    other = "hard" if counter else "easy"
+    response = player.client.post("/new", data={"csrf_token": _token(player.client), "level": other})
+    assert response.status_code == 303
+    player.deal(link.removeprefix("/deal/"))
+    assert ("Cards seen face up" in player.get().get_data(as_text=True)) == counter
+    # Set by the player, the aids stay as set whatever the level.
+    aids = {"csrf_token": player.token, "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    assert "Cards seen face up" not in player.get().get_data(as_text=True)
