@@ -93,11 +93,13 @@ EXPLAINED: dict[str, Any] = {
     ),
     "no_capture_leftovers": lazy_gettext(
         "Who takes the table when nobody captured all hand. Source: the first player in the "
-        "app's rules, the dealer in the game-site and partnership rules."
+        "app's rules; the other rule texts do not say, and the Classic and Partners games here "
+        "give it to the dealer."
     ),
     "tie_break": lazy_gettext(
         "A single hand with equal points: more cards wins, or it is a draw. Source: cards in "
-        "the app's rules, a draw in the game-site rules."
+        "the app's rules; the other rule texts do not say, and the Classic and Partners games "
+        "here call it a draw."
     ),
     "face_down": lazy_gettext(
         "Whether the side that takes the three face-down centre cards may look at them. "
