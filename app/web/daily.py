@@ -95,19 +95,19 @@ def _daily_target(rules: str) -> int | None:
 
 
 def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
-    """Return the day whose Daily deal ``match`` is (today's or yesterday's,
-    for a game begun before midnight), or ``None``; a game under house rules
-    is never a Daily game, even from a Daily seed."""
+    """Return today if ``match`` is today's Daily deal, else ``None``. A
+    Daily game counts as one (ranked, on the day's board, for the tasks)
+    only while its day lasts: at midnight its seed is public, and with it
+    every card, so a game begun before and finished after it is played on
+    unranked, as is any later game of a past day's deal. A game under house
+    rules is never a Daily game, even from a Daily seed."""
     rules = match.rules.name
     if rules not in DAILY_RULES or match.rules.overrides or levels != daily_levels(rules):
         return None
     if match.target != _daily_target(rules):
         return None
     now = today()
-    for day in (now, now - timedelta(days=1)):
-        if _same_seed(match.seed, daily_seed(day, rules)):
-            return day
-    return None
+    return now if _same_seed(match.seed, daily_seed(now, rules)) else None
 
 
 def _same_seed(seed: str, daily: str) -> bool:

@@ -167,6 +167,31 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     assert "Play today&#39;s deal (unranked)" in page or "Play today's deal (unranked)" in page
 
 
+def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor, monkeypatch):
+    """At midnight the day's seed is public, and with it every card still to
+    come: a ranked game begun before and finished after it counts neither
+    on the day's board nor as a Daily game (tasks); nor does a replay of a
+    past day's deal."""
+    visitor.choose_name("Night Owl")
+    visitor.start_daily()
+    day = date.today()
+    monkeypatch.setattr(daily, "today", lambda: day + timedelta(days=1))
+    with app.test_request_context():
+        seed = daily.daily_seed(day, "cardems")
+    assert seed in visitor.get("/daily").get_data(as_text=True)  # public now
+    page = visitor.play_to_the_end()
+    assert "ranked Daily game" not in page and "Daily deal, unranked." not in page
+    visitor.post(f"/daily/{day.isoformat()}/play", rules="cardems")
+    visitor.play_to_the_end()
+    with app.app_context():
+        results = db.session.scalars(select(Result).order_by(Result.id)).all()
+        entry = db.session.scalar(select(DailyEntry))
+    assert [(r.ranked, r.daily_day) for r in results] == [(False, None), (False, None)]
+    assert entry is not None and entry.points is None  # claimed, never finished
+    board = visitor.get(f"/daily/{day.isoformat()}?rules=cardems").get_data(as_text=True)
+    assert "Night Owl" not in board
+
+
 def test_looking_at_the_cards_spends_the_rank(app, visitor):
     visitor.choose_name("Peeker")
     visitor.start_daily()  # look, then start again
@@ -204,13 +229,12 @@ def test_daily_leaderboard_order_and_your_place(app):
 
 
 def test_a_daily_seed_under_house_rules_is_not_a_daily_game(app):
-    yesterday = date.today() - timedelta(days=1)
     with app.test_request_context():
-        seed = daily.daily_seed(yesterday, "classic")
+        seed = daily.daily_seed(date.today(), "classic")
         levels = daily.daily_levels("classic")
         plain = Match(RULE_SETS["classic"], seed, target=51)
         house = Match(parse_rules_text("classic&pisti=20"), seed, target=51)
-        assert daily.daily_day_of(plain, levels) == yesterday
+        assert daily.daily_day_of(plain, levels) == date.today()
         assert daily.daily_day_of(house, levels) is None
 
 
