@@ -10,6 +10,7 @@ from datetime import date
 
 from app.engine import GameState, RuleSet, score_hand, seeded_deck
 from app.engine.match import Match
+from app.engine.rules import POINTS
 
 
 def outcome(winner: int | None) -> str:
@@ -68,6 +69,15 @@ class GameFacts:
     def won(self) -> bool:
         """Whether the player's side won."""
         return self.outcome == "win"
+
+    @property
+    def counts_points(self) -> bool:
+        """Whether the game's points count on the leaderboards and for the
+        points tasks: not when its house rules set what a pişti, a Jack
+        pişti, the most cards or the last cards are worth (a pişti of
+        999,999 points would top every board)."""
+        options = {part.partition("=")[0] for part in self.house_rules.split()}
+        return options.isdisjoint(POINTS)
 
     @property
     def deal_key(self) -> str:

@@ -32,7 +32,8 @@ class Player(db.Model):  # type: ignore[name-defined]
     """A player known by a display name (no sign-up).
 
     ``score`` (the all-time Pişti score) is kept equal to ``points +
-    rewards``: points from finished games plus task and challenge rewards.
+    rewards``: points from finished games (but for house-rule games that
+    set what cards or piştis are worth) plus task and challenge rewards.
     ``games``, ``wins``, ``streak`` and ``best_streak`` are running totals,
     so the leaderboards never add up results.
     """

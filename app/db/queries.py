@@ -383,12 +383,13 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
         return None
     recorded.finished_tasks = _advance_tasks(player_id, facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
-    gained = facts.points + rewards
+    points = facts.points if facts.counts_points else 0
+    gained = points + rewards
     score = db.session.execute(
         sql.update_player,
         {
             "b_id": player_id,
-            "b_points": facts.points,
+            "b_points": points,
             "b_rewards": rewards,
             "b_gained": gained,
             "b_win": int(facts.won),

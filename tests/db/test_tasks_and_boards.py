@@ -189,3 +189,27 @@ def test_statistics_tell_house_rules_apart_by_their_options(app, visitor):
     )
     turkish = visitor.client.get("/me/stats", headers={"Accept-Language": "tr"})
     assert "Klasik · pişti 20 · " in turkish.get_data(as_text=True)
+
+
+def test_house_rules_that_set_points_add_no_points_to_the_boards(app, visitor):
+    """A pişti worth 999,999 under house rules would top every board: such
+    a game adds its win but not its points; a house game that changes no
+    point value (three players) adds its points as a preset does."""
+    visitor.choose_name("Farmer")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        games = (
+            ("inflated", "pisti=999999 jack_pisti=999999", 2_000_037),
+            ("three", "players=3", 30),
+            ("preset", "", 30),
+        )
+        for game_id, house, points in games:
+            facts = replace(_facts(game_id), points=points, house_rules=house, pistis=0)
+            queries.record_result(player.id, facts)
+        db.session.expire_all()
+        player = db.session.get(Player, player.id)
+        rewards = player.rewards
+        assert (player.points, player.games, player.wins) == (60, 3, 3)
+        assert player.score == 60 + rewards
+    page = visitor.get("/leaderboard?period=week").get_data(as_text=True)
+    assert "2000037" not in page and "2,000,037" not in page
