@@ -181,7 +181,10 @@ def choose_name() -> Response | tuple[str, int]:
     g.player = player
     store.adopt_story_progress(player.id)
     table = store.load_table()
-    if table is not None and table.match.over:
+    # The game just finished becomes the new player's, unless it is
+    # anyone's already (a game is one player's: choosing another name on
+    # the same final page, the first one's cookie dropped, records nothing).
+    if table is not None and table.match.over and queries.result_holder(table.game_id) is None:
         game_finished(table)
     return remember(redirect(_back(url_for("players.profile")), 303), token)
 

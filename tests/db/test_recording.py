@@ -74,6 +74,23 @@ def test_choosing_a_name_on_the_final_page_keeps_that_game(app, visitor):
     assert _count(app, Result) == 1
 
 
+def test_a_finished_game_is_recorded_for_one_player_only(app, visitor):
+    """Dropping the player cookie and choosing another name on the same
+    final page does not record the game again for the new player."""
+    visitor.deal("one-owner")
+    visitor.play_to_the_end()
+    assert visitor.post("/me/name", name="Owner", next="game").status_code == 303
+    for name in ("Second", "Third"):
+        visitor.client.delete_cookie("pisti_player")
+        assert visitor.post("/me/name", name=name, next="game").status_code == 303
+        page = visitor.get("/game").get_data(as_text=True)
+        assert f"Recorded for {name}." not in page
+    assert _count(app, Result) == 1
+    with app.app_context():
+        owner = db.session.scalar(select(Result.player_id))
+        assert db.session.get(Player, owner).name == "Owner"
+
+
 def test_a_taken_name_on_the_final_page_keeps_the_final_page(app, visitor):
     # It went to the profile page with the refusal: the score was gone.
     other = Browser(app.test_client())
