@@ -625,6 +625,22 @@ def start_daily(player_id: int, day: date, rules: str, game_id: str) -> bool:
     return claimed is not None
 
 
+def drop_daily_claim(player_id: int, day: date, rules: str, game_id: str) -> None:
+    """Give back the claim :func:`start_daily` made for ``game_id``, a game
+    that was then not started after all."""
+    db.session.rollback()
+    db.session.execute(
+        delete(DailyEntry).where(
+            DailyEntry.day == day,
+            DailyEntry.rules == rules,
+            DailyEntry.player_id == player_id,
+            DailyEntry.game_id == game_id,
+            DailyEntry.finished_at.is_(None),
+        )
+    )
+    db.session.commit()
+
+
 def daily_entry(player_id: int, day: date, rules: str) -> DailyEntry | None:
     """Return the player's Daily entry of ``day`` and ``rules``, if any."""
     return db.session.get(DailyEntry, (day, rules, player_id))

@@ -201,14 +201,41 @@ def play() -> Response | tuple[str, int]:
     rules = _rules_arg(request.form)
     day = today()
     table = _deal(day, rules)
+    player = current_player()
+    claimed = False
+    if player is not None:
+        # The claim comes first: the same form sent twice at once by a
+        # browser with no game yet has no session to tell the two apart,
+        # and the second send would put an unranked game in the browser's
+        # cookie, the ranked one in a session nobody holds.
+        claimed = queries.start_daily(player.id, day, rules, table.game_id)
+        if not claimed and _sent_twice(player.id, day, rules):
+            return game.start_refused()
     try:
         store.apply(lambda: store.start_table(table))
     except store.Stale:
+        if claimed and player is not None:
+            queries.drop_daily_claim(player.id, day, rules, table.game_id)
         return game.start_refused()
-    player = current_player()
-    if player is not None:
-        queries.start_daily(player.id, day, rules, table.game_id)
     return redirect(url_for("game.table"), 303)
+
+
+#: A claim of the ranked game younger than this many seconds, for a game
+#: this session does not hold, means the same form was sent twice.
+TWICE_SECONDS = 10
+
+
+def _sent_twice(player_id: int, day: date, rules: str) -> bool:
+    """Whether the player's ranked Daily game of ``day`` and ``rules`` was
+    claimed in the last :data:`TWICE_SECONDS` seconds for a game that is not
+    this session's (looking at the cards and starting again from the game's
+    own page is no double send: that game is then unranked)."""
+    entry = queries.daily_entry(player_id, day, rules)
+    if entry is None or entry.finished_at is not None:
+        return False
+    if entry.game_id == store.current_game_id():
+        return False
+    return queries.utcnow() - entry.started_at < timedelta(seconds=TWICE_SECONDS)
 
 
 def _deal(day: date, rules: str) -> Table:

@@ -192,6 +192,26 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
     assert "Night Owl" not in board
 
 
+def test_the_same_start_sent_twice_at_once_keeps_the_ranked_game(app, visitor):
+    """A double click on "Play today's deal (ranked)" in a browser with no
+    game yet: both sends carry the same cookies and no session, so nothing
+    but the claim tells them apart. The second is refused (409, nothing
+    stored), and the browser keeps the ranked game of the first."""
+    visitor.choose_name("Double Clicker")
+    visitor.get("/daily")
+    twin = Browser(app.test_client())
+    for cookie in ("pisti_csrf", "pisti_player"):
+        twin.client.set_cookie(cookie, visitor.client.get_cookie(cookie).value)
+    twin.page = visitor.page
+    first = visitor.post("/daily/play", rules="cardems")
+    second = twin.post("/daily/play", rules="cardems")
+    assert (first.status_code, second.status_code) == (303, 409)
+    assert twin.client.get_cookie("pisti_session") is None
+    assert "ranked Daily game" in visitor.play_to_the_end()
+    with app.app_context():
+        assert db.session.scalar(select(Result.ranked)) is True
+
+
 def test_looking_at_the_cards_spends_the_rank(app, visitor):
     visitor.choose_name("Peeker")
     visitor.start_daily()  # look, then start again
