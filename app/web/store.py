@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import current_app, request, session
+from flask import after_this_request, current_app, request, session
+from werkzeug.wrappers import Response
 
 from app.db import queries
 from app.engine import InvalidState, rules_to_json
@@ -246,15 +247,30 @@ AIDS = {
 _AIDS = "aids"
 
 
+#: The cookies that keep the aids and the language of a visitor who has
+#: no game (so nothing is stored for them on the server): the aids that
+#: are on, by name, joined by "."; the language's code.
+AIDS_COOKIE = "pisti_aids"
+LANGUAGE_COOKIE = "pisti_language"
+#: How long those cookies last, in seconds (400 days, browsers' most).
+COOKIE_AGE = 400 * 24 * 3600
+
+
 def aids() -> dict[str, bool]:
-    """Return the player's aids, each on or off (defaults in :data:`AIDS`;
-    until the player sets the aids, the counter is on when every computer
-    of the current game is Easy, or with no game when the last New game was
-    against Easy: seed 001, "switched on from the start on Easy")."""
+    """Return the player's aids, each on or off: as saved in the session,
+    else in the aids cookie of a visitor with no game, else the defaults
+    of :data:`AIDS` (and until the player sets the aids, the counter is on
+    when every computer of the current game is Easy, or with no game when
+    the last New game was against Easy: seed 001, "switched on from the
+    start on Easy")."""
     saved = session.get(_AIDS)
-    if not isinstance(saved, dict):
-        return {**AIDS, "counter": _against_easy()}
-    return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
+    if isinstance(saved, dict):
+        return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
+    cookie = request.cookies.get(AIDS_COOKIE)
+    if cookie is not None:
+        on = set(cookie.split("."))
+        return {name: name in on for name in AIDS}
+    return {**AIDS, "counter": _against_easy()}
 
 
 def _against_easy() -> bool:
@@ -268,22 +284,51 @@ def _against_easy() -> bool:
 
 
 def save_aids(value: dict[str, bool]) -> None:
-    """Remember the player's aids (names of :data:`AIDS` to booleans)."""
-    session[_AIDS] = {name: bool(value.get(name, False)) for name in AIDS}
+    """Remember the player's aids (names of :data:`AIDS` to booleans): in
+    the session, or for a visitor with no game in a cookie (nothing is
+    stored on the server for someone who has not started a game)."""
+    aids = {name: bool(value.get(name, False)) for name in AIDS}
+    if _session().holds_nothing:
+        _set_cookie(AIDS_COOKIE, ".".join(name for name, on in aids.items() if on))
+    else:
+        session[_AIDS] = aids
+
+
+def _set_cookie(name: str, value: str) -> None:
+    """Send the cookie ``name`` with this request's answer."""
+
+    @after_this_request
+    def set_it(response: Response) -> Response:
+        response.set_cookie(
+            name,
+            value,
+            max_age=COOKIE_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
+        )
+        return response
 
 
 _LANGUAGE = "language"
 
 
 def language() -> str | None:
-    """Return the language the player chose on a page, if any."""
+    """Return the language the player chose on a page, if any: as saved in
+    the session, else in the language cookie of a visitor with no game."""
     value = session.get(_LANGUAGE)
-    return value if isinstance(value, str) else None
+    if isinstance(value, str):
+        return value
+    return request.cookies.get(LANGUAGE_COOKIE)
 
 
 def save_language(code: str) -> None:
-    """Remember the player's language (a key of ``i18n.LANGUAGES``)."""
-    session[_LANGUAGE] = code
+    """Remember the player's language (a key of ``i18n.LANGUAGES``): in the
+    session, or for a visitor with no game in a cookie."""
+    if _session().holds_nothing:
+        _set_cookie(LANGUAGE_COOKIE, code)
+    else:
+        session[_LANGUAGE] = code
 
 
 _STORY = "story"
@@ -305,8 +350,11 @@ def save_story_progress(value: dict[str, Any]) -> None:
     player = current_player()
     if player is not None:
         queries.save_story_progress(player.id, value)
-    else:
-        session[_STORY] = progress.clean(value)
+        return
+    cleaned = progress.clean(value)
+    # No progress yet (restarting a lesson never begun) stores nothing.
+    if _STORY in session or cleaned != progress.clean(None):
+        session[_STORY] = cleaned
 
 
 def adopt_story_progress(player_id: int) -> None:

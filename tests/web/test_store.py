@@ -26,6 +26,34 @@ def test_passers_by_store_nothing_and_get_no_session_cookie(app, tmp_path):
     assert sorted(path.name for path in folder.iterdir()) == before
 
 
+def test_a_passer_by_s_language_and_aids_live_in_cookies(app, tmp_path):
+    """Choosing the language or the aids without a game stores nothing on
+    the server (a flood of such posts filled the store and pushed out a
+    game in progress from the same address): both go to cookies, and both
+    still hold once a game is started."""
+    folder = tmp_path / "sessions"
+    before = sorted(path.name for path in folder.iterdir())
+    client = app.test_client()
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    for _ in range(3):
+        response = client.post("/language", data={"csrf_token": token, "language": "tr"})
+        assert response.status_code == 303
+        aids = {"csrf_token": token, "counter": "on", "four_colour": "on"}
+        assert client.post("/settings", data=aids).status_code == 303
+        restart = client.post("/story/lesson/restart", data={"csrf_token": token})
+        assert restart.status_code == 303
+    assert client.get_cookie(COOKIE) is None
+    assert sorted(path.name for path in folder.iterdir()) == before
+    home = client.get("/").get_data(as_text=True)
+    assert '<html lang="tr"' in home
+    assert re.search(r'name="counter"[^>]* checked', home)
+    assert not re.search(r'name="highlight"[^>]* checked', home)
+    player = Player(client)
+    player.deal("cookie-prefs")
+    page = player.get().get_data(as_text=True)
+    assert '<html lang="tr"' in page and "Açık görülen kartlar" in page
+
+
 def test_the_first_post_works_with_the_csrf_cookie_alone(app):
     client = app.test_client()
     token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
