@@ -592,6 +592,7 @@ def render_table(table: Table, message: str | None = None, frames: bool | None =
             "game/table.html", view=motion_view(table, context), frames=steps, **context
         )
     scores, winner, reason = hand_scores(table)
+    context["game_id"] = table.game_id
     context.update(
         scores=scores,
         last_plays=describe_plays(match, last_round(match), table_names(table)),

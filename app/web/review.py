@@ -180,10 +180,18 @@ def upload() -> BaseResponse | tuple[str, int]:
 @bp.post("/game")
 def from_game() -> BaseResponse | tuple[str, int]:
     """Review the player's own seat in a finished hand of their game
-    (form field ``hand``, from 1; default the last finished one)."""
+    (form field ``hand``, from 1; default the last finished one). The form
+    names its game (field ``game``): from a page of another game (a newer
+    one started in another tab since) it is refused with 409 and the table
+    as it stands, never answered with a review of the wrong game."""
     table = store.load_table()
     if table is None:
+        if store.moved():
+            page, status, _ = errors.stale_page()
+            return page, status
         return render_template("game/no_game.html"), 404
+    if request.form.get("game") != table.game_id:
+        return game.render_table(table, str(game.REFUSALS["stale"])), 409
     match = table.match
     if not table.seed_public and daily.seed_secret(match):
         return _refused(str(game.DAILY_RECORDS_LATER), status=409)

@@ -294,7 +294,9 @@ def test_the_counter_is_on_from_the_start_against_easy(player, link, counter):
     game was started, until the player sets the aids."""
     # A game against the other kind first, from the home page's form.
     other = "hard" if counter else "easy"
-    response = player.client.post("/new", data={"csrf_token": _token(player.client), "level": other})
+    response = player.client.post(
+        "/new", data={"csrf_token": _token(player.client), "level": other}
+    )
     assert response.status_code == 303
     player.deal(link.removeprefix("/deal/"))
     assert ("Cards seen face up" in player.get().get_data(as_text=True)) == counter

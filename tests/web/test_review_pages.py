@@ -31,6 +31,10 @@ from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
 STEP = re.compile(r'href="(/review/([0-9a-f]{64})/1)"')
+#: The game a final page's "Review this game" form names.
+GAME = re.compile(
+    r'action="/review/game">\s*<input[^>]*>\s*<input type="hidden" name="game" value="([^"]+)"'
+)
 
 
 def finished_record(rules=CLASSIC, seed: str = "review-pages") -> dict:
@@ -68,12 +72,14 @@ def test_a_finished_game_offers_its_review_and_the_steps_show_the_players_cards(
     page = player.page
     assert "Review this game" in page
     token = CSRF.search(page).group(1)
-    response = player.client.post("/review/game", data={"csrf_token": token, "hand": "1"})
+    game = GAME.search(page).group(1)
+    form = {"csrf_token": token, "game": game}
+    response = player.client.post("/review/game", data={**form, "hand": "1"})
     assert response.status_code == 303
     key = key_of(response)
     # No hand, or an empty one, is the last finished hand: the same review.
     for fields in ({}, {"hand": ""}):
-        again = player.client.post("/review/game", data={"csrf_token": token, **fields})
+        again = player.client.post("/review/game", data={**form, **fields})
         assert again.status_code == 303 and key_of(again) == key
     step = player.client.get(response.headers["Location"])
     html = step.get_data(as_text=True)
@@ -289,13 +295,15 @@ def test_review_pages_in_turkish(client):
 
 def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     start_deal(client, f"/deal/{leading('review-match', 2)}?rules=classic&target=51")
+    # The game's id, as its pages' forms carry it (a card's form here).
+    game = re.search(r'name="game" value="([^"]+)"', client.get("/game").get_data(as_text=True))
     page = play_hand(client)
     fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
     assert client.post("/next", data=fields).status_code == 303
     page = play_hand(client)
-    token = CSRF.search(page).group(1)
+    form = {"csrf_token": CSRF.search(page).group(1), "game": game.group(1)}
     # In the second hand the player deals: seat 1.
-    response = client.post("/review/game", data={"csrf_token": token, "hand": "2"})
+    response = client.post("/review/game", data={**form, "hand": "2"})
     assert response.status_code == 303
     record = json.loads(client.get("/record?hand=2").get_data(as_text=True))
     assert key_of(response) == reviews.review_key(record, 1)
@@ -314,7 +322,7 @@ def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     page = client.get(uploaded.headers["Location"]).get_data(as_text=True)
     assert "Review · Classic · hand 2</span>" in page
     # A hand not played yet cannot be reviewed.
-    response = client.post("/review/game", data={"csrf_token": token, "hand": "3"})
+    response = client.post("/review/game", data={**form, "hand": "3"})
     assert response.status_code == 400
     assert "once it is over" in response.get_data(as_text=True)
 
@@ -333,6 +341,25 @@ def test_reviewing_a_game_needs_a_game(client):
     token = CSRF.search(client.get("/review/").get_data(as_text=True)).group(1)
     response = client.post("/review/game", data={"csrf_token": token, "hand": "1"})
     assert response.status_code == 404
+
+
+def test_a_review_form_of_another_game_is_refused_not_answered_with_this_one(player):
+    """ "Review this game" on the final page of an earlier game, sent after a
+    newer game was started and finished in another tab: 409 with the table
+    as it stands, not a review of the newer game."""
+    play_out(player, "review-old")
+    old = player.page
+    fields = {
+        "csrf_token": CSRF.search(old).group(1),
+        "game": GAME.search(old).group(1),
+        "hand": "1",
+    }
+    play_out(player, "review-new")
+    response = player.client.post("/review/game", data=fields)
+    assert response.status_code == 409
+    assert "That page was out of date" in response.get_data(as_text=True)
+    fields["game"] = GAME.search(player.page).group(1)
+    assert player.client.post("/review/game", data=fields).status_code == 303
 
 
 def test_a_running_summary_shows_its_progress_with_and_without_javascript(client, monkeypatch):
