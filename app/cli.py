@@ -58,6 +58,8 @@ def _fail(message: str) -> NoReturn:
 #: With ``--worlds`` alone, a move's search stops at this time even short of
 #: its worlds, in milliseconds.
 WORLDS_TIME_LIMIT_MS = 10_000.0
+#: The longest thinking time ``arena --budget-ms`` takes, in milliseconds.
+MAX_BUDGET_MS = 60_000.0
 
 
 @click.command("arena")
@@ -84,9 +86,9 @@ WORLDS_TIME_LIMIT_MS = 10_000.0
 )
 @click.option(
     "--budget-ms",
-    type=click.FloatRange(min=1),
+    type=float,
     default=None,
-    help="Thinking time per move of searching levels, in milliseconds.",
+    help="Thinking time per move of searching levels, in milliseconds (1 to 60000).",
 )
 @click.option(
     "--worlds",
@@ -116,6 +118,9 @@ def arena_command(
         parse_rules_text(rules_text)
     except (InvalidSeed, InvalidRules) as exc:
         _fail(str(exc))
+    if budget_ms is not None and not 1 <= budget_ms <= MAX_BUDGET_MS:
+        # FloatRange lets "nan" through (every comparison with it is false).
+        _fail(f"--budget-ms must be a number of milliseconds from 1 to {MAX_BUDGET_MS:.0f}")
     if worlds is not None and budget_ms is None:
         budget_ms = WORLDS_TIME_LIMIT_MS
     result = run_arena(level_a, level_b, deals, seed, rules_text, jobs, budget_ms, worlds)

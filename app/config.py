@@ -85,6 +85,9 @@ _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _HOST = HOST_NAME
 _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 _MIN_SECRET = 16
+#: The longest an idle game may be kept, in seconds (ten years): the file
+#: store writes a session's expiry time as a 32-bit number of seconds.
+MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600
 #: Variables once read by Flask that it no longer reads, with what to do.
 _RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
 #: A password in a URL's query (redis-py reads one for a Unix socket).
@@ -247,11 +250,15 @@ def _check(config: Config) -> list[str]:
         except ValueError as exc:
             bad("REDIS_URL", f"must be a URL such as redis://host:6379/0 ({exc})")
     lifetime = config["PERMANENT_SESSION_LIFETIME"]
-    if not (
-        (_is_int(lifetime) and lifetime > 0)
-        or (isinstance(lifetime, timedelta) and lifetime > timedelta(0))
-    ):
-        bad("PERMANENT_SESSION_LIFETIME", "must be a whole number of seconds above 0")
+    if isinstance(lifetime, timedelta):
+        lifetime = lifetime.total_seconds()
+    elif not _is_int(lifetime):
+        lifetime = 0
+    if not 0 < lifetime <= MAX_SESSION_LIFETIME:
+        bad(
+            "PERMANENT_SESSION_LIFETIME",
+            f"must be a whole number of seconds from 1 to {MAX_SESSION_LIFETIME} (ten years)",
+        )
     for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED"):
         if not isinstance(config[name], bool):
             bad(name, "must be true or false")

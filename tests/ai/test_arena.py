@@ -117,6 +117,14 @@ def test_arena_refuses_invalid_rules_in_one_line(runner, rules, named):
     assert result.stderr.count("\n") == 1 and named in result.stderr
 
 
+@pytest.mark.parametrize("budget", ["nan", "inf", "1e9", "0.5", "-3"])
+def test_arena_refuses_a_budget_it_cannot_keep_in_one_line(runner, budget):
+    args = ["arena", "--a", "expert", "--b", "medium", "--deals", "1", "--budget-ms", budget]
+    result = runner.invoke(args=args)
+    assert result.exit_code == 2
+    assert result.stderr == "--budget-ms must be a number of milliseconds from 1 to 60000\n"
+
+
 def test_arena_plays_a_bot_given_by_name_over_processes():
     # the benchmarks' yardstick joins the arena this way; the Easy level's
     # class under another name plays exactly as Easy does

@@ -98,6 +98,16 @@ def test_a_numeric_secret_key_stays_text(monkeypatch, tmp_path):
             "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number",
         ),
         (
+            # Past 32 bits in the file store, past timedelta's days.
+            {"FLASK_PERMANENT_SESSION_LIFETIME": "4000000000"},
+            "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number of seconds from 1 to "
+            "315360000 (ten years)",
+        ),
+        (
+            {"FLASK_PERMANENT_SESSION_LIFETIME": "99999999999999"},
+            "FLASK_PERMANENT_SESSION_LIFETIME: must be a whole number",
+        ),
+        (
             {"FLASK_LOG_LEVEL": "loud"},
             "FLASK_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
         ),
