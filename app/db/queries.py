@@ -57,6 +57,9 @@ PAGE_SIZE = 20
 NAME_MAX = 24
 #: The most characters of a name's key (:func:`name_key`; the column's width).
 NAME_KEY_MAX = 96
+#: Letters that draw nothing (the Hangul fillers): a name of them is a
+#: blank row on the leaderboards.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 #: Punctuation a name may have besides letters (any script) and digits.
 NAME_MARKS = frozenset(" -_.")
 #: How long a transfer code works, and its alphabet (no 0/O, 1/I/L).
@@ -93,7 +96,10 @@ def check_name(text: object) -> str:
     a digit, a space, ``-``, ``_`` or ``.``.
 
     Raises:
-        NameRefused: ``"empty"``, ``"long"`` or ``"characters"``.
+        NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
+            not allowed, or a letter that draws nothing) or ``"spelled"``
+            (ligatures that spell out to more than :data:`NAME_KEY_MAX`
+            letters).
     """
     name = " ".join(unicodedata.normalize("NFC", str(text or "")).split(" "))
     name = " ".join(part for part in name.split(" ") if part)
@@ -105,6 +111,10 @@ def check_name(text: object) -> str:
         kind = unicodedata.category(char)
         if not (kind.startswith("L") or kind == "Nd" or char in NAME_MARKS):
             raise NameRefused("characters")
+        if char in BLANK_LETTERS:
+            raise NameRefused("characters")
+    if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
+        raise NameRefused("spelled")
     return name
 
 
@@ -115,9 +125,13 @@ def name_key(name: str) -> str:
     full-width ``ａ`` is an ``a``), with the Turkish ``İ`` and ``ı`` folded
     to ``i`` like ``I``, so ``istanbul``, ``İSTANBUL`` and ``ISTANBUL`` are
     one name, and ``kıyı`` and ``KIYI`` too."""
+    return _folded(name)[:NAME_KEY_MAX]
+
+
+def _folded(name: str) -> str:
     key = unicodedata.normalize("NFKC", name).casefold()
     key = key.replace("i\u0307", "i").replace("ı", "i")
-    return unicodedata.normalize("NFKC", key)[:NAME_KEY_MAX]
+    return unicodedata.normalize("NFKC", key)
 
 
 def create_player(name: str) -> tuple[Player, str]:

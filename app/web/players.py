@@ -32,6 +32,7 @@ bp = Blueprint("players", __name__)
 NAME_REFUSALS = {
     "empty": lazy_gettext("Please type a name."),
     "long": lazy_gettext("A name is at most 24 characters."),
+    "spelled": lazy_gettext("That name is too long once its letters are spelled out."),
     "characters": lazy_gettext(
         "A name may have letters, digits, spaces, - _ and . only (no other signs)."
     ),

@@ -38,6 +38,11 @@ def test_good_names_are_kept(visitor, app, name):
         ("a&b", "letters, digits, spaces"),
         ("emoji 🂡", "letters, digits, spaces"),
         ("nul\x00", "letters, digits, spaces"),
+        # Letters that draw nothing: a blank row on the leaderboards.
+        ("\u3164", "letters, digits, spaces"),
+        ("\u115f\u1160", "letters, digits, spaces"),
+        # A ligature that unfolds to 18 letters, six times: past the key.
+        ("\ufdfa" * 6 + "a", "too long once its letters are spelled out"),
     ],
 )
 def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
