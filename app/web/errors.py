@@ -11,7 +11,12 @@ from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    ServiceUnavailable,
+)
 
 from app.db import db
 from app.logs import first_line
@@ -237,11 +242,15 @@ def register(app: Flask) -> None:
         return error_page(503, message, game), 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[str, int]:
+    def http_error(error: HTTPException) -> tuple[str, int] | tuple[str, int, dict[str, str]]:
         status = error.code or 500
         if status == 413 and request.endpoint in TOO_LARGE_PAGES:
             return TOO_LARGE_PAGES[request.endpoint]()
-        return error_page(status, MESSAGES.get(status, error.description)), status
+        page = error_page(status, MESSAGES.get(status, error.description))
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            # A 405 says which methods the address takes (RFC 9110, 15.5.6).
+            return page, status, {"Allow": ", ".join(error.valid_methods)}
+        return page, status
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> tuple[str, int]:

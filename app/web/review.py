@@ -209,7 +209,7 @@ def from_game() -> BaseResponse | tuple[str, int]:
     return _open(state, make_record(state, **extra), seat)
 
 
-@bp.get("/<key>")
+@bp.get("/<string(length=64):key>")
 def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     """The summary: progress while its job runs (started here once), then
     the points lost at every decision and the three costliest. When the
@@ -242,7 +242,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     return page
 
 
-@bp.get("/<key>/status")
+@bp.get("/<string(length=64):key>/status")
 def status(key: str) -> Response:
     """The summary job's progress as JSON: ``status`` (``new``,
     ``running``, ``done``, ``failed``), ``done`` and ``total`` decisions,
@@ -254,7 +254,7 @@ def status(key: str) -> Response:
     return jsonify(status=review.status, done=review.done, total=review.total, ahead=_ahead(review))
 
 
-@bp.get("/<key>/<int:number>")
+@bp.get("/<string(length=64):key>/<int:number>")
 def step(key: str, number: int) -> str:
     """Decision ``number`` (from 1); ``?reveal=1`` shows the hidden cards.
 

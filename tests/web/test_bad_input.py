@@ -125,6 +125,8 @@ def test_error_pages_are_pages(client, method, path, status):
     assert response.status_code == status
     assert "<html" in response.get_data(as_text=True)
     assert "Traceback" not in response.get_data(as_text=True)
+    if status == 405:  # with the methods the address takes
+        assert response.headers["Allow"] in ("OPTIONS, POST", "GET, HEAD, OPTIONS")
 
 
 def test_unexpected_error_is_a_500_page_not_a_trace(tmp_path):

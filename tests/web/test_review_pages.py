@@ -337,6 +337,12 @@ def test_an_upload_over_the_request_limit_is_refused(client):
     assert 'action="/review/upload"' in page and 'name="csrf_token"' in page
 
 
+@pytest.mark.parametrize("path", ["/review/upload", "/review/game"])
+def test_the_review_forms_answer_a_get_with_405(client, path):
+    response = client.get(path)
+    assert response.status_code == 405 and response.headers["Allow"] == "OPTIONS, POST"
+
+
 def test_reviewing_a_game_needs_a_game(client):
     token = CSRF.search(client.get("/review/").get_data(as_text=True)).group(1)
     response = client.post("/review/game", data={"csrf_token": token, "hand": "1"})
