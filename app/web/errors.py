@@ -255,4 +255,4 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> tuple[str, int]:
         app.logger.exception("unexpected error", exc_info=error)
-        return http_error(InternalServerError())
+        return error_page(500, MESSAGES[500]), 500
