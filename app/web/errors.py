@@ -249,7 +249,7 @@ def register(app: Flask) -> None:
         page = error_page(status, MESSAGES.get(status, error.description))
         if isinstance(error, MethodNotAllowed) and error.valid_methods:
             # A 405 says which methods the address takes (RFC 9110, 15.5.6).
-            return page, status, {"Allow": ", ".join(error.valid_methods)}
+            return page, status, {"Allow": ", ".join(sorted(error.valid_methods))}
         return page, status
 
     @app.errorhandler(Exception)
