@@ -364,7 +364,10 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         # bottom): drawn as a back; the rest are face up.
         "under_face_down": obs.face_down,
         "counter": [("10" if rank == "T" else rank, seen.count(rank)) for rank in RANKS],
-        "hints": [hint_text(hint) for hint in hints_for(obs)] if aids["hints"] else [],
+        # No hint for a forced move: a last card has nothing to choose.
+        "hints": [hint_text(hint) for hint in hints_for(obs)]
+        if aids["hints"] and len(obs.hand) > 1
+        else [],
         "move": table.move,
         "game_id": table.game_id,
         "human": HUMAN,

@@ -304,3 +304,17 @@ def test_the_counter_is_on_from_the_start_against_easy(player, link, counter):
     aids = {"csrf_token": player.token, "highlight": "on"}
     assert player.client.post("/settings", data=aids).status_code == 303
     assert "Cards seen face up" not in player.get().get_data(as_text=True)
+
+
+def test_no_hint_for_a_forced_move(player):
+    """With hints on, a turn with one card left has nothing to choose: no
+    "The Hard level would play your 3♠" on it."""
+    player.deal("forced-move")
+    aids = {"csrf_token": player.token, "hints": "on", "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    page = player.get().get_data(as_text=True)
+    assert "The Hard level would play" in page
+    for _ in range(3):
+        page = player.play(player.hand[0]).get_data(as_text=True)
+    assert len(player.hand) == 1
+    assert "The Hard level would play" not in page and 'class="hints"' not in page
