@@ -319,6 +319,8 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         sides.append(
             {
                 "name": names.sides[side],
+                # As a sentence's subject: "The computer took the hand".
+                "subject": names.who[side] if players == 2 else names.sides[side],
                 "captured": obs.captured[team],
                 "pisti": obs.pisti[team],
                 "jack_pisti": obs.jack_pisti[team],

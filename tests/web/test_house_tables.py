@@ -266,3 +266,16 @@ def test_equal_highest_totals_past_the_target_play_another_hand(app):
     with app.test_request_context("/game"):
         page = render_table(table)
     assert re.search(r'<h1 class="verdict" tabindex="-1">\s*East won\s*</h1>', page)
+
+
+def test_the_computer_is_named_as_a_sentence_names_it(client):
+    """"The computer took the hand", "The computer reached 51": not the
+    score's column heading, "Computer", at the start of a sentence."""
+    assert start_deal(client, "/deal/the-computer?rules=classic&target=51&level=hard")
+    pages = [play_hand(client)]
+    while "Next hand" in pages[-1]:
+        pages.append(next_hand(client, pages[-1]))
+    text = " ".join(pages)
+    assert "The computer took the hand" in text
+    assert "The computer reached 51" in text or "You reached 51" in text
+    assert not re.search(r"(?<!The )Computer (took|reached)", text)
