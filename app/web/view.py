@@ -155,12 +155,18 @@ class Place:
 
 
 def _taker_words(
-    event: dict[str, Any], taker: dict[str, Any] | None, names: Names, match: Match
+    event: dict[str, Any],
+    taker: dict[str, Any] | None,
+    names: Names,
+    match: Match,
+    sweep_told: bool = False,
 ) -> str:
     """Say what became of a logged play's card: the pişti or capture it
     made, or, for a card that stayed on the pile, who took it later in the
     log (``taker``: the play that captured it, or the play that ended the
-    hand and swept the table) — else that it still lies on the pile."""
+    hand and swept the table) — else that it still lies on the pile. With
+    ``sweep_told`` (a list of plays whose sweep has its own line) a card
+    the sweep took only "stayed on the table to the end"."""
     rules = match.rules
     if event["jack_pisti"]:
         return gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
@@ -184,6 +190,8 @@ def _taker_words(
             taker=names.taker[taker["position"]],
             card=card_label(taker["card"]),
         )
+    if sweep_told:  # the sweep's own line says where the table went
+        return gettext("it stayed on the table to the end")
     side = match.side_of_team(taker["swept_to"])
     return gettext(
         "it stayed on the table, and the table went to %(side)s at the end", side=names.to[side]
@@ -227,7 +235,7 @@ def describe_plays(
             else:
                 line = gettext("%(who)s played %(card)s.", who=who, card=card)
         else:
-            result = _taker_words(event, taker, names, match)
+            result = _taker_words(event, taker, names, match, sweep_told=True)
             if event["position"] == HUMAN:
                 line = gettext("You played %(card)s: %(result)s.", card=card, result=result)
             else:
