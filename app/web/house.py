@@ -24,11 +24,12 @@ from app.engine import (
     new_seed,
     rules_from_query,
 )
+from app.engine.rules import POINTS, option_text, option_value
 
 from . import store
 from .game import LEVEL_NAMES, RULE_NAMES, start_refused
 from .links import seat_fields
-from .rule_words import EXPLAINED, LABELS, VALUES, choices, refusal
+from .rule_words import BASE_NAMES, EXPLAINED, LABELS, VALUES, choices, refusal
 from .table import Table
 
 bp = Blueprint("house", __name__)
@@ -36,21 +37,52 @@ bp = Blueprint("house", __name__)
 
 def _options() -> list[dict[str, Any]]:
     """The page's fields: each option's name, label, values as text
-    (``None`` for a number of points) and its sentence with its source."""
+    (``None`` for a number of points), its sentence with its source, and
+    what "as the game plays it" is in each game."""
     return [
         {
             "name": option,
             "label": label,
             "values": choices(option),
             "explained": EXPLAINED[option],
+            "defaults": _defaults(option),
         }
         for option, label in LABELS.items()
     ]
 
 
+def _defaults(option: str) -> str:
+    """What each base game plays for ``option``, in the words of the page's
+    choices: "Single hand: swapped with a card under it; Classic: stays on
+    top; …", or "Every game: 10." when they agree."""
+    words = {}
+    for name, rules in RULE_SETS.items():
+        value = option_value(rules, option)
+        words[name] = str(value) if option in POINTS else str(VALUES[option_text(value)])
+    if len(set(words.values())) == 1:
+        return gettext("Every game: %(value)s.", value=words["classic"])
+    each = "; ".join(f"{BASE_NAMES[name]}: {word}" for name, word in words.items())
+    return gettext("As the games play it: %(each)s.", each=each)
+
+
+def _target_defaults() -> str:
+    """The match each base game plays, as :func:`_defaults` says it."""
+    each = "; ".join(
+        f"{BASE_NAMES[name]}: "
+        + (
+            gettext("%(points)s points", points=rules.default_target)
+            if rules.default_target
+            else gettext("one hand")
+        )
+        for name, rules in RULE_SETS.items()
+    )
+    return gettext("As the games play it: %(each)s.", each=each)
+
+
 def _page(message: str | None = None, status: int = 200) -> tuple[str, int]:
     return render_template(
         "game/house.html",
+        target_defaults=_target_defaults(),
         options=_options(),
         value_names=VALUES,
         rule_sets=RULE_SETS,

@@ -44,7 +44,7 @@ def test_every_option_is_explained_with_its_source(client):
     html = client.get("/house").get_data(as_text=True)
     for option in LABELS:
         assert f'aria-describedby="{option}-explained"' in html, option
-    notes = re.findall(r'<p class="option-note" id="([a-z_]+)-explained">([^<]+)</p>', html)
+    notes = re.findall(r'<p class="option-note" id="([a-z_]+)-explained">([^<]+)<span', html)
     assert {option for option, _ in notes} == set(LABELS)
     assert all("Source:" in note for _, note in notes)
     assert "10 on some Turkish house tables" in html
@@ -219,3 +219,18 @@ def test_every_option_value_has_words_for_the_form_and_the_rules_line(app):
                     summary = rules_summary(rules, None)
                     assert summary["house"] and summary["details"]
                     assert summary["line"].startswith(("Single hand", "Classic", "Partners"))
+
+
+def test_the_page_says_what_each_game_plays_when_an_option_is_left_alone(client):
+    """ "As the game plays it" says what that is, for each game."""
+    page = " ".join(client.get("/house").get_data(as_text=True).split())
+    assert (
+        "As the games play it: Single hand: swapped with a card under it; Classic: stays on "
+        "top; Partners: passed over: the next card is turned up." in page
+    )
+    assert (
+        "As the games play it: Single hand: one hand; Classic: 51 points; Partners: 151 points."
+        in page
+    )
+    assert "Every game: 10." in page and "Every game: 20." in page
+    assert 'title="A whole number of points, from 0 to 999999"' in page
