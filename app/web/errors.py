@@ -13,7 +13,6 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import (
     HTTPException,
-    InternalServerError,
     MethodNotAllowed,
     ServiceUnavailable,
 )

@@ -269,7 +269,7 @@ def test_equal_highest_totals_past_the_target_play_another_hand(app):
 
 
 def test_the_computer_is_named_as_a_sentence_names_it(client):
-    """"The computer took the hand", "The computer reached 51": not the
+    """ "The computer took the hand", "The computer reached 51": not the
     score's column heading, "Computer", at the start of a sentence."""
     assert start_deal(client, "/deal/the-computer?rules=classic&target=51&level=hard")
     pages = [play_hand(client)]
