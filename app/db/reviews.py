@@ -9,7 +9,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, or_, update
+from sqlalchemy import CursorResult, func, or_, select, update
 
 from . import db, dialect_insert
 from .models import Review
@@ -78,6 +78,20 @@ def claim_review(key: str, now: datetime | None = None) -> bool:
     )
     db.session.commit()
     return bool(cast("CursorResult[Any]", claimed).rowcount)
+
+
+def running_summaries(now: datetime | None = None) -> int:
+    """How many summary jobs are claimed and not gone silent (waiting in a
+    queue or running), over every server."""
+    now = now or utcnow()
+    return int(
+        db.session.scalar(
+            select(func.count())
+            .select_from(Review)
+            .where(Review.status == "running", Review.updated_at >= now - STALE_AFTER)
+        )
+        or 0
+    )
 
 
 def save_steps(key: str, steps: list[dict[str, Any]], finished: bool) -> None:

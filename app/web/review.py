@@ -62,6 +62,7 @@ from app.db.reviews import (
     keep_review,
     release_review,
     review_steps,
+    running_summaries,
     save_steps,
     utcnow,
 )
@@ -103,6 +104,10 @@ BUSY_PAUSE = 1.0
 BUSY_ATTEMPTS = 120
 #: Seconds between reloads of the summary page without JavaScript.
 REFRESH_SECONDS = 2
+#: The most summaries claimed at once over every server (queued or
+#: running): past it a new one waits, its page says so and starts it when
+#: there is room, so a flood of uploads cannot make a queue without end.
+MAX_SUMMARIES = 16
 
 KEY = re.compile(r"[0-9a-f]{64}")
 #: The names a record's ``players`` field gives the player's own seat and
@@ -216,9 +221,10 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     job queue cannot be reached to start it: the page says so, with 503
     and ``Retry-After``; nothing is lost (the steps stored so far stay)."""
     review = _review(key)
-    queue_down = False
+    queue_down = busy = False
     if review.status != "done":
-        queue_down = not _start(review)
+        busy = not _room_for(review)
+        queue_down = not busy and not _start(review)
         review = _review(key)
     steps = [Step.from_dict(data) for data in review_steps(review)]
     record = json.loads(review.record)
@@ -229,6 +235,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
+        "busy": busy,
         "ahead": _ahead(review),
     }
     if review.status == "done":
@@ -246,12 +253,27 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
 def status(key: str) -> Response:
     """The summary job's progress as JSON: ``status`` (``new``,
     ``running``, ``done``, ``failed``), ``done`` and ``total`` decisions,
-    and ``ahead``: the jobs ahead of it while it waits for a review worker
-    (else ``null``)."""
+    ``ahead``: the jobs ahead of it while it waits for a review worker
+    (else ``null``), and ``busy``: whether a new one waits for room among
+    the :data:`MAX_SUMMARIES` (the page's script visits the page, which
+    starts it, once there is)."""
     review = _review(key)
     if _job_lost(review):
         review = _review(key)
-    return jsonify(status=review.status, done=review.done, total=review.total, ahead=_ahead(review))
+    busy = review.status == "new" and not _room_for(review)
+    return jsonify(
+        status=review.status,
+        done=review.done,
+        total=review.total,
+        ahead=_ahead(review),
+        busy=busy,
+    )
+
+
+def _room_for(review: Review) -> bool:
+    """Whether ``review``'s summary may start now: it is running already,
+    or fewer than :data:`MAX_SUMMARIES` are."""
+    return review.status == "running" or running_summaries() < MAX_SUMMARIES
 
 
 @bp.get("/<string(length=64):key>/<int:number>")

@@ -9,6 +9,7 @@
   const bar = document.getElementById("review-progress");
   const text = document.getElementById("review-progress-text");
   const waiting = document.getElementById("review-waiting");
+  const busy = document.getElementById("review-busy");
   if (!bar || !text) return;
   function show(done, total, ahead) {
     bar.max = total;
@@ -48,9 +49,10 @@
           await showDone();
           return;
         }
-        if (status.status === "new") {
-          // Nobody has started it (the queue was not answering): the page's
-          // visit starts it.
+        if (busy) busy.hidden = !status.busy;
+        if (status.status === "new" && !status.busy) {
+          // Not started (the queue was not answering, or there was no room
+          // among the summaries): the page's visit starts it.
           window.location.reload();
           return;
         }

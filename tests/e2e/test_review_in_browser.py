@@ -167,7 +167,9 @@ def test_the_summary_comes_in_place_and_keeps_the_focus(page: Page, live_server)
 
     def status(route):
         if held["running"]:
-            route.fulfill(json={"status": "running", "done": 1, "total": 18, "ahead": None})
+            route.fulfill(
+                json={"status": "running", "done": 1, "total": 18, "ahead": None, "busy": False}
+            )
         else:
             route.continue_()
 

@@ -95,12 +95,24 @@ def test_a_summary_is_queued_once_and_a_worker_computes_it(queue_app, queue, eva
     assert any(waiting in text for text in html)
     assert queue.job_ids == [key]
     client = queue_app.test_client()
-    assert status(client, key) == {"status": "running", "done": 0, "total": total, "ahead": 0}
+    assert status(client, key) == {
+        "status": "running",
+        "done": 0,
+        "total": total,
+        "ahead": 0,
+        "busy": False,
+    }
 
     run_burst(queue_app, queue)
 
     assert sorted(evaluated) == list(range(1, total + 1))
-    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
     page = client.get(f"/review/{key}").get_data(as_text=True)
     assert "Points lost per decision" in page and "The three costliest moves" in page
     assert "<progress" not in page
@@ -132,7 +144,13 @@ def test_a_failed_job_shows_as_failed_and_the_next_visit_finishes_it(
 
     monkeypatch.setattr(jobs, "evaluate_here", third_fails)
     run_burst(queue_app, queue)
-    assert status(client, key) == {"status": "failed", "done": 2, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "failed",
+        "done": 2,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
 
     monkeypatch.setattr(jobs, "evaluate_here", real)
     page = client.get(f"/review/{key}").get_data(as_text=True)
@@ -160,7 +178,13 @@ def test_a_worker_that_dies_mid_job_shows_as_failed_and_nothing_is_lost(
 
     monkeypatch.setattr(jobs, "evaluate_here", dies_at_the_third)
     run_burst(queue_app, queue, Worker)  # each job in a forked work horse, as in production
-    assert status(client, key) == {"status": "failed", "done": 2, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "failed",
+        "done": 2,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
     page = client.get(f"/review/{key}/status")
     assert page.status_code == 200
 
@@ -168,7 +192,13 @@ def test_a_worker_that_dies_mid_job_shows_as_failed_and_nothing_is_lost(
     page = client.get(f"/review/{key}").get_data(as_text=True)
     assert f"2 of {total} decisions evaluated" in page
     run_burst(queue_app, queue)
-    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
 
 
 def test_a_queue_that_cannot_be_reached_is_a_clear_503_and_nothing_is_lost(
@@ -183,7 +213,13 @@ def test_a_queue_that_cannot_be_reached_is_a_clear_503_and_nothing_is_lost(
     assert page.headers["Retry-After"] == "5"
     assert "The review queue is not answering right now" in html
     assert "Nothing is lost" in html
-    assert status(client, key) == {"status": "new", "done": 0, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "new",
+        "done": 0,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
     # A step is evaluated in the web process's own search pool meanwhile.
     assert client.get(f"/review/{key}/1").status_code == 200
 
@@ -208,7 +244,13 @@ def test_the_review_worker_command_runs_the_queue(queue_app, queue, redis_server
     flask = [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"]
     done = subprocess.run(flask, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
     assert queue.count == 0
 
 
@@ -293,7 +335,13 @@ def test_a_job_waiting_past_the_stale_time_is_not_queued_twice(queue_app, queue)
     assert "this review is number 1 in line" in page
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
-    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }
 
 
 def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app, queue):
@@ -313,4 +361,10 @@ def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app
     client.get(f"/review/{key}")
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
-    assert status(client, key) == {"status": "done", "done": total, "total": total, "ahead": None}
+    assert status(client, key) == {
+        "status": "done",
+        "done": total,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+    }

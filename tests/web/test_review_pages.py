@@ -235,7 +235,7 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
 
     monkeypatch.setattr(review_pages, "_pooled", counted)
     status = client.get(f"/review/{key}/status").get_json()
-    assert status == {"status": "new", "done": 0, "total": total, "ahead": None}
+    assert status == {"status": "new", "done": 0, "total": total, "ahead": None, "busy": False}
     # Several visitors at once start one job.
     pages = visit_at_once(app, f"/review/{key}")
     assert all(page.status_code == 200 for page in pages)
@@ -246,6 +246,7 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
         "done": total,
         "total": total,
         "ahead": None,
+        "busy": False,
     }
     assert sorted(evaluated) == list(range(1, total + 1))
     done = client.get(f"/review/{key}").get_data(as_text=True)
@@ -385,6 +386,7 @@ def test_a_running_summary_shows_its_progress_with_and_without_javascript(client
         "done": 0,
         "total": total,
         "ahead": None,
+        "busy": False,
     }
     # Another visit while it runs starts nothing more.
     client.get(f"/review/{key}")
@@ -600,9 +602,36 @@ def test_a_record_before_the_seats_first_card_has_nothing_to_review(
         "done": 0,
         "total": 0,
         "ahead": None,
+        "busy": False,
     }
     page = visible(client.get(f"/review/{key}").get_data(as_text=True))
     assert f"{english} in this record yet: there is nothing to review." in page
     assert "last in hand" not in page and "decisions evaluated" not in page
     page = client.get(f"/review/{key}", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert f"{turkish}: incelenecek bir şey yok." in visible(page)
+
+
+def test_summaries_past_the_cap_wait_for_room(client, monkeypatch):
+    """A flood of uploads cannot queue summaries without end: past
+    MAX_SUMMARIES claimed at once, a new one waits (its page says so, and
+    its status says busy) and starts once there is room."""
+    started = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 1)
+    first = key_of(upload(client, json.dumps(finished_record(seed="cap-first")).encode()))
+    second = key_of(upload(client, json.dumps(finished_record(seed="cap-second")).encode()))
+    assert client.get(f"/review/{first}").status_code == 200
+    assert started == [first]
+    page = client.get(f"/review/{second}").get_data(as_text=True)
+    assert started == [first]
+    busy = re.search(r'<p id="review-busy" class="alert"( hidden)?>', page)
+    assert busy is not None and busy.group(1) is None
+    assert "this one starts as soon as there is room" in page
+    status = client.get(f"/review/{second}/status").get_json()
+    assert (status["status"], status["busy"]) == ("new", True)
+    with client.application.app_context():
+        reviews.save_steps(first, [], finished=True)
+    assert client.get(f"/review/{second}/status").get_json()["busy"] is False
+    page = client.get(f"/review/{second}").get_data(as_text=True)
+    assert started == [first, second]
+    assert '<p id="review-busy" class="alert" hidden>' in page
