@@ -12,6 +12,7 @@ import hashlib
 import math
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
@@ -19,6 +20,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     Boolean,
+    CursorResult,
     DateTime,
     Integer,
     Table,
@@ -290,23 +292,64 @@ def story_progress(player_id: int) -> dict[str, Any]:
     )
 
 
-def save_story_progress(player_id: int, value: object) -> None:
-    """Keep ``value`` (progress, cleaned first) as the player's story
-    progress, replacing what was kept."""
-    data = story.clean(value)
-    fields = {
-        "lesson": data["lesson"],
-        "lesson_step": data["lesson_step"],
-        "beaten": ",".join(data["beaten"]),
-        "updated_at": utcnow(),
-    }
-    insert = dialect_insert(db.engine)
-    db.session.execute(
-        insert(StoryProgress)
-        .values(player_id=player_id, **fields)
-        .on_conflict_do_update(index_elements=["player_id"], set_=fields)
-    )
-    db.session.commit()
+#: Tries of :func:`update_story_progress` before it gives up.
+STORY_ATTEMPTS = 5
+
+
+class StoryBusy(RuntimeError):
+    """The player's story progress changed under every try of
+    :func:`update_story_progress`."""
+
+
+def update_story_progress(
+    player_id: int, change: Callable[[dict[str, Any]], dict[str, Any] | None]
+) -> None:
+    """Change the player's story progress atomically: ``change`` gets the
+    progress as kept and returns the new one (``None``: no change); it is
+    written only if nobody wrote the progress meanwhile (compare-and-set on
+    the row's values), else ``change`` is made again on the fresh progress,
+    so a lesson step and a story win made at once both stay.
+
+    Raises:
+        StoryBusy: the progress changed under each of :data:`STORY_ATTEMPTS`
+            tries.
+        Whatever ``change`` raises (nothing is written then).
+    """
+    for _ in range(STORY_ATTEMPTS):
+        db.session.rollback()
+        row = db.session.get(StoryProgress, player_id, populate_existing=True)
+        before = story_progress(player_id)
+        after = change(before)
+        if after is None:
+            return
+        data = story.clean(after)
+        fields = {
+            "lesson": data["lesson"],
+            "lesson_step": data["lesson_step"],
+            "beaten": ",".join(data["beaten"]),
+            "updated_at": utcnow(),
+        }
+        if row is None:
+            written = db.session.execute(
+                dialect_insert(db.engine)(StoryProgress)
+                .values(player_id=player_id, **fields)
+                .on_conflict_do_nothing()
+            )
+        else:
+            written = db.session.execute(
+                update(StoryProgress)
+                .where(
+                    StoryProgress.player_id == player_id,
+                    StoryProgress.lesson.is_not_distinct_from(row.lesson),
+                    StoryProgress.lesson_step == row.lesson_step,
+                    StoryProgress.beaten == row.beaten,
+                )
+                .values(**fields)
+            )
+        db.session.commit()
+        if cast("CursorResult[Any]", written).rowcount:
+            return
+    raise StoryBusy(f"story progress of player {player_id} kept changing")
 
 
 def merge_story_progress(player_id: int, value: object) -> None:
@@ -314,7 +357,7 @@ def merge_story_progress(player_id: int, value: object) -> None:
     the furthest of the two is kept (:func:`app.story.progress.merge`)."""
     if story.is_empty(value):
         return
-    save_story_progress(player_id, story.merge(story_progress(player_id), value))
+    update_story_progress(player_id, lambda kept: story.merge(kept, value))
 
 
 # --- recording a finished game ------------------------------------------

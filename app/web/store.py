@@ -344,12 +344,19 @@ def story_progress() -> dict[str, Any]:
     return progress.clean(session.get(_STORY))
 
 
-def save_story_progress(value: dict[str, Any]) -> None:
-    """Keep the player's Mansion Evenings progress: a known player's in the
-    database (at once), an anonymous one's in the session."""
+def update_story_progress(change: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
+    """Change the player's Mansion Evenings progress: ``change`` gets it as
+    kept and returns the new one (``None``: no change). A known player's is
+    changed in the database at once and atomically
+    (:func:`app.db.queries.update_story_progress`: made again on the fresh
+    progress when another request wrote it meanwhile); an anonymous one's
+    in the session (which :func:`apply` stores atomically)."""
     player = current_player()
     if player is not None:
-        queries.save_story_progress(player.id, value)
+        queries.update_story_progress(player.id, change)
+        return
+    value = change(progress.clean(session.get(_STORY)))
+    if value is None:
         return
     cleaned = progress.clean(value)
     # No progress yet (restarting a lesson never begun) stores nothing.

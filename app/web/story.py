@@ -2,13 +2,14 @@
 starting a story match, and what an opponent says at the table.
 
 Progress is plain data (``app/story/progress.py``) kept by
-:func:`store.story_progress` / :func:`store.save_story_progress`: in the
+:func:`store.story_progress` / :func:`store.update_story_progress`: in the
 database for a known player, in the session for an anonymous one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -48,7 +49,7 @@ def lesson_settled() -> bool:
 
 
 def _update(**changes: object) -> None:
-    store.save_story_progress({**store.story_progress(), **changes})
+    store.update_story_progress(lambda kept: {**kept, **changes})
 
 
 def _store(change: Callable[[], object]) -> ResponseReturnValue | None:
@@ -144,12 +145,13 @@ def record_result(table: Table) -> None:
     if member is None or table.seed_public or table.match.winner() != 0:
         return
 
-    def change() -> None:
-        upcoming = next_opponent()
-        if upcoming is not None and member.key == upcoming.key:
-            _update(beaten=[*beaten(), member.key])
+    def beat(kept: dict[str, Any]) -> dict[str, Any] | None:
+        upcoming = next((other for other in CAST if other.key not in kept["beaten"]), None)
+        if upcoming is None or member.key != upcoming.key:
+            return None
+        return {**kept, "beaten": [*kept["beaten"], member.key]}
 
-    _store(change)
+    _store(lambda: store.update_story_progress(beat))
 
 
 def table_extras(table: Table, aids: dict[str, bool]) -> dict[str, object]:
@@ -243,12 +245,15 @@ def lesson_play() -> ResponseReturnValue:
     card = request.form.get("card", "")
     if card == asked.card:
 
-        def change() -> None:
-            # Made again on a fresh session if another tab moved the lesson on.
-            if _lesson_step() != step:
+        def answer(kept: dict[str, Any]) -> dict[str, Any]:
+            # Made again on fresh progress if another tab moved the lesson on.
+            if kept["lesson_step"] != step:
                 raise _MovedOn()
             done = {"lesson": "done"} if step + 1 == len(lesson.STEPS) else {}
-            _update(lesson_step=step + 1, **done)
+            return {**kept, "lesson_step": step + 1, **done}
+
+        def change() -> None:
+            store.update_story_progress(answer)
 
         try:
             refused = _store(change)
@@ -318,8 +323,11 @@ def lesson_skip() -> ResponseReturnValue:
     """Skip the lesson (it stays on the story page to play later)."""
 
     def change() -> None:
-        if not lesson_settled():
-            _update(lesson="skipped")
+        store.update_story_progress(
+            lambda kept: (
+                None if kept["lesson"] in ("done", "skipped") else {**kept, "lesson": "skipped"}
+            )
+        )
 
     refused = _store(change)
     return refused or redirect(url_for("story.path"), 303)

@@ -70,9 +70,8 @@ def test_continuing_on_another_device_keeps_the_furthest_of_both(visitor, app):
     visitor.choose_name("Wanderer")
     with app.app_context():
         player = db.session.scalar(select(Player))
-        queries.save_story_progress(
-            player.id, {"lesson": "skipped", "lesson_step": 2, "beaten": ["hayriye"]}
-        )
+        progress = {"lesson": "skipped", "lesson_step": 2, "beaten": ["hayriye"]}
+        queries.update_story_progress(player.id, lambda kept: progress)
     code = transfer_code(visitor)
     phone = Browser(app.test_client())
     skip_lesson(phone.client)
@@ -100,9 +99,8 @@ def test_progress_is_kept_across_a_restart_with_a_new_session(visitor, app, data
     visitor.choose_name("Returning")
     with app.app_context():
         player = db.session.scalar(select(Player))
-        queries.save_story_progress(
-            player.id, {"lesson": "done", "lesson_step": 6, "beaten": ["hayriye", "sevim"]}
-        )
+        progress = {"lesson": "done", "lesson_step": 6, "beaten": ["hayriye", "sevim"]}
+        queries.update_story_progress(player.id, lambda kept: progress)
     token = visitor.client.get_cookie(COOKIE).value
     again = create_app(
         {
@@ -168,3 +166,32 @@ def test_a_known_players_matches_against_each_opponent_are_counted(
 def test_an_anonymous_player_sees_no_tally(client, monkeypatch):
     winning_seed(client, monkeypatch)
     assert "Your matches" not in text(client.get("/story"))
+
+
+def test_a_lesson_step_and_a_story_win_made_at_once_both_stay(visitor, app):
+    """The progress is changed by compare-and-set: a change computed from a
+    copy another request wrote over meanwhile is made again on the fresh
+    one, so a lesson restart racing a win on another device keeps the win."""
+    visitor.choose_name("Racer")
+    with app.app_context():
+        player_id = db.session.scalar(select(Player.id))
+        queries.update_story_progress(player_id, lambda kept: {**kept, "lesson": "done"})
+        calls = []
+
+        def restart(kept):
+            calls.append(dict(kept))
+            if len(calls) == 1:
+                # Another request wins against Aunt Hayriye meanwhile.
+                with app.app_context():
+                    queries.update_story_progress(
+                        player_id, lambda other: {**other, "beaten": ["hayriye"]}
+                    )
+            return {**kept, "lesson_step": 0}
+
+        queries.update_story_progress(player_id, restart)
+        assert [call["beaten"] for call in calls] == [[], ["hayriye"]]
+        assert queries.story_progress(player_id) == {
+            "lesson": "done",
+            "lesson_step": 0,
+            "beaten": ["hayriye"],
+        }
