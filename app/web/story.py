@@ -177,7 +177,8 @@ def _remark(table: Table, member: Opponent) -> str | None:
     """One short line: at the end of the match, on its result (whoever won
     the last hand); between hands, on the hand; during a hand, after a
     pişti or a capture of the opponent's, or (the teacher) explaining the
-    opponent's play. A drawn hand gets none, and so would a drawn match
+    opponent's play (a card left on the pile only in the first hand). A
+    drawn hand gets none, and so would a drawn match
     (only a single deal can be drawn; a story match to 51 has a winner)."""
     match = table.match
     if match.over:
@@ -205,6 +206,10 @@ def _remark(table: Table, member: Opponent) -> str | None:
         return str(
             gettext("My %(card)s is the same rank as the top card, so I took it.", card=card)
         )
+    if match.hand_number > 0:
+        # Why a card stays on the pile is taught in the first hand; said at
+        # every throw of a match it became the same line seventy times.
+        return None
     if table.observation().pile_size == 1:
         return str(gettext("The table was empty, so I led my %(card)s.", card=card))
     return str(gettext("Nothing of mine matched, so I put down my %(card)s.", card=card))

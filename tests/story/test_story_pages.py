@@ -270,6 +270,35 @@ def play_first_cards(client, monkeypatch, seed: str) -> list[str]:
         player.get()
 
 
+def test_the_teacher_explains_her_throws_in_the_first_hand_only(client, monkeypatch):
+    """Aunt Hayriye said "Nothing of mine matched, so I put down my …" at
+    nearly every play of a five-hand match: after the first hand she
+    speaks of her captures and piştis only."""
+    monkeypatch.setattr(story, "new_seed", lambda: "story-quiet")
+    skip_lesson(client)
+    assert start(client, "hayriye").status_code == 303
+    player = Player(client)
+    player.get()
+    throws: dict[int, int] = {}
+    while True:
+        with client.session_transaction() as session:
+            table = Table.from_dict(session["table"])
+        if table.match.over:
+            break
+        if table.match.hand_counted:
+            hand = str(table.match.hand_number)
+            client.post("/next", data={"csrf_token": player.token, "hand": hand})
+            player.get()
+            continue
+        player.play(table.state.hands[table.seat][0])
+        remark = re.search(r"Aunt Hayriye:</span> (.+?)</span>", player.page)
+        if remark and remark.group(1).startswith(("Nothing of mine", "The table was empty")):
+            number = table.match.hand_number
+            throws[number] = throws.get(number, 0) + 1
+    assert len(table.match.history) > 1
+    assert throws.get(0, 0) > 0 and set(throws) == {0}
+
+
 @pytest.mark.parametrize("player_wins", [False, True], ids=["lost", "won"])
 def test_the_last_remark_follows_the_match_and_the_others_their_hand(
     client, monkeypatch, player_wins
