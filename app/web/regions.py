@@ -80,7 +80,7 @@ def _unseen_chip(count: int) -> str:
     title = _("Taken face down: their points count when the hand is scored")
     return (
         f'<span class="chip unseen" title="{title}">'
-        f"{ngettext('+%(num)s face down', '+%(num)s face down', count)}</span>\n    "
+        f"{ngettext('%(num)s of them face down', '%(num)s of them face down', count)}</span>\n    "
     )
 
 

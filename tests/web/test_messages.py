@@ -133,7 +133,7 @@ def test_face_down_cards_taken_are_counted_apart_from_the_points(player):
     assert "face down</span>" not in player.page
     player.play(card)
     you, computer = re.findall(r'<li class="side side-\d">(.*?)</li>', player.page, re.S)
-    assert '<span class="chip unseen"' in you and ">+3 face down</span>" in you
+    assert '<span class="chip unseen"' in you and ">3 of them face down</span>" in you
     assert "face down" not in computer
     page = player.client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
-    assert ">+3 kapalı</span>" in page
+    assert ">3 tanesi kapalı</span>" in page
