@@ -60,7 +60,6 @@ from .i18n import gettext, lazy_gettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
 from .view import (
-    POSITION_NAMES,
     describe_plays,
     face_down_words,
     hand_scores,
@@ -68,6 +67,7 @@ from .view import (
     motion_frames,
     motion_view,
     next_hand_words,
+    position_names,
     record_players,
     running_totals,
     score_rows,
@@ -240,7 +240,7 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
         "game/deal.html",
         seed=seed,
         settings=settings,
-        seats=list(zip(POSITION_NAMES[players][1:], settings["levels"], strict=True)),
+        seats=list(zip(position_names(players)[1:], settings["levels"], strict=True)),
         summary=rules_summary(settings["rule_set"], settings["target"]),
         rule_names=RULE_NAMES,
         in_progress=table is not None and not table.match.over,

@@ -390,6 +390,7 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         ("bottom_card", _("Show the stock's bottom card (partners)")),
         ("fan", _("Fan the pile's top cards")),
         ("remarks", _("Opponents' remarks (Mansion Evenings)")),
+        ("clockwise", _("Play goes clockwise: the next player sits on your left")),
     )
     toggles = "".join(
         f'\n    <label class="toggle"><input type="checkbox" name="{name}" value="on"'

@@ -83,7 +83,7 @@ from . import daily, errors, game, i18n, store
 from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
-from .view import POSITION_NAMES, POSITION_NAMES_EN, record_players
+from .view import POSITION_NAMES_EN, position_names, record_players
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
@@ -382,9 +382,9 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     is "You" when the record names it so, else "Seat 0 (plays first)" (a
     review not of "you" is always of seat 0); the others are named by
     their position from it, as the table names them from the player
-    (:data:`app.web.view.POSITION_NAMES`: East plays next, then North,
-    then West), and with two players "The computer" when the record
-    names it so, else "Opponent"."""
+    (:func:`app.web.view.position_names`: East plays next, then North,
+    then West, or West first with the seats drawn clockwise), and with two
+    players "The computer" when the record names it so, else "Opponent"."""
     names = []
     for seat in range(rules.players):
         position = (seat - reviewed) % rules.players
@@ -394,7 +394,7 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
         elif rules.players == 2 and (players is None or players[seat] != COMPUTER):
             name = gettext("Opponent")
         else:
-            name = str(POSITION_NAMES[rules.players][position])
+            name = str(position_names(rules.players)[position])
         names.append(name)
     return names
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from flask import after_this_request, current_app, request, session
+from flask import after_this_request, current_app, has_request_context, request, session
 from werkzeug.wrappers import Response
 
 from app.db import queries
@@ -243,6 +243,10 @@ AIDS = {
     "bottom_card": True,  # show the stock's bottom card where the rules do
     "fan": True,  # fan the pile's top cards
     "remarks": True,  # a story opponent's remarks at the table
+    # Play goes clockwise on the screen: the seat after yours on your left
+    # (seed 001's partners); else anticlockwise, on your right (seeds 003
+    # and 004). Only where the seats are drawn and what they are called.
+    "clockwise": False,
 }
 _AIDS = "aids"
 
@@ -271,6 +275,12 @@ def aids() -> dict[str, bool]:
         on = set(cookie.split("."))
         return {name: name in on for name in AIDS}
     return {**AIDS, "counter": _against_easy()}
+
+
+def clockwise() -> bool:
+    """Whether this request's player has the seats drawn clockwise (the
+    ``clockwise`` aid); ``False`` outside a request."""
+    return has_request_context() and aids()["clockwise"]
 
 
 def _against_easy() -> bool:

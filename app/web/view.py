@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from babel.lists import format_list
 from flask_babel import get_locale
@@ -27,11 +27,14 @@ from app.engine import (
 from app.engine.cards import RANKS
 from app.story.cast import opponent as story_opponent
 
+from . import store
 from .i18n import card_name, gettext, lazy_gettext, lazy_pgettext, ngettext
 from .table import HUMAN, Table, logged
 
 if TYPE_CHECKING:
     from app.engine.match import Match
+
+T = TypeVar("T")
 
 #: How many face-up cards of the pile are drawn fanned on the table.
 PILE_FAN = 4
@@ -49,11 +52,29 @@ POSITION_NAMES_EN = {
 }
 
 
+def mirrored(names: list[T]) -> list[T]:
+    """Return a table's position names (``names``, by position) as the
+    player sees the seats: with the ``clockwise`` aid (:func:`.store.clockwise`)
+    the seat after theirs sits on their left, so with three or four players
+    the first and last computers swap names ("West" plays after you)."""
+    names = list(names)
+    if len(names) > 2 and store.clockwise():
+        names[1], names[-1] = names[-1], names[1]
+    return names
+
+
+def position_names(players: int) -> list[Any]:
+    """The names of a table of ``players``' positions, in the page's
+    language, as the player sees the seats (:func:`mirrored`)."""
+    return mirrored(POSITION_NAMES[players])
+
+
 def record_players(match: Match, hand: int) -> list[str]:
     """Return who sat at each seat of ``match``'s hand ``hand`` (from 0), in
     seat order, as records write it (the ``players`` field of
     ``docs/record-format.md``: ``["computer", "you"]`` when the computer
-    dealt first)."""
+    dealt first; East, North, West in the order of play whichever way the
+    player has the seats drawn, so every record of a deal is the same)."""
     names = POSITION_NAMES_EN[match.players]
     return [names[match.position_of(seat, hand)] for seat in range(match.players)]
 
@@ -124,10 +145,10 @@ def names_for(players: int, opponent_key: object = None, sides: int = 2) -> Name
     cast key), the opponent's own name (issue 12)."""
     solo = sides > 2
     names = Names(
-        who=list(POSITION_NAMES[players]),
-        taker=list(TAKER_NAMES[players]),
-        sides=list(POSITION_NAMES[players] if solo else SIDE_NAMES[players]),
-        to=list(SOLO_OBJECTS[players] if solo else SIDE_OBJECTS[players]),
+        who=mirrored(POSITION_NAMES[players]),
+        taker=mirrored(TAKER_NAMES[players]),
+        sides=mirrored(POSITION_NAMES[players]) if solo else list(SIDE_NAMES[players]),
+        to=mirrored(SOLO_OBJECTS[players]) if solo else list(SIDE_OBJECTS[players]),
     )
     member = story_opponent(opponent_key) if players == 2 else None
     if member is not None:

@@ -95,6 +95,36 @@ def test_hints_toggle(page: Page, live_server):
     expect(page.locator(".hints")).to_have_count(0)
 
 
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("rules", ["partners", "classic&players=3"])
+def test_clockwise_puts_the_next_player_on_your_left(
+    browser: Browser, live_server, screenshots, size, rules
+):
+    """With the aid, the seat that plays after you is drawn on your left
+    and named West; without it, on your right and named East."""
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    deal(page, live_server, "aid-turn", rules)
+
+    def side_of_next_player() -> str:
+        seat = page.locator(".place-1").bounding_box()
+        centre = page.locator(".centre").bounding_box()
+        return "left" if seat["x"] + seat["width"] <= centre["x"] else "right"
+
+    expect(page.locator(".place-1 .place-name")).to_contain_text("East")
+    assert side_of_next_player() == "right"
+    set_aid(page, "Play goes clockwise: the next player sits on your left", True)
+    expect(page.locator(".place-1 .place-name")).to_contain_text("West")
+    assert side_of_next_player() == "left"
+    last = ".place-3" if rules == "partners" else ".place-2"
+    expect(page.locator(f"{last} .place-name")).to_contain_text("East")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    page.keyboard.press("Escape")
+    name = f"clockwise-{rules.split('&')[0]}-{size['width']}.png"
+    page.screenshot(path=screenshots / name)
+    context.close()
+
+
 def test_bottom_card_toggle(page: Page, live_server):
     deal(page, live_server, "aid-bottom", "partners")
     bottom = seeded_deck("aid-bottom", PARTNERS)[51]

@@ -318,3 +318,33 @@ def test_no_hint_for_a_forced_move(player):
         page = player.play(player.hand[0]).get_data(as_text=True)
     assert len(player.hand) == 1
     assert "The Hard level would play" not in page and 'class="hints"' not in page
+
+
+@pytest.mark.parametrize(
+    ("rules", "anticlockwise", "clockwise"),
+    [
+        ("partners", ["East", "North", "West"], ["West", "North", "East"]),
+        ("classic&players=3", ["East", "West"], ["West", "East"]),
+    ],
+)
+def test_the_clockwise_aid_seats_the_next_player_on_your_left(
+    player, rules, anticlockwise, clockwise
+):
+    """Seed 001 plays partners clockwise on the screen ("you, the opponent
+    on your left, your partner, the opponent on your right"), seeds 003 and
+    004 anticlockwise: the aid draws and names the seats either way; the
+    game (who plays after whom) is the same."""
+    seats = re.compile(r'<h2 class="place-name" id="place-\d">(\w+)')
+    player.deal(f"turning?rules={rules}")
+    page = player.get().get_data(as_text=True)
+    assert seats.findall(page) == anticlockwise and " clockwise" not in page.split("<body")[1][:80]
+    aids = {"csrf_token": player.token, "clockwise": "on", "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    page = player.get().get_data(as_text=True)
+    assert seats.findall(page) == clockwise
+    assert re.search(r'<body class="[^"]*\bclockwise\b', page)
+    player.play(player.hand[0])
+    log = re.findall(r"<li>(\w+) played", player.page)
+    assert set(log) - {"You"} <= set(clockwise)
+    # The seat after yours plays just after you: on your left, West.
+    assert log[log.index("You") + 1] == "West"
