@@ -379,6 +379,12 @@ def result_holder(game_id: str) -> int | None:
     return db.session.scalar(select(Result.player_id).where(Result.game_id == game_id).limit(1))
 
 
+def result_daily_day(game_id: str) -> date | None:
+    """Return the Daily deal's day the recorded game ``game_id`` was
+    played as, or ``None`` (not a Daily game, or not recorded)."""
+    return db.session.scalar(select(Result.daily_day).where(Result.game_id == game_id).limit(1))
+
+
 def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     """Write a finished game once, in one transaction: the result, the Daily
     entry when this is the player's ranked Daily game, task progress and

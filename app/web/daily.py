@@ -213,27 +213,32 @@ def play() -> Response | tuple[str, int]:
             return game.start_refused()
     try:
         store.apply(lambda: store.start_table(table))
-    except store.Stale:
+    except BaseException as failure:
+        # The game was not started: its claim goes back, whatever stopped it.
         if claimed and player is not None:
             queries.drop_daily_claim(player.id, day, rules, table.game_id)
-        return game.start_refused()
+        if isinstance(failure, store.Stale):
+            return game.start_refused()
+        raise
     return redirect(url_for("game.table"), 303)
 
 
-#: A claim of the ranked game younger than this many seconds, for a game
-#: this session does not hold, means the same form was sent twice.
+#: A claim of the ranked game younger than this many seconds, from a
+#: browser with no game, means the same form was sent twice.
 TWICE_SECONDS = 10
 
 
 def _sent_twice(player_id: int, day: date, rules: str) -> bool:
-    """Whether the player's ranked Daily game of ``day`` and ``rules`` was
-    claimed in the last :data:`TWICE_SECONDS` seconds for a game that is not
-    this session's (looking at the cards and starting again from the game's
-    own page is no double send: that game is then unranked)."""
+    """Whether this start is the same form sent again by a browser that had
+    no game: the player's ranked Daily game of ``day`` and ``rules`` was
+    claimed in the last :data:`TWICE_SECONDS` seconds, and this session
+    holds no game. (With a game, the form names it, and the store refuses
+    the second send; a start from a game's page, looking at the cards and
+    starting again, is no double send: that game is then unranked.)"""
+    if store.current_game_id():
+        return False
     entry = queries.daily_entry(player_id, day, rules)
     if entry is None or entry.finished_at is not None:
-        return False
-    if entry.game_id == store.current_game_id():
         return False
     return queries.utcnow() - entry.started_at < timedelta(seconds=TWICE_SECONDS)
 

@@ -620,10 +620,11 @@ def render_table(table: Table, message: str | None = None, frames: bool | None =
 
 
 def _is_daily(table: Table) -> bool:
-    """Whether ``table`` plays the Daily deal started from the Daily page
-    (today's, or yesterday's begun before midnight), said in the page's
-    bar: its seed is not public, unlike a past day's deal played again or
-    a deal link; ``False`` when the database cannot say."""
+    """Whether ``table`` plays today's Daily deal started from the Daily
+    page, said in the page's bar: its seed is not public, unlike a past
+    day's deal played again or a deal link (a game begun before midnight
+    plays on after it as an ordinary game); ``False`` when the database
+    cannot say."""
     if table.seed_public:
         return False
     levels = tuple(level or "" for level in table.levels[1:])

@@ -118,6 +118,10 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
     match = table.match
     levels = tuple(level or "" for level in table.levels[1:])
     panel["daily_day"] = daily.daily_day_of(match, levels)
+    if player is not None and panel["recorded"]:
+        # As it was recorded: a Daily game finished before midnight stays
+        # one on its final page after it.
+        panel["daily_day"] = queries.result_daily_day(table.game_id)
     if panel["daily_day"] is not None and player is not None:
         entry = queries.daily_entry(player.id, panel["daily_day"], match.rules.name)
         panel["ranked"] = entry is not None and entry.game_id == table.game_id

@@ -294,13 +294,14 @@ def _against_easy() -> bool:
 
 
 def save_aids(value: dict[str, bool]) -> None:
-    """Remember the player's aids (names of :data:`AIDS` to booleans): in
-    the session, or for a visitor with no game in a cookie (nothing is
-    stored on the server for someone who has not started a game)."""
+    """Remember the player's aids (names of :data:`AIDS` to booleans): in a
+    cookie, and in the session when it holds a game (nothing is stored on
+    the server for someone who has not started one)."""
     aids = {name: bool(value.get(name, False)) for name in AIDS}
-    if _session().holds_nothing:
-        _set_cookie(AIDS_COOKIE, ".".join(name for name, on in aids.items() if on))
-    else:
+    # The cookie always holds the latest choice, so it stands when the
+    # session is gone (expired, or pushed out of the store).
+    _set_cookie(AIDS_COOKIE, ".".join(name for name, on in aids.items() if on))
+    if not _session().holds_nothing:
         session[_AIDS] = aids
 
 
@@ -333,11 +334,10 @@ def language() -> str | None:
 
 
 def save_language(code: str) -> None:
-    """Remember the player's language (a key of ``i18n.LANGUAGES``): in the
-    session, or for a visitor with no game in a cookie."""
-    if _session().holds_nothing:
-        _set_cookie(LANGUAGE_COOKIE, code)
-    else:
+    """Remember the player's language (a key of ``i18n.LANGUAGES``): in a
+    cookie, and in the session when it holds a game."""
+    _set_cookie(LANGUAGE_COOKIE, code)  # the latest choice, as for the aids
+    if not _session().holds_nothing:
         session[_LANGUAGE] = code
 
 
@@ -379,5 +379,11 @@ def adopt_story_progress(player_id: int) -> None:
     in the database (the furthest of both is kept) and drop it from the
     session: call it when an anonymous player becomes known, by a name or
     a transfer code."""
-    queries.merge_story_progress(player_id, session.get(_STORY))
+    try:
+        queries.merge_story_progress(player_id, session.get(_STORY))
+    except queries.StoryBusy as busy:
+        # The player's own requests kept writing it: this device's copy
+        # stays in the session rather than the name being lost to a 500.
+        current_app.logger.warning("%s", busy)
+        return
     session.pop(_STORY, None)

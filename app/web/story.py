@@ -54,10 +54,15 @@ def _update(**changes: object) -> None:
 
 def _store(change: Callable[[], object]) -> ResponseReturnValue | None:
     """Make ``change`` through :func:`store.apply`; return the 409 page when
-    the session went away meanwhile, else ``None``."""
+    the session went away meanwhile, or when a known player's progress kept
+    changing under it (:class:`app.db.queries.StoryBusy`: many requests of
+    theirs at once), else ``None``."""
     try:
         store.apply(change)
     except store.Stale:
+        return stale_page()
+    except queries.StoryBusy as busy:
+        current_app.logger.warning("%s", busy)
         return stale_page()
     return None
 

@@ -16,7 +16,7 @@ from app.db.models import DailyDeal, DailyEntry, Result
 from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.engine.rules import parse_rules_text
-from app.web import daily
+from app.web import daily, store
 from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
 
 #: A play's hidden fields, as the table page's card forms carry them.
@@ -210,6 +210,45 @@ def test_the_same_start_sent_twice_at_once_keeps_the_ranked_game(app, visitor):
     assert "ranked Daily game" in visitor.play_to_the_end()
     with app.app_context():
         assert db.session.scalar(select(Result.ranked)) is True
+
+
+def test_starting_again_and_again_from_a_games_page_is_no_double_send(app, visitor):
+    """The double-send guard is for a browser with no game: with a game,
+    each start from its page (even seconds apart) starts a new, unranked one."""
+    visitor.choose_name("Restarter")
+    assert visitor.start_daily().status_code == 303
+    for _ in range(2):
+        assert visitor.start_daily().status_code == 303
+    visitor.deal("between-dailies")
+    assert visitor.start_daily().status_code == 303
+
+
+def test_a_ranked_start_that_fails_gives_its_claim_back(app, visitor, monkeypatch):
+    visitor.choose_name("Unlucky")
+    visitor.get("/daily")
+
+    def broken(table):
+        raise OSError("the session store cannot write")
+
+    monkeypatch.setattr(store, "start_table", broken)
+    assert visitor.post("/daily/play", rules="cardems").status_code == 500
+    monkeypatch.undo()
+    with app.app_context():
+        assert db.session.scalar(select(DailyEntry)) is None
+    assert visitor.start_daily().status_code == 303
+    assert "This was your ranked Daily game." in visitor.play_to_the_end()
+
+
+def test_a_ranked_games_final_page_says_so_after_midnight(app, visitor, monkeypatch):
+    visitor.choose_name("Late Reader")
+    visitor.start_daily()
+    page = visitor.play_to_the_end()
+    assert "This was your ranked Daily game." in page
+    day = date.today()
+    monkeypatch.setattr(daily, "today", lambda: day + timedelta(days=1))
+    page = visitor.get("/game").get_data(as_text=True)
+    assert "This was your ranked Daily game." in page
+    assert "Your place on the Daily leaderboard: 1 of 1" in page
 
 
 def test_looking_at_the_cards_spends_the_rank(app, visitor):

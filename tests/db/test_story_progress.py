@@ -195,3 +195,18 @@ def test_a_lesson_step_and_a_story_win_made_at_once_both_stay(visitor, app):
             "lesson_step": 0,
             "beaten": ["hayriye"],
         }
+
+
+def test_progress_that_keeps_changing_gets_the_409_page_not_a_500(visitor, app, monkeypatch):
+    """Many requests of one known player at once: when every compare-and-set
+    try lost, the page says it was out of date (409)."""
+    visitor.choose_name("Flooder")
+
+    def busy(player_id, change):
+        raise queries.StoryBusy("kept changing")
+
+    monkeypatch.setattr(queries, "update_story_progress", busy)
+    visitor.get("/story/lesson")
+    response = visitor.post("/story/lesson/restart")
+    assert response.status_code == 409
+    assert "out of date" in response.get_data(as_text=True)

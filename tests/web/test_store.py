@@ -54,6 +54,26 @@ def test_a_passer_by_s_language_and_aids_live_in_cookies(app, tmp_path):
     assert '<html lang="tr"' in page and "Açık görülen kartlar" in page
 
 
+def test_the_latest_language_and_aids_stand_when_the_session_is_gone(app):
+    """Chosen in cookies without a game, then changed with one: once the
+    session is gone (expired, pushed out), the later choice stands, not
+    the cookie's first one."""
+    client = app.test_client()
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    client.post("/language", data={"csrf_token": token, "language": "tr"})
+    client.post("/settings", data={"csrf_token": token, "hints": "on"})
+    player = Player(client)
+    player.deal("latest-choice")
+    fields = {"csrf_token": player.token}
+    assert client.post("/language", data={**fields, "language": "en"}).status_code == 303
+    assert client.post("/settings", data={**fields, "counter": "on"}).status_code == 303
+    client.delete_cookie(COOKIE)
+    home = client.get("/").get_data(as_text=True)
+    assert '<html lang="en"' in home
+    assert re.search(r'name="counter"[^>]* checked', home)
+    assert not re.search(r'name="hints"[^>]* checked', home)
+
+
 def test_the_first_post_works_with_the_csrf_cookie_alone(app):
     client = app.test_client()
     token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
