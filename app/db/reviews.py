@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy.orm import aliased
 
 from . import db, dialect_insert
 from .models import Review
@@ -59,22 +60,41 @@ def find_review(key: str) -> Review | None:
     return db.session.get(Review, key, populate_existing=True)
 
 
-def claim_review(key: str, now: datetime | None = None) -> bool:
+#: The PostgreSQL advisory lock that makes counting the running summaries
+#: and claiming one a single step (see :func:`claim_review`).
+CLAIM_LOCK = 0x50697374  # "Pist"
+
+
+def claim_review(key: str, now: datetime | None = None, limit: int | None = None) -> bool:
     """Claim the summary job of review ``key`` for this server: true for
     exactly one caller while it is new or failed (to try again), or when
     its job went silent for :data:`STALE_AFTER` (its server died); false
-    otherwise (running elsewhere, or done)."""
+    otherwise (running elsewhere, or done). With ``limit``, also false
+    when that many summaries are claimed already (:func:`running_summaries`):
+    the count is part of the claim's one statement, and on PostgreSQL the
+    claims of every server take turns under an advisory lock, so the limit
+    holds however many claim at once."""
     now = now or utcnow()
-    claimed = db.session.execute(
-        update(Review)
-        .where(
-            Review.key == key,
-            or_(
-                Review.status.in_(("new", "failed")),
-                (Review.status == "running") & (Review.updated_at < now - STALE_AFTER),
-            ),
+    conditions = [
+        Review.key == key,
+        or_(
+            Review.status.in_(("new", "failed")),
+            (Review.status == "running") & (Review.updated_at < now - STALE_AFTER),
+        ),
+    ]
+    if limit is not None:
+        if db.engine.dialect.name == "postgresql":
+            db.session.execute(select(func.pg_advisory_xact_lock(CLAIM_LOCK)))
+        others = aliased(Review)
+        running = (
+            select(func.count())
+            .select_from(others)
+            .where(others.status == "running", others.updated_at >= now - STALE_AFTER)
+            .scalar_subquery()
         )
-        .values(status="running", updated_at=now)
+        conditions.append(running < limit)
+    claimed = db.session.execute(
+        update(Review).where(*conditions).values(status="running", updated_at=now)
     )
     db.session.commit()
     return bool(cast("CursorResult[Any]", claimed).rowcount)

@@ -482,7 +482,7 @@ def _start(review: Review) -> bool:
             save_steps(review.key, [], finished=True)
         return True
     _job_lost(review)
-    if not claim_review(review.key):
+    if not claim_review(review.key, limit=MAX_SUMMARIES):
         return True
     app = cast(Any, current_app)._get_current_object()
     if not jobs.uses_queue(app):
