@@ -30,9 +30,16 @@ def current_player() -> Player | None:
 
 def remember(response: Response, token: str) -> Response:
     """Set the player cookie holding ``token`` on ``response``."""
+    return keep_cookie(response, COOKIE, token)
+
+
+def keep_cookie(response: Response, name: str, value: str) -> Response:
+    """Set the cookie ``name`` holding ``value`` on ``response`` for
+    :data:`COOKIE_AGE` seconds (``HttpOnly``, ``SameSite=Lax``, ``Secure``
+    when ``SESSION_COOKIE_SECURE`` is set)."""
     response.set_cookie(
-        COOKIE,
-        token,
+        name,
+        value,
         max_age=COOKIE_AGE,
         httponly=True,
         samesite="Lax",

@@ -20,14 +20,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from flask import after_this_request, current_app, has_request_context, request, session
-from werkzeug.wrappers import Response
 
 from app.db import queries
 from app.engine import InvalidState, rules_to_json
 from app.sessions import Stale, VersionedSession, VersionedSessions
 from app.story import progress
 
-from .identity import current_player
+from .identity import current_player, keep_cookie
 from .table import Table
 
 __all__ = ["Stale"]
@@ -256,8 +255,6 @@ _AIDS = "aids"
 #: are on, by name, joined by "."; the language's code.
 AIDS_COOKIE = "pisti_aids"
 LANGUAGE_COOKIE = "pisti_language"
-#: How long those cookies last, in seconds (400 days, browsers' most).
-COOKIE_AGE = 400 * 24 * 3600
 
 
 def aids() -> dict[str, bool]:
@@ -306,19 +303,9 @@ def save_aids(value: dict[str, bool]) -> None:
 
 
 def _set_cookie(name: str, value: str) -> None:
-    """Send the cookie ``name`` with this request's answer."""
-
-    @after_this_request
-    def set_it(response: Response) -> Response:
-        response.set_cookie(
-            name,
-            value,
-            max_age=COOKIE_AGE,
-            httponly=True,
-            samesite="Lax",
-            secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
-        )
-        return response
+    """Send the cookie ``name`` with this request's answer
+    (:func:`.identity.keep_cookie`)."""
+    after_this_request(lambda response: keep_cookie(response, name, value))
 
 
 _LANGUAGE = "language"
