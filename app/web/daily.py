@@ -27,6 +27,7 @@ from typing import Any
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.wrappers import Response
 
 from app.db import db, queries
@@ -266,6 +267,8 @@ def _past_day(text: str) -> date | None:
 def past(day_text: str) -> str | tuple[str, int]:
     """Show a past day's Daily deal of ``?rules=``: its final leaderboard,
     its seed and a button to play it (unranked)."""
+    if day_text == "play":  # the play form's address, asked for with a GET
+        raise MethodNotAllowed(valid_methods=["OPTIONS", "POST"])
     day = _past_day(day_text)
     if day is None:
         return _no_such_day(day_text)

@@ -118,6 +118,7 @@ def test_post_with_another_sessions_token_is_refused(app, player):
         ("get", "/play", 405),
         ("get", "/no-such-page", 404),
         ("post", "/healthz", 405),
+        ("get", "/daily/play", 405),
     ],
 )
 def test_error_pages_are_pages(client, method, path, status):
