@@ -250,16 +250,17 @@ AIDS = {
 _AIDS = "aids"
 
 
-#: The cookies that keep the aids and the language of a visitor who has
-#: no game (so nothing is stored for them on the server): the aids that
-#: are on, by name, joined by "."; the language's code.
+#: The cookies that keep the player's latest aids and language, so nothing
+#: is stored on the server for a visitor who has no game, and the choice
+#: stands after a session is gone: the aids that are on, by name, joined
+#: by "."; the language's code.
 AIDS_COOKIE = "pisti_aids"
 LANGUAGE_COOKIE = "pisti_language"
 
 
 def aids() -> dict[str, bool]:
     """Return the player's aids, each on or off: as saved in the session,
-    else in the aids cookie of a visitor with no game, else the defaults
+    else in the aids cookie (:data:`AIDS_COOKIE`), else the defaults
     of :data:`AIDS` (and until the player sets the aids, the counter is on
     when every computer of the current game is Easy, or with no game when
     the last New game was against Easy: seed 001, "switched on from the
@@ -313,7 +314,7 @@ _LANGUAGE = "language"
 
 def language() -> str | None:
     """Return the language the player chose on a page, if any: as saved in
-    the session, else in the language cookie of a visitor with no game."""
+    the session, else in the language cookie (:data:`LANGUAGE_COOKIE`)."""
     value = session.get(_LANGUAGE)
     if isinstance(value, str):
         return value
