@@ -39,13 +39,22 @@ def beaten() -> list[str]:
 def next_opponent() -> Opponent | None:
     """Return the first opponent not yet beaten, or ``None`` when the story
     is finished."""
-    done = beaten()
-    return next((member for member in CAST if member.key not in done), None)
+    return _next_in(store.story_progress())
+
+
+def _next_in(progress: dict[str, Any]) -> Opponent | None:
+    """The first opponent not beaten in ``progress`` (cleaned progress)."""
+    return next((member for member in CAST if member.key not in progress["beaten"]), None)
 
 
 def lesson_settled() -> bool:
     """Whether the lesson was finished or skipped."""
-    return store.story_progress().get("lesson") in ("done", "skipped")
+    return _settled(store.story_progress())
+
+
+def _settled(progress: dict[str, Any]) -> bool:
+    """Whether ``progress`` (cleaned progress) has the lesson finished or skipped."""
+    return progress["lesson"] in ("done", "skipped")
 
 
 def _update(**changes: object) -> None:
@@ -151,7 +160,7 @@ def record_result(table: Table) -> None:
         return
 
     def beat(kept: dict[str, Any]) -> dict[str, Any] | None:
-        upcoming = next((other for other in CAST if other.key not in kept["beaten"]), None)
+        upcoming = _next_in(kept)
         if upcoming is None or member.key != upcoming.key:
             return None
         return {**kept, "beaten": [*kept["beaten"], member.key]}
@@ -334,9 +343,7 @@ def lesson_skip() -> ResponseReturnValue:
 
     def change() -> None:
         store.update_story_progress(
-            lambda kept: (
-                None if kept["lesson"] in ("done", "skipped") else {**kept, "lesson": "skipped"}
-            )
+            lambda kept: None if _settled(kept) else {**kept, "lesson": "skipped"}
         )
 
     refused = _store(change)
