@@ -386,6 +386,7 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     then West, or West first with the seats drawn clockwise), and with two
     players "The computer" when the record names it so, else "Opponent"."""
     names = []
+    places = position_names(rules.players)
     for seat in range(rules.players):
         position = (seat - reviewed) % rules.players
         if position == 0:
@@ -394,7 +395,7 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
         elif rules.players == 2 and (players is None or players[seat] != COMPUTER):
             name = gettext("Opponent")
         else:
-            name = str(position_names(rules.players)[position])
+            name = str(places[position])
         names.append(name)
     return names
 

@@ -52,13 +52,13 @@ POSITION_NAMES_EN = {
 }
 
 
-def mirrored(names: list[T]) -> list[T]:
+def mirrored(names: list[T], clockwise: bool) -> list[T]:
     """Return a table's position names (``names``, by position) as the
-    player sees the seats: with the ``clockwise`` aid (:func:`.store.clockwise`)
-    the seat after theirs sits on their left, so with three or four players
+    player sees the seats: ``clockwise`` (the aid, :func:`.store.clockwise`)
+    puts the seat after theirs on their left, so with three or four players
     the first and last computers swap names ("West" plays after you)."""
     names = list(names)
-    if len(names) > 2 and store.clockwise():
+    if clockwise and len(names) > 2:
         names[1], names[-1] = names[-1], names[1]
     return names
 
@@ -66,7 +66,7 @@ def mirrored(names: list[T]) -> list[T]:
 def position_names(players: int) -> list[Any]:
     """The names of a table of ``players``' positions, in the page's
     language, as the player sees the seats (:func:`mirrored`)."""
-    return mirrored(POSITION_NAMES[players])
+    return mirrored(POSITION_NAMES[players], store.clockwise())
 
 
 def record_players(match: Match, hand: int) -> list[str]:
@@ -144,11 +144,13 @@ def names_for(players: int, opponent_key: object = None, sides: int = 2) -> Name
     issue 13); in a two-player story match against ``opponent_key`` (a
     cast key), the opponent's own name (issue 12)."""
     solo = sides > 2
+    clockwise = store.clockwise()
+    who = mirrored(POSITION_NAMES[players], clockwise)
     names = Names(
-        who=mirrored(POSITION_NAMES[players]),
-        taker=mirrored(TAKER_NAMES[players]),
-        sides=mirrored(POSITION_NAMES[players]) if solo else list(SIDE_NAMES[players]),
-        to=mirrored(SOLO_OBJECTS[players]) if solo else list(SIDE_OBJECTS[players]),
+        who=who,
+        taker=mirrored(TAKER_NAMES[players], clockwise),
+        sides=list(who) if solo else list(SIDE_NAMES[players]),
+        to=mirrored(SOLO_OBJECTS[players], clockwise) if solo else list(SIDE_OBJECTS[players]),
     )
     member = story_opponent(opponent_key) if players == 2 else None
     if member is not None:
