@@ -68,6 +68,11 @@ def status(client, key: str) -> dict:
     return client.get(f"/review/{key}/status").get_json()
 
 
+def summary_status(state: str, done: int, total: int, ahead: int | None = None) -> dict:
+    """The status JSON of a summary that is not waiting for room."""
+    return {"status": state, "done": done, "total": total, "ahead": ahead, "busy": False}
+
+
 @pytest.fixture
 def evaluated(monkeypatch):
     """The decisions the worker evaluates in this process, by number."""
@@ -95,24 +100,12 @@ def test_a_summary_is_queued_once_and_a_worker_computes_it(queue_app, queue, eva
     assert any(waiting in text for text in html)
     assert queue.job_ids == [key]
     client = queue_app.test_client()
-    assert status(client, key) == {
-        "status": "running",
-        "done": 0,
-        "total": total,
-        "ahead": 0,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("running", 0, total, ahead=0)
 
     run_burst(queue_app, queue)
 
     assert sorted(evaluated) == list(range(1, total + 1))
-    assert status(client, key) == {
-        "status": "done",
-        "done": total,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("done", total, total)
     page = client.get(f"/review/{key}").get_data(as_text=True)
     assert "Points lost per decision" in page and "The three costliest moves" in page
     assert "<progress" not in page
@@ -144,13 +137,7 @@ def test_a_failed_job_shows_as_failed_and_the_next_visit_finishes_it(
 
     monkeypatch.setattr(jobs, "evaluate_here", third_fails)
     run_burst(queue_app, queue)
-    assert status(client, key) == {
-        "status": "failed",
-        "done": 2,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("failed", 2, total)
 
     monkeypatch.setattr(jobs, "evaluate_here", real)
     page = client.get(f"/review/{key}").get_data(as_text=True)
@@ -178,13 +165,7 @@ def test_a_worker_that_dies_mid_job_shows_as_failed_and_nothing_is_lost(
 
     monkeypatch.setattr(jobs, "evaluate_here", dies_at_the_third)
     run_burst(queue_app, queue, Worker)  # each job in a forked work horse, as in production
-    assert status(client, key) == {
-        "status": "failed",
-        "done": 2,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("failed", 2, total)
     page = client.get(f"/review/{key}/status")
     assert page.status_code == 200
 
@@ -192,13 +173,7 @@ def test_a_worker_that_dies_mid_job_shows_as_failed_and_nothing_is_lost(
     page = client.get(f"/review/{key}").get_data(as_text=True)
     assert f"2 of {total} decisions evaluated" in page
     run_burst(queue_app, queue)
-    assert status(client, key) == {
-        "status": "done",
-        "done": total,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("done", total, total)
 
 
 def test_a_queue_that_cannot_be_reached_is_a_clear_503_and_nothing_is_lost(
@@ -213,13 +188,7 @@ def test_a_queue_that_cannot_be_reached_is_a_clear_503_and_nothing_is_lost(
     assert page.headers["Retry-After"] == "5"
     assert "The review queue is not answering right now" in html
     assert "Nothing is lost" in html
-    assert status(client, key) == {
-        "status": "new",
-        "done": 0,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("new", 0, total)
     # A step is evaluated in the web process's own search pool meanwhile.
     assert client.get(f"/review/{key}/1").status_code == 200
 
@@ -244,13 +213,7 @@ def test_the_review_worker_command_runs_the_queue(queue_app, queue, redis_server
     flask = [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"]
     done = subprocess.run(flask, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert status(client, key) == {
-        "status": "done",
-        "done": total,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("done", total, total)
     assert queue.count == 0
 
 
@@ -335,13 +298,7 @@ def test_a_job_waiting_past_the_stale_time_is_not_queued_twice(queue_app, queue)
     assert "this review is number 1 in line" in page
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
-    assert status(client, key) == {
-        "status": "done",
-        "done": total,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("done", total, total)
 
 
 def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app, queue):
@@ -361,10 +318,4 @@ def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app
     client.get(f"/review/{key}")
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
-    assert status(client, key) == {
-        "status": "done",
-        "done": total,
-        "total": total,
-        "ahead": None,
-        "busy": False,
-    }
+    assert status(client, key) == summary_status("done", total, total)
