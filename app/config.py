@@ -13,6 +13,7 @@ import difflib
 import os
 import re
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -94,6 +95,10 @@ _RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
 _QUERY_PASSWORD = re.compile(r"((?:^|&)password=)[^&]*")
 #: The URL settings whose values may hold a password.
 _SECRET_URLS = ("DATABASE_URL", "REDIS_URL")
+#: The settings that may also be read from a file named by
+#: ``FLASK_<NAME>_FILE`` (a Docker or Kubernetes secret), so the secret
+#: stays out of the environment.
+FROM_FILE = ("SECRET_KEY", *_SECRET_URLS)
 
 
 class ConfigError(click.ClickException):
@@ -122,7 +127,7 @@ def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
     # Only this app's settings: the fixed ones, Flask's and the extensions'
     # others (a typo such as FLASK_RATELIMIT_ENABLE among them) are not
     # knobs here.
-    known = DEFAULTS.keys() | _CLI_NAMES
+    known = DEFAULTS.keys() | _CLI_NAMES | {f"{name}_FILE" for name in FROM_FILE}
     problems = [
         f"FLASK_{name}: unknown setting ({_unknown_hint(name, known)})"
         for name in sorted(_environment_names())
@@ -132,13 +137,41 @@ def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
     secret = os.environ.get("FLASK_SECRET_KEY")
     if secret is not None:
         config["SECRET_KEY"] = secret
-        if len(secret) < _MIN_SECRET:
-            problems.append(f"FLASK_SECRET_KEY: use at least {_MIN_SECRET} random characters")
+    for name in FROM_FILE:
+        config.pop(f"{name}_FILE", None)
+        path = os.environ.get(f"FLASK_{name}_FILE")
+        if path is not None:
+            problems += _read_setting_file(config, name, path)
+    secret = config["SECRET_KEY"]
+    if isinstance(secret, str) and len(secret) < _MIN_SECRET:
+        source = (
+            "FLASK_SECRET_KEY_FILE" if "FLASK_SECRET_KEY_FILE" in os.environ else "FLASK_SECRET_KEY"
+        )
+        problems.append(f"{source}: use at least {_MIN_SECRET} random characters")
     if test_config:
         config.update(test_config)
     problems += _check(config)
     if problems:
         raise ConfigError("configuration error:\n  " + "\n  ".join(problems))
+
+
+def _read_setting_file(config: Config, name: str, path: str) -> list[str]:
+    """Set ``config[name]`` from the file ``FLASK_<name>_FILE`` names: its
+    text (UTF-8), one final line ending dropped. Return the problems: both
+    variables set, a file that cannot be read, an empty one."""
+    variable = f"FLASK_{name}_FILE"
+    if f"FLASK_{name}" in os.environ:
+        return [f"{variable}: set FLASK_{name} or {variable}, not both"]
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return [f"{variable}: cannot read {path!r} ({reason})"]
+    value = text.removesuffix("\n").removesuffix("\r")
+    if not value:
+        return [f"{variable}: {path!r} is empty"]
+    config[name] = value
+    return []
 
 
 def _environment_names() -> set[str]:

@@ -278,8 +278,14 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
     else:
         shared, sessions = True, f"Redis at {hide_password(config['REDIS_URL'])}"
     database = hide_password(config["SQLALCHEMY_DATABASE_URI"])
-    own_key = "FLASK_SECRET_KEY" not in os.environ
-    key = "this instance's own (instance/secret_key)" if own_key else "FLASK_SECRET_KEY"
+    key_file = os.environ.get("FLASK_SECRET_KEY_FILE")
+    own_key = "FLASK_SECRET_KEY" not in os.environ and key_file is None
+    if own_key:
+        key = "this instance's own (instance/secret_key)"
+    elif key_file is not None:
+        key = f"the file {key_file} (FLASK_SECRET_KEY_FILE)"
+    else:
+        key = "FLASK_SECRET_KEY"
     before, after = app.extensions.get(SCHEMA, (None, None))
     schema = f"upgraded {before or 'empty'} to {after}" if before != after else f"at {after}"
     try:
@@ -303,8 +309,8 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
     if shared and own_key:
         app.logger.warning(
             "sessions are in Redis but the secret key is this instance's own: set "
-            "FLASK_SECRET_KEY, the same on every instance, or another instance will refuse "
-            "this one's forms and games"
+            "FLASK_SECRET_KEY (or FLASK_SECRET_KEY_FILE), the same on every instance, or "
+            "another instance will refuse this one's forms and games"
         )
 
 

@@ -70,6 +70,88 @@ def test_a_numeric_secret_key_stays_text(monkeypatch, tmp_path):
     assert app.secret_key == "12345678901234567890"
 
 
+def test_secrets_are_read_from_the_files_the_file_variables_name(monkeypatch, tmp_path):
+    # As Docker and Kubernetes mount secrets: one value a file, often with
+    # a final line ending.
+    (tmp_path / "key").write_text("a-secret-key-from-a-file\n")
+    (tmp_path / "redis").write_text("redis://:S3cret@127.0.0.1:1/4")
+    (tmp_path / "database").write_text(f"sqlite:///{tmp_path / 'from-file.db'}\r\n")
+    monkeypatch.setenv("FLASK_SECRET_KEY_FILE", str(tmp_path / "key"))
+    monkeypatch.setenv("FLASK_SESSION_BACKEND", "redis")
+    monkeypatch.setenv("FLASK_REDIS_URL_FILE", str(tmp_path / "redis"))
+    monkeypatch.setenv("FLASK_DATABASE_URL_FILE", str(tmp_path / "database"))
+    app = create_app()
+    assert app.secret_key == "a-secret-key-from-a-file"
+    assert app.session_interface.client.connection_pool.connection_kwargs["db"] == 4
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'from-file.db'}"
+    assert "SECRET_KEY_FILE" not in app.config
+    assert (tmp_path / "from-file.db").exists()
+
+
+@pytest.mark.parametrize(
+    "env,files,message",
+    [
+        (
+            {"FLASK_SECRET_KEY_FILE": "{dir}/missing"},
+            {},
+            "FLASK_SECRET_KEY_FILE: cannot read '{dir}/missing' (No such file or directory)",
+        ),
+        (
+            {"FLASK_SECRET_KEY_FILE": "{dir}/key"},
+            {"key": "\n"},
+            "FLASK_SECRET_KEY_FILE: '{dir}/key' is empty",
+        ),
+        (
+            {"FLASK_SECRET_KEY_FILE": "{dir}/key"},
+            {"key": "short\n"},
+            "FLASK_SECRET_KEY_FILE: use at least 16 random characters",
+        ),
+        (
+            {"FLASK_SECRET_KEY_FILE": "{dir}/key", "FLASK_SECRET_KEY": "k" * 20},
+            {"key": "k" * 20},
+            "FLASK_SECRET_KEY_FILE: set FLASK_SECRET_KEY or FLASK_SECRET_KEY_FILE, not both",
+        ),
+        (
+            {"FLASK_DATABASE_URL_FILE": "{dir}"},
+            {},
+            "FLASK_DATABASE_URL_FILE: cannot read '{dir}' (Is a directory)",
+        ),
+        (
+            {"FLASK_DATABASE_URL_FILE": "{dir}/db"},
+            {"db": "postgresql+psycopg2://pisti:S3cret@db/pisti"},
+            "FLASK_DATABASE_URL: must be a URL such as",
+        ),
+        (
+            {"FLASK_REDIS_URL_FILE": "{dir}/redis"},
+            {"redis": b"redis://\xff"},
+            "FLASK_REDIS_URL_FILE: cannot read '{dir}/redis' ('utf-8' codec can't decode",
+        ),
+        (
+            {"FLASK_SECRET_KEY_FILES": "{dir}/key"},
+            {},
+            "FLASK_SECRET_KEY_FILES: unknown setting (did you mean FLASK_SECRET_KEY_FILE?)",
+        ),
+    ],
+)
+def test_a_file_variable_that_cannot_be_used_stops_start_up(
+    monkeypatch, tmp_path, env, files, message
+):
+    for name, text in files.items():
+        if isinstance(text, bytes):
+            (tmp_path / name).write_bytes(text)
+        else:
+            (tmp_path / name).write_text(text)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value.format(dir=tmp_path))
+    test_config = {"SESSION_FILE_DIR": str(tmp_path)}
+    if not any(name.startswith("FLASK_SECRET_KEY") for name in env):
+        test_config["SECRET_KEY"] = "x" * 16
+    with pytest.raises(ConfigError) as raised:
+        create_app(test_config)
+    assert message.format(dir=tmp_path) in str(raised.value)
+    assert "S3cret" not in str(raised.value)
+
+
 @pytest.mark.parametrize(
     "env,message",
     [
@@ -470,6 +552,15 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     serve_module._describe_setup(app, app.logger)
     said = capfd.readouterr().out.splitlines()
     assert len(said) == 1 and "secret key: FLASK_SECRET_KEY" in said[0]
+    monkeypatch.delenv("FLASK_SECRET_KEY")
+    (tmp_path / "key").write_text("k" * 32)
+    monkeypatch.setenv("FLASK_SECRET_KEY_FILE", str(tmp_path / "key"))
+    app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
+    capfd.readouterr()
+    serve_module._describe_setup(app, app.logger)
+    said = capfd.readouterr().out.splitlines()
+    assert len(said) == 1
+    assert f"secret key: the file {tmp_path / 'key'} (FLASK_SECRET_KEY_FILE)" in said[0]
 
 
 def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):

@@ -54,6 +54,8 @@ def test_compose_runs_redis_postgres_two_app_replicas_and_a_proxy(compose):
     assert "postgres-data" in compose["volumes"]
     assert "--appendonly" in services["redis"]["command"]
     assert services["proxy"]["ports"] == ["8000:80"]
+    # nginx resolves the replicas once, at its start: not before they answer.
+    assert services["proxy"]["depends_on"] == {"app": {"condition": "service_healthy"}}
     nginx = compose["configs"]["nginx"]["content"]
     assert "server app:8000;" in nginx and "proxy_pass http://pisti;" in nginx
     assert re.search(r"client_max_body_size 64k;", nginx)
