@@ -22,6 +22,16 @@ def outcome(winner: int | None) -> str:
     return "win" if winner == 0 else "loss"
 
 
+def points_count(house_rules: str) -> bool:
+    """Whether a game with these house-rule options (``"pisti=20
+    players=3"``, as :attr:`GameFacts.house_rules` and
+    :attr:`app.db.models.Result.house` keep them) scores as its rule set
+    does: none of them sets what a pişti, a Jack pişti, the most cards or
+    the last cards are worth (:data:`app.engine.rules.POINTS`)."""
+    options = {part.partition("=")[0] for part in house_rules.split()}
+    return options.isdisjoint(POINTS)
+
+
 @dataclass(frozen=True)
 class GameFacts:
     """One finished match, from the player's side (position 0).
@@ -76,8 +86,7 @@ class GameFacts:
         points tasks: not when its house rules set what a pişti, a Jack
         pişti, the most cards or the last cards are worth (a pişti of
         999,999 points would top every board)."""
-        options = {part.partition("=")[0] for part in self.house_rules.split()}
-        return options.isdisjoint(POINTS)
+        return points_count(self.house_rules)
 
     @property
     def deal_key(self) -> str:

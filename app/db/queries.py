@@ -29,6 +29,7 @@ from sqlalchemy import (
     case,
     delete,
     func,
+    literal,
     or_,
     select,
     update,
@@ -37,6 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import ColumnElement, Select
 
+from app.engine.rules import POINTS
 from app.story import progress as story
 
 from . import db, dialect_insert
@@ -987,12 +989,20 @@ def games_against(
 
 def hand_totals(player_id: int) -> dict[str, int]:
     """Return the player's sums over all results: ``games``, ``hands``,
-    ``points``, ``pistis``, ``jack_pistis``, ``most_cards``."""
+    ``pistis``, ``jack_pistis``, ``most_cards``; and ``points`` with
+    ``points_hands``, the points and hands of the games that score as
+    their rule set does (:func:`app.db.facts.points_count`: not those
+    whose house rules set what a pişti or the cards are worth)."""
+    options = literal(" ") + Result.house + literal(" ")
+    counted = and_(*(~options.contains(f" {name}=", autoescape=True) for name in POINTS))
     row = db.session.execute(
         select(
             func.count().label("games"),
             func.coalesce(func.sum(Result.hands), 0).label("hands"),
-            func.coalesce(func.sum(Result.points), 0).label("points"),
+            func.coalesce(func.sum(case((counted, Result.points), else_=0)), 0).label("points"),
+            func.coalesce(func.sum(case((counted, Result.hands), else_=0)), 0).label(
+                "points_hands"
+            ),
             func.coalesce(func.sum(Result.pistis), 0).label("pistis"),
             func.coalesce(func.sum(Result.jack_pistis), 0).label("jack_pistis"),
             func.coalesce(func.sum(Result.most_cards), 0).label("most_cards"),

@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.db.facts import points_count
 from app.db.models import Result
 
 WIDTH, HEIGHT = 320, 160
@@ -71,9 +72,17 @@ def _nice(value: float) -> float:
     return float(10 * power)
 
 
+def scored_as_set(results: Sequence[Result]) -> list[Result]:
+    """The ``results`` whose games score as their rule set does (not those
+    whose house rules set what a pişti or the cards are worth: a pişti of
+    999,999 points would flatten every other game's line)."""
+    return [r for r in results if r.hands and points_count(r.house)]
+
+
 def points_per_hand(results: Sequence[Result]) -> LineChart | None:
-    """Points per hand in each game, oldest first."""
-    return line_chart([("line-points", [r.points / r.hands for r in results if r.hands])])
+    """Points per hand in each game, oldest first, of the games
+    :func:`scored_as_set` keeps."""
+    return line_chart([("line-points", [r.points / r.hands for r in scored_as_set(results)])])
 
 
 def pistis_per_hand(results: Sequence[Result]) -> LineChart | None:

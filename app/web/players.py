@@ -262,6 +262,7 @@ def stats() -> str:
         totals=queries.hand_totals(player.id),
         results=results,
         points_chart=charts.points_per_hand(results),
+        scored=charts.scored_as_set(results),
         pisti_chart=charts.pistis_per_hand(results),
         game_label=_game_label,
     )

@@ -144,6 +144,35 @@ def test_statistics_page_draws_charts_with_numbers(app, visitor):
     assert Browser(app.test_client()).get("/me/stats").status_code == 200
 
 
+def test_statistics_leave_out_points_set_by_house_rules(app, visitor):
+    # A pişti worth 999,999 would make "points per hand" and its chart
+    # about one game: games whose house rules set what cards are worth are
+    # left out of the points (counted in games and hands), and the page
+    # says so; a house game that changes no value (three players) counts.
+    visitor.choose_name("Charts")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        games = (
+            ("preset", "", 30),
+            ("inflated", "pisti=999999 jack_pisti=999999", 2_000_037),
+            ("three", "players=3", 10),
+        )
+        for game_id, house, points in games:
+            facts = replace(_facts(game_id), points=points, hands=1, house_rules=house)
+            queries.record_result(player.id, facts)
+    page = " ".join(visitor.get("/me/stats").get_data(as_text=True).split())
+    assert "<dt>Games</dt><dd>3</dd>" in page and "<dt>Hands</dt><dd>3</dd>" in page
+    assert '<th scope="row">Points per hand, all games</th><td>20</td>' in page
+    assert '<th scope="row">Last game</th><td>10</td>' in page
+    assert '<th scope="row">Games in the chart</th><td>2</td>' in page
+    assert "2,000,037" not in page and "1,000,018" not in page
+    assert "are not counted here." in page
+    line = re.search(r'class="line-points" fill="none" points="([^"]*)"', page)
+    assert line is not None and len(line.group(1).split()) == 2
+    # The y scale runs to 50 (the 30 points' game), not to a million.
+    assert re.search(r'<text class="tick"[^>]*>50</text>', page)
+
+
 def test_statistics_tell_a_house_rules_game_from_its_base(app, visitor):
     # A classic match against Easy and a classic game of three (house
     # rules, two Easy computers) are two rows with two names.
@@ -213,3 +242,6 @@ def test_house_rules_that_set_points_add_no_points_to_the_boards(app, visitor):
         assert player.score == 60 + rewards
     page = visitor.get("/leaderboard?period=week").get_data(as_text=True)
     assert "2000037" not in page and "2,000,037" not in page
+    # Both boards' formulas say so.
+    assert "piştis are worth add no points" in page
+    assert "piştis are worth add no points" in visitor.get("/leaderboard").get_data(as_text=True)
