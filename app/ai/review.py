@@ -54,6 +54,11 @@ MISTAKE_POINTS = 2.0
 #: A sentence of why is given when the card played loses at least this
 #: many points against the best (less is within the noise of the worlds).
 WHY_POINTS = 0.5
+#: When taking the pile was worth at least this many points more than
+#: the card points and pişti in sight, the sentence names where the rest
+#: comes from: the cards counted for the most cards, or in the last deal
+#: the cards left on the table going to the last capture.
+BEYOND_POINTS = 1.0
 #: Half-width of a 95% interval, in standard errors (normal approximation).
 Z95 = 1.96
 
@@ -102,6 +107,9 @@ class Why:
 
     - ``take_pile``: ``best`` takes the pile (``cards`` cards, ``points``
       points seen, ``pisti`` whether it is a pişti); ``played`` left it.
+      ``beyond`` says where the capture's worth past those points comes
+      from (``"most_cards"``, worth ``bonus`` points; ``"last_capture"``,
+      the table left at the end), or is ``None`` (see :func:`_beyond`).
     - ``same_pile_keep_jack``: ``best`` takes the same pile as the Jack
       ``played`` did, and keeps the Jack.
     - ``keep_jack``: the Jack ``played`` took only ``cards`` cards worth
@@ -295,8 +303,14 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             and best[0] == top[0]
             and observation.rules.pisti_counts(len(observation.plays) + 1)
         )
+        shown = pile_points
+        if pisti:
+            jack = best[0] == "J"
+            shown += observation.rules.jack_pisti_points if jack else observation.rules.pisti_points
         facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
-        return Why("take_pile", {**facts, "pisti": pisti})
+        beyond = _beyond(observation, loss, shown)
+        bonus = observation.rules.most_cards_points
+        return Why("take_pile", {**facts, "pisti": pisti, "beyond": beyond, "bonus": bonus})
     if played[0] == "J" and takes_played and best[0] != "J":
         if takes_best:
             return Why("same_pile_keep_jack", {"best": best, "played": played})
@@ -320,6 +334,20 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
             return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})
     return Why("average", {"best": best, "played": played, "loss": _round(loss)})
+
+
+def _beyond(observation: Observation, loss: float, shown: float) -> str | None:
+    """Where a capture's worth beyond the ``shown`` points (card points
+    and pişti in sight) comes from, when ``loss`` exceeds them by
+    :data:`BEYOND_POINTS`: ``"last_capture"`` in the last deal (the cards
+    left at the end go to the last side to capture; seed 000),
+    ``"most_cards"`` while the stock lasts and the most cards score; else
+    ``None``."""
+    if loss < shown + BEYOND_POINTS:
+        return None
+    if observation.stock == 0:
+        return "last_capture"
+    return "most_cards" if observation.rules.most_cards_points else None
 
 
 def _interval(values: list[float]) -> tuple[float, float]:

@@ -16,7 +16,18 @@ from app.ai.review import (
     explain,
     summarize,
 )
-from app.engine import CLASSIC, FULL_DECK, RULE_SETS, GameState, observe, seeded_deck, with_options
+from app.engine import (
+    CLASSIC,
+    FULL_DECK,
+    RULE_SETS,
+    GameState,
+    Observation,
+    observe,
+    seeded_deck,
+    with_options,
+    would_capture,
+)
+from app.engine.cards import CARD_POINTS
 from app.engine.decisions import decisions
 
 #: The centre (5♣ on top), then seat 0's four cards, then seat 1's.
@@ -52,9 +63,9 @@ def test_throwing_away_a_pisti_is_a_mistake_and_says_why():
     assert step.mistake and step.loss > MISTAKE_POINTS
     played = next(estimate for estimate in step.estimates if estimate.card == "KD")
     assert played.loss_low > 0
-    assert step.why == Why(
-        "take_pile", {"best": "7S", "played": "KD", "cards": 1, "points": 0, "pisti": True}
-    )
+    facts = {"best": "7S", "played": "KD", "cards": 1, "points": 0, "pisti": True}
+    # Worth more than the pişti's 10 points: the cards count for the most cards.
+    assert step.why == Why("take_pile", {**facts, "beyond": "most_cards", "bonus": 3})
     assert step.estimates[0].card == "7S"
     assert step.number == 3 and step.play == 2 and step.worlds > 0
     # The estimates are points for the rest of the hand with their interval.
@@ -76,6 +87,50 @@ def test_a_step_survives_its_json_form():
 def test_a_card_not_in_hand_is_refused():
     with pytest.raises(ValueError, match="not in seat 0's hand"):
         evaluate(observe(stacked(), 0), "AS")
+
+
+def test_a_capture_worth_more_than_its_points_in_sight_says_why():
+    # The pişti in sight is 10 points: a loss of 10.5 is the pişti alone,
+    # 11.5 more than it (the cards taken count for the most cards).
+    position = observe(stacked(), 0)
+    assert explain(position, played="KD", best="7S", loss=10.5).facts["beyond"] is None
+    why = explain(position, played="KD", best="7S", loss=11.5)
+    assert (why.kind, why.facts["beyond"], why.facts["bonus"]) == ("take_pile", "most_cards", 3)
+    # No most-cards bonus in the rules: nothing more to say while the stock lasts.
+    no_bonus = with_options(CLASSIC, {"most_cards_points": 0})
+    rest = [card for card in FULL_DECK if card not in STACKED]
+    state = GameState.replay(no_bonus, STACKED + rest, ["JD", "7H"])
+    assert explain(observe(state, 0), played="KD", best="7S", loss=13).facts["beyond"] is None
+
+
+def _last_deal_choice() -> Observation:
+    """A position of a random classic hand in the last deal where the seat
+    to play holds a card that takes the pile by its rank and one that
+    takes nothing."""
+    rng = random.Random(7)
+    for number in range(100):
+        state = GameState.replay(CLASSIC, seeded_deck(f"beyond-{number}", CLASSIC), [])
+        while state.legal_plays():
+            hand = state.hands[state.turn]
+            top = state.pile_top
+            if state.stock == 0 and top is not None:
+                takes = [c for c in hand if would_capture(c, top) and c[0] != "J"]
+                if takes and any(not would_capture(c, top) for c in hand):
+                    return observe(state, state.turn)
+            state.play(rng.choice(state.legal_plays()))
+    raise AssertionError("no such position in 100 hands")
+
+
+def test_a_capture_in_the_last_deal_brings_the_table_left_at_the_end():
+    position = _last_deal_choice()
+    top = position.pile_top
+    takes = [card for card in position.hand if would_capture(card, top) and card[0] != "J"]
+    leaves = [card for card in position.hand if not would_capture(card, top)]
+    points = sum(CARD_POINTS[card] for card in position.pile_face_up)
+    why = explain(position, played=leaves[0], best=takes[0], loss=points + 0.5)
+    assert (why.kind, why.facts["beyond"]) == ("take_pile", None)
+    why = explain(position, played=leaves[0], best=takes[0], loss=points + 1.5)
+    assert (why.kind, why.facts["beyond"]) == ("take_pile", "last_capture")
 
 
 def test_a_jack_spent_on_a_poor_pile_is_worth_keeping():

@@ -554,6 +554,37 @@ def test_a_card_left_to_the_unseen_cards_of_its_rank_is_told_plainly(app, kind, 
     assert ("tek kart" in turkish) == (unseen == 1) and "bu sayı 0" in turkish
 
 
+@pytest.mark.parametrize(
+    ("beyond", "english", "turkish"),
+    [
+        (None, "left it for the others.", "bıraktı."),
+        (
+            "most_cards",
+            "left it for the others. Every card taken also counts towards the most cards "
+            "(3 points).",
+            "Alınan her kart en çok kart için de sayılır (3 puan).",
+        ),
+        (
+            "last_capture",
+            "left it for the others. In the last deal a capture may also bring the cards left "
+            "on the table at the end: they go to the last capture.",
+            "sonunda yerde kalan kartları da getirebilir",
+        ),
+    ],
+)
+def test_a_capture_says_where_its_worth_beyond_the_points_in_sight_comes_from(
+    app, beyond, english, turkish
+):
+    why = Why("take_pile", {**FACTS, "beyond": beyond, "bonus": 3})
+    for language, ending in (("en", english), ("tr", turkish)):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+            for you in (True, False):
+                sentence = str(macro(why, you))
+                assert sentence.endswith(ending) if language == "en" else ending in sentence
+                assert sentence.count(ending) == 1
+
+
 def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_opponent(client):
     record = finished_record(seed="review-named")
     record["players"] = ["Ayşe", "you"]
