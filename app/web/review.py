@@ -142,8 +142,8 @@ def upload_page() -> str:
 def upload() -> BaseResponse | tuple[str, int]:
     """Keep an uploaded record for review of the seat its ``players`` field
     names "you", else of seat 0, and go to its first decision; a file that
-    is missing, too large or not a valid record is refused (400, nothing
-    kept) with what was wrong. A ``players`` field that does not name one
+    is missing or not a valid record is refused (400, nothing kept) with
+    what was wrong, one over :data:`RECORD_LIMIT` bytes with 413. A ``players`` field that does not name one
     seat "you" among the right number of seats is left out, as a replay
     skips it."""
     file = request.files.get("record")
@@ -151,7 +151,8 @@ def upload() -> BaseResponse | tuple[str, int]:
         return _refused(gettext("Choose a record file to upload."))
     data = file.read(RECORD_LIMIT + 1)
     if len(data) > RECORD_LIMIT:
-        return _refused(_too_large())
+        # Too large whether the form's limit or the record's caught it.
+        return _refused(_too_large(), status=413)
     try:
         record = read_record(data)
     except InvalidRecord as exc:
