@@ -34,7 +34,7 @@ import json
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from flask import (
     Blueprint,
@@ -143,9 +143,9 @@ def upload() -> BaseResponse | tuple[str, int]:
     """Keep an uploaded record for review of the seat its ``players`` field
     names "you", else of seat 0, and go to its first decision; a file that
     is missing or not a valid record is refused (400, nothing kept) with
-    what was wrong, one over :data:`RECORD_LIMIT` bytes with 413. A ``players`` field that does not name one
-    seat "you" among the right number of seats is left out, as a replay
-    skips it."""
+    what was wrong, one over :data:`RECORD_LIMIT` bytes with 413. A
+    ``players`` field that does not name one seat "you" among the right
+    number of seats is left out, as a replay skips it."""
     file = request.files.get("record")
     if file is None or not file.filename:
         return _refused(gettext("Choose a record file to upload."))
@@ -224,8 +224,8 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     review = _review(key)
     queue_down = busy = False
     if review.status != "done":
-        busy = not _room_for(review)
-        queue_down = not busy and not _start(review)
+        started = _start(review)
+        busy, queue_down = started == "busy", started == "down"
         review = _review(key)
     steps = [Step.from_dict(data) for data in review_steps(review)]
     record = json.loads(review.record)
@@ -472,31 +472,35 @@ def _points_so_far(observation: Observation) -> list[int]:
     ]
 
 
-def _start(review: Review) -> bool:
+def _start(review: Review) -> Literal["started", "busy", "down"]:
     """Start the summary's job unless it is done or running elsewhere (the
     claim in the database decides, once): on the RQ queue when the app
     uses one (:func:`app.jobs.uses_queue`), else in this process. A job
     the queue lost, or whose worker died, is marked failed first, so it
-    starts again. Returns false when the queue could not be reached (the
+    starts again. Returns ``"started"`` (or done, or running elsewhere),
+    ``"busy"`` when :data:`MAX_SUMMARIES` are claimed already (it waits,
+    unclaimed), or ``"down"`` when the queue could not be reached (the
     claim is released: nothing started, nothing lost)."""
     if review.total == 0:
         if claim_review(review.key):
             save_steps(review.key, [], finished=True)
-        return True
+        return "started"
     _job_lost(review)
     if not claim_review(review.key, limit=MAX_SUMMARIES):
-        return True
+        # Claimed elsewhere, or no room: only the latter leaves it unclaimed.
+        waiting = _review(review.key).status in ("new", "failed")
+        return "busy" if waiting else "started"
     app = cast(Any, current_app)._get_current_object()
     if not jobs.uses_queue(app):
         JOBS.submit(_summarize, app, review.key)
-        return True
+        return "started"
     try:
         jobs.enqueue_summary(app, review.key)
     except RedisError:
         app.logger.warning("the review queue is not answering; review %s not started", review.key)
         release_review(review.key)
-        return False
-    return True
+        return "down"
+    return "started"
 
 
 def _job_lost(review: Review) -> bool:

@@ -674,3 +674,18 @@ def test_summaries_past_the_cap_wait_for_room(client, monkeypatch):
     page = client.get(f"/review/{second}").get_data(as_text=True)
     assert started == [first, second]
     assert '<p id="review-busy" class="alert" hidden>' in page
+
+
+def test_a_summary_the_claim_finds_no_room_for_says_it_waits(client, monkeypatch):
+    # Another server's claim lands between a count of the summaries and
+    # this one's claim: the claim decides, and the page says it waits.
+    started = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 1)
+    monkeypatch.setattr(review_pages, "running_summaries", lambda: 0)
+    first = key_of(upload(client, json.dumps(finished_record(seed="race-first")).encode()))
+    second = key_of(upload(client, json.dumps(finished_record(seed="race-second")).encode()))
+    assert client.get(f"/review/{first}").status_code == 200
+    page = client.get(f"/review/{second}").get_data(as_text=True)
+    assert started == [first]
+    assert '<p id="review-busy" class="alert">' in page
