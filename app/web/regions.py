@@ -214,7 +214,7 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
             f'<p class="count seen-face-down" title="{said}">'
             f'<span aria-hidden="true">{_("Your side’s face-down cards:")}</span>'
             f'<span class="visually-hidden">{said}</span>\n'
-            f"      {shown}</p>"
+            f'      <span class="seen-cards">{shown}</span></p>'
         )
     return (
         f'\n<section class="centre" data-region="centre" aria-label="{_("The centre")}">\n'

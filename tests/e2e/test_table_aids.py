@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     settled_when_ready,
     wait_settled,
 )
+from tests.e2e.test_table_motion import SIZES, assert_fits
 
 CAPTURE_SEED = first_seed(CARDEMS, lambda s: any(would_capture(c, s.pile_top) for c in s.hands[0]))
 QUIET_SEED = first_seed(
@@ -500,3 +501,45 @@ def test_language_switch_is_remembered(page: Page, live_server):
     deal(page, live_server, "switch")
     expect(page.locator("#your-hand")).to_have_text("Eliniz")
     assert page.evaluate("document.documentElement.lang") == "tr"
+
+
+@pytest.mark.parametrize("size_name", ["360x740", "390x844"])
+@pytest.mark.parametrize("rules", ["classic", "partners"])
+def test_a_phone_table_with_rows_added_still_fits(
+    browser, live_server, screenshots, size_name, rules
+):
+    """Games put aside, the counter and hints each add a row under the felt
+    on a phone, and so does the alert of a play from an out-of-date tab:
+    the cards make room, and nothing scrolls."""
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, f"rows-aside-{rules}", "classic")
+    deal(page, live_server, f"rows-{rules}", rules)
+    expect(page.locator(".kept")).to_be_visible()
+    plain = page.locator(".hand button").first.bounding_box()["height"]
+    # A play from an out-of-date tab: the table with an alert.
+    other = context.new_page()
+    other.goto(f"{live_server}/game")
+    assert play_card(page, page.locator(".hand button").first)
+    before = settled(other)
+    other.locator(".hand button").first.click()
+    wait_settled(other, before)
+    expect(other.locator(".happened > .alert")).to_contain_text("the table as it stands")
+    other.screenshot(path=screenshots / f"rows-409-{rules}-{size_name}.png")
+    assert_fits(other)
+    other.close()
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    hinted = 0
+    for _ in range(2):
+        assert play_card(page, page.locator(".hand button").first)
+        hinted += page.locator(".hints").count()
+        expect(page.locator(".counter")).to_be_visible()
+        assert_fits(page)
+    assert hinted
+    page.screenshot(path=screenshots / f"rows-{rules}-{size_name}.png")
+    # The cards gave the rows their room (at 390 there is room to spare).
+    smaller = page.locator(".hand button").first.bounding_box()["height"]
+    assert smaller < plain if size_name == "360x740" else smaller <= plain
+    context.close()

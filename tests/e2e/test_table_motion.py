@@ -89,7 +89,8 @@ def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> Non
 
 
 def assert_fits(page: Page) -> None:
-    """No scrolling, and the table, hand, scores and last action in view."""
+    """No scrolling, the table, hand, scores and last action in view, and
+    the stock's count on one line ("Stock: 32", not "Stock:" over "32")."""
     height, width, inner_height, inner_width = page.evaluate(
         "[document.scrollingElement.scrollHeight, document.scrollingElement.scrollWidth,"
         " innerHeight, innerWidth]"
@@ -100,6 +101,10 @@ def assert_fits(page: Page) -> None:
         box = page.locator(selector).first.bounding_box()
         assert box is not None, name
         assert box["y"] >= 0 and box["y"] + box["height"] <= inner_height + 0.5, name
+    lines = page.locator(".stock > .count").evaluate_all(
+        "els => els.map(e => e.getClientRects().length)"
+    )
+    assert lines in ([], [1]), f"the stock's count takes {lines} lines"
     # Each seat's card count lies on the felt, not over its edge.
     felt = page.locator(".table").first.bounding_box()
     for badge in page.locator(".seat .backs-count").all():
