@@ -1,0 +1,74 @@
+"""Small layout promises in Chromium, from a look at every page at phone and
+laptop sizes: boxes to tick keep their size beside long labels, each
+computer's level sits beside its name, a review's Previous, Summary and Next
+share one line on a 360 px phone, and links that stand alone are a
+finger's height."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import cards_in_hand, play_card
+from tests.e2e.test_table_motion import SIZES
+
+
+def box(locator) -> dict:
+    found = locator.bounding_box()
+    assert found is not None
+    return found
+
+
+def test_ticks_keep_their_size_beside_long_labels(browser: Browser, live_server):
+    for size in ("360x740", "1280x800"):
+        context = browser.new_context(viewport=SIZES[size])
+        page = context.new_page()
+        page.goto(f"{live_server}/deal/ticks")
+        page.locator(".deal-link button[type=submit]").click()
+        page.locator("details.settings summary").click()
+        ticks = page.locator("details.settings input[type=checkbox]")
+        widths = {round(box(tick)["width"], 1) for tick in ticks.all()}
+        assert len(widths) == 1, f"{size}: {widths}"
+        # The home page's aids: one below the other, not in a ragged row.
+        page.goto(f"{live_server}/")
+        page.locator(".panel details:has(form.aids) summary, .panel .aids").first.evaluate(
+            "e => e.closest('details') && (e.closest('details').open = true)"
+        )
+        lefts = {
+            round(box(tick)["x"]) for tick in page.locator("form.aids input[type=checkbox]").all()
+        }
+        assert len(lefts) == 1, f"{size}: {lefts}"
+        context.close()
+
+
+def test_each_computers_level_sits_beside_its_name_on_a_laptop(page: Page, live_server):
+    page.set_viewport_size(SIZES["1280x800"])
+    page.goto(f"{live_server}/")
+    form = page.locator("form[action='/new']")
+    form.locator("input[name=rules][value=partners]").check()
+    form.locator("details.partners-levels summary").click()
+    for position in (1, 2, 3):
+        label = box(form.locator(f"label[for='level_{position}']"))
+        select = box(form.locator(f"#level_{position}"))
+        assert label["x"] + label["width"] <= select["x"]
+        assert abs((label["y"] + label["height"] / 2) - (select["y"] + select["height"] / 2)) < 4
+
+
+def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/layout-review")
+    page.locator(".deal-link button[type=submit]").click()
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    page.get_by_role("button", name="Review this game").click()
+    page.get_by_role("link", name="Next").first.click()
+    nav = page.locator(".review-nav").first
+    tops = {round(box(link)["y"]) for link in nav.locator("a").all()}
+    assert nav.locator("a").count() == 3 and len(tops) == 1, tops
+    assert box(page.get_by_role("link", name="Show the hidden cards"))["height"] >= 44
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page.locator(".review-figures")).to_be_visible(timeout=60_000)
+    for link in page.locator("a.decision-link").all():
+        found = box(link)
+        assert found["height"] >= 44 and found["width"] >= 44
+    context.close()
