@@ -28,10 +28,11 @@ class Series:
 @dataclass
 class LineChart:
     """A chart in a ``WIDTH`` × ``HEIGHT`` view box: its lines and the
-    y-axis ticks as ``(y, label)``."""
+    y-axis ticks as ``(y, value)`` (the page writes the value in its
+    language's digits)."""
 
     series: list[Series]
-    ticks: list[tuple[float, str]]
+    ticks: list[tuple[float, float]]
     width: int = WIDTH
     height: int = HEIGHT
 
@@ -57,7 +58,7 @@ def line_chart(lines: Sequence[tuple[str, Sequence[float]]]) -> LineChart | None
         )
         for css, values in lines
     ]
-    ticks = [(y(top * step / 4), f"{top * step / 4:g}") for step in range(5)]
+    ticks = [(y(top * step / 4), top * step / 4) for step in range(5)]
     return LineChart(series, ticks)
 
 

@@ -171,6 +171,9 @@ def test_statistics_leave_out_points_set_by_house_rules(app, visitor):
     assert line is not None and len(line.group(1).split()) == 2
     # The y scale runs to 50 (the 30 points' game), not to a million.
     assert re.search(r'<text class="tick"[^>]*>50</text>', page)
+    # Piştis per hand run to 1 in quarters, in the page's language's digits.
+    turkish = visitor.client.get("/me/stats", headers={"Accept-Language": "tr"})
+    assert re.search(r'<text class="tick"[^>]*>0,25</text>', turkish.get_data(as_text=True))
 
 
 def test_statistics_tell_a_house_rules_game_from_its_base(app, visitor):

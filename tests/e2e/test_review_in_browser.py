@@ -144,7 +144,7 @@ def test_an_uploaded_record_is_told_in_plain_words(
     assert table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth") <= 0
     # The three-player record again: its summary is done already.
     upload_record(page, live_server, tmp_path / "three.json")
-    expect(page.locator(".review-who").first).to_have_text("Sıra 0 (ilk oynayan)")
+    expect(page.locator(".review-who").first).to_have_text("0 numaralı oyuncu (ilk oynayan)")
     expect(page.locator(".review-verdict h2")).to_contain_text("Oynanan kart:")
     page.get_by_role("link", name="Özet").first.click()
     expect(page.locator("table.per-decision thead")).to_contain_text("Oynanan kart")

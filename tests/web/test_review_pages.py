@@ -224,7 +224,7 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
     turkish = client.get(response.headers["Location"], headers={"Accept-Language": "tr"})
     text = turkish.get_data(as_text=True)
     assert "İnceleme · Klasik · 3 oyuncu · Vale piştisi 10</span>" in text
-    assert who(text) == ["Sıra 0 (ilk oynayan)", "Doğu", "Batı"]
+    assert who(text) == ["0 numaralı oyuncu (ilk oynayan)", "Doğu", "Batı"]
     assert "eksi diğer tarafların ortalaması" in text
     for english in ("players", "East", "West", "Seat", "seat", "Card played"):
         assert english not in visible(text)
