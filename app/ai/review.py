@@ -52,7 +52,8 @@ SEED = "review/1"
 #: the hand) against the best card, its 95% interval clear of zero.
 MISTAKE_POINTS = 2.0
 #: A sentence of why is given when the card played loses at least this
-#: many points against the best (less is within the noise of the worlds).
+#: many points against the best, rounded to one decimal as the page shows
+#: it (less is within the noise of the worlds).
 WHY_POINTS = 0.5
 #: When taking the pile was worth at least this many points more than
 #: the card points and pişti in sight, the sentence names where the rest
@@ -259,7 +260,7 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
     estimates.sort(key=lambda estimate: (estimate.loss, estimate.card != played))
     mine = next(estimate for estimate in estimates if estimate.card == played)
     mistake = mine.loss > MISTAKE_POINTS and mine.loss_low > 0
-    why = explain(observation, played, best, mine.loss) if mine.loss >= WHY_POINTS else None
+    why = explain(observation, played, best, mine.loss) if tells_why(mine.loss) else None
     return Step(
         number=number,
         play=len(observation.plays),
@@ -271,6 +272,13 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
         why=why,
         worlds=worlds,
     )
+
+
+def tells_why(loss: float) -> bool:
+    """Whether a card that lost ``loss`` points against the best gets a
+    sentence of why: at least :data:`WHY_POINTS` as the page shows it, to
+    one decimal (a loss of 0.46 is shown, and told, as 0.5)."""
+    return round(loss, 1) >= WHY_POINTS
 
 
 def summarize(steps: list[Step]) -> Summary:

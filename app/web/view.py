@@ -198,7 +198,7 @@ def _taker_words(
     if event["captured"]:
         # The pile before the play, so the count agrees with "Pile: N cards".
         return ngettext(
-            "captured the pile's %(num)s card",
+            "captured the pile's only card",
             "captured the pile's %(num)s cards",
             event["captured"] - 1,
         )
@@ -243,7 +243,7 @@ def describe_plays(
     """Return the sentences telling the plays of ``log`` (``PlayResult``
     fields plus ``position``), each with its step in the log, e.g.
     ``(0, "You played 4♥: the computer took it with 4♣.")``, ``(1, "The
-    computer played 4♣: captured the pile's 1 card.")``: a card that stayed on
+    computer played 4♣: captured the pile's only card.")``: a card that stayed on
     the pile is told with what became of it. ``names``: the table's
     (:func:`table_names`), by default the computer's."""
     names = names or names_for(match.players, sides=match.sides)

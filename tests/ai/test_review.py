@@ -15,6 +15,7 @@ from app.ai.review import (
     evaluate,
     explain,
     summarize,
+    tells_why,
 )
 from app.engine import (
     CLASSIC,
@@ -194,3 +195,10 @@ def test_every_rule_set_has_its_decisions_and_summary(rules):
 def test_a_seat_outside_the_game_is_refused():
     with pytest.raises(ValueError, match="seat 2"):
         decisions(stacked(), 2)
+
+
+@pytest.mark.parametrize(("loss", "told"), [(0.44, False), (0.46, True), (0.5, True), (0.0, False)])
+def test_a_loss_gets_its_why_as_the_page_shows_it(loss, told):
+    # The page shows a loss to one decimal: one shown as 0.5 is never
+    # called a good play with "no card was better by half a point".
+    assert tells_why(loss) is told

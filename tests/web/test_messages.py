@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from app.engine import CARDEMS, card_label, would_capture
 from app.web.table import Table
+from app.web.view import _taker_words, position_names
 from tests.conftest import start_deal
 from tests.web.test_score_pages import play_hand
 
@@ -137,3 +138,19 @@ def test_face_down_cards_taken_are_counted_apart_from_the_points(player):
     assert "face down" not in computer
     page = player.client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert ">3 tanesi kapalı</span>" in page
+
+
+def test_a_jack_on_a_lone_card_takes_the_piles_only_card(app):
+    # Not "captured the pile's 1 card": a lone card taken by a Jack (no
+    # pişti: another rank) is the pile's only card.
+    match = Table.start(CARDEMS, "lone", ["medium"], True).match
+    event = {"jack_pisti": False, "pisti": False, "captured": 2}
+    for language, words in (
+        ("en", "captured the pile's only card"),
+        ("tr", "yerdeki tek kartı aldı"),
+    ):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            assert _taker_words(event, None, position_names(2), match) == words
+    with app.test_request_context():
+        three = _taker_words({**event, "captured": 4}, None, position_names(2), match)
+    assert three == "captured the pile's 3 cards"

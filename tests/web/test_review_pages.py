@@ -104,7 +104,7 @@ def test_hidden_cards_show_only_on_request(client):
     for card in hidden:
         assert card_name(card) not in plain.replace(card_name(first.played), "")
         assert card_name(card) in shown
-    assert "Show the hidden cards" in plain and "Hide the hidden cards" in shown
+    assert "Show the hidden cards" in plain and "Hide those cards again" in shown
 
 
 def test_steps_go_forward_and_back_and_end(client):
