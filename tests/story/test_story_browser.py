@@ -100,6 +100,11 @@ def outside_the_screen(page: Page) -> list[str]:
     )
 
 
+def scrolled_by(page: Page) -> int:
+    """How far the whole page would scroll, in CSS pixels (0: it fits)."""
+    return page.evaluate("Math.max(0, document.documentElement.scrollHeight - innerHeight)")
+
+
 def one_row(page: Page, selector: str) -> bool:
     """Whether the cards in ``selector`` lie on one row (it is less than one
     and a half of its tallest card high)."""
@@ -120,15 +125,16 @@ def one_row(page: Page, selector: str) -> bool:
 def test_every_lesson_step_fits_the_screen(
     browser: Browser, live_server, screenshots, size_name, locale
 ):
-    """Each step's words, the pile and the hand are on the screen without
-    scrolling, after the right card and after a wrong one; the pile stays on
-    one row."""
+    """Each step fits the screen without scrolling (its words, the pile and
+    the hand above all), after the right card and after a wrong one; the
+    pile stays on one row."""
     context = browser.new_context(viewport=SIZES[size_name], locale=locale)
     page = context.new_page()
     page.goto(live_server + "/story/lesson")
     for number, step in enumerate(STEPS):
         lesson_step_shown(page, number)
         assert outside_the_screen(page) == [], f"step {number + 1}"
+        assert scrolled_by(page) == 0, f"step {number + 1}"
         assert one_row(page, ".lesson-fan"), f"step {number + 1}: the pile wraps"
         # The pile is named above it; her hand is counted below, not as its
         # caption.
@@ -141,6 +147,7 @@ def test_every_lesson_step_fits_the_screen(
             expect(page.locator(".wrong")).to_be_visible()
             lesson_step_shown(page, number)
             assert outside_the_screen(page) == [], f"step {number + 1}, a wrong card"
+            assert scrolled_by(page) == 0, f"step {number + 1}, a wrong card"
             page.screenshot(
                 path=screenshots / f"lesson-step{number + 1}-wrong-{size_name}-{locale}.png"
             )
