@@ -927,14 +927,31 @@ def weekly_leaderboard(week: date, page: int, player_id: int | None) -> Board:
 
 
 def deal_results(key: str, limit: int = 20) -> list[dict[str, Any]]:
-    """Return the best ``limit`` results of the deal ``key`` (see
-    :func:`app.db.facts.deal_key`): name, points, the other side's points,
+    """Return the best ``limit`` players' results of the deal ``key`` (see
+    :func:`app.db.facts.deal_key`), each player's best once (who played the
+    link again is not listed twice): name, points, the other side's points,
     outcome; best points first, then the earlier finish."""
-    query = (
-        select(Player.name, Result.points, Result.opp_points, Result.outcome, Result.player_id)
-        .join(Player, Player.id == Result.player_id)
+    best_first = (Result.points.desc(), Result.finished_at, Result.id)
+    ranked = (
+        select(
+            Result.player_id,
+            Result.points,
+            Result.opp_points,
+            Result.outcome,
+            Result.finished_at,
+            Result.id,
+            func.row_number().over(partition_by=Result.player_id, order_by=best_first).label("nth"),
+        )
         .where(Result.deal_key == key)
-        .order_by(Result.points.desc(), Result.finished_at)
+        .subquery()
+    )
+    query = (
+        select(
+            Player.name, ranked.c.points, ranked.c.opp_points, ranked.c.outcome, ranked.c.player_id
+        )
+        .join(Player, Player.id == ranked.c.player_id)
+        .where(ranked.c.nth == 1)
+        .order_by(ranked.c.points.desc(), ranked.c.finished_at, ranked.c.id)
         .limit(limit)
     )
     return [row._asdict() for row in db.session.execute(query)]

@@ -138,6 +138,8 @@ BASE_NAMES: dict[str, Any] = {
     "classic": lazy_gettext("Classic"),
     "partners": lazy_gettext("Partners"),
 }
+#: The Partners base named in the line when its game has no partners.
+PARTNERSHIP_RULES = lazy_gettext("Partnership rules")
 #: A choice in a few words for the compact line, by option and value text.
 SHORT: dict[tuple[str, str], Any] = {
     ("opening_jack", "swap"): lazy_gettext("opening Jack swapped"),
@@ -213,7 +215,12 @@ SUMMARIES_KEPT = 512
 def _summary(rules: RuleSet, target: int | None, catalogue: object) -> dict[str, Any]:
     """:func:`rules_summary` in ``catalogue``, the request's (a key only)."""
     overrides = rules.overrides
-    parts = [str(BASE_NAMES[rules.name])]
+    base = BASE_NAMES[rules.name]
+    if rules.name == "partners" and rules.teams != "partners":
+        # Not "Partners · 4 each for themselves": the partnership rules,
+        # played without partners.
+        base = PARTNERSHIP_RULES
+    parts = [str(base)]
     if "players" in overrides or "teams" in overrides:
         parts.append(_seating(rules))
     parts.extend(

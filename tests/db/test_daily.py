@@ -53,6 +53,8 @@ def test_the_seed_stays_secret_while_the_day_lasts(app, visitor):
         seed = daily.daily_seed(daily.today(), "cardems")
     assert 'class="verdict"' in page
     assert seed not in page
+    # Its "play again" is a new deal, not the Daily again: it says so.
+    assert "A new deal, same game" in page and ">Play again<" not in page
     later = "its seed, share link, records and review open once the day is over"
     assert later in page
     # The record and the review show every card: a friend who got them

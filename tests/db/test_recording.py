@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import threading
+from dataclasses import replace
 
 from sqlalchemy import Connection, func, select
 from sqlalchemy.exc import OperationalError
@@ -160,6 +161,17 @@ def test_shared_deal_lists_everyone_best_first(app):
     assert "Everyone who finished this deal" in page
     table = page.split("Everyone who finished this deal")[1]
     assert "First" in table and "Second" in table
+
+
+def test_a_player_who_plays_a_shared_deal_again_is_listed_once_with_the_best(app):
+    with app.app_context():
+        again, _ = queries.create_player("Again")
+        other, _ = queries.create_player("Other")
+        for game_id, player, points in (("a1", again, 7), ("o1", other, 9), ("a2", again, 12)):
+            queries.record_result(player.id, replace(_facts(game_id), points=points))
+        key = _facts("x").deal_key
+        rows = [(row["name"], row["points"]) for row in queries.deal_results(key)]
+    assert rows == [("Again", 12), ("Other", 9)]
 
 
 def _deal_list(page: str) -> str:

@@ -129,6 +129,19 @@ def test_skipping_the_lesson(client):
     assert "Skip the lesson" not in text(client.get("/story/lesson"))
 
 
+def test_once_the_lesson_is_settled_the_next_player_comes_first(client):
+    # On a phone the next player is far down the path: after the lesson,
+    # "Next at the table" and its one Play button come before the path,
+    # and the lesson's panel goes to the end.
+    client.post("/story/lesson/skip", data={"csrf_token": token(client)})
+    html = client.get("/story").get_data(as_text=True)
+    nxt, path, lesson = (html.index(part) for part in ("story-next", "story-path", "story-lesson"))
+    assert nxt < path < lesson
+    assert "Next at the table: Aunt Hayriye" in text(client.get("/story"))
+    assert html.count('name="opponent"') == 1
+    assert html.count('value="hayriye"') == 1
+
+
 def start(client, key: str):
     return client.post("/story/play", data={"csrf_token": token(client), "opponent": key})
 

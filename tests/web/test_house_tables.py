@@ -180,7 +180,8 @@ def test_the_four_solo_table_and_its_rules_in_turkish(client):
     link = "/deal/dort?rules=partners&teams=solo&pisti_on_last_play=true&target=51&level=easy"
     assert start_deal(client, link, headers=turkish).status_code == 303
     page = shown(client.get("/game", headers=turkish).get_data(as_text=True))
-    assert "Eşli · 4 kişi, herkes kendine · son kartla pişti sayılır · hedef 51" in page
+    line = "Eşli oyun kuralları · 4 kişi, herkes kendine · son kartla pişti sayılır · hedef 51"
+    assert line in page
     assert "<li>Taraflar: herkes kendine</li>" in page
     assert re.findall(r'<span class="who">([^<]+)</span>', page) == [
         "Siz",
