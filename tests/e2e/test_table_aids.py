@@ -543,3 +543,35 @@ def test_a_phone_table_with_rows_added_still_fits(
     smaller = page.locator(".hand button").first.bounding_box()["height"]
     assert smaller < plain if size_name == "360x740" else smaller <= plain
     context.close()
+
+
+def test_games_put_aside_go_under_everything_at_the_table_on_a_phone(browser, live_server):
+    """The heaviest phone table (four each for themselves, counter and
+    hints, two games aside, a 409's alert) may not fit 360×740 whole: what
+    gives way is below the felt's story — the counter, the aids and, last,
+    the games put aside — never the table, the hand, the score or what
+    happened."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, "aside-one", "classic")
+    deal(page, live_server, "aside-two", "cardems")
+    deal(page, live_server, "heavy", "classic&players=4&teams=solo")
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    other = context.new_page()
+    other.goto(f"{live_server}/game")
+    assert play_card(page, page.locator(".hand button").first)
+    before = settled(other)
+    other.locator(".hand button").first.click()
+    wait_settled(other, before)
+    expect(other.locator(".happened > .alert")).to_be_visible()
+    height = other.evaluate("innerHeight")
+    for selector in (".table", ".you .hand", ".scoreboard", ".happened"):
+        box = other.locator(selector).first.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, selector
+    boxes = [
+        other.locator(f".board > .{name}").first.bounding_box() for name in ("settings", "kept")
+    ]
+    assert boxes[0]["y"] < boxes[1]["y"]
+    context.close()
