@@ -565,16 +565,15 @@ def test_a_card_left_to_the_unseen_cards_of_its_rank_is_told_plainly(app, kind, 
 @pytest.mark.parametrize(
     ("beyond", "english", "turkish"),
     [
-        (None, "left it for the others.", "bıraktı."),
+        (None, "left it on the table.", "bıraktı."),
         (
             "most_cards",
-            "left it for the others. Every card taken also counts towards the most cards "
-            "(3 points).",
+            "left it on the table. Every card taken also counts towards the most cards (3 points).",
             "Alınan her kart en çok kart için de sayılır (3 puan).",
         ),
         (
             "last_capture",
-            "left it for the others. In the last deal a capture may also bring the cards left "
+            "left it on the table. In the last deal a capture may also bring the cards left "
             "on the table at the end: they go to the last capture.",
             "sonunda yerde kalan kartları da getirebilir",
         ),
