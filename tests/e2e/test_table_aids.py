@@ -503,6 +503,20 @@ def test_language_switch_is_remembered(page: Page, live_server):
     assert page.evaluate("document.documentElement.lang") == "tr"
 
 
+def a_stale_tab(context, page: Page, live_server: str) -> Page:
+    """Another tab on ``page``'s game, left behind by a play in ``page``,
+    whose own play is then refused: it shows the table with the 409's
+    alert."""
+    other = context.new_page()
+    other.goto(f"{live_server}/game")
+    assert play_card(page, page.locator(".hand button").first)
+    before = settled(other)
+    other.locator(".hand button").first.click()
+    wait_settled(other, before)
+    expect(other.locator(".happened > .alert")).to_contain_text("the table as it stands")
+    return other
+
+
 @pytest.mark.parametrize("size_name", ["360x740", "390x844"])
 @pytest.mark.parametrize("rules", ["classic", "partners"])
 def test_a_phone_table_with_rows_added_still_fits(
@@ -518,13 +532,7 @@ def test_a_phone_table_with_rows_added_still_fits(
     expect(page.locator(".kept")).to_be_visible()
     plain = page.locator(".hand button").first.bounding_box()["height"]
     # A play from an out-of-date tab: the table with an alert.
-    other = context.new_page()
-    other.goto(f"{live_server}/game")
-    assert play_card(page, page.locator(".hand button").first)
-    before = settled(other)
-    other.locator(".hand button").first.click()
-    wait_settled(other, before)
-    expect(other.locator(".happened > .alert")).to_contain_text("the table as it stands")
+    other = a_stale_tab(context, page, live_server)
     other.screenshot(path=screenshots / f"rows-409-{rules}-{size_name}.png")
     assert_fits(other)
     other.close()
@@ -559,13 +567,7 @@ def test_games_put_aside_go_under_everything_at_the_table_on_a_phone(browser, li
     set_aid(page, "Played-cards counter", True)
     set_aid(page, "Hints on your turn", True)
     page.locator("details.settings summary").click()
-    other = context.new_page()
-    other.goto(f"{live_server}/game")
-    assert play_card(page, page.locator(".hand button").first)
-    before = settled(other)
-    other.locator(".hand button").first.click()
-    wait_settled(other, before)
-    expect(other.locator(".happened > .alert")).to_be_visible()
+    other = a_stale_tab(context, page, live_server)
     height = other.evaluate("innerHeight")
     for selector in (".table", ".you .hand", ".scoreboard", ".happened"):
         box = other.locator(selector).first.bounding_box()
