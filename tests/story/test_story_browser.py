@@ -153,6 +153,10 @@ def test_every_lesson_step_fits_the_screen(
             )
         page.locator(f'.hand button[value="{step.card}"]').click()
     expect(page.locator(".score")).to_be_visible()
+    # The scoring too: the table, her verdict and both ways on.
+    assert scrolled_by(page) == 0, "the scoring"
+    expect(page.locator(".lesson-score .story-actions button")).to_be_in_viewport(ratio=1)
+    page.screenshot(path=screenshots / f"lesson-scoring-{size_name}-{locale}.png")
     context.close()
 
 
