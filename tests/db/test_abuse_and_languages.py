@@ -80,3 +80,31 @@ def test_new_pages_in_turkish_have_no_english_left(app, path):
     if path == "/me/stats":  # Turkish numbers: "%100", "15,8"
         assert re.search(r">%\d+<", page) and not re.search(r"\d %", page)
         assert not re.search(r">\d+\.\d+<", page)
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "sentence"),
+    [
+        ("en", "/leaderboard", '<a href="/me">Choose a name</a> to be on the leaderboards.'),
+        ("tr", "/leaderboard", 'Sıralamalara girmek için <a href="/me">bir ad seçin</a>.'),
+        (
+            "en",
+            "/daily",
+            '<a href="/me">Choose a name</a> before you start, and your first Daily game of the'
+            " day is ranked.",
+        ),
+        (
+            "tr",
+            "/daily",
+            'Başlamadan önce <a href="/me">bir ad seçerseniz</a> günün ilk Günlük oyununuz'
+            " sıralamaya girer.",
+        ),
+    ],
+)
+def test_a_sentence_around_a_link_is_one_sentence_in_each_language(app, language, path, sentence):
+    """The invitation to choose a name is translated whole, its link inside
+    it where the language puts it (not two halves around an English-ordered
+    link)."""
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    assert sentence in client.get(path).get_data(as_text=True)
