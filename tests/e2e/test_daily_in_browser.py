@@ -25,7 +25,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server + "/")
     page.get_by_role("link", name="Your profile and tasks").first.click()
-    name = f"Oyuncu {size_name}"
+    name = f"Karaosmanoğlu {size_name[:9]}"  # a long surname, as many are
     page.get_by_label("Your display name").fill(name)
     page.get_by_role("button", name="Keep my results").click()
     expect(page.locator("h1")).to_have_text(name)
@@ -46,6 +46,19 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.get_by_role("link", name="Daily deal").first.click()
     expect(page.locator(".your-place")).to_contain_text("Your place:")
     expect(page.locator("tr.mine")).to_contain_text(name)
+    # The surname on one line, even on a phone's board (the finishing time
+    # goes under the name there, leaving it the room).
+    lines = page.evaluate(
+        """() => {
+          const text = document.querySelector('tr.mine th').firstChild;
+          const range = document.createRange();
+          range.setStart(text, 0);
+          range.setEnd(text, 'Karaosmanoğlu'.length);
+          return range.getClientRects().length;
+        }"""
+    )
+    assert lines == 1
+    expect(page.locator("tr.mine")).to_contain_text(re.compile(r"\d\d:\d\d:\d\d"))
     # The whole board in sight, no column behind a scroll of its own.
     assert page.evaluate(
         "[...document.querySelectorAll('.board-wrap')].every((b) => b.scrollWidth <= b.clientWidth)"
