@@ -556,9 +556,9 @@ def test_a_phone_table_with_rows_added_still_fits(
 def test_games_put_aside_go_under_everything_at_the_table_on_a_phone(browser, live_server):
     """The heaviest phone table (four each for themselves, counter and
     hints, two games aside, a 409's alert) may not fit 360×740 whole: what
-    gives way is below the felt's story — the counter, the aids and, last,
-    the games put aside — never the table, the hand, the score or what
-    happened."""
+    gives way is below the felt's story — the counter, the games put aside
+    and, last, the aids, whose line the language links share — never the
+    table, the hand, the score or what happened."""
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     deal(page, live_server, "aside-one", "classic")
@@ -575,5 +575,5 @@ def test_games_put_aside_go_under_everything_at_the_table_on_a_phone(browser, li
     boxes = [
         other.locator(f".board > .{name}").first.bounding_box() for name in ("settings", "kept")
     ]
-    assert boxes[0]["y"] < boxes[1]["y"]
+    assert boxes[1]["y"] < boxes[0]["y"]
     context.close()

@@ -105,6 +105,34 @@ def assert_fits(page: Page) -> None:
         "els => els.map(e => e.getClientRects().length)"
     )
     assert lines in ([], [1]), f"the stock's count takes {lines} lines"
+    # The language links, in the page's bottom corner, cover no words of
+    # the board.
+    covered = page.evaluate(
+        """() => {
+          const lines = (element) => {
+            const found = [];
+            const words = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+            while (words.nextNode()) {
+              // Words shown: not blank, not in a closed panel, not visually hidden.
+              const holder = words.currentNode.parentElement;
+              const box = holder.getBoundingClientRect();
+              if (!words.currentNode.data.trim() || !holder.checkVisibility()) continue;
+              if (box.width <= 1 || box.height <= 1) continue;
+              const range = document.createRange();
+              range.selectNodeContents(words.currentNode);
+              found.push(...[...range.getClientRects()].filter((box) => box.width && box.height));
+            }
+            return found;
+          };
+          const meets = (a, b) =>
+            a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          const foot = lines(document.querySelector('.foot'));
+          return [...document.querySelectorAll('.board > *')]
+            .filter((part) => lines(part).some((line) => foot.some((own) => meets(line, own))))
+            .map((part) => part.className);
+        }"""
+    )
+    assert covered == [], f"the language links cover {covered}"
     # Each seat's card count lies on the felt, not over its edge.
     felt = page.locator(".table").first.bounding_box()
     for badge in page.locator(".seat .backs-count").all():
