@@ -165,7 +165,8 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     page = visitor.get("/daily").get_data(as_text=True)
     assert "Your place: 1 of 1" in page
     assert "Ranked Rana" in page
-    assert f"Your ranked game is done: {results[0].points} points." in page
+    points = results[0].points  # the day's deal: "1 point." or "N points."
+    assert f"Your ranked game is done: {points} point{'' if points == 1 else 's'}." in page
     assert "Play today&#39;s deal (unranked)" in page or "Play today's deal (unranked)" in page
 
 
