@@ -577,3 +577,30 @@ def test_games_put_aside_go_under_everything_at_the_table_on_a_phone(browser, li
     ]
     assert boxes[1]["y"] < boxes[0]["y"]
     context.close()
+
+
+@pytest.mark.parametrize(
+    "size", [{"width": 844, "height": 390}, {"width": 667, "height": 375}], ids=["844", "667"]
+)
+def test_the_aids_panel_fits_a_phone_held_sideways(browser, live_server, size):
+    """The aids open upwards from the page's foot: on a phone held sideways
+    the panel stays between the bar and the screen's bottom edge (it once
+    began 81–141 px above the screen, its first aids out of reach) and
+    scrolls within itself to the last aid."""
+    context = browser.new_context(viewport=size, reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, f"sideways-aids-{size['width']}", "classic&players=3")
+    page.locator("details.settings summary").click()
+    top, bottom, bar = page.evaluate(
+        """() => {
+          const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+          const panel = box('.board > .settings form');
+          return [panel.top, panel.bottom, box('.bar').bottom];
+        }"""
+    )
+    assert bar <= top and bottom <= size["height"], (bar, top, bottom)
+    first = page.get_by_label("Highlight the cards that would capture").bounding_box()
+    assert first["y"] >= bar
+    set_aid(page, "Play goes clockwise", True)  # the last aid, scrolled to
+    expect(page.locator("body.clockwise")).to_have_count(1)
+    context.close()
