@@ -604,3 +604,23 @@ def test_the_aids_panel_fits_a_phone_held_sideways(browser, live_server, size):
     set_aid(page, "Play goes clockwise", True)  # the last aid, scrolled to
     expect(page.locator("body.clockwise")).to_have_count(1)
     context.close()
+
+
+def test_the_heaviest_table_fits_a_laptop(browser, live_server, screenshots):
+    """Beside the felt on a 1280×700 laptop: four sides, two games put
+    aside, the counter, hints and a 409's alert all fit the column, the aids
+    and the language links sharing its last line (the column once made the
+    page 57–94 px taller than the screen, your cards cut off below)."""
+    context = browser.new_context(viewport=SIZES["1280x700"], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, "laptop-aside-one", "classic")
+    deal(page, live_server, "laptop-aside-two", "classic")
+    deal(page, live_server, "laptop-heavy", "classic&players=4&teams=solo")
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    other = a_stale_tab(context, page, live_server)
+    expect(other.locator(".counter")).to_be_visible()
+    other.screenshot(path=screenshots / "heaviest-table-1280x700.png")
+    assert_fits(other)
+    context.close()
