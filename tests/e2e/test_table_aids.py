@@ -624,3 +624,28 @@ def test_the_heaviest_table_fits_a_laptop(browser, live_server, screenshots):
     other.screenshot(path=screenshots / "heaviest-table-1280x700.png")
     assert_fits(other)
     context.close()
+
+
+@pytest.mark.parametrize("rules", ["classic&players=3", "classic&players=4&teams=solo"])
+def test_what_happened_is_read_whole_on_a_wide_phone_held_sideways(browser, live_server, rules):
+    """On a phone held sideways (844×390) with three or four sides, the
+    counter and hints, the sides' chips take a row each and the aids share
+    their line with the language links, so what happened is shown whole, or
+    six lines of it at a new deal (it was once a box 10–38 px tall scrolling
+    110–230 px of text)."""
+    context = browser.new_context(viewport={"width": 844, "height": 390}, reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, f"sideways-log-{rules.count('=')}", rules)
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    for _ in range(5):
+        assert play_card(page, page.locator(".hand button").first)
+        shown, whole = page.evaluate(
+            "(() => { const log = document.querySelector('.happened');"
+            " return [log.clientHeight, log.scrollHeight]; })()"
+        )
+        # Whole, or (a new deal's lines and a long hint) six lines of it.
+        assert shown + 1 >= min(whole, 120), (shown, whole)
+        assert_fits(page)
+    context.close()

@@ -127,8 +127,11 @@ def assert_fits(page: Page) -> None:
           const meets = (a, b) =>
             a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
           const foot = lines(document.querySelector('.foot'));
+          // (A line scrolled out of its part's box is not shown.)
+          const shown = (part) =>
+            lines(part).filter((line) => meets(line, part.getBoundingClientRect()));
           return [...document.querySelectorAll('.board > *')]
-            .filter((part) => lines(part).some((line) => foot.some((own) => meets(line, own))))
+            .filter((part) => shown(part).some((line) => foot.some((own) => meets(line, own))))
             .map((part) => part.className);
         }"""
     )
