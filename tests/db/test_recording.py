@@ -7,6 +7,7 @@ import re
 import threading
 from dataclasses import replace
 
+import pytest
 from sqlalchemy import Connection, func, select
 from sqlalchemy.exc import OperationalError
 
@@ -339,3 +340,20 @@ def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(ap
     page = visitor.get("/game").get_data(as_text=True)
     assert _count(app, Result) == 1
     assert "Recorded for" not in page and "Not recorded yet" not in page
+
+
+@pytest.mark.parametrize(
+    ("link", "heading"),
+    [
+        ("/deal/other-side", "Other side"),
+        ("/deal/other-side?rules=classic&players=3", "Best other side"),
+    ],
+)
+def test_a_shared_deals_list_names_the_other_sides_column_by_their_number(app, link, heading):
+    """With one other side its points are "Other side"; with two or more the
+    column holds the best of them, and says so."""
+    visitor = Browser(app.test_client())
+    visitor.choose_name("Counted")
+    start_deal(visitor.client, link)
+    table = _deal_list(visitor.play_to_the_end())
+    assert f'<th scope="col">{heading}</th>' in table

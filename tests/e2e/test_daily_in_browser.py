@@ -72,6 +72,10 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     expect(page.locator("svg.chart")).to_have_count(4)
     expect(page.locator("svg.chart polyline")).to_have_count(3)
     expect(page.locator(".chart-panel table").first).to_contain_text("Single hand")
+    # The win rate before the game's name (a long house-rules name is cut at
+    # the bar's end), and the pişti chart's two lines named.
+    expect(page.locator(".bar-label").first).to_have_text(re.compile(r"^\d+\s?% · Single hand"))
+    expect(page.locator(".legend")).to_have_text(re.compile(r"Piştis\s+Jack piştis"))
     page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
     # Every column shown is in sight: none left behind the table's own scroll.
     hidden = page.evaluate(
