@@ -191,8 +191,8 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
             if v["under"] > obs.face_down:
                 more = " ({})".format(
                     ngettext(
-                        "%(num)s more face up under these",
-                        "%(num)s more face up under these",
+                        "%(num)s more face up underneath",
+                        "%(num)s more face up underneath",
                         v["under"] - obs.face_down,
                     )
                 )
