@@ -553,21 +553,28 @@ def test_a_phone_table_with_rows_added_still_fits(
     context.close()
 
 
+def the_heaviest_table(browser, live_server: str, size_name: str):
+    """A new context at ``size_name`` with four each for themselves, two
+    games put aside, the counter and hints on, and a stale tab's 409 on
+    that table; returns ``(context, the stale tab)``."""
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, f"aside-one-{size_name}", "classic")
+    deal(page, live_server, f"aside-two-{size_name}", "cardems")
+    deal(page, live_server, f"heavy-{size_name}", "classic&players=4&teams=solo")
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    return context, a_stale_tab(context, page, live_server)
+
+
 def test_games_put_aside_go_under_everything_at_the_table_on_a_phone(browser, live_server):
     """The heaviest phone table (four each for themselves, counter and
     hints, two games aside, a 409's alert) may not fit 360×740 whole: what
     gives way is below the felt's story — the counter, the games put aside
     and, last, the aids, whose line the language links share — never the
     table, the hand, the score or what happened."""
-    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
-    page = context.new_page()
-    deal(page, live_server, "aside-one", "classic")
-    deal(page, live_server, "aside-two", "cardems")
-    deal(page, live_server, "heavy", "classic&players=4&teams=solo")
-    set_aid(page, "Played-cards counter", True)
-    set_aid(page, "Hints on your turn", True)
-    page.locator("details.settings summary").click()
-    other = a_stale_tab(context, page, live_server)
+    context, other = the_heaviest_table(browser, live_server, "360x740")
     height = other.evaluate("innerHeight")
     for selector in (".table", ".you .hand", ".scoreboard", ".happened"):
         box = other.locator(selector).first.bounding_box()
@@ -611,15 +618,7 @@ def test_the_heaviest_table_fits_a_laptop(browser, live_server, screenshots):
     aside, the counter, hints and a 409's alert all fit the column, the aids
     and the language links sharing its last line (the column once made the
     page 57–94 px taller than the screen, your cards cut off below)."""
-    context = browser.new_context(viewport=SIZES["1280x700"], reduced_motion="reduce")
-    page = context.new_page()
-    deal(page, live_server, "laptop-aside-one", "classic")
-    deal(page, live_server, "laptop-aside-two", "classic")
-    deal(page, live_server, "laptop-heavy", "classic&players=4&teams=solo")
-    set_aid(page, "Played-cards counter", True)
-    set_aid(page, "Hints on your turn", True)
-    page.locator("details.settings summary").click()
-    other = a_stale_tab(context, page, live_server)
+    context, other = the_heaviest_table(browser, live_server, "1280x700")
     expect(other.locator(".counter")).to_be_visible()
     other.screenshot(path=screenshots / "heaviest-table-1280x700.png")
     assert_fits(other)
