@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -98,6 +99,32 @@ def test_yesterdays_seed_is_public_with_a_link(app, visitor):
     assert seed in final  # a past deal's share link is public
     assert "Download record" in final
     assert visitor.client.get("/record?hand=1").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", "November 30, 2026"), ("tr", "30 Kasım 2026")],
+)
+def test_a_past_days_page_writes_its_date_in_the_pages_language(app, visitor, language, written):
+    """A past day's page names the day as its language writes a date (not
+    2026-11-30); its links keep the ISO date."""
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = visitor.get("/daily/2026-11-30?rules=classic").get_data(as_text=True)
+    heading = page.split("<h1>")[1].split("</h1>")[0]
+    assert written in heading
+    assert "2026-11-30" not in heading
+    assert 'href="/daily/2026-11-30?rules=partners"' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", r"\(\w{3} \d{1,2}, \d{4} 00:00 UTC\)"), ("tr", r"\(\d{1,2} \w{3} \d{4} 00:00 UTC\)")],
+)
+def test_the_next_deals_time_is_written_in_the_pages_language(visitor, language, written):
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = visitor.get("/daily").get_data(as_text=True)
+    shown = re.sub(r"<[^>]+>", "", page.split('class="countdown"')[1].split("</p>")[0])
+    assert re.search(written, shown), shown
 
 
 def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_path):
