@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -150,3 +151,15 @@ def never_answer_the_first(page, pattern: str, reaches_server: bool = False) -> 
 
     page.route(pattern, route)
     return held
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)``."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(part) / 255 for part in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)

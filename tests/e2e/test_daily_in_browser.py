@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, contrast, play_card
 
 SIZES = [
     ("phone", PHONE),
@@ -100,18 +100,6 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     assert contrast(colours["label"], colours["bar"]) >= 4.5
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow
-
-
-def contrast(first: str, second: str) -> float:
-    """WCAG's contrast ratio of two CSS colours given as ``rgb(r, g, b)``."""
-
-    def luminance(colour: str) -> float:
-        channels = [int(part) / 255 for part in re.findall(r"\d+", colour)[:3]]
-        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 @pytest.mark.parametrize("size_name,size", [("phone", PHONE), ("laptop", DESKTOP)])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import cards_in_hand, play_card
+from tests.e2e.conftest import cards_in_hand, contrast, play_card
 from tests.e2e.test_table_motion import SIZES
 
 
@@ -72,3 +72,55 @@ def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
         found = box(link)
         assert found["height"] >= 44 and found["width"] >= 44
     context.close()
+
+
+RING = """e => {
+  const behind = (node) => {
+    for (let at = node.parentElement; at; at = at.parentElement) {
+      const colour = getComputedStyle(at).backgroundColor;
+      if (!/rgba\\(.*, 0\\)$|transparent/.test(colour)) return colour;
+    }
+    return getComputedStyle(document.documentElement).backgroundColor;
+  };
+  return [e.matches(':focus-visible'), getComputedStyle(e).outlineColor, behind(e)];
+}"""
+
+
+def test_the_focus_ring_stands_out_from_what_is_behind_it(browser: Browser, live_server):
+    """Keyboard focus is drawn at 3:1 or more against the ground around the
+    control, in both colour schemes: a dark ring on the page and its light
+    panels (a gold one measured 1.4:1 on the page and 1.6:1 in the aids),
+    gold on the dark bar."""
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=SIZES["390x844"], color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{live_server}/deal/focus-ring")
+        page.locator(".deal-link button[type=submit]").click()
+        page.locator("details.settings summary").press("Enter")
+        _assert_rings_stand_out(
+            page,
+            scheme,
+            {
+                "the aids' summary": page.locator("details.settings summary"),
+                "an aid": page.locator("details.settings input[type=checkbox]").first,
+                "the bar's New game": page.locator(".bar .button").first,
+            },
+        )
+        page.goto(f"{live_server}/")
+        _assert_rings_stand_out(
+            page,
+            scheme,
+            {
+                "the home page's Daily deal": page.get_by_role("link", name="Daily deal"),
+                "Continue your game": page.get_by_role("link", name="Continue your game"),
+            },
+        )
+        context.close()
+
+
+def _assert_rings_stand_out(page: Page, scheme: str, targets: dict) -> None:
+    for name, target in targets.items():
+        target.focus()
+        visible, ring, ground = target.evaluate(RING)
+        assert visible, name
+        assert contrast(ring, ground) >= 3, f"{scheme}, {name}: {ring} on {ground}"
