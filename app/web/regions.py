@@ -84,22 +84,39 @@ def _unseen_chip(count: int) -> str:
     )
 
 
-def _tag(text: str, kind: str = "", title: str = "") -> str:
-    """A tag beside a seat's name; a screen reader hears a comma before it
-    ("North, partner, dealer"), not the words run together."""
+Tag = tuple[str, str, str]
+"""A tag beside a seat's name: its words, its kind (a CSS class, or "") and
+its title (a tooltip, or "")."""
+
+
+def _tag(tag: Tag) -> str:
+    text, kind, title = tag
     classes = f"tag {kind}" if kind else "tag"
     titled = f' title="{title}"' if title else ""
-    return f'<span class="{classes}"{titled}><span class="visually-hidden">, </span>{text}</span>'
+    return f'<span class="{classes}"{titled}>{text}</span>'
 
 
-def _turn_tag(v: Mapping[str, Any], position: int) -> str:
+def _place_name(heading_id: str, name: str, tags: list[Tag]) -> str:
+    """A seat's heading: its name, then its tags, named for a screen reader
+    as one phrase with commas ("North, partner, dealer"). The name is the
+    heading's ``aria-label``: the heading is a flex row, whose items a
+    browser reads with a space before each comma ("North , partner")."""
+    label = ", ".join(str(text) for text in [name, *(tag[0] for tag in tags)])
+    shown = "".join(f" {_tag(tag)}" for tag in tags)
+    return (
+        f'<h2 class="place-name" id="{heading_id}" aria-label="{escape(label)}">'
+        f"{escape(name)}{shown}</h2>"
+    )
+
+
+def _turn_tag(v: Mapping[str, Any], position: int) -> list[Tag]:
     if v["turn"] != position:
-        return ""
-    return " " + _tag(_("your turn") if position == 0 else _("to play"), "turn-tag")
+        return []
+    return [(_("your turn") if position == 0 else _("to play"), "turn-tag", "")]
 
 
-def _dealer_tag() -> str:
-    return _tag(_("dealer"), "dealer", _("Dealer: plays the last card"))
+def _dealer_tag(dealer: bool) -> list[Tag]:
+    return [(_("dealer"), "dealer", _("Dealer: plays the last card"))] if dealer else []
 
 
 def _seat(
@@ -109,8 +126,13 @@ def _seat(
     position = place.position
     top = " place-top" if match.players == 2 else ""
     turn = " turn" if v["turn"] == position else ""
-    partner = f" {_tag(_('partner'))}" if match.rules.teams == "partners" and position == 2 else ""
-    dealer = _dealer_tag() if place.dealer else ""
+    partner: list[Tag] = (
+        [(_("partner"), "", "")] if match.rules.teams == "partners" and position == 2 else []
+    )
+    # After the level: read as "Medium, to play".
+    turn_tag = "".join(
+        f'<span class="visually-hidden">,</span> {_tag(tag)}' for tag in _turn_tag(v, position)
+    )
     if place.crest:
         level = (
             f'<img class="crest" src="{escape(url_for("static", filename=place.crest))}" alt="" '
@@ -131,9 +153,8 @@ def _seat(
         f'<section class="place seat place-{position}{top}{turn}"\n'
         f'         data-region="seat-{position}" data-seat="{position}" '
         f'aria-labelledby="place-{position}">\n'
-        f'  <h2 class="place-name" id="place-{position}">{escape(place.name)}{partner}\n'
-        f"    {dealer}</h2>\n"
-        f'  <p class="place-level">{level}{_turn_tag(v, position)}</p>\n'
+        f"  {_place_name(f'place-{position}', place.name, partner + _dealer_tag(place.dealer))}\n"
+        f'  <p class="place-level">{level}{turn_tag}</p>\n'
         f'  <div class="backs backs-{cards}" role="img" aria-label="{in_hand}">\n'
         f"    {back('small') * cards}\n"
         f'    <span class="backs-count" aria-hidden="true">{cards}</span>\n'
@@ -256,7 +277,6 @@ def _you(
     v: Mapping[str, Any], live: bool, aids: Mapping[str, bool], token: str, action: str
 ) -> str:
     me = v["places"][0]
-    dealer = f" {_dealer_tag()}" if me.dealer else ""
     last = ""
     if me.last:
         card = me.last["card"]
@@ -309,12 +329,12 @@ def _you(
             items.append(
                 f'\n    \n    <span class="card-button">{face(card, "", card)}</span>\n    \n    '
             )
+    heading = _place_name("your-hand", _("Your hand"), _dealer_tag(me.dealer) + _turn_tag(v, 0))
     return (
         f'\n<section class="place place-0 you{" turn" if v["turn"] == 0 else ""}" '
         'data-region="you" data-seat="0" aria-labelledby="your-hand">\n'
         '  <div class="you-head">\n'
-        f'    <h2 class="place-name" id="your-hand">{_("Your hand")}{dealer}</h2>\n'
-        f"    {_turn_tag(v, 0)}\n"
+        f"    {heading}\n"
         f"    {last}\n"
         "  </div>\n"
         '  <div class="hand">\n'

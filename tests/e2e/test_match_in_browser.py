@@ -49,7 +49,10 @@ def test_partners_hand(page: Page, live_server, screenshots):
         expect(page.get_by_role("heading", name=name)).to_be_visible()
     # The seat's tags are read as words of their own.
     expect(
-        page.get_by_role("heading", name=re.compile(r"^North ?, partner( ?, dealer)?$"))
+        page.get_by_role("heading", name=re.compile(r"^North, partner(, dealer)?$"))
+    ).to_be_visible()
+    expect(
+        page.get_by_role("heading", name=re.compile(r"^Your hand(, dealer)?, your turn$"))
     ).to_be_visible()
     expect(page.locator(".bottom-card")).to_contain_text("bottom card")
     assert play_hand(page, screenshots, "partners-table") == 12

@@ -499,7 +499,7 @@ def test_language_switch_is_remembered(page: Page, live_server):
         page.get_by_role("button", name="Türkçe").click()
     expect(page.get_by_role("heading", name="Yeni oyun")).to_be_visible()
     deal(page, live_server, "switch")
-    expect(page.locator("#your-hand")).to_have_text("Eliniz")
+    expect(page.locator("#your-hand")).to_contain_text("Eliniz")
     assert page.evaluate("document.documentElement.lang") == "tr"
 
 

@@ -60,7 +60,7 @@ def test_every_seat_its_count_last_card_and_every_sides_score(client, name):
         # Every computer seat: its name, its cards as fanned backs and a count.
         for position in range(1, players):
             seat = seat_html(page, position)
-            assert f'id="place-{position}">{sides[position]}' in seat
+            assert f'id="place-{position}" aria-label="{sides[position]}' in seat
             count = len(state.hands[position])
             assert seat.count('class="card back small"') == count
             assert f'<span class="backs-count" aria-hidden="true">{count}</span>' in seat

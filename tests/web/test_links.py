@@ -83,7 +83,7 @@ def test_a_shared_match_has_the_same_first_dealer_for_everyone(app, rules):
         pages.append(client.get("/game").get_data(as_text=True))
     moves = [re.search(r'name="move" value="(\d+)"', page).group(1) for page in pages]
     assert moves[0] == moves[1] == str(players - 1)  # you deal: you play last
-    assert 'id="your-hand">Your hand <span class="tag dealer"' in pages[0]
+    assert 'id="your-hand" aria-label="Your hand, dealer' in pages[0]
     log = re.search(r'<ol class="log">(.*?)</ol>', pages[0]).group(1)
     assert log.count("<li>") == players - 1 and "You played" not in log
 

@@ -334,7 +334,7 @@ def test_the_clockwise_aid_seats_the_next_player_on_your_left(
     on your left, your partner, the opponent on your right"), seeds 003 and
     004 anticlockwise: the aid draws and names the seats either way; the
     game (who plays after whom) is the same."""
-    seats = re.compile(r'<h2 class="place-name" id="place-\d">(\w+)')
+    seats = re.compile(r'<h2 class="place-name" id="place-\d"[^>]*>(\w+)')
     player.deal(f"turning?rules={rules}")
     page = player.get().get_data(as_text=True)
     assert seats.findall(page) == anticlockwise and " clockwise" not in page.split("<body")[1][:80]

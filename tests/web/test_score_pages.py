@@ -222,7 +222,7 @@ def test_between_hands_the_page_says_who_deals_and_leads_next(
     fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
     assert client.post("/next", data=fields).status_code == 303
     table = client.get("/game").get_data(as_text=True)
-    you_deal = 'id="your-hand">Your hand <span class="tag dealer"' in table
+    you_deal = 'id="your-hand" aria-label="Your hand, dealer' in table
     assert you_deal == you_deal_next
 
 
