@@ -65,9 +65,10 @@ def test_played_cards_counter_toggles(page: Page, live_server):
     top_rank = page.locator(".fan svg.top text.index").text_content()
     cell = page.locator(".counter li", has=page.locator(".rank", has_text=top_rank)).first
     expect(cell.locator(".seen")).to_have_text("1")
-    # Read out as a sentence ("A: 1 of 4"), not the letter and the figure run together.
+    # Read out as a sentence ("Aces: 1 of 4"), not the letter and the figure run together.
     expect(cell.locator(".seen")).to_have_attribute("aria-hidden", "true")
-    expect(cell.locator(".visually-hidden")).to_have_text(f"{top_rank}: 1 of 4")
+    word = {"A": "Aces", "J": "Jacks", "Q": "Queens", "K": "Kings"}.get(top_rank, top_rank)
+    expect(cell.locator(".visually-hidden")).to_have_text(f"{word}: 1 of 4")
     set_aid(page, "Played-cards counter", False)
     expect(page.locator(".counter")).to_have_count(0)
 

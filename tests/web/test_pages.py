@@ -348,3 +348,23 @@ def test_the_clockwise_aid_seats_the_next_player_on_your_left(
     assert set(log) - {"You"} <= set(clockwise)
     # The seat after yours plays just after you: on your left, West.
     assert log[log.index("You") + 1] == "West"
+
+
+@pytest.mark.parametrize(
+    ("language", "jacks", "kings"),
+    [
+        ("en", r"Jacks: \d of 4", r"Kings: \d of 4"),
+        ("tr", r"Valeler: 4 kartın \d tanesi", r"Papazlar: 4 kartın \d tanesi"),
+    ],
+)
+def test_the_counter_reads_its_ranks_as_words(player, language, jacks, kings):
+    """The counter shows the cards' indices (J, K ...) and reads them as
+    words in the page's language, not as English letters ("J: 0 of 4")."""
+    player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    player.deal("counter-words?level=easy")
+    page = player.get().get_data(as_text=True)
+    counter = page.split('data-region="counter"')[1].split("</section>")[0]
+    read = re.findall(r'<span class="visually-hidden">([^<]*)</span>', counter)
+    assert len(read) == 13
+    assert re.fullmatch(jacks, read[10]) and re.fullmatch(kings, read[12]), read
+    assert not any(re.match(r"[AJQK]:", line) for line in read)
