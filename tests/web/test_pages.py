@@ -368,3 +368,14 @@ def test_the_counter_reads_its_ranks_as_words(player, language, jacks, kings):
     assert len(read) == 13
     assert re.fullmatch(jacks, read[10]) and re.fullmatch(kings, read[12]), read
     assert not any(re.match(r"[AJQK]:", line) for line in read)
+
+
+def test_the_skip_link_says_where_it_goes(player):
+    """The first link skips the bar: "to the game" at a table, "to the main
+    content" on a page without one (a leaderboard has no game)."""
+    skip = re.compile(r'<a class="skip" href="#main">([^<]*)</a>')
+    assert skip.search(player.client.get("/leaderboard").get_data(as_text=True))[1] == (
+        "Skip to the main content"
+    )
+    player.deal("skip-link")
+    assert skip.search(player.get().get_data(as_text=True))[1] == "Skip to the game"
