@@ -80,6 +80,21 @@ def test_the_lesson_right_and_wrong_moves(browser: Browser, live_server, screens
     context.close()
 
 
+def test_the_teachers_reply_is_read_out(page: Page, live_server):
+    """Her answer to a play lands in the box a screen reader watches: the
+    page's script keeps that live region (a new one, filled as it arrives,
+    is not read out) and puts her words in it."""
+    page.goto(live_server + "/story/lesson")
+    lesson_step_shown(page, 0)
+    live = page.locator(".lesson-talk [aria-live=polite]")
+    expect(live).to_have_count(1)
+    live.evaluate("box => { box.kept = true; }")  # not an attribute: those are the page's
+    click_card(page, "7H")
+    expect(page.locator(".lesson-title")).to_have_text("A pişti")
+    assert live.evaluate("box => box.kept === true")
+    expect(live.locator(".said").first).to_contain_text("You took 5 cards")
+
+
 def lesson_step_shown(page: Page, number: int) -> None:
     """Wait until the lesson shows step ``number`` (from 0) and its script
     is settled (a card is posted with fetch and the answer replaces the page)."""
