@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from babel.lists import format_list
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from app.ai.hints import Hint, hints_for
 from app.engine import (
@@ -28,7 +29,15 @@ from app.engine.cards import RANKS
 from app.story.cast import opponent as story_opponent
 
 from . import store
-from .i18n import card_name, gettext, lazy_gettext, lazy_pgettext, ngettext
+from .i18n import (
+    card_name,
+    gettext,
+    lazy_gettext,
+    lazy_pgettext,
+    markup_gettext,
+    markup_ngettext,
+    ngettext,
+)
 from .table import HUMAN, Table, logged
 
 if TYPE_CHECKING:
@@ -177,13 +186,24 @@ class Place:
     crest: str | None = None  # a story opponent's portrait under static/
 
 
+def spoken_card(card: str) -> Markup:
+    """A card (``"7H"``) in a sentence of the table's log: its short label
+    for the eye (``7♥``, hidden from screen readers, which read a suit's
+    symbol as anything or nothing) and its name for the ear ("7 of hearts",
+    "Kupa 7")."""
+    return Markup('<span aria-hidden="true">%s</span><span class="visually-hidden">%s</span>') % (
+        card_label(card),
+        card_name(card),
+    )
+
+
 def _taker_words(
     event: dict[str, Any],
     taker: dict[str, Any] | None,
     names: Names,
     match: Match,
     sweep_told: bool = False,
-) -> str:
+) -> Markup:
     """Say what became of a logged play's card: the pişti or capture it
     made, or, for a card that stayed on the pile, who took it later in the
     log (``taker``: the play that captured it, or the play that ended the
@@ -192,31 +212,31 @@ def _taker_words(
     the sweep took only "stayed on the table to the end"."""
     rules = match.rules
     if event["jack_pisti"]:
-        return gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
+        return markup_gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
     if event["pisti"]:
-        return gettext("pişti! %(points)s points", points=rules.pisti_points)
+        return markup_gettext("pişti! %(points)s points", points=rules.pisti_points)
     if event["captured"]:
         # The pile before the play, so the count agrees with "Pile: N cards".
-        return ngettext(
+        return markup_ngettext(
             "captured the pile's only card",
             "captured the pile's %(num)s cards",
             event["captured"] - 1,
         )
     if taker is None:
-        return gettext("it stays on the pile")
+        return markup_gettext("it stays on the pile")
     if taker["captured"] and taker["position"] == HUMAN:
         # Its own sentence: the verb agrees with "you" (Turkish "aldınız").
-        return gettext("you took it with %(card)s", card=card_label(taker["card"]))
+        return markup_gettext("you took it with %(card)s", card=spoken_card(taker["card"]))
     if taker["captured"]:
-        return gettext(
+        return markup_gettext(
             "%(taker)s took it with %(card)s",
             taker=names.taker[taker["position"]],
-            card=card_label(taker["card"]),
+            card=spoken_card(taker["card"]),
         )
     if sweep_told:  # the sweep's own line says where the table went
-        return gettext("it stayed on the table to the end")
+        return markup_gettext("it stayed on the table to the end")
     side = match.side_of_team(taker["swept_to"])
-    return gettext(
+    return markup_gettext(
         "it stayed on the table, and the table went to %(side)s at the end", side=names.to[side]
     )
 
@@ -239,7 +259,7 @@ def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
 
 def describe_plays(
     match: Match, log: list[dict[str, Any]], names: Names | None = None
-) -> list[tuple[int, str]]:
+) -> list[tuple[int, Markup]]:
     """Return the sentences telling the plays of ``log`` (``PlayResult``
     fields plus ``position``), each with its step in the log, e.g.
     ``(0, "You played 4♥: the computer took it with 4♣.")``, ``(1, "The
@@ -249,28 +269,28 @@ def describe_plays(
     names = names or names_for(match.players, sides=match.sides)
     lines = []
     for step, (event, taker) in enumerate(zip(log, _takers(log), strict=True)):
-        card = card_label(event["card"])
+        card = spoken_card(event["card"])
         who = names.who[event["position"]]
         if taker is event:
             # The hand's last card, swept with the table: the sweep line says where.
             if event["position"] == HUMAN:
-                line = gettext("You played %(card)s.", card=card)
+                line = markup_gettext("You played %(card)s.", card=card)
             else:
-                line = gettext("%(who)s played %(card)s.", who=who, card=card)
+                line = markup_gettext("%(who)s played %(card)s.", who=who, card=card)
         else:
             result = _taker_words(event, taker, names, match, sweep_told=True)
             if event["position"] == HUMAN:
-                line = gettext("You played %(card)s: %(result)s.", card=card, result=result)
+                line = markup_gettext("You played %(card)s: %(result)s.", card=card, result=result)
             else:
-                line = gettext(
+                line = markup_gettext(
                     "%(who)s played %(card)s: %(result)s.", who=who, card=card, result=result
                 )
         lines.append((step, line))
         if event["dealt"]:
-            lines.append((step, gettext("Four new cards each were dealt.")))
+            lines.append((step, markup_gettext("Four new cards each were dealt.")))
         if event["swept"]:
             side = match.side_of_team(event["swept_to"])
-            line = ngettext(
+            line = markup_ngettext(
                 "The %(num)s card left on the table goes to %(side)s.",
                 "The %(num)s cards left on the table go to %(side)s.",
                 event["swept"],

@@ -16,8 +16,14 @@ from tests.web.test_score_pages import play_hand
 
 def shown(page: str) -> str:
     """The page as it stands, without the step-by-step frames (``<template>``)
-    the script plays before it, each true at its own moment."""
-    return re.sub(r"<template.*?</template>", "", page, flags=re.S)
+    the script plays before it, each true at its own moment, and a log's
+    cards as the eye reads them ("7♥", not also "7 of hearts")."""
+    page = re.sub(r"<template.*?</template>", "", page, flags=re.S)
+    return re.sub(
+        r'<span aria-hidden="true">([^<]*)</span><span class="visually-hidden">[^<]*</span>',
+        r"\1",
+        page,
+    )
 
 
 def first_play(wanted: Callable[[Table, str], bool], prefix: str) -> tuple[str, str, Table]:

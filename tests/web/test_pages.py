@@ -211,8 +211,14 @@ def test_a_play_shows_what_the_computer_did(player):
     player.play(card)
     state = expected_state("log-test", [card])
     reply = MediumBot(random.Random(0)).choose(observe(state, 1))
-    assert f"You played {card_label(card)}" in player.page
-    assert f"The computer played {card_label(reply)}" in player.page
+    # Each card shown by its label and read by its name (a screen reader
+    # says a suit's symbol as anything or nothing).
+    for who, played in (("You", card), ("The computer", reply)):
+        spoken = (
+            f'<span aria-hidden="true">{card_label(played)}</span>'
+            f'<span class="visually-hidden">{card_name(played)}</span>'
+        )
+        assert f"{who} played {spoken}" in player.page
     assert player.move == "2"
     assert len(player.hand) == 3
 
