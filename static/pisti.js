@@ -204,10 +204,11 @@ function showPage(doc) {
 // A form's answer that is a page (a refused or out-of-date change, a
 // transfer code) takes the address of the page it belongs to (the table for
 // the game's forms, the profile for the profile's), so that reloading reads
-// that page instead of posting the form again.
+// that page instead of posting the form again. The address keeps its
+// fragment (the profile's form that answered, "#transfer").
 function keepAddress() {
   const address = document.body.dataset.address;
-  if (address) window.history.replaceState(null, "", address);
+  if (address) window.history.replaceState(null, "", address + window.location.hash);
 }
 
 // A play's answer to the script (which asks with Pisti-Frames) is the page

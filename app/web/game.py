@@ -563,14 +563,21 @@ def _out_of_date(message: str) -> tuple[str, int]:
     return render_table(table, message), 409
 
 
-def render_table(table: Table, message: str | None = None, frames: bool | None = None) -> str:
+def render_table(
+    table: Table,
+    message: str | None = None,
+    frames: bool | None = None,
+    name_error: str | None = None,
+) -> str:
     """Render the table page, the between-hands page or the final page;
     with the steps of the plays since the player's move when ``frames``
     (``None``: when the request is the script's ``GET /game`` after a play,
-    see :func:`_wants_frames`)."""
+    see :func:`_wants_frames`); ``name_error``: why the final page's name
+    form refused a name, said beside it."""
     context = table_context(table, store.aids())
     context.update(
         message=message,
+        name_error=name_error,
         rule_names=RULE_NAMES,
         kept=store.kept_games(),
         rules_summary=rules_summary(table.match.rules, table.match.target),

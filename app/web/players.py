@@ -147,8 +147,10 @@ def profile() -> tuple[str, int]:
 
 
 def _profile_page(
-    message: str | None = None, code: str | None = None, status: int = 200
+    message: str | None = None, code: str | None = None, status: int = 200, about: str = ""
 ) -> tuple[str, int]:
+    """The profile page; ``message`` said at the top, or beside the form it
+    is ``about`` ("name", "forget" or "continue"), whose field it marks."""
     player = current_player()
     tasks = []
     if player is not None:
@@ -158,6 +160,7 @@ def _profile_page(
         player=player,
         tasks=tasks,
         message=message,
+        about=about if message else "",
         transfer_code=code,
         forgotten=request.args.get("forgotten") == "1",
     )
@@ -181,8 +184,8 @@ def choose_name() -> Response | tuple[str, int]:
         table = store.load_table() if request.form.get("next") == "game" else None
         if table is not None:
             # From the final page: stay there, the score and the form in view.
-            return game.render_table(table, message), 400
-        return _profile_page(message, status=400)
+            return game.render_table(table, name_error=message), 400
+        return _profile_page(message, status=400, about="name")
     g.player = player
     store.adopt_story_progress(player.id)
     table = store.load_table()
@@ -211,8 +214,10 @@ def continue_here() -> Response | tuple[str, int]:
     device; this device's story progress is merged into the player's."""
     claimed = queries.redeem_transfer(request.form.get("code", ""))
     if claimed is None:
-        message = gettext("That code is unknown, used or expired. Make a new one on your profile.")
-        return _profile_page(message, status=400)
+        message = gettext(
+            "That code is unknown, used or expired. Make a new one on your other device's profile."
+        )
+        return _profile_page(message, status=400, about="continue")
     player, token = claimed
     store.adopt_story_progress(player.id)
     return remember(redirect(url_for("players.profile"), 303), token)
@@ -226,7 +231,8 @@ def forget_me() -> Response | tuple[str, int]:
     if player is None:
         return redirect(url_for("players.profile"), 303)
     if request.form.get("confirm") != "yes":
-        return _profile_page(gettext("Tick the box to confirm; nothing was deleted."), status=400)
+        message = gettext("Tick the box to confirm; nothing was deleted.")
+        return _profile_page(message, status=400, about="forget")
     queries.forget_player(player.id)
     return forget(redirect(url_for("players.profile", forgotten=1), 303))
 

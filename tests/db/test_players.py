@@ -216,3 +216,31 @@ def test_the_profile_forms_answers_keep_the_profile_address(visitor, app):
     response = Browser(app.test_client()).choose_name("HOMEBODY")
     assert response.status_code == 400
     assert 'data-address="/me"' in response.get_data(as_text=True)
+
+
+def test_each_profile_forms_refusal_is_said_beside_its_field(app, visitor):
+    """A refusal is said in the form that was sent, the field marked
+    invalid, described by it and focused (on a phone the forms are far down
+    the page, and a message at its top went unseen); a transfer code's form
+    address ends in its section's id, so its answer opens there."""
+    from tests.db.conftest import Browser
+
+    Browser(app.test_client()).choose_name("Taken")
+    page = visitor.choose_name("TAKEN").get_data(as_text=True)
+    form = page.split('id="name-form"')[1].split("</form>")[0]
+    assert '<p class="alert" role="alert" id="name-error">That name is taken' in form
+    assert 'aria-describedby="name-error name-rule" aria-invalid="true" autofocus' in form
+    assert page.count('role="alert"') == 1
+    page = visitor.post("/me/continue", code="NOPE-NOPE").get_data(as_text=True)
+    section = page.split('id="continue"')[1].split("</section>")[0]
+    assert "Make a new one on your other device" in section
+    assert 'aria-invalid="true" aria-describedby="code-error" autofocus' in section
+    visitor.choose_name("Someone")
+    page = visitor.get("/me").get_data(as_text=True)
+    assert 'action="/me/transfer#transfer"' in page
+    assert "aria-invalid" not in page
+    page = visitor.post("/me/forget").get_data(as_text=True)
+    section = page.split('id="forget"')[1].split("</section>")[0]
+    assert "Tick the box to confirm; nothing was deleted." in section
+    assert 'aria-invalid="true" aria-describedby="forget-error" autofocus' in section
+    assert page.count('role="alert"') == 1

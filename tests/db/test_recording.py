@@ -104,6 +104,8 @@ def test_a_taken_name_on_the_final_page_keeps_the_final_page(app, visitor):
     page = response.get_data(as_text=True)
     assert "That name is taken" in page and 'class="verdict"' in page
     assert 'value="taken"' in page  # the name typed, to change
+    form = page.split('id="name-form"')[1].split("</form>")[0]
+    assert 'id="name-error">That name is taken' in form and 'aria-invalid="true"' in form
     assert _count(app, Result) == 0
     response = visitor.post("/me/name", name="Free", next="game")
     assert response.status_code == 303

@@ -124,3 +124,27 @@ def _assert_rings_stand_out(page: Page, scheme: str, targets: dict) -> None:
         visible, ring, ground = target.evaluate(RING)
         assert visible, name
         assert contrast(ring, ground) >= 3, f"{scheme}, {name}: {ring} on {ground}"
+
+
+def test_a_profile_forms_answer_opens_at_that_form_on_a_phone(browser: Browser, live_server):
+    """On a 360×740 phone the profile's lower forms are a screen or more
+    down: a new transfer code, and the refusal of "Forget me" without its
+    box ticked, are in view when their answer loads (they were 900 px below
+    it), and a reload keeps the profile's address."""
+    context = browser.new_context(viewport=SIZES["360x740"])
+    page = context.new_page()
+    page.goto(f"{live_server}/me")
+    page.get_by_label("Your display name").fill("Far Down")
+    page.get_by_role("button", name="Keep my results").click()
+    expect(page.locator("h1")).to_have_text("Far Down")
+    page.get_by_role("button", name="Make a transfer code").click()
+    expect(page.locator(".transfer-code")).to_be_in_viewport()
+    expect(page).to_have_url(f"{live_server}/me#transfer")
+    page.get_by_role("button", name="Forget me").click()
+    expect(page.get_by_role("alert")).to_have_text("Tick the box to confirm; nothing was deleted.")
+    expect(page.get_by_role("alert")).to_be_in_viewport()
+    tick = page.get_by_role("checkbox", name="Delete my name, results and tasks for good")
+    expect(tick).to_be_focused()
+    page.reload()
+    expect(page.locator("h1")).to_have_text("Far Down")
+    context.close()
