@@ -194,7 +194,7 @@ def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots
     shot(phone, "5-transfer-code")
     # Reloading the code's page reads the profile, not the table's address.
     phone.reload()
-    expect(phone).to_have_url(live_server + "/me")
+    expect(phone).to_have_url(live_server + "/me#transfer")
     expect(phone.locator("h1")).to_have_text(name)
     # The leaderboards fit the screen's width: nothing cut off to the right.
     phone.goto(live_server + "/leaderboard")
