@@ -264,11 +264,14 @@ def _past_day(text: str) -> date | None:
 
 
 @bp.get("/<day_text>")
-def past(day_text: str) -> str | tuple[str, int]:
+def past(day_text: str) -> str | tuple[str, int] | Response:
     """Show a past day's Daily deal of ``?rules=``: its final leaderboard,
-    its seed and a button to play it (unranked)."""
+    its seed and a button to play it (unranked). Today's date leads to
+    today's page (``/daily``, 302); a later one is a 404."""
     if day_text == "play":  # the play form's address, asked for with a GET
         raise MethodNotAllowed(valid_methods=["OPTIONS", "POST"])
+    if day_text == today().isoformat():
+        return redirect(url_for("daily.page", rules=request.args.get("rules")), 302)
     day = _past_day(day_text)
     if day is None:
         return _no_such_day(day_text)

@@ -163,13 +163,19 @@ def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_p
 
 
 @pytest.mark.parametrize(
-    "day", ["today", "2999-01-01", "2026-13-01", "yesterday-ish", "2026-1-1", "2020-01-01"]
+    "day", ["tomorrow", "2999-01-01", "2026-13-01", "yesterday-ish", "2026-1-1", "2020-01-01"]
 )
-def test_no_page_for_today_or_the_future(visitor, day):
-    text = date.today().isoformat() if day == "today" else day
+def test_no_page_for_the_future_or_a_bad_date(visitor, day):
+    text = (date.today() + timedelta(days=1)).isoformat() if day == "tomorrow" else day
     response = visitor.get(f"/daily/{text}")
     assert response.status_code == 404
     assert "There is no finished Daily deal" in visitor.page
+
+
+def test_todays_date_leads_to_todays_page(visitor):
+    response = visitor.get(f"/daily/{date.today().isoformat()}?rules=classic")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/daily?rules=classic"
 
 
 def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
