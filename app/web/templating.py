@@ -30,7 +30,7 @@ from flask import Flask, g, request
 from flask.templating import Environment
 from flask_wtf.csrf import generate_csrf
 
-from . import faces, regions
+from . import faces, regions, store
 
 #: URLs kept per application (about 100 bytes each).
 URLS_KEPT = 4096
@@ -132,6 +132,7 @@ def init_app(app: Flask) -> None:
         table_counter=regions.counter,
         aids_form=regions.aids_form,
         answer_page=answer_page,
+        kept_limit=store.KEEP,
     )
     overrides = {"csrf_token": csrf_token}
     app.context_processor(lambda: overrides)

@@ -18,7 +18,7 @@ from benchmarks.races import Browser, finish, play_fields, stall
 COOKIE = "pisti_session"
 TRIALS = 12
 GAME = re.compile(r'name="game" value="(\w+)">\s*<button class="card-button')
-KEPT_GAME = re.compile(r'name="game" value="(\w+)">\s*<span class="kept-what">')
+KEPT_GAME = re.compile(r'name="game" value="(\w+)">\s*<span class="kept-what"')
 
 
 @pytest.fixture(params=["filesystem", "redis"])

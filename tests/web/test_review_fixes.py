@@ -134,7 +134,7 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
     start_deal(client, "/deal/second-game")
     page = client.get("/game").get_data(as_text=True)
     assert "Your other games in progress" in page and "Back to it" in page
-    game = re.search(r'name="game" value="([0-9a-f]+)">\s*<span class="kept-what">', page)
+    game = re.search(r'name="game" value="([0-9a-f]+)">\s*<span class="kept-what"', page)
     response = client.post(
         "/resume", data={"csrf_token": token(client, "/game"), "game": game.group(1)}
     )
@@ -148,10 +148,16 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
 def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
     for number in range(7):
         start_deal(client, f"/deal/kept-{number}")
+        full = "a new game drops the oldest" in client.get("/").get_data(as_text=True)
+        assert full == (number >= 5), number  # said once the list is full
     page = client.get("/").get_data(as_text=True)
     kept = re.findall(r"“(kept-\d)”", page)
     assert kept == ["kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
     assert "Continue your game" in page
+    # Each "Back to it" is described by its game (the buttons are alike).
+    described = re.findall(r'<button[^>]*aria-describedby="kept-(\w+)"', page)
+    assert len(set(described)) == 5
+    assert all(f'<span class="kept-what" id="kept-{game}">' in page for game in described)
 
 
 def test_a_finished_game_is_not_kept(client):
