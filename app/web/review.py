@@ -238,6 +238,8 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         "queue_down": queue_down,
         "busy": busy,
         "ahead": _ahead(review),
+        # The way back to the player's game (its final page, say).
+        "has_game": bool(store.current_game_id()),
     }
     if review.status == "done":
         context["summary"] = summarize(steps)

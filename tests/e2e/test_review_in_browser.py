@@ -64,6 +64,12 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     expect(page.get_by_role("heading", name=re.compile(r"Decision 2 of"))).to_be_visible()
     page.get_by_role("link", name="Previous").first.click()
     expect(page.get_by_role("heading", name=re.compile(r"Decision 1 of"))).to_be_visible()
+    # The arrow keys step too, as the links' aria-keyshortcuts say.
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 2 of"))).to_be_visible()
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 1 of"))).to_be_visible()
+    expect(page.get_by_role("navigation", name="Decisions")).to_have_count(1)
 
     page.get_by_role("link", name="Summary").first.click()
     progress = page.locator("#review-progress")
@@ -92,6 +98,11 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     page.get_by_role("link", name="Show the hidden cards").click()
     expect(page.locator(".review-seat.opponent svg.card").first).to_be_visible()
     shoot(page, screenshots, "review-revealed")
+    # The summary leads back to the game's final page.
+    page.get_by_role("link", name="Summary").first.click()
+    page.get_by_role("link", name="Back to your game").click()
+    expect(page.locator(".verdict")).to_be_visible()
+    expect(page.get_by_role("button", name="Review this game")).to_be_visible()
 
 
 def upload_record(page: Page, live_server, path) -> None:

@@ -113,6 +113,7 @@ def test_steps_go_forward_and_back_and_end(client):
     total = len(decisions(load_record(json.dumps(record)), 0))
     first = client.get(f"/review/{key}/1").get_data(as_text=True)
     assert f'href="/review/{key}/2"' in first and 'rel="prev"' not in first
+    assert first.count("<nav ") == 1 and first.count('class="review-nav"') == 2
     last = client.get(f"/review/{key}/{total}").get_data(as_text=True)
     assert f'href="/review/{key}/{total - 1}"' in last and 'rel="next"' not in last
     assert client.get(f"/review/{key}/{total + 1}").status_code == 404
