@@ -139,7 +139,7 @@ def test_statistics_page_draws_charts_with_numbers(app, visitor):
     page = visitor.get("/me/stats").get_data(as_text=True)
     assert page.count("<svg") >= 4
     assert "<polyline" in page
-    assert "Points per hand, games counted" in page
+    assert "Average of the games counted" in page
     assert "style=" not in page and "<script>" not in page
     assert Browser(app.test_client()).get("/me/stats").status_code == 200
 
@@ -172,7 +172,7 @@ def test_statistics_leave_out_points_set_by_house_rules(app, visitor):
     record_house_games(app, hands=1)
     page = " ".join(visitor.get("/me/stats").get_data(as_text=True).split())
     assert "<dt>Games</dt><dd>3</dd>" in page and "<dt>Hands</dt><dd>3</dd>" in page
-    assert '<th scope="row">Points per hand, games counted</th><td>20</td>' in page
+    assert '<th scope="row">Average of the games counted</th><td>20</td>' in page
     assert '<th scope="row">Last game</th><td>10</td>' in page
     assert '<th scope="row">Games in the chart</th><td>2</td>' in page
     assert "2,000,037" not in page and "1,000,018" not in page
