@@ -97,6 +97,7 @@ def test_yesterdays_seed_is_public_with_a_link(app, visitor):
     visitor.post(f"/daily/{yesterday.isoformat()}/play", rules="classic")
     final = visitor.play_to_the_end()
     assert seed in final  # a past deal's share link is public
+    assert "Back to the Daily deal" not in final  # an ordinary game now
     assert "Download record" in final
     assert visitor.client.get("/record?hand=1").status_code == 200
 
@@ -187,6 +188,7 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     first = visitor.play_to_the_end()
     assert "This was your ranked Daily game." in first
     assert "Your place on the Daily leaderboard: 1 of 1" in first
+    assert '<a class="button" href="/daily?rules=cardems">Back to the Daily deal</a>' in first
     visitor.start_daily()
     second = visitor.play_to_the_end()
     assert "Daily deal, unranked." in second
