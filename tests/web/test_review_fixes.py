@@ -148,8 +148,10 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
 def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
     for number in range(7):
         start_deal(client, f"/deal/kept-{number}")
-        full = "a new game drops the oldest" in client.get("/").get_data(as_text=True)
-        assert full == (number >= 5), number  # said once the list is full
+        home = client.get("/").get_data(as_text=True)
+        assert ("a new game drops the oldest" in home) == (number >= 5), number
+        # Three or more are folded, the New game form kept near the top.
+        assert ('<details class="kept">' in home) == (number >= 3), number
     page = client.get("/").get_data(as_text=True)
     kept = re.findall(r"“(kept-\d)”", page)
     assert kept == ["kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
