@@ -385,3 +385,11 @@ def test_the_skip_link_says_where_it_goes(player):
     )
     player.deal("skip-link")
     assert skip.search(player.get().get_data(as_text=True))[1] == "Skip to the game"
+
+
+def test_a_row_of_links_has_no_dots_to_wrap_raggedly(client):
+    """The links under the Daily deal are apart by a gap, not by "·", which a
+    phone's line break left at a line's end or start."""
+    page = client.get("/daily", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    row = page.split('<p class="nav-links">')[1].split("</p>")[0]
+    assert row.count("<a ") == 2 and "·" not in row
