@@ -72,7 +72,7 @@ CAST: tuple[Opponent, ...] = (
         won_match=lazy_gettext(
             "The match is mine this time, dear. Come back and we will play again."
         ),
-        lost_match=lazy_gettext("You won the match, dear! I taught you well."),
+        lost_match=lazy_gettext("You won the match, dear! The whole family will hear of it."),
         explains=True,
     ),
     Opponent(
