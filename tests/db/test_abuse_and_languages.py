@@ -96,8 +96,8 @@ def test_new_pages_in_turkish_have_no_english_left(app, path):
         (
             "tr",
             "/daily",
-            '<a href="/me">Bir ad seçin</a>: başlamadan önce seçerseniz günün ilk Günlük'
-            " oyununuz sıralamaya girer.",
+            '<a href="/me">Bir ad seçin</a>: başlamadan önce seçerseniz bugünkü ilk Günün'
+            " Dağıtımı oyununuz sıralamaya girer.",
         ),
     ],
 )

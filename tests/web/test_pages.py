@@ -360,7 +360,7 @@ def test_the_clockwise_aid_seats_the_next_player_on_your_left(
     ("language", "jacks", "kings"),
     [
         ("en", r"Jacks: \d of 4", r"Kings: \d of 4"),
-        ("tr", r"Valeler: 4 kartın \d tanesi", r"Papazlar: 4 kartın \d tanesi"),
+        ("tr", r"Valeler: 4 karttan \d tanesi çıktı", r"Papazlar: 4 karttan \d tanesi çıktı"),
     ],
 )
 def test_the_counter_reads_its_ranks_as_words(player, language, jacks, kings):
