@@ -27,14 +27,12 @@ class Series:
 
 @dataclass
 class LineChart:
-    """A chart in a ``WIDTH`` × ``HEIGHT`` view box: its lines, the
+    """A chart in a ``WIDTH`` × ``HEIGHT`` view box: its lines and the
     y-axis ticks as ``(y, value)`` (the page writes the value in its
-    language's digits) and how many games the x-axis runs over (the page
-    names the first and the last under it)."""
+    language's digits); the x-axis runs over games, oldest first."""
 
     series: list[Series]
     ticks: list[tuple[float, float]]
-    games: int
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -63,7 +61,7 @@ def line_chart(lines: Sequence[tuple[str, Sequence[float]]]) -> LineChart | None
         for css, values in lines
     ]
     ticks = [(y(top * step / 4), top * step / 4) for step in range(5)]
-    return LineChart(series, ticks, longest)
+    return LineChart(series, ticks)
 
 
 def _nice(value: float) -> float:

@@ -271,7 +271,10 @@ def past(day_text: str) -> str | tuple[str, int] | Response:
     if day_text == "play":  # the play form's address, asked for with a GET
         raise MethodNotAllowed(valid_methods=["OPTIONS", "POST"])
     if day_text == today().isoformat():
-        return redirect(url_for("daily.page", rules=request.args.get("rules")), 302)
+        asked = request.args
+        return redirect(
+            url_for("daily.page", rules=asked.get("rules"), page=asked.get("page")), 302
+        )
     day = _past_day(day_text)
     if day is None:
         return _no_such_day(day_text)

@@ -150,8 +150,12 @@ def _profile_page(
     message: str | None = None, code: str | None = None, status: int = 200, about: str = ""
 ) -> tuple[str, int]:
     """The profile page; ``message`` said at the top, or beside the form it
-    is ``about`` ("name", "forget" or "continue"), whose field it marks."""
+    is ``about`` ("name", "forget" or "continue"), whose field it marks,
+    when the page has that form (forget for a known player, continue for
+    someone without a name: another tab may have changed which)."""
     player = current_player()
+    if about == ("continue" if player is not None else "forget"):
+        about = ""
     tasks = []
     if player is not None:
         tasks = queries.player_tasks(player.id, datetime.now(UTC).date())
@@ -183,8 +187,12 @@ def choose_name() -> Response | tuple[str, int]:
         message = str(NAME_REFUSALS[refusal.reason])
         table = store.load_table() if request.form.get("next") == "game" else None
         if table is not None:
-            # From the final page: stay there, the score and the form in view.
-            return game.render_table(table, name_error=message), 400
+            # From the final page: stay there, the score and the form in
+            # view, the refusal beside the form, or at the top when the page
+            # now has none (a new game, or a name chosen in another tab).
+            if table.match.over and current_player() is None:
+                return game.render_table(table, name_error=message), 400
+            return game.render_table(table, message), 400
         return _profile_page(message, status=400, about="name")
     g.player = player
     store.adopt_story_progress(player.id)

@@ -56,8 +56,11 @@ ANSWER_PAGES = {
 
 def answer_page() -> str:
     """Return the endpoint of the page this POST's answer stands for
-    (:data:`ANSWER_PAGES`; ``game.table`` for the game's own forms)."""
+    (:data:`ANSWER_PAGES`; ``game.table`` for the game's own forms, and
+    for the final page's name form, whose refusal shows that page)."""
     endpoint = request.endpoint or ""
+    if endpoint == "players.choose_name" and request.form.get("next") == "game":
+        return "game.table"
     return ANSWER_PAGES.get(endpoint) or ANSWER_PAGES.get(request.blueprint or "", "game.table")
 
 

@@ -174,9 +174,9 @@ def test_no_page_for_the_future_or_a_bad_date(visitor, day):
 
 
 def test_todays_date_leads_to_todays_page(visitor):
-    response = visitor.get(f"/daily/{date.today().isoformat()}?rules=classic")
+    response = visitor.get(f"/daily/{date.today().isoformat()}?rules=classic&page=2")
     assert response.status_code == 302
-    assert response.headers["Location"] == "/daily?rules=classic"
+    assert response.headers["Location"] == "/daily?rules=classic&page=2"
 
 
 def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):

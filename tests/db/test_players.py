@@ -244,3 +244,8 @@ def test_each_profile_forms_refusal_is_said_beside_its_field(app, visitor):
     assert "Tick the box to confirm; nothing was deleted." in section
     assert 'aria-invalid="true" aria-describedby="forget-error" autofocus' in section
     assert page.count('role="alert"') == 1
+    # A transfer code sent from a tab that still showed the form for
+    # someone without a name (another tab has chosen one since): its
+    # refusal at the top, the page having no such form now.
+    page = visitor.post("/me/continue", code="NOPE-NOPE").get_data(as_text=True)
+    assert '<p class="alert" role="alert">That code is unknown' in page

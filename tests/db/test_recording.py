@@ -113,6 +113,27 @@ def test_a_taken_name_on_the_final_page_keeps_the_final_page(app, visitor):
     assert _count(app, Result) == 1
 
 
+def test_a_refused_name_from_a_final_page_that_changed_is_still_said(app, visitor):
+    """The final page's name form sent from a tab whose page is out of date:
+    the refusal is said at the top of the page that answers (it has no name
+    form beside which to say it), and that page is the table's, not the
+    profile's, so a reload shows it."""
+    visitor.deal("name-late")
+    visitor.play_to_the_end()
+    visitor.deal("name-late-next")  # another tab starts a new game
+    response = visitor.post("/me/name", name="<bad>", next="game")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert '<p class="alert" role="alert">A name may have' in page
+    assert 'data-address="/game"' in page
+    other = Browser(app.test_client())
+    other.deal("name-late-2")
+    other.play_to_the_end()
+    other.choose_name("Chosen Elsewhere")  # another tab chose a name
+    page = other.post("/me/name", name="<bad>", next="game").get_data(as_text=True)
+    assert '<p class="alert" role="alert">A name may have' in page and "Recorded for" in page
+
+
 def _facts(game_id: str) -> GameFacts:
     return GameFacts(
         game_id=game_id,

@@ -139,9 +139,10 @@ def test_statistics_page_draws_charts_with_numbers(app, visitor):
     page = visitor.get("/me/stats").get_data(as_text=True)
     assert page.count("<svg") >= 4
     assert "<polyline" in page
-    # Each line chart names its first and last game under its x-axis.
+    # Each line chart says which way its x-axis runs (it shows the last 200
+    # games at most, so no game numbers).
     points = page.split('aria-labelledby="points-title"')[1].split("</svg>")[0]
-    assert ">game 1</text>" in points and ">game 2</text>" in points
+    assert ">earlier games</text>" in points and ">latest game</text>" in points
     assert "Average of the games counted" in page
     assert "style=" not in page and "<script>" not in page
     assert Browser(app.test_client()).get("/me/stats").status_code == 200

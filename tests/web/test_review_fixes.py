@@ -156,6 +156,11 @@ def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
     kept = re.findall(r"“(kept-\d)”", page)
     assert kept == ["kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
     assert "Continue your game" in page
+    # The note is outside the folded list, and only while a game is in
+    # progress (a new game puts it aside; a finished one is not kept).
+    assert page.index('class="small kept-full"') > page.index("</details>")
+    play_hand(client)
+    assert "kept-full" not in client.get("/").get_data(as_text=True)
     # Each "Back to it" is described by its game (the buttons are alike).
     described = re.findall(r'<button[^>]*aria-describedby="kept-(\w+)"', page)
     assert len(set(described)) == 5
