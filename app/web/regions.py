@@ -383,7 +383,7 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool]) -> Markup:
 def counter(v: Mapping[str, Any]) -> Markup:
     """The played-cards counter: how many of each rank were seen face up,
     each rank shown by its card's index (A, 2 ... 10, J, Q, K) and read as
-    words ("Jacks: 2 of 4", "Valeler: 4 kartın 2 tanesi")."""
+    words ("Jacks: 2 of 4", "Valeler: 4 karttan 2 tanesi çıktı")."""
     words = {"A": _("Aces"), "J": _("Jacks"), "Q": _("Queens"), "K": _("Kings")}
     ranks = "".join(
         f'<li class="{"all" if seen == 4 else ""}"><span class="rank" aria-hidden="true">'

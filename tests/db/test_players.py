@@ -231,21 +231,27 @@ def test_each_profile_forms_refusal_is_said_beside_its_field(app, visitor):
     assert '<p class="alert" role="alert" id="name-error">That name is taken' in form
     assert 'aria-describedby="name-error name-rule" aria-invalid="true" autofocus' in form
     assert page.count('role="alert"') == 1
-    page = visitor.post("/me/continue", code="NOPE-NOPE").get_data(as_text=True)
-    section = page.split('id="continue"')[1].split("</section>")[0]
+    section = _refused_in(visitor.post("/me/continue", code="NOPE-NOPE"), "continue")
     assert "Make a new one on your other device" in section
     assert 'aria-invalid="true" aria-describedby="code-error" autofocus' in section
     visitor.choose_name("Someone")
     page = visitor.get("/me").get_data(as_text=True)
     assert 'action="/me/transfer#transfer"' in page
     assert "aria-invalid" not in page
-    page = visitor.post("/me/forget").get_data(as_text=True)
-    section = page.split('id="forget"')[1].split("</section>")[0]
+    section = _refused_in(visitor.post("/me/forget"), "forget")
     assert "Tick the box to confirm; nothing was deleted." in section
     assert 'aria-invalid="true" aria-describedby="forget-error" autofocus' in section
-    assert page.count('role="alert"') == 1
     # A transfer code sent from a tab that still showed the form for
     # someone without a name (another tab has chosen one since): its
     # refusal at the top, the page having no such form now.
     page = visitor.post("/me/continue", code="NOPE-NOPE").get_data(as_text=True)
     assert '<p class="alert" role="alert">That code is unknown' in page
+
+
+def _refused_in(response, section_id: str) -> str:
+    """The profile section ``section_id`` of a refusal (400) whose one
+    alert is in it."""
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert page.count('role="alert"') == 1
+    return page.split(f'id="{section_id}"')[1].split("</section>")[0]
