@@ -190,6 +190,7 @@ def choose_name() -> Response | tuple[str, int]:
             # From the final page: stay there, the score and the form in
             # view, the refusal beside the form, or at the top when the page
             # now has none (a new game, or a name chosen in another tab).
+            g.answer_page = "game.table"
             if table.match.over and current_player() is None:
                 return game.render_table(table, name_error=message), 400
             return game.render_table(table, message), 400

@@ -55,12 +55,15 @@ ANSWER_PAGES = {
 
 
 def answer_page() -> str:
-    """Return the endpoint of the page this POST's answer stands for
-    (:data:`ANSWER_PAGES`; ``game.table`` for the game's own forms, and
-    for the final page's name form, whose refusal shows that page)."""
+    """Return the endpoint of the page this POST's answer stands for: the
+    one a view set as ``g.answer_page`` (the final page's name form, whose
+    refusal shows that page), else by :data:`ANSWER_PAGES` (``game.table``
+    for the game's own forms). Never reads the form: this runs on the error
+    page of a body too large to read."""
+    chosen: str | None = g.get("answer_page")
+    if chosen:
+        return chosen
     endpoint = request.endpoint or ""
-    if endpoint == "players.choose_name" and request.form.get("next") == "game":
-        return "game.table"
     return ANSWER_PAGES.get(endpoint) or ANSWER_PAGES.get(request.blueprint or "", "game.table")
 
 
