@@ -39,6 +39,12 @@ _KEPT = "kept"
 #: Where one put-aside game was kept before the list (read, then replaced).
 _PREVIOUS = "previous_table"
 _SETTINGS = "settings"
+#: How many games this session has started, counted up to
+#: :data:`FIRST_GAMES` + 1 (see :func:`aids`).
+_STARTED = "games_started"
+#: The first games, in which hints are on until the player sets the aids
+#: (seed 001: "in your first games, when it is your turn, a short note").
+FIRST_GAMES = 3
 #: How many unfinished games are kept to go back to.
 KEEP = 5
 #: How many times :func:`apply` re-applies a change to a fresh session.
@@ -205,7 +211,18 @@ def start_table(table: Table) -> None:
         raise Stale("the game this form would replace is no longer the current one")
     _keep_current(_kept())
     _interface().regenerate(_session())
+    session[_STARTED] = min(_games_started() + 1, FIRST_GAMES + 1)
     save_table(table)
+
+
+def _games_started() -> int:
+    """How many games this session has started, the current one included
+    (at most :data:`FIRST_GAMES` + 1). A session kept from before the count
+    (a game or settings but no count) is past its first games."""
+    started = session.get(_STARTED)
+    if isinstance(started, int):
+        return started
+    return FIRST_GAMES + 1 if _TABLE in session or _SETTINGS in session else 0
 
 
 def resume(game_id: str) -> bool:
@@ -261,10 +278,12 @@ LANGUAGE_COOKIE = "pisti_language"
 def aids() -> dict[str, bool]:
     """Return the player's aids, each on or off: as saved in the session,
     else in the aids cookie (:data:`AIDS_COOKIE`), else the defaults
-    of :data:`AIDS` (and until the player sets the aids, the counter is on
-    when every computer of the current game is Easy, or with no game when
-    the last New game was against Easy: seed 001, "switched on from the
-    start on Easy")."""
+    of :data:`AIDS`, but until the player sets the aids, two follow seed
+    001: the counter is on when every computer of the current game is Easy,
+    or with no game when the last New game was against Easy ("switched on
+    from the start on Easy"); hints are on in the first :data:`FIRST_GAMES`
+    games ("in your first games"), the current one counted, or the next
+    one with no game)."""
     saved = session.get(_AIDS)
     if isinstance(saved, dict):
         return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
@@ -272,7 +291,8 @@ def aids() -> dict[str, bool]:
     if cookie is not None:
         on = set(cookie.split("."))
         return {name: name in on for name in AIDS}
-    return {**AIDS, "counter": _against_easy()}
+    first_games = _games_started() + (_TABLE not in session) <= FIRST_GAMES
+    return {**AIDS, "counter": _against_easy(), "hints": first_games}
 
 
 def clockwise() -> bool:

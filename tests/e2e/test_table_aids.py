@@ -89,12 +89,13 @@ def test_four_colour_deck_toggles(page: Page, live_server):
 
 
 def test_hints_toggle(page: Page, live_server):
+    """On in a new player's first games (seed 001), then as set."""
     deal(page, live_server, CAPTURE_SEED)
-    expect(page.locator(".hints")).to_have_count(0)
-    set_aid(page, "Hints on your turn", True)
     expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
     set_aid(page, "Hints on your turn", False)
     expect(page.locator(".hints")).to_have_count(0)
+    set_aid(page, "Hints on your turn", True)
+    expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -531,6 +532,8 @@ def test_a_phone_table_with_rows_added_still_fits(
     deal(page, live_server, f"rows-aside-{rules}", "classic")
     deal(page, live_server, f"rows-{rules}", rules)
     expect(page.locator(".kept")).to_be_visible()
+    set_aid(page, "Hints on your turn", False)  # on in the first games
+    page.locator("details.settings summary").click()
     plain = page.locator(".hand button").first.bounding_box()["height"]
     # A play from an out-of-date tab: the table with an alert.
     other = a_stale_tab(context, page, live_server)

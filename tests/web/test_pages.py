@@ -312,6 +312,46 @@ def test_the_counter_is_on_from_the_start_against_easy(player, link, counter):
     assert "Cards seen face up" not in player.get().get_data(as_text=True)
 
 
+def hints_checked(html: str) -> bool:
+    return bool(re.search(r'name="hints"[^>]* checked', html))
+
+
+def test_hints_are_on_in_your_first_three_games(player):
+    """Seed 001: "Hints: in your first games, when it is your turn, a short
+    note points out a pişti chance, a jack worth saving or a risky card":
+    on in the first three games a browser starts, whichever way, until the
+    player sets the aids; off from the fourth."""
+    assert hints_checked(player.client.get("/").get_data(as_text=True))
+    for number in (1, 2, 3):
+        player.deal(f"first-games-{number}")
+        assert "The Hard level would play" in player.page, number
+        assert hints_checked(player.page)
+    player.deal("first-games-4")
+    assert "The Hard level would play" not in player.page
+    assert not hints_checked(player.page)
+    assert not hints_checked(player.client.get("/").get_data(as_text=True))
+
+
+def test_hints_set_off_stay_off_in_the_first_games(player):
+    player.deal("set-off-1")
+    aids = {"csrf_token": player.token, "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    player.deal("set-off-2")
+    assert "The Hard level would play" not in player.page
+
+
+def test_a_session_from_before_the_count_is_past_its_first_games(app, player):
+    """A session kept from before games were counted (a game, no count) is
+    a player's who has played: an upgrade does not bring hints back."""
+    player.deal("before-the-count")
+    # As a POST, so the session is stored (a GET stores nothing).
+    with player.client.session_transaction(method="POST") as session:
+        del session["games_started"]
+    assert "The Hard level would play" not in player.get().get_data(as_text=True)
+    player.deal("after-the-count")
+    assert "The Hard level would play" not in player.page
+
+
 def test_no_hint_for_a_forced_move(player):
     """With hints on, a turn with one card left has nothing to choose: no
     "The Hard level would play your 3♠" on it."""
