@@ -15,7 +15,9 @@ turn", so neither side always starts with it), the same for everyone who
 plays the seed: position ``(n - 1 + r) % n`` deals hand 0, where ``r`` is
 :attr:`Match.rotation`, and in hand ``h`` the seat of position ``p`` is
 ``(p - h - r) % n``. A single hand has ``r = 0``: position ``n - 1`` deals,
-so position 0 plays first.
+so position 0 plays first; so does a match of a rule set played as a
+single hand by default (``cardems``: seed 000, "The human player takes the
+first turn"), whose dealer then changes every hand.
 
 End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``,
 issue 13 for three and four sides): points are counted at the end of a hand
@@ -71,7 +73,10 @@ class Match:
         plays_history: each finished hand's plays (its record's ``plays``).
         rotation: how many places the seats are turned from position 0
             playing first in hand 0 (:func:`first_rotation` of the seed in
-            a match, 0 for a single hand; see the module's notes).
+            a match; 0 for a single hand, and for a match of a rule set
+            whose default is a single hand, where position 0 plays first in
+            hand 0 as in its single hand: seed 000, "The human player takes
+            the first turn"; see the module's notes).
     """
 
     def __init__(self, rules: RuleSet, seed: str, target: int | None = None) -> None:
@@ -98,7 +103,8 @@ class Match:
         self.hand_number = 0
         self.history: list[list[int]] = []
         self.plays_history: list[list[str]] = []
-        self.rotation = 0 if target is None else first_rotation(seed, rules.players)
+        drawn = target is not None and bool(rules.match_targets)
+        self.rotation = first_rotation(seed, rules.players) if drawn else 0
         self.state = GameState(rules, _hand_deck(seed, rules, 0))
 
     @property

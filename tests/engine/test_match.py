@@ -358,6 +358,21 @@ def test_a_single_deal_is_led_by_the_player():
     assert {Match(CARDEMS, f"single-{i}").seat_of(0) for i in range(50)} == {0}
 
 
+def test_a_match_of_single_hands_is_led_by_the_player_then_alternates():
+    # Seed 000: "The human player takes the first turn" (and "the
+    # computer deals"), in a match's first hand too; then the dealer changes
+    # every hand, as in a Classic match.
+    for i in range(50):
+        match = Match(CARDEMS, f"single-{i}", target=51)
+        dealers = [match.dealer]
+        for _ in range(3):
+            finish_hand(match, (0, 0))
+            match.next_hand()
+            dealers.append(match.dealer)
+        assert dealers == [1, 0, 1, 0], i
+        assert match.seat_of(1) == 0  # the computer leads the fourth hand
+
+
 def test_a_match_saved_before_the_first_dealer_was_drawn_keeps_its_seats():
     match = next(m for i in range(20) if (m := Match(CLASSIC, f"old-{i}")).rotation)
     play_cards(match, 5)
