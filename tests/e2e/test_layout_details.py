@@ -1,11 +1,13 @@
 """Small layout promises in Chromium, from a look at every page at phone and
 laptop sizes: boxes to tick keep their size beside long labels, each
 computer's level sits beside its name, a review's Previous, Summary and Next
-share one line on a 360 px phone, and links that stand alone are a
-finger's height."""
+share one line on a 360 px phone, links that stand alone are a finger's
+height, and the centre of a table of three or four keeps clear of the side
+seats on a phone."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import cards_in_hand, contrast, play_card
@@ -147,4 +149,48 @@ def test_a_profile_forms_answer_opens_at_that_form_on_a_phone(browser: Browser, 
     expect(tick).to_be_focused()
     page.reload()
     expect(page.locator("h1")).to_have_text("Far Down")
+    context.close()
+
+
+CENTRE_OVERLAPS = """() => {
+  const centre = document.querySelector('.table .centre').getBoundingClientRect();
+  const parts = [...document.querySelectorAll('.table .centre > *')]
+    .map(e => e.getBoundingClientRect()).filter(r => r.width);
+  const seats = [...document.querySelectorAll('.table .seat:not(.place-top) > *')]
+    .map(e => e.getBoundingClientRect()).filter(r => r.width);
+  const out = [];
+  for (const part of parts) {
+    if (part.left < centre.left - 1 || part.right > centre.right + 1)
+      out.push(`past the centre's column: ${part.left}-${part.right}`);
+    for (const seat of seats) {
+      const w = Math.min(part.right, seat.right) - Math.max(part.left, seat.left);
+      const h = Math.min(part.bottom, seat.bottom) - Math.max(part.top, seat.top);
+      if (w > 1 && h > 1) out.push(`over a side seat by ${w} px`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x740", "390x844"])
+@pytest.mark.parametrize("rules", ["partners", "classic&players=3"])
+def test_the_centre_keeps_clear_of_the_side_seats_on_a_phone(
+    browser: Browser, live_server, screenshots, size, rules
+):
+    """With three or four players on a phone, the stock and the pile stay
+    in their column between the side seats, the pile fanned at its widest
+    (a face-down card, face-up ones under the fan, four on top): they once
+    ran 31-35 px under the seats at 360 px, the stock's words printed over
+    West's last card."""
+    context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/first-look?rules={rules}")
+    page.locator(".deal-link button[type=submit]").click()
+    widest = 0
+    for _ in range(4):
+        assert page.evaluate(CENTRE_OVERLAPS) == []
+        widest = max(widest, page.locator(".pile .fan > *").count())
+        assert play_card(page, page.locator(".hand button").first)
+    assert widest == 6
+    page.screenshot(path=screenshots / f"centre-{rules.count('=')}-{size}.png")
     context.close()
