@@ -39,9 +39,9 @@ _KEPT = "kept"
 #: Where one put-aside game was kept before the list (read, then replaced).
 _PREVIOUS = "previous_table"
 _SETTINGS = "settings"
-#: How many games this session has started, counted up to
-#: :data:`FIRST_GAMES` + 1 (see :func:`aids`).
-_STARTED = "games_started"
+#: The ids of the first :data:`FIRST_GAMES` games this session started
+#: (``None``: a session from before they were kept, past its first games).
+_FIRST = "first_games"
 #: The first games, in which hints are on until the player sets the aids
 #: (seed 001: "in your first games, when it is your turn, a short note").
 FIRST_GAMES = 3
@@ -211,18 +211,36 @@ def start_table(table: Table) -> None:
         raise Stale("the game this form would replace is no longer the current one")
     _keep_current(_kept())
     _interface().regenerate(_session())
-    session[_STARTED] = min(_games_started() + 1, FIRST_GAMES + 1)
+    first = _first_games()
+    if first is not None and len(first) < FIRST_GAMES:
+        first = [*first, table.game_id]
+    session[_FIRST] = first
     save_table(table)
 
 
-def _games_started() -> int:
-    """How many games this session has started, the current one included
-    (at most :data:`FIRST_GAMES` + 1). A session kept from before the count
-    (a game or settings but no count) is past its first games."""
-    started = session.get(_STARTED)
-    if isinstance(started, int):
-        return started
-    return FIRST_GAMES + 1 if _TABLE in session or _SETTINGS in session else 0
+def _first_games() -> list[str] | None:
+    """The ids of the first :data:`FIRST_GAMES` games this session started,
+    or ``None`` for a session kept from before they were (a game or settings
+    but no list): it is past its first games."""
+    first = session.get(_FIRST)
+    if isinstance(first, list):
+        return first
+    if _FIRST in session or _TABLE in session or _SETTINGS in session:
+        return None
+    return []
+
+
+def _hints_by_default() -> bool:
+    """Whether hints are on before the player sets the aids: in one of the
+    session's first :data:`FIRST_GAMES` games (kept aside and resumed too),
+    or, with no game in progress, when the next one will be."""
+    first = _first_games()
+    if first is None:
+        return False
+    table = load_table()
+    if table is not None and not table.match.over:
+        return table.game_id in first
+    return len(first) < FIRST_GAMES
 
 
 def resume(game_id: str) -> bool:
@@ -282,8 +300,7 @@ def aids() -> dict[str, bool]:
     001: the counter is on when every computer of the current game is Easy,
     or with no game when the last New game was against Easy ("switched on
     from the start on Easy"); hints are on in the first :data:`FIRST_GAMES`
-    games ("in your first games"), the current one counted, or the next
-    one with no game)."""
+    games ("in your first games", :func:`_hints_by_default`))."""
     saved = session.get(_AIDS)
     if isinstance(saved, dict):
         return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
@@ -291,8 +308,7 @@ def aids() -> dict[str, bool]:
     if cookie is not None:
         on = set(cookie.split("."))
         return {name: name in on for name in AIDS}
-    first_games = _games_started() + (_TABLE not in session) <= FIRST_GAMES
-    return {**AIDS, "counter": _against_easy(), "hints": first_games}
+    return {**AIDS, "counter": _against_easy(), "hints": _hints_by_default()}
 
 
 def clockwise() -> bool:

@@ -312,6 +312,9 @@ def test_the_counter_is_on_from_the_start_against_easy(player, link, counter):
     assert "Cards seen face up" not in player.get().get_data(as_text=True)
 
 
+KEPT_GAME = re.compile(r'name="game" value="([0-9a-f]+)">\s*<span class="kept-what"')
+
+
 def hints_checked(html: str) -> bool:
     return bool(re.search(r'name="hints"[^>]* checked', html))
 
@@ -330,6 +333,24 @@ def test_hints_are_on_in_your_first_three_games(player):
     assert "The Hard level would play" not in player.page
     assert not hints_checked(player.page)
     assert not hints_checked(player.client.get("/").get_data(as_text=True))
+    # The third game, put aside by the fourth and resumed, is still one of
+    # the first: its hints come back.
+    game = KEPT_GAME.search(player.page).group(1)
+    resumed = player.client.post("/resume", data={"csrf_token": player.token, "game": game})
+    assert resumed.status_code == 303
+    assert "The Hard level would play" in player.get().get_data(as_text=True)
+
+
+def test_after_a_third_game_is_over_the_next_game_has_no_hints(player):
+    """Home's aids say what the next game will have: with the third game
+    over, hints off, and off in the fourth."""
+    for number in (1, 2, 3):
+        player.deal(f"over-{number}")
+    while player.hand:
+        player.play(player.hand[0])
+    assert not hints_checked(player.client.get("/").get_data(as_text=True))
+    player.deal("over-4")
+    assert "The Hard level would play" not in player.page
 
 
 def test_hints_set_off_stay_off_in_the_first_games(player):
@@ -341,12 +362,12 @@ def test_hints_set_off_stay_off_in_the_first_games(player):
 
 
 def test_a_session_from_before_the_count_is_past_its_first_games(app, player):
-    """A session kept from before games were counted (a game, no count) is
-    a player's who has played: an upgrade does not bring hints back."""
+    """A session kept from before the first games were kept (a game, no
+    list) is a player's who has played: an upgrade brings no hints back."""
     player.deal("before-the-count")
     # As a POST, so the session is stored (a GET stores nothing).
     with player.client.session_transaction(method="POST") as session:
-        del session["games_started"]
+        del session["first_games"]
     assert "The Hard level would play" not in player.get().get_data(as_text=True)
     player.deal("after-the-count")
     assert "The Hard level would play" not in player.page
