@@ -101,10 +101,30 @@ def assert_fits(page: Page) -> None:
         box = page.locator(selector).first.bounding_box()
         assert box is not None, name
         assert box["y"] >= 0 and box["y"] + box["height"] <= inner_height + 0.5, name
+    # Line boxes of the count's words (the element itself is one box).
     lines = page.locator(".stock > .count").evaluate_all(
-        "els => els.map(e => e.getClientRects().length)"
+        """els => els.map(e => {
+            const words = document.createRange();
+            words.selectNodeContents(e);
+            return new Set([...words.getClientRects()].map(r => Math.round(r.top))).size;
+        })"""
     )
     assert lines in ([], [1]), f"the stock's count takes {lines} lines"
+    # Each side's name clear of its chips (with three or four sides it
+    # once ran under them at 380-420 px).
+    covered_chips = page.evaluate(
+        """() => [...document.querySelectorAll('.scoreboard .side')].flatMap(side => {
+            const words = document.createRange();
+            words.selectNodeContents(side.querySelector('.who'));
+            const lines = [...words.getClientRects()];
+            return [...side.querySelectorAll('.chip')].filter(chip => {
+                const c = chip.getBoundingClientRect();
+                return lines.some(r => Math.min(r.right, c.right) - Math.max(r.left, c.left) > 1
+                    && Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top) > 1);
+            }).map(chip => chip.textContent.trim());
+        })"""
+    )
+    assert covered_chips == [], f"a side's name over {covered_chips}"
     # The language links, in the page's bottom corner, cover no words of
     # the board.
     covered = page.evaluate(
