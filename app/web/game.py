@@ -574,7 +574,8 @@ def render_table(
     (``None``: when the request is the script's ``GET /game`` after a play,
     see :func:`_wants_frames`); ``name_error``: why the final page's name
     form refused a name, said beside it."""
-    context = table_context(table, store.aids())
+    aids = store.aids()
+    context = table_context(table, aids)
     context.update(
         message=message,
         name_error=name_error,
@@ -582,7 +583,7 @@ def render_table(
         kept=store.kept_games(),
         rules_summary=rules_summary(table.match.rules, table.match.target),
     )
-    context.update(story.table_extras(table, store.aids()))
+    context.update(story.table_extras(table, aids))
     match = table.match
     context["daily_game"] = _is_daily(table)
     # Today's Daily: no seed, link or record (every card) while others play it.
@@ -593,7 +594,7 @@ def render_table(
         context["share_url"] = uri_to_iri(_table_url(table, external=True))
         context["deal_url"] = _table_url(table)
     with_frames = _wants_frames() if frames is None else frames
-    steps = motion_frames(table, store.aids()) if with_frames else []
+    steps = motion_frames(table, aids) if with_frames else []
     if not match.hand_counted:
         return render_template(
             "game/table.html", view=motion_view(table, context), frames=steps, **context
