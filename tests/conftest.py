@@ -92,6 +92,8 @@ def runner(app):
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 START = re.compile(r'<form method="post" action="(/deal/[^"]*)"')
 REPLACES = re.compile(r'name="replaces" value="(\w*)"')
+#: The id of each game put aside, in the list of games to go back to.
+KEPT_GAME = re.compile(r'name="game" value="(\w+)">\s*<span class="kept-what"')
 
 
 def start_deal(client, link: str, **options):

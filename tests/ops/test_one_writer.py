@@ -14,11 +14,11 @@ import redis
 
 from benchmarks.load_test import CSRF, HAND, MOVE
 from benchmarks.races import Browser, finish, play_fields, stall
+from tests.conftest import KEPT_GAME
 
 COOKIE = "pisti_session"
 TRIALS = 12
 GAME = re.compile(r'name="game" value="(\w+)">\s*<button class="card-button')
-KEPT_GAME = re.compile(r'name="game" value="(\w+)">\s*<span class="kept-what"')
 
 
 @pytest.fixture(params=["filesystem", "redis"])

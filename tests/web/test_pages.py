@@ -19,7 +19,7 @@ from app.engine import (
     score_hand,
     seeded_deck,
 )
-from tests.conftest import CSRF, expected_state, start_deal
+from tests.conftest import CSRF, KEPT_GAME, expected_state, start_deal
 from tests.web.test_score_pages import ScoreTable
 
 
@@ -312,9 +312,6 @@ def test_the_counter_is_on_from_the_start_against_easy(player, link, counter):
     assert "Cards seen face up" not in player.get().get_data(as_text=True)
 
 
-KEPT_GAME = re.compile(r'name="game" value="([0-9a-f]+)">\s*<span class="kept-what"')
-
-
 def hints_checked(html: str) -> bool:
     return bool(re.search(r'name="hints"[^>]* checked', html))
 
@@ -361,7 +358,7 @@ def test_hints_set_off_stay_off_in_the_first_games(player):
     assert "The Hard level would play" not in player.page
 
 
-def test_a_session_from_before_the_count_is_past_its_first_games(app, player):
+def test_a_session_from_before_the_list_is_past_its_first_games(player):
     """A session kept from before the first games were kept (a game, no
     list) is a player's who has played: an upgrade brings no hints back."""
     player.deal("before-the-count")

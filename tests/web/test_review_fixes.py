@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.engine import CLASSIC, seeded_deck
-from tests.conftest import start_deal
+from tests.conftest import KEPT_GAME, start_deal
 
 
 def token(client, path="/") -> str:
@@ -134,7 +134,7 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
     start_deal(client, "/deal/second-game")
     page = client.get("/game").get_data(as_text=True)
     assert "Your other games in progress" in page and "Back to it" in page
-    game = re.search(r'name="game" value="([0-9a-f]+)">\s*<span class="kept-what"', page)
+    game = KEPT_GAME.search(page)
     response = client.post(
         "/resume", data={"csrf_token": token(client, "/game"), "game": game.group(1)}
     )

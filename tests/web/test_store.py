@@ -10,7 +10,7 @@ import re
 import pytest
 
 from app import sessions
-from tests.conftest import CSRF, Player, start_deal
+from tests.conftest import CSRF, KEPT_GAME, Player, start_deal
 
 COOKIE = "pisti_session"
 
@@ -209,7 +209,7 @@ def test_a_game_put_aside_in_the_old_format_can_still_be_resumed(app):
         stored["previous_table"] = stored.pop("kept")[0]["table"]
         interface.commit(app, stored)
     page = player.client.get("/game").get_data(as_text=True)
-    game = re.search(r'name="game" value="(\w+)">\s*<span class="kept-what"', page).group(1)
+    game = KEPT_GAME.search(page).group(1)
     token = CSRF.search(page).group(1)
     assert (
         player.client.post("/resume", data={"csrf_token": token, "game": game}).status_code == 303
@@ -228,7 +228,7 @@ def _form(page: str, action: str) -> dict[str, str]:
 
 def _kept_ids(client) -> list[str]:
     page = client.get("/").get_data(as_text=True)
-    return re.findall(r'name="game" value="(\w+)">\s*<span class="kept-what"', page)
+    return KEPT_GAME.findall(page)
 
 
 def test_a_start_form_sent_twice_starts_one_game(app):
