@@ -301,6 +301,15 @@ def aids() -> dict[str, bool]:
     or with no game when the last New game was against Easy ("switched on
     from the start on Easy"); hints are on in the first :data:`FIRST_GAMES`
     games ("in your first games", :func:`_hints_by_default`))."""
+    chosen = _chosen_aids()
+    if chosen is not None:
+        return chosen
+    return {**AIDS, "counter": _against_easy(), "hints": _hints_by_default()}
+
+
+def _chosen_aids() -> dict[str, bool] | None:
+    """The aids the player set, as saved in the session or else in the aids
+    cookie; ``None`` until they set them."""
     saved = session.get(_AIDS)
     if isinstance(saved, dict):
         return {name: bool(saved.get(name, default)) for name, default in AIDS.items()}
@@ -308,13 +317,17 @@ def aids() -> dict[str, bool]:
     if cookie is not None:
         on = set(cookie.split("."))
         return {name: name in on for name in AIDS}
-    return {**AIDS, "counter": _against_easy(), "hints": _hints_by_default()}
+    return None
 
 
 def clockwise() -> bool:
     """Whether this request's player has the seats drawn clockwise (the
-    ``clockwise`` aid); ``False`` outside a request."""
-    return has_request_context() and aids()["clockwise"]
+    ``clockwise`` aid, whose default never changes, so the defaults that
+    do are not worked out); ``False`` outside a request."""
+    if not has_request_context():
+        return False
+    chosen = _chosen_aids()
+    return AIDS["clockwise"] if chosen is None else chosen["clockwise"]
 
 
 def _against_easy() -> bool:
