@@ -83,6 +83,19 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
             (table) => table.scrollWidth > table.clientWidth).length"""
     )
     assert hidden == 0
+    # Each figure under its own heading: a column's heading and its cells
+    # share their left edge.
+    misplaced = page.evaluate(
+        """() => {
+          const table = document.querySelector('.by-rules');
+          const heads = [...table.tHead.rows[0].cells];
+          return [...table.tBodies[0].rows].flatMap((row) => [...row.cells].filter(
+            (cell, i) => cell.offsetWidth && Math.abs(
+              cell.getBoundingClientRect().left - heads[i].getBoundingClientRect().left) > 1,
+          ).map((cell) => cell.textContent));
+        }"""
+    )
+    assert misplaced == []
     # Dark: the lines stand out from the panel, the labels from their bars.
     page.emulate_media(color_scheme="dark")
     colours = page.evaluate(
