@@ -115,10 +115,12 @@ class HostCheck:
     ``trusted`` hosts (as in Flask's ``TRUSTED_HOSTS``), one not among
     them.
 
-    Such a request goes on with a harmless Host (so building the error
+    A refused request goes on with a harmless Host (so building the error
     page's links cannot fail) and :data:`BAD_HOST` set in its environ to
     why it was refused; the app then logs that and answers
-    :class:`UnknownHost`, a 400 with its usual error page and headers.
+    :class:`UnknownHost`, a 400 with its usual error page and headers. A
+    request without a Host header (HTTP/1.0 allows it) is answered as the
+    first trusted host when trusted hosts are set.
     """
 
     def __init__(self, app: WSGIApplication, trusted: list[str] | None) -> None:
@@ -130,7 +132,11 @@ class HostCheck:
         """Check the Host (in lower case: host names ignore case), then call
         the wrapped app."""
         host = environ.get("HTTP_HOST")
-        if host is not None:
+        if host is None and self.trusted is not None:
+            # No Host (HTTP/1.0 allows it): the site, not the server's own
+            # name, which no trusted host names.
+            environ["HTTP_HOST"] = self.stand_in
+        elif host is not None:
             host = environ["HTTP_HOST"] = host.lower()
             refusal = self.refusal(host)
             if refusal:

@@ -10,6 +10,7 @@ import threading
 
 import pytest
 import requests
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from app import create_app
 from app.config import ConfigError
@@ -177,6 +178,21 @@ def test_only_trusted_hosts_are_answered(tmp_path):
         check.refusal("evil.example") == "the Host 'evil.example' is not one of FLASK_TRUSTED_HOSTS"
     )
     assert check.refusal("pisti.example:8000") is None
+
+
+@pytest.mark.parametrize("trusted", [["pisti.example"], [".pisti.example"], None])
+def test_a_request_without_a_host_is_answered_as_the_site(tmp_path, capsys, trusted):
+    # HTTP/1.0 allows a request with no Host (a monitor's, say): it is
+    # answered as the site, not with a traceback, trusted hosts or not.
+    app = make_app(tmp_path, TRUSTED_HOSTS=trusted)
+    capsys.readouterr()
+    for path in ("/healthz", "/", "/static/pisti.css"):
+        environ = EnvironBuilder(path=path).get_environ()
+        del environ["HTTP_HOST"]
+        _body, status, headers = run_wsgi_app(app, environ, buffered=True)
+        assert status.startswith("200"), (path, status)
+        assert headers["X-Frame-Options"] == "DENY"
+    assert "Traceback" not in capsys.readouterr().out
 
 
 def test_trusted_hosts_ignore_case(tmp_path):
