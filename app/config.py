@@ -23,6 +23,7 @@ import redis
 from flask import Config
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+from werkzeug.sansio.utils import host_is_trusted
 
 from .web.table import TURN_BUDGET_MS
 
@@ -223,7 +224,7 @@ def _needs_encoding(name: str, url: str) -> bool:
     if name == "DATABASE_URL":
         try:
             parsed = make_url(url)
-        except ArgumentError:
+        except (ArgumentError, ValueError):
             return False
         # A "/" in the password ends the host early: the rest, "@" and
         # all, is read as the database's name.
@@ -301,12 +302,8 @@ def _check(config: Config) -> list[str]:
     else:
         bad("LOG_LEVEL", f"must be one of {', '.join(_LOG_LEVELS)}")
     for name in ("NEW_GAME_LIMIT", "PLAY_LIMIT"):
-        try:
-            if not isinstance(config[name], str):
-                raise ValueError
-            limits.parse_many(config[name])
-        except ValueError:
-            bad(name, 'must be a rate such as "30 per minute" or "10/second;200/hour"')
+        if not _is_rate(config[name]):
+            bad(name, 'must be a rate such as "30 per minute" or "10/second;200/hour", above 0')
     if not (_is_int(config["TRUSTED_PROXIES"]) and config["TRUSTED_PROXIES"] >= 0):
         bad("TRUSTED_PROXIES", "must be a whole number, 0 or more")
     expert_ms = config["EXPERT_MS"]
@@ -321,6 +318,7 @@ def _check(config: Config) -> list[str]:
             "(the most one answer to a play may think)",
         )
     hosts = config["TRUSTED_HOSTS"]
+    trusted: list[str] | None = None
     if hosts is not None and not (
         isinstance(hosts, list)
         and hosts
@@ -330,11 +328,14 @@ def _check(config: Config) -> list[str]:
     elif hosts is not None:
         # Host names ignore case; the Host header is compared in lower case.
         config["TRUSTED_HOSTS"] = [host.lower() for host in hosts]
+        trusted = config["TRUSTED_HOSTS"]
     server_name = config["SERVER_NAME"]
     if server_name is not None and not (
         isinstance(server_name, str) and _HOST_PORT.fullmatch(server_name)
     ):
         bad("SERVER_NAME", "must be a host name with an optional port, such as pisti.example")
+    elif server_name is not None and trusted and not host_is_trusted(server_name.lower(), trusted):
+        bad("SERVER_NAME", "must be one of FLASK_TRUSTED_HOSTS, the hosts the site answers to")
     review_queue = config["REVIEW_QUEUE"]
     if review_queue is not None and not isinstance(review_queue, bool):
         bad("REVIEW_QUEUE", "must be true or false")
@@ -347,21 +348,27 @@ def _check(config: Config) -> list[str]:
                 raise ArgumentError("not text")
             if make_url(database).drivername not in _DATABASE_DRIVERS:
                 raise ArgumentError("not sqlite or postgresql with psycopg 3")
-        except ArgumentError:
+        except (ArgumentError, ValueError):
             bad(
                 "DATABASE_URL",
                 "must be a URL such as postgresql://user:password@host/pisti "
                 "(psycopg 3, the driver installed) or sqlite:////path/pisti.db",
             )
-    try:
-        if not isinstance(config["RANKING_LIMIT"], str):
-            raise ValueError
-        limits.parse_many(config["RANKING_LIMIT"])
-    except ValueError:
-        bad("RANKING_LIMIT", 'must be a rate such as "60 per minute"')
+    if not _is_rate(config["RANKING_LIMIT"]):
+        bad("RANKING_LIMIT", 'must be a rate such as "60 per minute", above 0')
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
     return problems
+
+
+def _is_rate(value: object) -> bool:
+    """Whether ``value`` is a rate limit's text (``"30 per minute"``,
+    ``"10/second;200/hour"``) whose every rate lets at least one request
+    through: ``0 per minute`` would refuse everyone, for ever."""
+    try:
+        return isinstance(value, str) and all(rate.amount >= 1 for rate in limits.parse_many(value))
+    except ValueError:
+        return False
 
 
 def _is_int(value: object) -> bool:

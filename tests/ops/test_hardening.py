@@ -231,6 +231,17 @@ def test_share_links_use_the_configured_host(tmp_path, config, expected):
     assert "evil.example" not in share
 
 
+def test_a_server_name_outside_the_trusted_hosts_stops_start_up(monkeypatch, tmp_path):
+    # Its share links and the image's health check would name a host the
+    # site refuses.
+    monkeypatch.setenv("FLASK_TRUSTED_HOSTS", '["pisti.example"]')
+    monkeypatch.setenv("FLASK_SERVER_NAME", "www.other.example")
+    with pytest.raises(ConfigError, match="FLASK_SERVER_NAME: must be one of FLASK_TRUSTED_HOSTS"):
+        create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+    monkeypatch.setenv("FLASK_SERVER_NAME", "pisti.example:8443")
+    create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+
+
 @pytest.mark.parametrize(
     "name,value,message",
     [
@@ -239,6 +250,15 @@ def test_share_links_use_the_configured_host(tmp_path, config, expected):
         ("FLASK_TRUSTED_HOSTS", '["a..b"]', "FLASK_TRUSTED_HOSTS: must be a list"),
         ("FLASK_SERVER_NAME", "http://pisti.example", "FLASK_SERVER_NAME: must be a host name"),
         ("FLASK_PLAY_LIMIT", "often", "FLASK_PLAY_LIMIT: must be a rate"),
+        ("FLASK_PLAY_LIMIT", "0/second", "FLASK_PLAY_LIMIT: must be a rate"),
+        ("FLASK_NEW_GAME_LIMIT", "0 per minute", "FLASK_NEW_GAME_LIMIT: must be a rate"),
+        ("FLASK_RANKING_LIMIT", "60/minute;0/hour", "FLASK_RANKING_LIMIT: must be a rate"),
+        (
+            "FLASK_DATABASE_URL",
+            "postgresql://u:pw@host:notaport/db",
+            "FLASK_DATABASE_URL: must be a URL",
+        ),
+        ("FLASK_DATABASE_URL", "postgresql://[::1:5999/db", "FLASK_DATABASE_URL: must be a URL"),
     ],
 )
 def test_unusable_settings_stop_start_up(monkeypatch, tmp_path, name, value, message):
