@@ -6,7 +6,8 @@ SQLAlchemy 2 through Flask-SQLAlchemy, the schema in Alembic migrations
 so. Migrations run when the app starts (several replicas starting together
 on one PostgreSQL take turns on an advisory lock, on one SQLite file on a
 file lock), or by hand with
-``flask --app app db upgrade``. Game state stays in the session; only
+``flask --app app db upgrade``; the ``flask db`` commands themselves find
+the schema as it is (``db current`` upgrades nothing). Game state stays in the session; only
 finished games reach the database.
 """
 
@@ -15,9 +16,11 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
+import click
 import flask_migrate
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -75,6 +78,11 @@ def init_db(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
+        if _schema_command():
+            # `flask db current` reports, `db downgrade` goes down: neither
+            # may find the schema upgraded first.
+            app.extensions[SCHEMA] = (revision := _revision(), revision)
+            return
         if db.engine.dialect.name != "sqlite":
             app.extensions[SCHEMA] = _upgrade()
             return
@@ -100,6 +108,27 @@ def init_db(app: Flask) -> None:
                 # file made by its owner keeps the mode the owner gave it.
                 os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
             app.extensions[SCHEMA] = _upgrade()
+
+
+#: The ``flask`` command's options that take a value (before the command).
+_FLASK_OPTIONS = {"-A", "--app", "-e", "--env-file"}
+
+
+def _schema_command() -> bool:
+    """Whether the ``flask`` command is loading the app for one of
+    Flask-Migrate's ``flask db`` commands (``current``, ``history``,
+    ``upgrade``, ``downgrade``...), which work on the schema themselves.
+    Click has not split the command line when the app is loaded, so its
+    first word that is no option (nor an option's value) is read here."""
+    if click.get_current_context(silent=True) is None:
+        return False
+    words = iter(sys.argv[1:])
+    for word in words:
+        if word in _FLASK_OPTIONS:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word == "db"
+    return False
 
 
 def _upgrade() -> tuple[str | None, str | None]:

@@ -4,6 +4,9 @@ the migrations again (at every start, or by hand) keeps the data."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -72,3 +75,29 @@ def test_a_database_a_newer_version_upgraded_stops_start_up_saying_so(app, datab
         assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == "0099_future"
         db.session.execute(text("UPDATE alembic_version SET version_num = :head"), {"head": HEAD})
         db.session.commit()
+
+
+def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
+    # `flask db current` reports, it does not upgrade first (an admin
+    # checks before a backup); `db upgrade` then does.
+    with app.app_context():
+        db.engine.dispose()
+    env = {
+        **os.environ,
+        "FLASK_SECRET_KEY": "db-tests-secret-of-the-commands",
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "FLASK_DATABASE_URL": database_url,
+    }
+
+    def flask(*words: str) -> str:
+        command = [sys.executable, "-m", "flask", "--app", "app", *words]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    flask("db", "downgrade", "0007_daily_deals")
+    assert flask("db", "current").strip() == "0007_daily_deals"
+    assert flask("db", "history").startswith("0007_daily_deals -> 0008")
+    assert flask("db", "current").strip() == "0007_daily_deals"
+    flask("db", "upgrade")
+    assert flask("db", "current").strip() == f"{HEAD} (head)"
