@@ -51,6 +51,21 @@ def test_the_table_fits_the_screen(
     context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
     page = context.new_page()
     start(page, live_server, f"fit-{table}", TABLES[table])
+    # The bar: the rules line shows whole lines only (no third line through
+    # its padding), and the hand and deal are never drawn over it.
+    bar = page.evaluate(
+        """() => {
+          const line = document.querySelector('.bar .rules-line summary');
+          const where = document.querySelector('.bar .deal-where');
+          const lineHeight = parseFloat(getComputedStyle(line).lineHeight);
+          const box = line.getBoundingClientRect();
+          return {lines: line.clientHeight / lineHeight, clipped: line.scrollHeight > line.clientHeight,
+                  below: where.getClientRects()[0].top - box.bottom};
+        }"""
+    )
+    if bar["clipped"]:
+        assert bar["lines"] == pytest.approx(2, abs=0.05)
+    assert bar["below"] >= -0.5 or SIZES[size_name]["width"] >= 700
     for play in range(6):
         assert_fits(page)
         assert_seats_in_view(page, table)
