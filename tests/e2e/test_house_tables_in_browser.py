@@ -59,7 +59,8 @@ def test_the_table_fits_the_screen(
           const where = document.querySelector('.bar .deal-where');
           const lineHeight = parseFloat(getComputedStyle(line).lineHeight);
           const box = line.getBoundingClientRect();
-          return {lines: line.clientHeight / lineHeight, clipped: line.scrollHeight > line.clientHeight,
+          return {lines: line.clientHeight / lineHeight,
+                  clipped: line.scrollHeight > line.clientHeight,
                   below: where.getClientRects()[0].top - box.bottom};
         }"""
     )
