@@ -37,6 +37,7 @@ from app.engine.match import Match
 from app.logs import first_line
 
 from . import game, store
+from .errors import error_page
 from .identity import current_player
 from .table import Table
 
@@ -137,6 +138,20 @@ def _rules_arg(source: Mapping[str, str]) -> str:
     return rules if rules in DAILY_RULES else "cardems"
 
 
+def _unknown_rules() -> tuple[str, int] | None:
+    """The 400 page of a Daily form whose ``rules`` is none of the Daily's
+    games (a form sends one of them; left out, the Single hand is dealt)."""
+    rules = request.form.get("rules", "")
+    if not rules or rules in DAILY_RULES:
+        return None
+    message = gettext(
+        "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",
+        value=rules,
+        allowed=", rules=".join(DAILY_RULES),
+    )
+    return error_page(400, message), 400
+
+
 #: A leaderboard's ``?page=``: a whole number from 1, in ASCII digits.
 PAGE = re.compile(r"[1-9][0-9]{0,5}")
 
@@ -199,6 +214,9 @@ def page() -> str:
 def play() -> Response | tuple[str, int]:
     """Deal today's Daily game of the posted ``rules``; ranked when the
     player is known and has not started one of today's before."""
+    refused = _unknown_rules()
+    if refused is not None:
+        return refused
     rules = _rules_arg(request.form)
     day = today()
     table = _deal(day, rules)
@@ -294,6 +312,9 @@ def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dic
     day = _past_day(day_text)
     if day is None:
         return _no_such_day(day_text)
+    refused = _unknown_rules()
+    if refused is not None:
+        return refused
     table = _deal(day, _rules_arg(request.form))
     try:
         store.apply(lambda: store.start_table(table))

@@ -202,8 +202,15 @@ def home() -> str:
 
 @bp.post("/new")
 def new_game() -> BaseResponse | tuple[str, int]:
-    """Start a game with a fresh random deal and the posted settings."""
-    return _start(_settings(request.form), new_seed(), seed_public=False, remember=True)
+    """Start a game with a fresh random deal and the posted settings (the
+    home form's ``rules``, ``target``, ``level`` and ``level_N``); a value
+    the game does not offer is a 400 page saying so, as for a deal link."""
+    try:
+        chosen = links.deal_settings(links.link_args(request.form))
+    except links.BadLink as error:
+        return _bad_link(error)
+    settings = {name: chosen[name] for name in ("rules", "target", "level", "levels")}
+    return _start(settings, new_seed(), seed_public=False, remember=True)
 
 
 @bp.get("/deal")

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from app import create_app
-from tests.conftest import app_config, expected_state, start_deal
+from tests.conftest import CSRF, app_config, expected_state, start_deal
 
 
 def snapshot(client) -> str:
@@ -165,3 +165,38 @@ def test_https_only_cookies_on_a_plain_http_page_are_told(tmp_path, secure):
     response = with_cookies.post("/new", data={"csrf_token": token, "rules": "cardems"})
     assert response.status_code == 400
     assert "it may come from another site" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    "fields,message",
+    [
+        ({"rules": "chess"}, "There is no game called “chess”"),
+        ({"rules": "cardems", "level": "godlike"}, "There is no computer level “godlike”"),
+        ({"rules": "classic", "target": "77"}, "“77” is not one"),
+        ({"rules": "classic", "target": "abc"}, "“abc” is not one"),
+        ({"rules": "partners", "level_2": "godlike"}, "There is no computer level “godlike”"),
+    ],
+)
+def test_a_new_game_with_a_value_no_game_offers_is_refused(client, fields, message):
+    # The home form only sends values it offers: a crafted one is told, not
+    # silently played as the default game.
+    page = client.get("/").get_data(as_text=True)
+    token = CSRF.search(page).group(1)
+    response = client.post("/new", data={"csrf_token": token, **fields})
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert client.get("/game").status_code == 404  # nothing was started
+    # The form's own values start the game they name.
+    form = {"csrf_token": token, "rules": "classic", "target": "101", "level": "hard"}
+    assert client.post("/new", data=form).status_code == 303
+    assert client.get("/game").status_code == 200
+    assert '<option value="101" selected>' in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["/daily/play", "/daily/2026-01-02/play"])
+def test_a_daily_game_with_an_unknown_game_is_refused(client, path):
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    response = client.post(path, data={"csrf_token": token, "rules": "chess"})
+    assert response.status_code == 400
+    assert "There is no game called “chess”" in response.get_data(as_text=True)
+    assert client.get("/game").status_code == 404

@@ -59,12 +59,13 @@ def test_unicode_digits_are_not_numbers(client, path, status):
     assert response.status_code == status
 
 
-def test_new_game_with_unicode_target_uses_the_default(client):
+def test_new_game_with_unicode_target_is_refused_not_a_500(client):
+    # "²" is a digit to str.isdigit, not to int(): refused as a target.
     response = client.post(
         "/new", data={"csrf_token": token(client), "rules": "classic", "target": "²"}
     )
-    assert response.status_code == 303
-    assert "/ 51 pts" in client.get("/game").get_data(as_text=True)
+    assert response.status_code == 400
+    assert "“²” is not one" in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
