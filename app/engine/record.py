@@ -26,7 +26,16 @@ REQUIRED = ("format", "rules", "deck", "plays")
 
 class InvalidRecord(ValueError):
     """Raised by :func:`load_record` for a record that is not a valid hand;
-    the message is one line naming the problem (and the play's index)."""
+    the message is one line naming the problem (and the play's index).
+
+    Attributes:
+        play: the index in ``plays`` (from 0) of a play that cannot be
+            made, the record being otherwise a hand; else ``None``.
+    """
+
+    def __init__(self, message: str, play: int | None = None) -> None:
+        super().__init__(message)
+        self.play = play
 
 
 @dataclass(frozen=True)
@@ -104,8 +113,10 @@ def read_record(text: str | bytes) -> Record:
         state = GameState.replay(rules, data["deck"], data["plays"])
         extra = {key: value for key, value in data.items() if key not in REQUIRED}
         return Record(state, version, data["rules"], extra)
-    except (InvalidRules, InvalidState) as exc:
+    except InvalidRules as exc:
         raise InvalidRecord(str(exc)) from None
+    except InvalidState as exc:
+        raise InvalidRecord(str(exc), play=exc.play) from None
 
 
 def _no_constant(name: str) -> None:

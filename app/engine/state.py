@@ -33,7 +33,17 @@ class IllegalPlay(ValueError):
 
 class InvalidState(ValueError):
     """Raised when a deck, a list of plays or a saved state cannot be a hand
-    of Pişti under its rule set (the message names the problem)."""
+    of Pişti under its rule set (the message names the problem).
+
+    Attributes:
+        play: for a play that cannot be made (not a card, or not in the
+            hand of the seat to play), its index in ``plays`` (from 0, as
+            the message says it); else ``None``.
+    """
+
+    def __init__(self, message: str, play: int | None = None) -> None:
+        super().__init__(message)
+        self.play = play
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,5 +484,5 @@ class GameState:
             try:
                 state.play(parse_card(text))
             except (InvalidCard, IllegalPlay) as exc:
-                raise InvalidState(f"play {index}: {exc}") from None
+                raise InvalidState(f"play {index}: {exc}", play=index) from None
         return state

@@ -158,6 +158,15 @@ def upload() -> BaseResponse | tuple[str, int]:
     except InvalidRecord as exc:
         # The record reader's words are English (the engine has no
         # translations): folded away under a sentence in the page's language.
+        if exc.play is not None:
+            return _refused(
+                gettext(
+                    "This game record cannot be replayed: its play %(number)s (counting from 1) "
+                    "is not a card in the hand of the player whose turn it was.",
+                    number=exc.play + 1,
+                ),
+                detail=str(exc),
+            )
         return _refused(
             gettext(
                 "That file is not a game record. A record is the .json file that “Download "

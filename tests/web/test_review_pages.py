@@ -45,10 +45,12 @@ def finished_record(rules=CLASSIC, seed: str = "review-pages") -> dict:
     return make_record(state, seed)
 
 
-def upload(client, body: bytes, name: str = "record.json"):
+def upload(client, body: bytes, name: str = "record.json", headers: dict | None = None):
     token = CSRF.search(client.get("/review/").get_data(as_text=True)).group(1)
     data = {"csrf_token": token, "record": (io.BytesIO(body), name)}
-    return client.post("/review/upload", data=data, content_type="multipart/form-data")
+    return client.post(
+        "/review/upload", data=data, content_type="multipart/form-data", headers=headers
+    )
 
 
 def wait_until_done(client, key: str) -> dict:
@@ -168,7 +170,16 @@ def test_an_illegal_play_in_a_record_is_named(client):
     record["plays"][1] = record["plays"][0]
     response = upload(client, json.dumps(record).encode())
     assert response.status_code == 400
-    assert "play 1:" in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    # Said in the page's words as a record that cannot be replayed (not as
+    # a file that is no record), the reader's own line folded under it, and
+    # the file field marked and given the focus.
+    assert "its play 2 (counting from 1) is not a card in the hand" in page
+    assert "not a game record" not in page
+    assert "play 1: " in page
+    assert 'aria-invalid="true" aria-describedby="upload-problem" autofocus' in page
+    turkish = upload(client, json.dumps(record).encode(), headers={"Accept-Language": "tr"})
+    assert "Bu oyun kaydı yeniden oynatılamıyor: 2. hamlesi" in turkish.get_data(as_text=True)
 
 
 def test_a_refused_record_is_told_in_the_pages_language(client):
