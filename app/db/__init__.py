@@ -78,11 +78,6 @@ def init_db(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
-        if _schema_command():
-            # `flask db current` reports, `db downgrade` goes down: neither
-            # may find the schema upgraded first.
-            app.extensions[SCHEMA] = (revision := _revision(), revision)
-            return
         if db.engine.dialect.name != "sqlite":
             app.extensions[SCHEMA] = _upgrade()
             return
@@ -133,7 +128,10 @@ def _schema_command() -> bool:
 
 def _upgrade() -> tuple[str | None, str | None]:
     """Bring the schema to the newest migration; return its revision
-    before and after (``None``: an empty database).
+    before and after (``None``: an empty database). For Flask-Migrate's
+    ``flask db`` commands (:func:`_schema_command`), which work on the
+    schema themselves, nothing is upgraded: ``db current`` reports and
+    ``db downgrade`` goes down from the schema as it is.
 
     Raises:
         alembic.util.exc.CommandError: the database is at a revision this
@@ -142,6 +140,8 @@ def _upgrade() -> tuple[str | None, str | None]:
             not start.
     """
     before = _revision()
+    if _schema_command():
+        return before, before
     if before is not None:
         try:
             # Flask-Migrate would log this and exit the process.
