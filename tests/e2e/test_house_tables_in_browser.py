@@ -144,6 +144,8 @@ def test_the_house_rules_page_starts_a_three_player_game(
     with page.expect_navigation():
         page.locator("button[type=submit]", has_text="Play with these rules").click()
     expect(page.locator(".alert")).to_contain_text("teams")
+    # The refusal has the focus: a keyboard or screen reader starts there.
+    expect(page.locator(".alert")).to_be_focused()
     page.screenshot(path=screenshots / "house-page-refused.png", full_page=True)
     page.locator("#teams").select_option("")
     page.locator("#jack_pisti").fill("10")
