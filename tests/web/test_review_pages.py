@@ -701,3 +701,16 @@ def test_a_summary_the_claim_finds_no_room_for_says_it_waits(client, monkeypatch
     page = client.get(f"/review/{second}").get_data(as_text=True)
     assert started == [first]
     assert '<p id="review-busy" class="alert">' in page
+
+
+def test_a_jack_spent_on_a_small_pile_is_told_by_the_piles_size(app):
+    # The pile's cards, as the table's hint says it ("the pile is only 1
+    # card"), not the cards the capture won (the Jack among them).
+    why = Why("keep_jack", {**FACTS, "cards": 1, "points": 0, "jacks": 2})
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+        assert str(macro(why, True)).startswith(
+            "Your Jack took a pile of only 1 card (card points in sight: 0)."
+        )
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        assert str(macro(why, True)).startswith("Valeniz yalnızca 1 kartlık bir yer aldı")
