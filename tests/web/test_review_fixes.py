@@ -41,6 +41,29 @@ def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
     assert response.headers["Content-Disposition"] == "attachment; filename=pisti-game-hand1.json"
 
 
+@pytest.mark.parametrize(
+    ("hand", "status", "message"),
+    [
+        ("abc", 404, "This game has no hand “abc”."),
+        ("0", 404, "This game has no hand “0”."),
+        ("3", 404, "This game has no hand “3”."),
+        ("2", 409, "can be downloaded when that hand is over"),
+    ],
+)
+def test_a_hand_the_game_has_not_played_has_no_record(client, hand, status, message):
+    # After hand 1 of a match: hand 2 is dealt and not over (409), hand 3
+    # and hands that are no number are not hands of this game (404).
+    start_deal(client, "/deal/no-such-hand?rules=classic&target=101")
+    between = play_hand(client)
+    form = between[between.index('action="/next"') :]
+    fields = dict(re.findall(r'name="(csrf_token|hand|game)" value="([^"]+)"', form))
+    assert client.post("/next", data=fields).status_code == 303
+    response = client.get(f"/record?hand={hand}")
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert client.get("/record?hand=1").status_code == 200
+
+
 def test_record_of_a_chosen_seed_names_it(client):
     start_deal(client, "/deal/open-seed?rules=classic&target=51")
     play_hand(client)
@@ -51,7 +74,7 @@ def test_record_of_a_chosen_seed_names_it(client):
 
 @pytest.mark.parametrize(
     "path,status",
-    [("/record?hand=²", 409), ("/record?hand=①", 409), ("/deal/abc?rules=classic&target=²", 400)],
+    [("/record?hand=²", 404), ("/record?hand=①", 404), ("/deal/abc?rules=classic&target=²", 400)],
 )
 def test_unicode_digits_are_not_numbers(client, path, status):
     start_deal(client, "/deal/unicode")
