@@ -672,13 +672,13 @@ def init_sessions(app: Flask) -> redis.Redis | None:
     still coming up.
     """
     if app.config["SESSION_BACKEND"] == "filesystem":
-        folder = app.config["SESSION_FILE_DIR"]
-        if not folder:
+        # A relative folder is under the instance folder, as a relative
+        # SQLite path is (the one folder the container can write).
+        folder = Path(app.config["SESSION_FILE_DIR"] or "sessions")
+        if not folder.is_absolute():
             Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-            folder = Path(app.instance_path) / "sessions"
-        app.session_interface = FileSessions(
-            app, Path(folder), int(app.config["SESSION_FILE_THRESHOLD"])
-        )
+            folder = Path(app.instance_path) / folder
+        app.session_interface = FileSessions(app, folder, int(app.config["SESSION_FILE_THRESHOLD"]))
         return None
     client = redis_client(app.config["REDIS_URL"])
     app.session_interface = RedisSessions(

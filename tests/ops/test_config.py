@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from flask import Flask
 
 from app import StartupError, create_app
 from app import serve as serve_module
@@ -42,6 +43,16 @@ def test_defaults(tmp_path):
     assert app.config["LOG_LEVEL"] == "INFO"
     assert app.config["SESSION_COOKIE_SECURE"] is False
     assert app.config["NEW_GAME_LIMIT"] == "120 per minute"
+
+
+def test_a_relative_session_folder_is_under_the_instance_folder(monkeypatch, tmp_path):
+    # As a relative SQLite path is: not wherever the server was started.
+    instance = tmp_path / "instance"
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda _app: str(instance))
+    monkeypatch.chdir(tmp_path)
+    app = create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": "games"})
+    assert app.session_interface.folder == instance / "games"
+    assert (instance / "games").is_dir() and not (tmp_path / "games").exists()
 
 
 def test_environment_is_read(monkeypatch):
