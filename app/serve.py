@@ -193,6 +193,12 @@ def make_server(
     return server
 
 
+def address_url(host: str, port: int) -> str:
+    """The URL of a listening address, e.g. ``http://127.0.0.1:5000``; an
+    IPv6 address in brackets (``http://[::1]:5000``), as URLs write it."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Serve the app until SIGTERM or SIGINT; return the exit status (1,
     with one ``Error:`` paragraph on standard error, for a configuration
@@ -232,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     _describe_setup(app, waitress_log)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
-    waitress_log.info("serving on http://%s:%s", *server.getsockname()[:2])
+    waitress_log.info("serving on %s", address_url(*server.getsockname()[:2]))
     try:
         server.run()
     finally:

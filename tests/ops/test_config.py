@@ -606,3 +606,11 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
     assert server.returncode == 0
     assert "serving on" in output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output
+
+
+@pytest.mark.parametrize(
+    ("host", "url"),
+    [("127.0.0.1", "http://127.0.0.1:5000"), ("::1", "http://[::1]:5000")],
+)
+def test_the_address_served_on_is_logged_as_a_url(host, url):
+    assert serve_module.address_url(host, 5000) == url
