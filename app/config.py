@@ -331,7 +331,9 @@ def _check(config: Config) -> list[str]:
         trusted = config["TRUSTED_HOSTS"]
     server_name = config["SERVER_NAME"]
     if server_name is not None and not (
-        isinstance(server_name, str) and _HOST_PORT.fullmatch(server_name)
+        isinstance(server_name, str)
+        and _HOST_PORT.fullmatch(server_name)
+        and int(server_name.rpartition(":")[2] if ":" in server_name else 1) <= 65535
     ):
         bad("SERVER_NAME", "must be a host name with an optional port, such as pisti.example")
     elif server_name is not None and trusted and not host_is_trusted(server_name.lower(), trusted):

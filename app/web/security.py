@@ -137,7 +137,11 @@ class HostCheck:
             # name, which no trusted host names.
             environ["HTTP_HOST"] = self.stand_in
         elif host is not None:
-            host = environ["HTTP_HOST"] = host.lower()
+            # "pisti.example." (the root's dot written) is "pisti.example".
+            name, colon, port = host.lower().rpartition(":")
+            if not colon or "]" in port:
+                name, colon, port = host.lower(), "", ""
+            host = environ["HTTP_HOST"] = name.removesuffix(".") + colon + port
             refusal = self.refusal(host)
             if refusal:
                 environ[BAD_HOST] = refusal

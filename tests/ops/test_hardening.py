@@ -168,6 +168,9 @@ def test_only_trusted_hosts_are_answered(tmp_path):
     client = app.test_client()
     assert client.get("/", headers={"Host": "pisti.example"}).status_code == 200
     assert client.get("/", headers={"Host": "table.friends.example:8000"}).status_code == 200
+    # A name with the root's dot written is the same name.
+    assert client.get("/", headers={"Host": "pisti.example."}).status_code == 200
+    assert client.get("/", headers={"Host": "pisti.example.:8000"}).status_code == 200
     refused = client.get("/", headers={"Host": "evil.example"})
     assert refused.status_code == 400
     assert refused.headers["X-Frame-Options"] == "DENY"
@@ -249,6 +252,7 @@ def test_a_server_name_outside_the_trusted_hosts_stops_start_up(monkeypatch, tmp
         ("FLASK_TRUSTED_HOSTS", '"pisti.example"', "FLASK_TRUSTED_HOSTS: must be a list"),
         ("FLASK_TRUSTED_HOSTS", '["a..b"]', "FLASK_TRUSTED_HOSTS: must be a list"),
         ("FLASK_SERVER_NAME", "http://pisti.example", "FLASK_SERVER_NAME: must be a host name"),
+        ("FLASK_SERVER_NAME", "pisti.example:99999", "FLASK_SERVER_NAME: must be a host name"),
         ("FLASK_PLAY_LIMIT", "often", "FLASK_PLAY_LIMIT: must be a rate"),
         ("FLASK_PLAY_LIMIT", "0/second", "FLASK_PLAY_LIMIT: must be a rate"),
         ("FLASK_NEW_GAME_LIMIT", "0 per minute", "FLASK_NEW_GAME_LIMIT: must be a rate"),
