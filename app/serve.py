@@ -238,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     _describe_setup(app, waitress_log)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
-    waitress_log.info("serving on %s", address_url(*server.getsockname()[:2]))
+    host, port = server.getsockname()[:2]
+    waitress_log.info("serving on %s", address_url(str(host), int(port)))
     try:
         server.run()
     finally:
