@@ -2,7 +2,8 @@
 
 Online upgrades on PostgreSQL first take a transaction-wide advisory lock,
 so replicas starting together run the migrations one after the other; the
-second finds the schema up to date.
+second finds the schema up to date, and the revision each found is kept
+for its start-up log (``app.db.FOUND``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from alembic import context
 from flask import current_app
 from sqlalchemy import text
 
-from app.db import models  # noqa: F401 (registers the tables on the metadata)
+from app.db import (
+    FOUND,
+    models,  # noqa: F401 (registers the tables on the metadata)
+)
 
 #: The advisory lock's key ("pisti" in ASCII).
 MIGRATION_LOCK = 0x7069737469
@@ -43,6 +47,9 @@ def run_migrations_online() -> None:
                 connection.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )
+            # What this upgrade starts from, read under the lock: a replica
+            # that waited finds what the first one made.
+            current_app.extensions[FOUND] = context.get_context().get_current_revision()
             context.run_migrations()
 
 

@@ -25,7 +25,7 @@ import flask_migrate
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from flask import Flask
+from flask import Flask, current_app
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
@@ -37,6 +37,9 @@ MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
 #: The key of ``app.extensions`` that holds the schema's revision before
 #: and after the app's start-up upgraded it (:func:`init_db`).
 SCHEMA = "pisti.schema"
+#: The key of ``app.extensions`` where the migrations' environment
+#: (``migrations/env.py``) leaves the revision it found under its lock.
+FOUND = "pisti.schema.found"
 #: Milliseconds an SQLite writer waits for another one before giving up.
 SQLITE_BUSY_MS = 10_000
 
@@ -150,6 +153,8 @@ def _upgrade() -> tuple[str | None, str | None]:
             db.engine.dispose()
             raise
     flask_migrate.upgrade(directory=str(MIGRATIONS))
+    # Another replica may have upgraded while this one waited for the lock.
+    before = current_app.extensions.pop(FOUND, before)
     return before, _revision()
 
 

@@ -101,3 +101,30 @@ def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
     assert flask("db", "current").strip() == "0007_daily_deals"
     flask("db", "upgrade")
     assert flask("db", "current").strip() == f"{HEAD} (head)"
+
+
+def test_of_two_servers_starting_at_once_one_says_it_upgraded(database_url, tmp_path):
+    # On an empty database, two servers (processes, as replicas are) start
+    # together: the migrations run once, and only the one that ran them
+    # says "upgraded empty to ..."; the other found the schema made (read
+    # under the lock, not before it).
+    script = (
+        "from app import create_app; from app.db import SCHEMA; "
+        "print(create_app().extensions[SCHEMA])"
+    )
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", script],
+            env={
+                **os.environ,
+                "FLASK_SECRET_KEY": "db-tests-secret-of-the-commands",
+                "FLASK_SESSION_FILE_DIR": str(tmp_path / name),
+                "FLASK_DATABASE_URL": database_url,
+            },
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("a", "b")
+    ]
+    found = sorted(start.communicate(timeout=120)[0].strip() for start in starts)
+    assert found == [f"('{HEAD}', '{HEAD}')", f"(None, '{HEAD}')"]
