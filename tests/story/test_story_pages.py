@@ -377,6 +377,8 @@ def test_the_table_calls_the_opponent_by_name(client, monkeypatch):
     words = text_of(page)
     assert "Aunt Hayriye played" in words and '<span class="who">Aunt Hayriye</span>' in page
     assert "computer" not in words.lower()
+    # The bar names the story, as the pages between hands and at the end do.
+    assert '<div class="meta"><strong>Mansion Evenings</strong><span class="deal-where">' in page
 
 
 def test_the_opponents_name_in_turkish_sentences(app):
