@@ -86,6 +86,8 @@ _DATABASE_DRIVERS = ("sqlite", "sqlite+pysqlite", "postgresql", "postgres", "pos
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _HOST = HOST_NAME
 _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
+#: The port at the end of ``host:port`` (``[::1]`` has none).
+_PORT = re.compile(r":([0-9]{1,5})$")
 _MIN_SECRET = 16
 #: The longest an idle game may be kept, in seconds (ten years): the file
 #: store writes a session's expiry time as a 32-bit number of seconds.
@@ -93,6 +95,8 @@ MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600
 #: Variables once read by Flask that it no longer reads, with what to do.
 _RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
 #: A password in a URL's query (redis-py reads one for a Unix socket).
+#: A URL's ``scheme://user:`` and its password up to the first ``@``.
+_USER_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@?#]*:)[^@]*@")
 _QUERY_PASSWORD = re.compile(r"((?:^|&)password=)[^&]*")
 #: The URL settings whose values may hold a password.
 _SECRET_URLS = ("DATABASE_URL", "REDIS_URL")
@@ -204,6 +208,11 @@ def hide_password(url: str) -> str:
     if at and ":" in user_info:
         user = user_info.split(":", 1)[0]
         hidden = hidden.replace(parts.netloc, f"{user}:***@{host}", 1)
+    elif not at:
+        # A "/", "?" or "#" in the password (unencoded) ends the netloc
+        # early: hidden up to the first "@", as SQLAlchemy reads it.
+        hidden = _USER_PASSWORD.sub(r"\1***@", url, count=1)
+        parts = urlsplit(hidden)
     if parts.query:
         query = _QUERY_PASSWORD.sub(r"\1***", parts.query)
         hidden = hidden.replace(f"?{parts.query}", f"?{query}", 1)
@@ -327,16 +336,20 @@ def _check(config: Config) -> list[str]:
         bad("TRUSTED_HOSTS", 'must be a list of host names such as ["pisti.example", ".example"]')
     elif hosts is not None:
         # Host names ignore case; the Host header is compared in lower case.
-        config["TRUSTED_HOSTS"] = [host.lower() for host in hosts]
+        config["TRUSTED_HOSTS"] = [without_root_dot(host.lower()) for host in hosts]
         trusted = config["TRUSTED_HOSTS"]
     server_name = config["SERVER_NAME"]
     if server_name is not None and not (
         isinstance(server_name, str)
         and _HOST_PORT.fullmatch(server_name)
-        and int(server_name.rpartition(":")[2] if ":" in server_name else 1) <= 65535
+        and _port(server_name) <= 65535
     ):
         bad("SERVER_NAME", "must be a host name with an optional port, such as pisti.example")
-    elif server_name is not None and trusted and not host_is_trusted(server_name.lower(), trusted):
+    elif (
+        server_name is not None
+        and trusted
+        and not host_is_trusted(without_root_dot(server_name.lower()), trusted)
+    ):
         bad("SERVER_NAME", "must be one of FLASK_TRUSTED_HOSTS, the hosts the site answers to")
     review_queue = config["REVIEW_QUEUE"]
     if review_queue is not None and not isinstance(review_queue, bool):
@@ -361,6 +374,23 @@ def _check(config: Config) -> list[str]:
     if not (_is_int(config["MAX_CONTENT_LENGTH"]) and config["MAX_CONTENT_LENGTH"] > 0):
         bad("MAX_CONTENT_LENGTH", "must be a number of bytes above 0")
     return problems
+
+
+def without_root_dot(host: str) -> str:
+    """Return ``host`` (``name[:port]``) without a final dot on its name:
+    ``pisti.example.`` (the root's dot written out) is ``pisti.example``.
+    One dot only: ``a..`` stays as it is, and refused."""
+    found = _PORT.search(host)
+    name, port = (host[: found.start()], host[found.start() :]) if found else (host, "")
+    if name.endswith(".") and not name.endswith(".."):
+        name = name[:-1]
+    return name + port
+
+
+def _port(host: str) -> int:
+    """The port of ``host`` (``name[:port]``, ``[v6][:port]``), 0 for none."""
+    found = _PORT.search(host)
+    return int(found.group(1)) if found else 0
 
 
 def _is_rate(value: object) -> bool:

@@ -15,7 +15,7 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
-from app.config import HOST_NAME
+from app.config import HOST_NAME, without_root_dot
 
 if TYPE_CHECKING:
     from _typeshed import OptExcInfo
@@ -137,25 +137,23 @@ class HostCheck:
             # name, which no trusted host names.
             environ["HTTP_HOST"] = self.stand_in
         elif host is not None:
-            # "pisti.example." (the root's dot written) is "pisti.example".
-            name, colon, port = host.lower().rpartition(":")
-            if not colon or "]" in port:
-                name, colon, port = host.lower(), "", ""
-            host = environ["HTTP_HOST"] = name.removesuffix(".") + colon + port
-            refusal = self.refusal(host)
+            sent = host.lower()
+            host = environ["HTTP_HOST"] = without_root_dot(sent)
+            refusal = self.refusal(host, sent)
             if refusal:
                 environ[BAD_HOST] = refusal
                 environ["HTTP_HOST"] = self.stand_in
         return self.app(environ, start_response)
 
-    def refusal(self, host: str) -> str | None:
-        """Why ``host`` (``name[:port]``) is refused, for the log: it is not
-        a host name, or not a trusted one when trusted hosts are set;
-        ``None`` when it is acceptable."""
+    def refusal(self, host: str, sent: str | None = None) -> str | None:
+        """Why ``host`` (``name[:port]``) is refused, for the log (which
+        shows the Host as ``sent``, when given): it is not a host name, or
+        not a trusted one when trusted hosts are set; ``None`` when it is
+        acceptable."""
         name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
         if not name:
             name, port = host, ""
-        shown = repr(host[:100])
+        shown = repr((sent or host)[:100])
         if port and not (port.isascii() and port.isdigit() and len(port) <= 5):
             return f"the Host {shown} has no valid port"
         if len(name) > _MAX_HOST or not HOST_NAME.fullmatch(name):

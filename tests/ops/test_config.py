@@ -337,6 +337,10 @@ def test_database_urls_sqlalchemy_reads_whole_are_taken(monkeypatch, tmp_path, u
         ),
         ("sqlite:////srv/me@home/pisti.db", "sqlite:////srv/me@home/pisti.db"),
         ("redis://cache:6379/0", "redis://cache:6379/0"),
+        # A "/" or "#" left unencoded in the password ends urlsplit's host
+        # part early: still hidden whole.
+        ("postgresql+psycopg://u:s3cr/et@h:abc/db", "postgresql+psycopg://u:***@h:abc/db"),
+        ("postgresql://u:s3cr#et@h/db", "postgresql://u:***@h/db"),
     ],
 )
 def test_passwords_are_hidden_wherever_a_url_holds_one(url, shown):

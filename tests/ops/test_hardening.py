@@ -168,9 +168,14 @@ def test_only_trusted_hosts_are_answered(tmp_path):
     client = app.test_client()
     assert client.get("/", headers={"Host": "pisti.example"}).status_code == 200
     assert client.get("/", headers={"Host": "table.friends.example:8000"}).status_code == 200
-    # A name with the root's dot written is the same name.
+    # A name with the root's dot written is the same name, in the Host and
+    # in the setting; two dots are no name.
     assert client.get("/", headers={"Host": "pisti.example."}).status_code == 200
     assert client.get("/", headers={"Host": "pisti.example.:8000"}).status_code == 200
+    dotted = make_app(tmp_path, TRUSTED_HOSTS=["pisti.example."]).test_client()
+    assert dotted.get("/", headers={"Host": "pisti.example"}).status_code == 200
+    assert dotted.get("/", headers={"Host": "pisti.example."}).status_code == 200
+    assert make_app(tmp_path).test_client().get("/", headers={"Host": "a.."}).status_code == 400
     refused = client.get("/", headers={"Host": "evil.example"})
     assert refused.status_code == 400
     assert refused.headers["X-Frame-Options"] == "DENY"
@@ -243,6 +248,15 @@ def test_a_server_name_outside_the_trusted_hosts_stops_start_up(monkeypatch, tmp
         create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
     monkeypatch.setenv("FLASK_SERVER_NAME", "pisti.example:8443")
     create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+    monkeypatch.setenv("FLASK_SERVER_NAME", "pisti.example.")
+    create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+
+
+@pytest.mark.parametrize("name", ["[::1]", "[::1]:8080", "pisti.example", "pisti.example:8443"])
+def test_a_server_name_with_or_without_a_port_starts(monkeypatch, tmp_path, name):
+    monkeypatch.setenv("FLASK_SERVER_NAME", name)
+    app = create_app({"SECRET_KEY": "ops-hardening", "SESSION_FILE_DIR": str(tmp_path)})
+    assert app.config["SERVER_NAME"] == name
 
 
 @pytest.mark.parametrize(
@@ -253,6 +267,7 @@ def test_a_server_name_outside_the_trusted_hosts_stops_start_up(monkeypatch, tmp
         ("FLASK_TRUSTED_HOSTS", '["a..b"]', "FLASK_TRUSTED_HOSTS: must be a list"),
         ("FLASK_SERVER_NAME", "http://pisti.example", "FLASK_SERVER_NAME: must be a host name"),
         ("FLASK_SERVER_NAME", "pisti.example:99999", "FLASK_SERVER_NAME: must be a host name"),
+        ("FLASK_SERVER_NAME", "[::1]:99999", "FLASK_SERVER_NAME: must be a host name"),
         ("FLASK_PLAY_LIMIT", "often", "FLASK_PLAY_LIMIT: must be a rate"),
         ("FLASK_PLAY_LIMIT", "0/second", "FLASK_PLAY_LIMIT: must be a rate"),
         ("FLASK_NEW_GAME_LIMIT", "0 per minute", "FLASK_NEW_GAME_LIMIT: must be a rate"),
