@@ -59,14 +59,17 @@ def test_the_table_fits_the_screen(
           const where = document.querySelector('.bar .deal-where');
           const lineHeight = parseFloat(getComputedStyle(line).lineHeight);
           const box = line.getBoundingClientRect();
+          const border = parseFloat(getComputedStyle(line).borderBottomWidth);
           return {lines: line.clientHeight / lineHeight,
                   clipped: line.scrollHeight > line.clientHeight,
-                  below: where.getClientRects()[0].top - box.bottom};
+                  tap: box.height,
+                  below: where.getClientRects()[0].top - (box.bottom - border)};
         }"""
     )
     if bar["clipped"]:
         assert bar["lines"] == pytest.approx(2, abs=0.05)
     assert bar["below"] >= -0.5 or SIZES[size_name]["width"] >= 700
+    assert bar["tap"] >= 24  # a finger's room to open the list
     for play in range(6):
         assert_fits(page)
         assert_seats_in_view(page, table)
