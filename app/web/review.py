@@ -209,12 +209,14 @@ def from_game() -> BaseResponse | tuple[str, int]:
         return game.render_table(table, str(game.REFUSALS["stale"])), 409
     match = table.match
     if not table.seed_public and daily.seed_secret(match):
-        return _refused(str(game.DAILY_RECORDS_LATER), status=409)
+        return _refused(str(game.DAILY_RECORDS_LATER), status=409, file=False)
     finished = len(match.plays_history)
     text = request.form.get("hand") or str(finished)  # missing or empty: the last
     number = int(text) if re.fullmatch(r"[0-9]{1,3}", text) else 0
     if not 1 <= number <= finished:
-        return _refused(gettext("A hand can be reviewed once it is over: it shows every card."))
+        return _refused(
+            gettext("A hand can be reviewed once it is over: it shows every card."), file=False
+        )
     index = number - 1
     seat = match.seat_of(0, index)  # the seat the player's position had
     state = match.finished_hand(index)
@@ -430,21 +432,26 @@ def _too_large() -> str:
     )
 
 
-def _refused(message: str, detail: str | None = None, status: int = 400) -> tuple[str, int]:
+def _refused(
+    message: str, detail: str | None = None, status: int = 400, file: bool = True
+) -> tuple[str, int]:
     """The upload page again, with what was wrong (``status``, 400: the
     request's fault) and, for a record the engine refused, its reason
-    (``detail``, in English)."""
-    return _upload_form(message, detail), status
+    (``detail``, in English). ``file``: the uploaded file was what was
+    wrong, so the file field is marked invalid and takes the focus."""
+    return _upload_form(message, detail, file), status
 
 
-def _upload_form(message: str | None = None, detail: str | None = None) -> str:
+def _upload_form(message: str | None = None, detail: str | None = None, file: bool = False) -> str:
     """The upload page, with what was wrong with the last file if anything
-    (``message``, and the record reader's English ``detail``)."""
+    (``message``, and the record reader's English ``detail``; ``file``:
+    the file field's own fault)."""
     return render_template(
         "review/upload.html",
         limit=RECORD_LIMIT // 1024,
         message=message,
         detail=detail,
+        file_refused=file,
         too_large=_too_large(),
     )
 

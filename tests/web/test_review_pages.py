@@ -83,6 +83,12 @@ def test_a_finished_game_offers_its_review_and_the_steps_show_the_players_cards(
     for fields in ({}, {"hand": ""}):
         again = player.client.post("/review/game", data={**form, **fields})
         assert again.status_code == 303 and key_of(again) == key
+    # A hand not played is told on the upload page, whose file field the
+    # player did not use: it is not marked invalid nor given the focus.
+    later = player.client.post("/review/game", data={**form, "hand": "2"})
+    assert later.status_code == 400
+    assert "once it is over" in later.get_data(as_text=True)
+    assert "aria-invalid" not in later.get_data(as_text=True)
     step = player.client.get(response.headers["Location"])
     html = step.get_data(as_text=True)
     assert step.status_code == 200
