@@ -208,7 +208,7 @@ def new_game() -> BaseResponse | tuple[str, int]:
     try:
         chosen = links.deal_settings(links.link_args(request.form))
     except links.BadLink as error:
-        return _bad_link(error)
+        return _bad_link(error, gettext("These game settings cannot be used"))
     settings = {name: chosen[name] for name in ("rules", "target", "level", "levels")}
     return _start(settings, new_seed(), seed_public=False, remember=True)
 
@@ -685,9 +685,10 @@ def _bad_seed(seed: str) -> tuple[str, int]:
     return _bad_request(gettext("That is not a valid seed"), message)
 
 
-def _bad_link(error: links.BadLink) -> tuple[str, int]:
+def _bad_link(error: links.BadLink, title: str | None = None) -> tuple[str, int]:
     """The 400 page of a deal link with a value its game does not offer:
-    what was wrong and what is allowed."""
+    what was wrong and what is allowed (``title``: the page's heading, when
+    the settings came from a form rather than a link)."""
     game = RULE_NAMES[error.rules] if error.rules else ""
     allowed = ", ".join(error.allowed)
     if error.field == "house":
@@ -739,7 +740,7 @@ def _bad_link(error: links.BadLink) -> tuple[str, int]:
             game=game,
             field=error.field,
         )
-    return _bad_request(gettext("This deal link cannot be used"), message)
+    return _bad_request(title or gettext("This deal link cannot be used"), message)
 
 
 def _bad_request(title: str, message: str) -> tuple[str, int]:

@@ -185,6 +185,8 @@ def test_a_new_game_with_a_value_no_game_offers_is_refused(client, fields, messa
     response = client.post("/new", data={"csrf_token": token, **fields})
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
+    assert "These game settings cannot be used" in response.get_data(as_text=True)
+    assert "deal link" not in response.get_data(as_text=True)
     assert client.get("/game").status_code == 404  # nothing was started
     # The form's own values start the game they name.
     form = {"csrf_token": token, "rules": "classic", "target": "101", "level": "hard"}
