@@ -280,3 +280,21 @@ def test_the_computer_is_named_as_a_sentence_names_it(client):
     assert "The computer took the hand" in text
     assert "The computer reached 51" in text or "You reached 51" in text
     assert not re.search(r"(?<!The )Computer (took|reached)", text)
+
+
+def test_play_again_after_a_single_hand_match_plays_a_match_again(client):
+    # A Single hand to 121 comes from a deal link (the home form offers no
+    # target for it): Play again keeps the target, through the House rules
+    # page's start, rather than dealing one hand.
+    assert start_deal(client, "/deal/again-121?rules=cardems&target=121&level=easy")
+    page = play_match(client)
+    form = page[page.index('<section class="panel actions">') :]
+    assert form.index('action="/house"') < form.index("Play again")
+    fields = dict(
+        re.findall(r'name="(csrf_token|replaces|rules|target|level)" value="([^"]*)"', form)
+    )
+    assert fields["target"] == "121"
+    assert client.post("/house", data=fields).status_code == 303
+    # A match again (a single hand's bar has no hand number), a new deal.
+    table = client.get("/game").get_data(as_text=True)
+    assert "hand 1 · deal 1 of 6" in table
