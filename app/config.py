@@ -94,9 +94,9 @@ _MIN_SECRET = 16
 MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600
 #: Variables once read by Flask that it no longer reads, with what to do.
 _RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
-#: A password in a URL's query (redis-py reads one for a Unix socket).
 #: A URL's ``scheme://user:`` and its password up to the first ``@``.
 _USER_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@?#]*:)[^@]*@")
+#: A password in a URL's query (redis-py reads one for a Unix socket).
 _QUERY_PASSWORD = re.compile(r"((?:^|&)password=)[^&]*")
 #: The URL settings whose values may hold a password.
 _SECRET_URLS = ("DATABASE_URL", "REDIS_URL")

@@ -7,8 +7,8 @@ so. Migrations run when the app starts (several replicas starting together
 on one PostgreSQL take turns on an advisory lock, on one SQLite file on a
 file lock), or by hand with
 ``flask --app app db upgrade``; the ``flask db`` commands themselves find
-the schema as it is (``db current`` upgrades nothing). Game state stays in the session; only
-finished games reach the database.
+the schema as it is (``db current`` upgrades nothing). Game state stays in
+the session; only finished games reach the database.
 """
 
 from __future__ import annotations
