@@ -36,8 +36,7 @@ from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.logs import first_line
 
-from . import game, store
-from .errors import error_page
+from . import game, links, store
 from .identity import current_player
 from .table import Table
 
@@ -144,12 +143,8 @@ def _unknown_rules() -> tuple[str, int] | None:
     rules = request.form.get("rules", "")
     if not rules or rules in DAILY_RULES:
         return None
-    message = gettext(
-        "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",
-        value=rules,
-        allowed=", rules=".join(DAILY_RULES),
-    )
-    return error_page(400, message), 400
+    error = links.BadLink("rules", rules[:40], DAILY_RULES, None)
+    return game.bad_link(error, gettext("These game settings cannot be used"))
 
 
 #: A leaderboard's ``?page=``: a whole number from 1, in ASCII digits.

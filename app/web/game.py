@@ -208,7 +208,7 @@ def new_game() -> BaseResponse | tuple[str, int]:
     try:
         chosen = links.deal_settings(links.link_args(request.form))
     except links.BadLink as error:
-        return _bad_link(error, gettext("These game settings cannot be used"))
+        return bad_link(error, gettext("These game settings cannot be used"))
     settings = {name: chosen[name] for name in ("rules", "target", "level", "levels")}
     return _start(settings, new_seed(), seed_public=False, remember=True)
 
@@ -224,7 +224,7 @@ def deal_from_form() -> BaseResponse | tuple[str, int]:
     try:
         settings = links.deal_settings(links.link_args(request.args))
     except links.BadLink as error:
-        return _bad_link(error)
+        return bad_link(error)
     return redirect(_deal_url(seed, settings), 303)
 
 
@@ -278,7 +278,7 @@ def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:
     try:
         return links.deal_settings(request.args), None
     except links.BadLink as error:
-        return {}, _bad_link(error)
+        return {}, bad_link(error)
 
 
 @bp.get("/game")
@@ -685,7 +685,7 @@ def _bad_seed(seed: str) -> tuple[str, int]:
     return _bad_request(gettext("That is not a valid seed"), message)
 
 
-def _bad_link(error: links.BadLink, title: str | None = None) -> tuple[str, int]:
+def bad_link(error: links.BadLink, title: str | None = None) -> tuple[str, int]:
     """The 400 page of a deal link with a value its game does not offer:
     what was wrong and what is allowed (``title``: the page's heading, when
     the settings came from a form rather than a link)."""
