@@ -171,13 +171,17 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
         else '<span class="card empty" aria-hidden="true"></span>'
     )
     bottom = ""
-    # Pictured while it is in the stock: the dealer is dealt it last.
+    # Pictured while in the stock: the dealer is dealt them last. The cut's
+    # card, then any opening Jacks put under it ("under"), the real bottom.
     if obs.bottom_card and obs.stock and aids["bottom_card"]:
-        said = _("bottom card")
+        known = obs.stock_bottom[-obs.stock :]
+        said = ngettext("bottom card", "bottom cards", len(known))
+        faces = "".join(str(face(card, "tiny")) for card in known)
+        names = ", ".join(str(escape(card_name(card))) for card in known)
         bottom = (
-            f'<span class="bottom-card">{face(obs.bottom_card, "tiny")} <span class="count">'
+            f'<span class="bottom-card"><span class="bottom-faces">{faces}</span> <span class="count">'
             f'<span aria-hidden="true">{said}</span><span class="visually-hidden">{said}: '
-            f"{escape(card_name(obs.bottom_card))}</span></span></span>"
+            f"{names}</span></span></span>"
         )
     fan = v["fan"]
     last = len(fan) - 1

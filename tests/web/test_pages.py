@@ -11,6 +11,7 @@ import pytest
 from app.ai.medium import MediumBot
 from app.engine import (
     CARDEMS,
+    CLASSIC,
     PARTNERS,
     card_label,
     card_name,
@@ -18,6 +19,7 @@ from app.engine import (
     observe,
     score_hand,
     seeded_deck,
+    with_options,
 )
 from tests.conftest import CSRF, KEPT_GAME, expected_state, start_deal
 from tests.web.test_score_pages import ScoreTable
@@ -122,6 +124,20 @@ def test_the_stocks_bottom_card_is_shown_only_while_it_is_in_the_stock(player):
     assert player.hand, "the last deal is on the table"
     assert 'class="bottom-card"' not in player.page
     assert "bottom card</span>" not in player.page
+
+
+def test_opening_jacks_put_under_the_stock_are_pictured_as_its_bottom_cards(player):
+    # The cut's card is shown (bottom_card=no_jack), then the opening Jack
+    # goes under it (opening_jack=under): the Jack is the real bottom card,
+    # and both are the dealer's last cards, known to all.
+    rules = with_options(CLASSIC, {"opening_jack": "under", "bottom_card": "no_jack"})
+    deck = seeded_deck("under-12", rules)
+    assert deck[3][0] == "J" and deck[4][0] != "J" and deck[51][0] != "J"
+    player.deal("under-12?rules=classic&opening_jack=under&bottom_card=no_jack")
+    both = f"{card_name(deck[51])}, {card_name(deck[3])}"
+    said = f'<span class="visually-hidden">bottom cards: {both}</span>'
+    assert f'<span aria-hidden="true">bottom cards</span>{said}' in player.page
+    assert "Stock: 40" in player.page  # the Jack is in the stock, at its bottom
 
 
 def test_same_seed_same_deal_in_two_browsers(app):
