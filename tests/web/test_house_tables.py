@@ -269,6 +269,37 @@ def test_equal_highest_totals_past_the_target_play_another_hand(app):
     assert re.search(r'<h1 class="verdict" tabindex="-1">\s*East won\s*</h1>', page)
 
 
+@pytest.mark.parametrize(
+    ("rules_text", "seed", "sentence"),
+    [
+        (
+            "classic&tie_break=cards",
+            "tie-33",
+            "You took the hand on cards: 8 points each, and more cards win the tie, 38 to 14.",
+        ),
+        (
+            "classic&players=3&tie_break=cards",
+            "tie-6",
+            "East took the hand on cards: the most points, 13, were shared,"
+            " and more cards win the tie (40).",
+        ),
+    ],
+)
+def test_a_hand_won_on_cards_says_so_between_hands(app, rules_text, seed, sentence):
+    """A points tie broken by cards (``tie_break=cards``) is told as such,
+    not as "8 points to 8"."""
+    rules = parse_rules_text(rules_text)
+    table = Table.start(rules, seed, ["easy"] * (rules.players - 1), True)
+    while not table.match.hand_counted:
+        table.play(table.observation().hand[0], str(table.move))
+    assert hand_winner(table.state, score_hand(table.state))[1] == "cards"
+    assert not table.match.over
+    with app.test_request_context("/game"):
+        page = render_table(table)
+    assert sentence in page
+    assert "8 points to 8" not in page
+
+
 def test_the_computer_is_named_as_a_sentence_names_it(client):
     """ "The computer took the hand", "The computer reached 51": not the
     score's column heading, "Computer", at the start of a sentence."""
