@@ -179,7 +179,8 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
         faces = "".join(str(face(card, "tiny")) for card in known)
         names = ", ".join(str(escape(card_name(card))) for card in known)
         bottom = (
-            f'<span class="bottom-card"><span class="bottom-faces">{faces}</span> <span class="count">'
+            f'<span class="bottom-card"><span class="bottom-faces">{faces}</span> '
+            f'<span class="count">'
             f'<span aria-hidden="true">{said}</span><span class="visually-hidden">{said}: '
             f"{names}</span></span></span>"
         )
