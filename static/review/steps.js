@@ -10,3 +10,27 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
   link.click();
 });
+
+// Stepping by a link keeps the focus on that link in the new decision (the
+// same one of the two rows of links), so Enter goes on stepping; where the
+// link is gone (no Next at the last decision) the heading takes it.
+const FOCUS_KEY = "pisti-review-step";
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element && event.target.closest(".review-nav a[rel]");
+  if (!link) return;
+  const row = [...document.querySelectorAll(".review-nav")].indexOf(link.closest(".review-nav"));
+  sessionStorage.setItem(FOCUS_KEY, `${row}:${link.getAttribute("rel")}`);
+});
+const stepped = sessionStorage.getItem(FOCUS_KEY);
+if (stepped) {
+  sessionStorage.removeItem(FOCUS_KEY);
+  const [row, rel] = stepped.split(":");
+  const nav = document.querySelectorAll(".review-nav")[Number(row)];
+  const target = nav && nav.querySelector(`a[rel="${rel}"]`);
+  const heading = document.querySelector(".review-position h1");
+  if (target) target.focus();
+  else if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }
+}

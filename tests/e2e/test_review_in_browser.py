@@ -70,6 +70,15 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     page.keyboard.press("ArrowLeft")
     expect(page.get_by_role("heading", name=re.compile(r"Decision 1 of"))).to_be_visible()
     expect(page.get_by_role("navigation", name="Decisions")).to_have_count(1)
+    # By Tab and Enter: the focus stays on Next in the next decision, so
+    # Enter steps on without tabbing back from the top.
+    page.get_by_role("link", name="Next").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 2 of"))).to_be_visible()
+    expect(page.get_by_role("link", name="Next").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 3 of"))).to_be_visible()
+    expect(page.get_by_role("link", name="Next").first).to_be_focused()
 
     page.get_by_role("link", name="Summary").first.click()
     progress = page.locator("#review-progress")
