@@ -448,17 +448,22 @@ function waitUntilSettled() {
   });
 }
 
-// The open aids panel closes with Escape (back to its summary) or a click
-// or tap anywhere outside it.
+// The open aids panel, or the house rules' list in the bar, closes with
+// Escape (back to its summary) or a click or tap anywhere outside it.
+const CLOSABLE = "details.settings[open], details.rules-line[open]";
 document.addEventListener("keydown", (event) => {
-  const open = document.querySelector("details.settings[open]");
-  if (event.key !== "Escape" || !open) return;
-  open.removeAttribute("open");
-  open.querySelector("summary")?.focus();
+  if (event.key !== "Escape") return;
+  for (const open of document.querySelectorAll(CLOSABLE)) {
+    open.removeAttribute("open");
+    if (open.contains(document.activeElement) || document.activeElement === document.body) {
+      open.querySelector("summary")?.focus();
+    }
+  }
 });
 document.addEventListener("pointerdown", (event) => {
-  const open = document.querySelector("details.settings[open]");
-  if (open && event.target instanceof Node && !open.contains(event.target)) open.removeAttribute("open");
+  for (const open of document.querySelectorAll(CLOSABLE)) {
+    if (event.target instanceof Node && !open.contains(event.target)) open.removeAttribute("open");
+  }
 });
 
 // Aids apply as soon as they are toggled (the Save button is for pages

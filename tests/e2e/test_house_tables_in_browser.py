@@ -185,3 +185,30 @@ def test_each_reply_moves_from_its_seat(browser: Browser, live_server, screensho
     assert frames == [str(position) for position in range(players)]
     expect(page.locator(".log li")).to_have_count(players, timeout=5000)
     context.close()
+
+
+def test_the_house_rules_list_in_the_bar_closes_with_escape(browser: Browser, live_server):
+    """Opened from the keyboard, the list covers the score on a phone:
+    Escape closes it wherever the focus has gone since (a card), and leaves
+    the focus there; a tap outside closes it too."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    start(page, live_server, "rules-escape", "rules=classic&players=3&level=easy")
+    summary = page.locator(".bar .rules-line summary")
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".bar .rules-line ul")).to_be_visible()
+    page.locator(".hand button").first.focus()
+    page.keyboard.press("Escape")
+    expect(page.locator(".bar .rules-line ul")).to_be_hidden()
+    expect(page.locator(".hand button").first).to_be_focused()
+    summary.click()
+    expect(page.locator(".bar .rules-line ul")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator(".bar .rules-line ul")).to_be_hidden()
+    expect(summary).to_be_focused()
+    summary.click()
+    page.mouse.click(2, 400)  # the page's margin, beside the table
+    expect(page.locator(".bar .rules-line ul")).to_be_hidden()
+    expect(page.locator(".hand button")).to_have_count(4)  # nothing played
+    context.close()
