@@ -476,7 +476,12 @@ document.addEventListener("change", (event) => {
 });
 
 keepAddress();
-if (remember(FROM_KEYBOARD, null)) {
+const fromKeyboard = remember(FROM_KEYBOARD, null);
+// Back from choosing a name on the final page: the recorded result.
+const arrived = window.location.hash === "#your-result" && document.getElementById("your-result");
+if (arrived) {
+  arrived.focus();
+} else if (fromKeyboard) {
   byKeyboard = true;
   document.querySelector(".hand button")?.focus();
 }

@@ -203,7 +203,12 @@ def choose_name() -> Response | tuple[str, int]:
     # the same final page, the first one's cookie dropped, records nothing).
     if table is not None and table.match.over and queries.result_holder(table.game_id) is None:
         game_finished(table)
-    return remember(redirect(_back(url_for("players.profile")), 303), token)
+    # From the final page: back to it at the result now recorded, which
+    # takes the focus (the page's script), so it is seen and read out.
+    done = (
+        url_for("game.table", _anchor="your-result") if request.form.get("next") == "game" else None
+    )
+    return remember(redirect(done or url_for("players.profile"), 303), token)
 
 
 @bp.post("/me/transfer")

@@ -67,7 +67,9 @@ def test_choosing_a_name_on_the_final_page_keeps_that_game(app, visitor):
     page = visitor.play_to_the_end()
     assert "Keep this result" in page
     response = visitor.post("/me/name", name="Afterwards", next="game")
-    assert response.status_code == 303 and response.headers["Location"].endswith("/game")
+    # Back to the final page, at the result just recorded.
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("/game#your-result")
     page = visitor.get("/game").get_data(as_text=True)
     assert "Recorded for Afterwards." in page
     assert _count(app, Result) == 1

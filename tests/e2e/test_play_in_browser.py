@@ -124,6 +124,23 @@ def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, 
     assert page.evaluate(wider) <= 0
 
 
+def test_a_name_chosen_on_the_final_page_brings_the_focus_to_the_result(page: Page, live_server):
+    # On a phone the confirmation is far below the score: after the name is
+    # kept, the page comes back with the recorded result focused, in view.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(f"{live_server}/deal/name-focus")
+    page.get_by_role("button", name="Start this deal").click()
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    page.get_by_label("Your display name").fill("Odak")
+    page.keyboard.press("Enter")
+    result = page.locator("#your-result")
+    expect(result).to_contain_text("Recorded for Odak.")
+    expect(result).to_be_focused()
+    expect(result).to_be_in_viewport()
+
+
 def test_chromium_can_install_the_site_as_an_app(
     browser_type, browser_type_launch_args, live_server, tmp_path
 ):
