@@ -407,6 +407,14 @@ document.addEventListener("submit", (event) => {
   }
 });
 
+// "Continue your game" followed from the keyboard: the table gives its first
+// card the focus, as after a form sent by a key.
+document.addEventListener("click", (event) => {
+  if (event.target instanceof Element && event.target.closest("a[data-to-table]")) {
+    remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
+  }
+});
+
 // "Copy link" puts a link to share on the clipboard (where the browser
 // allows it: a secure page) and says so, on the button and in its status
 // (read out), the focus staying on the button; else the link is left

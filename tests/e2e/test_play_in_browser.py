@@ -141,6 +141,21 @@ def test_a_name_chosen_on_the_final_page_brings_the_focus_to_the_result(page: Pa
     expect(result).to_be_in_viewport()
 
 
+def test_continue_your_game_from_the_keyboard_focuses_the_first_card(page: Page, live_server):
+    page.goto(f"{live_server}/deal/continue-keys")
+    page.get_by_role("button", name="Start this deal").click()
+    expect(page.locator(".hand button").first).to_be_visible()
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="Continue your game").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand button").first).to_be_focused()
+    # By mouse the page opens as any page does, nothing focused.
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="Continue your game").click()
+    expect(page.locator(".hand button").first).to_be_visible()
+    assert page.evaluate("document.activeElement === document.body")
+
+
 def test_chromium_can_install_the_site_as_an_app(
     browser_type, browser_type_launch_args, live_server, tmp_path
 ):
