@@ -529,14 +529,15 @@ def next_hand_words(table: Table) -> str:
     )
 
 
-def face_down_words(table: Table) -> str | None:
+def face_down_words(table: Table) -> Markup | None:
     """Say, once ``table``'s hand is over, which face-down centre cards
     there were and which side they went to with their card points (seed
     001: "when the hand is over, the captured piles are turned over ...
     the 3 face-down opening cards belong to whichever pile they ended up
     in"), e.g. "The face-down centre cards, 7♠, A♥, and 4♦, went to the
     computer, with 1 point among them." (the list as Babel writes it in the
-    page's language); ``None`` when the opening left
+    page's language, each card as :func:`spoken_card` says it); ``None``
+    when the opening left
     none face down (Jacks passed over can turn them all up)."""
     match = table.match
     state = match.state
@@ -544,16 +545,18 @@ def face_down_words(table: Table) -> str | None:
     if not cards or state.face_down_taker is None:
         return None
     side = table_names(table).to[match.side_of_team(state.face_down_taker)]
-    listed = format_list([card_label(card) for card in cards], locale=get_locale() or "en")
+    # Each card as the log says it: its label for the eye, its name for the ear.
+    spoken = [str(spoken_card(card)) for card in cards]
+    listed = Markup(format_list(spoken, locale=get_locale() or "en"))
     points = sum(card_points(card) for card in cards)
     if len(cards) == 1:
         if not points:
-            return gettext(
+            return markup_gettext(
                 "The face-down centre card, %(cards)s, went to %(side)s, with no points.",
                 cards=listed,
                 side=side,
             )
-        return ngettext(
+        return markup_ngettext(
             "The face-down centre card, %(cards)s, went to %(side)s, with %(num)s point.",
             "The face-down centre card, %(cards)s, went to %(side)s, with %(num)s points.",
             points,
@@ -561,12 +564,12 @@ def face_down_words(table: Table) -> str | None:
             side=side,
         )
     if not points:
-        return gettext(
+        return markup_gettext(
             "The face-down centre cards, %(cards)s, went to %(side)s, with no points among them.",
             cards=listed,
             side=side,
         )
-    return ngettext(
+    return markup_ngettext(
         "The face-down centre cards, %(cards)s, went to %(side)s, with %(num)s point among them.",
         "The face-down centre cards, %(cards)s, went to %(side)s, with %(num)s points among them.",
         points,

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from app.engine import RULE_SETS, GameState, score_hand, seeded_deck
+from app.engine import RULE_SETS, GameState, card_name, score_hand, seeded_deck
 from tests.conftest import start_deal
 
 
@@ -226,9 +226,18 @@ def test_between_hands_the_page_says_who_deals_and_leads_next(
     assert you_deal == you_deal_next
 
 
-def face_down_line(page: str) -> str | None:
+def face_down_line(page: str, ear: bool = False) -> str | None:
+    """The face-down cards' sentence as seen (each card's label), or with
+    ``ear`` as a screen reader says it (each card's name)."""
     found = re.search(r'<p class="small face-down-reveal">(.*?)</p>', page, re.S)
-    return found and found.group(1)
+    if not found:
+        return None
+    hidden = (
+        r'<span aria-hidden="true">[^<]*</span>'
+        if ear
+        else r'<span class="visually-hidden">[^<]*</span>'
+    )
+    return re.sub(r"<[^>]+>", "", re.sub(hidden, "", found.group(1)))
 
 
 @pytest.mark.parametrize(
@@ -265,6 +274,12 @@ def test_the_face_down_cards_are_turned_over_when_the_hand_ends(client, rules_na
     assert line.startswith(
         f"The face-down centre cards, {labels[0]}, {labels[1]}, and {labels[2]}, went to {side}, "
         f"with {worth}"
+    )
+    # Read out by the cards' names, not their suits' symbols.
+    names = [card_name(card) for card in cards]
+    heard = face_down_line(page, ear=True)
+    assert heard is not None and heard.startswith(
+        f"The face-down centre cards, {names[0]}, {names[1]}, and {names[2]}, went to {side}"
     )
 
 
