@@ -451,11 +451,14 @@ class ScoreRow:
         counts: per side, how many (cards, Aces, piştis ...).
         points: per side, the points they earned; the rows' points add up
             to each side's hand total (``TeamScore.points``).
+        said: the label as a screen reader should say it where it is a
+            card's short label ("2♣": "2 of clubs"), else ``None``.
     """
 
     label: str
     counts: list[int]
     points: list[int]
+    said: str | None = None
 
 
 def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
@@ -477,11 +480,15 @@ def score_rows(scores: list[TeamScore], rules: RuleSet) -> list[ScoreRow]:
             lambda score: rules.jack_pisti_points * score.jack_pisti,
         ),
     ]
+    # The two cards' rows are labelled by their symbols; a screen reader
+    # hears their names.
+    said_cards = {"two_of_clubs": card_name("2C"), "ten_of_diamonds": card_name("TD")}
     rows = [
         ScoreRow(
             label=label,
             counts=[getattr(score, field) for score in scores],
             points=[points(score) for score in scores],
+            said=said_cards.get(field),
         )
         for label, field, points in lines
     ]

@@ -275,7 +275,10 @@ def test_the_face_down_cards_are_turned_over_when_the_hand_ends(client, rules_na
         f"The face-down centre cards, {labels[0]}, {labels[1]}, and {labels[2]}, went to {side}, "
         f"with {worth}"
     )
-    # Read out by the cards' names, not their suits' symbols.
+    # Read out by the cards' names, not their suits' symbols, here and in
+    # the score table's rows of the two cards.
+    for code, label in (("2C", "2♣"), ("TD", "10♦")):
+        assert f'<th scope="row" aria-label="{card_name(code)}">{label}</th>' in page
     names = [card_name(card) for card in cards]
     heard = face_down_line(page, ear=True)
     assert heard is not None and heard.startswith(
