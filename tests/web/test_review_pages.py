@@ -281,6 +281,8 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
     bars = re.findall(r"<meter [^>]*>", done)
     assert len(bars) == total
     assert all('low="0.5" high="2.0" optimum="0"' in bar for bar in bars)
+    # The figure beside each bar is what is read out, once: the bar is hidden.
+    assert all('aria-hidden="true"' in bar for bar in bars)
     # Visiting again, or uploading the same record again, computes nothing.
     assert key_of(upload(client, json.dumps(record).encode())) == key
     client.get(f"/review/{key}")
