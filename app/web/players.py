@@ -62,9 +62,14 @@ def game_finished(table: Table) -> None:
         db.session.rollback()
 
 
-def _back(default: str) -> str:
-    """The game's page when the form came from it (``next=game``), else ``default``."""
-    return url_for("game.table") if request.form.get("next") == "game" else default
+def _from_game() -> bool:
+    """Whether the posted form came from the game's page (``next=game``)."""
+    return request.form.get("next") == "game"
+
+
+def _back(default: str, anchor: str | None = None) -> str:
+    """The game's page (at ``anchor``, if given) when the form came from it, else ``default``."""
+    return url_for("game.table", _anchor=anchor) if _from_game() else default
 
 
 @bp.app_template_global()
@@ -185,7 +190,7 @@ def choose_name() -> Response | tuple[str, int]:
         player, token = queries.create_player(name)
     except queries.NameRefused as refusal:
         message = str(NAME_REFUSALS[refusal.reason])
-        table = store.load_table() if request.form.get("next") == "game" else None
+        table = store.load_table() if _from_game() else None
         if table is not None:
             # From the final page: stay there, the score and the form in
             # view, the refusal beside the form, or at the top when the page
@@ -205,10 +210,8 @@ def choose_name() -> Response | tuple[str, int]:
         game_finished(table)
     # From the final page: back to it at the result now recorded, which
     # takes the focus (the page's script), so it is seen and read out.
-    done = (
-        url_for("game.table", _anchor="your-result") if request.form.get("next") == "game" else None
-    )
-    return remember(redirect(done or url_for("players.profile"), 303), token)
+    done = _back(url_for("players.profile"), anchor="your-result")
+    return remember(redirect(done, 303), token)
 
 
 @bp.post("/me/transfer")
