@@ -457,7 +457,9 @@ function waitUntilSettled() {
 }
 
 // The open aids panel, or the house rules' list in the bar, closes with
-// Escape (back to its summary) or a click or tap anywhere outside it.
+// Escape or a click or tap anywhere outside it. Escape moves the focus to
+// its summary only when the focus was inside it (or nowhere); a card
+// keeps it.
 const CLOSABLE = "details.settings[open], details.rules-line[open]";
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
