@@ -51,9 +51,13 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
     for index, side in enumerate(v["sides"]):
         jack = side["jack_pisti"]
         jacks = f" · {ngettext('%(num)s Jack pişti', '%(num)s Jack piştis', jack)}" if jack else ""
+        # "pts" is for the eye; a screen reader is given the words.
         total = (
-            f'<span class="chip total">'
+            f'<span class="chip total"><span aria-hidden="true">'
             f"{_('%(points)s / %(target)s pts', points=side['total'], target=target)}</span>"
+            f'<span class="visually-hidden">'
+            f"{_('%(points)s of %(target)s points', points=side['total'], target=target)}"
+            f"</span></span>"
             if target
             else ""
         )
