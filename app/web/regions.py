@@ -374,8 +374,10 @@ def felt(
     )
 
 
-def log(v: Mapping[str, Any], aids: Mapping[str, bool]) -> Markup:
-    """What just happened, a line per play (``data-region="log"``)."""
+def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = None) -> Markup:
+    """What just happened, a line per play (``data-region="log"``), and after
+    it a story opponent's ``remark`` (HTML) when given: inside the live
+    region, so it is read out with the plays."""
     if v["happened"]:
         lines = "".join(f"<li>{escape(line)}</li>" for _step, line in v["happened"])
         told = f'\n  <ol class="log">{lines}</ol>\n  '
@@ -386,7 +388,8 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool]) -> Markup:
         told = (
             f'\n  <p class="log-empty">{_("Your move: choose a card to play it.")}{marked}</p>\n  '
         )
-    return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {told}\n</div>')
+    said = f"{told}{remark}" if remark else told
+    return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
 
 
 def counter(v: Mapping[str, Any]) -> Markup:

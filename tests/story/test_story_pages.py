@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -25,6 +26,33 @@ def token(client, path: str = "/story") -> str:
 
 def text(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
+
+
+class LiveText(HTMLParser):
+    """The words inside a page's live region (the element of class
+    ``live``), which a screen reader reads out when the page's script
+    brings it after a play."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.depth = 0
+        self.words: list[str] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if self.depth or "live" in (dict(attrs).get("class") or "").split():
+            self.depth += tag != "img"
+
+    def handle_endtag(self, tag: str) -> None:
+        self.depth -= bool(self.depth)
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.words.append(data)
+
+    @classmethod
+    def of(cls, page: str) -> str:
+        return re.sub(r"\s+", " ", " ".join(cls(page).words))
 
 
 def test_the_path_shows_the_cast_in_order_with_the_lesson_first(client):
@@ -263,7 +291,7 @@ def first_card_match(seed: str) -> Match:
 def play_first_cards(client, monkeypatch, seed: str) -> list[str]:
     """Play Aunt Hayriye's story match from ``seed`` through the pages as
     :func:`first_card_match` does; return the pages after each hand (the
-    last one the final page)."""
+    last one the final page), as HTML."""
     monkeypatch.setattr(story, "new_seed", lambda: seed)
     assert start(client, "hayriye").status_code == 303
     player = Player(client)
@@ -275,7 +303,7 @@ def play_first_cards(client, monkeypatch, seed: str) -> list[str]:
         if not table.match.hand_counted:
             player.play(table.state.hands[table.seat][0])
             continue
-        pages.append(text_of(player.page))
+        pages.append(player.page)
         if table.match.over:
             return pages
         hand = str(table.match.hand_number)
@@ -332,18 +360,29 @@ def test_the_last_remark_follows_the_match_and_the_others_their_hand(
     else:
         raise AssertionError("no such match in 200 seeds")
     skip_lesson(client)
-    *between, final = play_first_cards(client, monkeypatch, seed)
+    *between_pages, final_page = play_first_cards(client, monkeypatch, seed)
+    between, final = [text_of(page) for page in between_pages], text_of(final_page)
     # The bar says it is a story match (always a classic one), between hands
     # and at the end.
     assert all("Mansion Evenings · to 51" in page for page in [*between, final])
     if player_wins:
         assert "You won!" in final
         assert "Aunt Hayriye: You won the match, dear! The whole family will hear of it." in final
+        assert "You won the match, dear!" in LiveText.of(final_page)
         assert "That hand was mine" not in final
     else:
         assert "Aunt Hayriye won" in final
         assert "Aunt Hayriye: The match is mine this time, dear." in final
+        assert "The match is mine this time, dear." in LiveText.of(final_page)
         assert "You took that hand" not in final
+    # Between hands too, her remark is read out with the hand's result.
+    remarks = [re.search(r"Aunt Hayriye: (.+?)\.", page) for page in between]
+    assert any(remarks)
+    assert all(
+        found.group(1) in LiveText.of(page)
+        for found, page in zip(remarks, between_pages, strict=True)
+        if found
+    )
     for page, (yours, hers) in zip(between, match.history, strict=False):
         if yours > hers:
             assert "Aunt Hayriye: Well played, dear! You took that hand." in page
@@ -420,6 +459,8 @@ def test_remarks_at_the_table_and_the_aid_that_turns_them_off(client, monkeypatc
     player.get()
     player.play(player.hand[0])
     assert 'class="remark"' in player.page
+    # Read out with the plays: inside the log's live region.
+    assert "Aunt Hayriye:" in LiveText.of(player.page)
     remark = re.search(r"Aunt Hayriye: (.+?)\.", text(client.get("/game"))).group(1)
     assert remark.startswith(("The table was empty", "Nothing of mine", "My ", "A Jack", "Oh my"))
     aids = {"csrf_token": player.token, "next": "/game", "highlight": "on", "fan": "on"}
