@@ -184,8 +184,9 @@ def test_shared_deal_lists_everyone_best_first(app):
         visitor.deal("shared-list")
         visitor.play_to_the_end()
     page = visitor.get("/game").get_data(as_text=True)
-    assert "Everyone who finished this deal" in page
+    assert '<h2 id="deal-results-heading">Everyone who finished this deal</h2>' in page
     table = page.split("Everyone who finished this deal")[1]
+    assert '<table class="score leaderboard" aria-labelledby="deal-results-heading">' in table
     assert "First" in table and "Second" in table
 
 

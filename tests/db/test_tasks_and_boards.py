@@ -144,6 +144,17 @@ def test_statistics_page_draws_charts_with_numbers(app, visitor):
     points = page.split('aria-labelledby="points-title"')[1].split("</svg>")[0]
     assert ">earlier games</text>" in points and ">latest game</text>" in points
     assert "Average of the games counted" in page
+    # Each table is named by its section's heading, as a screen reader's
+    # list of tables shows it.
+    names = re.findall(r'<table [^>]*aria-labelledby="([^"]+)"', page)
+    assert len(names) == page.count("<table") == 4
+    headings = [re.search(rf'<h2 id="{name}">([^<]+)</h2>', page) for name in names]
+    assert [found.group(1) for found in headings if found] == [
+        "Games and win rate",
+        "Points per hand",
+        "Piştis per hand",
+        "Most cards",
+    ]
     assert "style=" not in page and "<script>" not in page
     assert Browser(app.test_client()).get("/me/stats").status_code == 200
 

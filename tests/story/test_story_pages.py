@@ -138,9 +138,12 @@ def test_the_whole_lesson_then_the_scoring_and_replay(client):
         assert lesson_post(client, str(number), step.card).status_code == 303
         # The same card sent again (a double click) is out of date.
         assert lesson_post(client, str(number), step.card).status_code == 409
+    html = client.get("/story/lesson").get_data(as_text=True)
     page = text(client.get("/story/lesson"))
     mine, hers = (score.points for score in story.score_hand(position(len(STEPS))))
     assert "The scoring" in page and f"You won the hand, {mine} points to {hers}" in page
+    # The score table has a name in a screen reader's list of tables.
+    assert '<caption class="visually-hidden">Score of the hand</caption>' in html
     path = text(client.get("/story"))
     assert "Play the lesson again" in path and "Skip the lesson" not in path
     client.post("/story/lesson/restart", data={"csrf_token": token(client)})
