@@ -128,6 +128,56 @@ def _assert_rings_stand_out(page: Page, scheme: str, targets: dict) -> None:
         assert contrast(ring, ground) >= 3, f"{scheme}, {name}: {ring} on {ground}"
 
 
+#: How much of three sides of the focused card's focus ring (on whichever
+#: element draws it) is left in view: the share of 20 points along the side
+#: that are neither under a card (its border box, or its 3 px gold mark for
+#: the card itself, which a click cannot find) nor under a "takes" label.
+RING_IN_VIEW = """() => {
+  const button = document.activeElement;
+  const card = button.querySelector('.card');
+  const ringed = [button, card].find((e) => getComputedStyle(e).outlineStyle !== 'none');
+  const style = getComputedStyle(ringed);
+  const out = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth) / 2;
+  const r = ringed.getBoundingClientRect();
+  const own = card.getBoundingClientRect();
+  const covered = (x, y) => {
+    if (x > own.left - 3 && x < own.right + 3 && y > own.top - 3 && y < own.bottom + 3) return true;
+    return Boolean(document.elementFromPoint(x, y)?.closest('.card, .take-mark'));
+  };
+  const side = (point) => {
+    let clear = 0;
+    for (let i = 1; i <= 20; i++) clear += !covered(...point(i / 21));
+    return clear / 20;
+  };
+  return {
+    top: side((f) => [r.left + f * r.width, r.top - out]),
+    left: side((f) => [r.left - out, r.top + f * r.height]),
+    right: side((f) => [r.right + out, r.top + f * r.height]),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "360x740"])
+def test_a_focused_card_s_ring_is_drawn_clear_of_the_cards(browser: Browser, live_server, size):
+    """The keyboard's ring on a card marked "takes", in a phone's tight
+    hand, shows on its top and both sides: not under the lifted card's gold
+    mark (at 390 px its top was), nor under the next card. Its "takes"
+    label is drawn over the bottom side (at 360 px all of it)."""
+    context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/focus-2?rules=cardems&level=easy")
+    page.locator(".deal-link button[type=submit]").click()
+    takes = page.locator(".hand .card-button.captures")
+    expect(takes).to_have_count(1)
+    page.locator(".hand .card-button").nth(2).focus()
+    page.keyboard.press("Tab")
+    expect(takes).to_be_focused()
+    assert takes.evaluate("e => e.matches(':focus-visible')")
+    in_view = page.evaluate(RING_IN_VIEW)
+    assert min(in_view["top"], in_view["left"], in_view["right"]) >= 0.9, in_view
+    context.close()
+
+
 def test_a_profile_forms_answer_opens_at_that_form_on_a_phone(browser: Browser, live_server):
     """On a 360×740 phone the profile's lower forms are a screen or more
     down: a new transfer code, and the refusal of "Forget me" without its
