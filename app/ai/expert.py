@@ -65,6 +65,12 @@ INFER_JACKS = True
 #: likelihood; 1 keeps every world). The policy explains Hard's plays with
 #: the true hands in 98 % of positions; a sampled world, in 78 %.
 MODEL_MISS = 0.1
+#: ... but never less than this: a world that would have missed more plays
+#: than two is not less likely for it. Plays that no hand explains (a
+#: person unlike Hard makes many) say how the seat plays, not what it
+#: holds; without a floor each cut every world alike, and four of them
+#: made a review step sample ten million worlds to keep a thousand.
+MODEL_FLOOR = MODEL_MISS**2
 #: Solve the worlds of the last deal exactly when the orders the cards in
 #: hand can be played in (the product of the hand sizes' factorials) are at
 #: most this many: the last 8 plays with two seats, the last 10 with three,
@@ -93,6 +99,11 @@ FIRST_BATCH = 32
 MAX_BATCH = 512
 #: No further batch when fewer worlds than this fit in the time left.
 MIN_BATCH = 16
+#: With a number of worlds asked for (the review's fixed count), the search
+#: also stops once it has sampled this many times that number, kept or not
+#: (:data:`MODEL_FLOOR` keeps one in a hundred at least, so this is a bound
+#: on the time, seldom reached: about 0.2 s for a thousand worlds).
+SAMPLED_PER_WORLD = 100
 #: The search stops at this share of its budget, leaving the rest for the
 #: choice itself and for the process waiting for a core on a busy machine.
 FINISH = 0.97
@@ -225,7 +236,8 @@ def _likelihood(worlds: Batch, history: list[_Play]) -> Floats:
     """``(size,)``: for each world, :data:`MODEL_MISS` to the power of the
     plays of ``history`` that :func:`playout_policy` would not have made
     with the world's hand (any card it might have played, ties included;
-    any Jack where no card takes the pile by rank)."""
+    any Jack where no card takes the pile by rank), at least
+    :data:`MODEL_FLOOR`."""
     weight: Floats = np.ones(worlds.size)
     for play in history:
         fixed = np.repeat(play.cards[:, None], worlds.size, axis=1)
@@ -247,7 +259,7 @@ def _likelihood(worlds: Batch, history: list[_Play]) -> Floats:
         thrown = ~use_jack & (loss[0] <= loss.min(axis=0) + 1e-9)
         made = np.where(match.any(axis=0), match[0], jacks[0] | thrown)
         weight *= np.where(made, 1.0, MODEL_MISS)
-    return weight
+    return np.maximum(weight, MODEL_FLOOR)
 
 
 def margin(points: list[int], team: int) -> float:
@@ -350,9 +362,11 @@ def card_values(
     :meth:`ExpertBot.choose` does). Captured cards are stand-ins, so the
     margin counts the points still to be won plus the piştis so far.
 
-    Stops after ``worlds`` worlds or once :data:`FINISH` of ``budget_ms``
-    milliseconds are spent, whichever comes first (``None``: no such limit; give at least
-    one), and looks at one world at least. Draws only from ``rng``: with
+    Stops after ``worlds`` worlds (while the stock lasts, also after
+    sampling :data:`SAMPLED_PER_WORLD` times as many, kept or not) or once
+    :data:`FINISH` of ``budget_ms`` milliseconds are spent, whichever comes
+    first (``None``: no such limit; give at least one), and looks at one
+    world at least. Draws only from ``rng``: with
     ``worlds`` alone, the same ``rng`` state gives the same values. Used by
     :class:`ExpertBot` and the game review (:mod:`app.ai.review`).
 
@@ -417,7 +431,9 @@ def _played_values(
     see :meth:`Batch.sample`; each kept with the probability
     :func:`_likelihood` gives it from the other seats' plays of this deal;
     every card tried in a copy of each world, all in one :class:`Batch`).
-    The first batch samples :data:`FIRST_BATCH` worlds; each next one is
+    With ``max_worlds``, it also stops after sampling
+    :data:`SAMPLED_PER_WORLD` times as many, kept or not (one world kept at
+    least). The first batch samples :data:`FIRST_BATCH` worlds; each next one is
     sized to end by :data:`FILL` of the time left (see
     :func:`_batch_cost`), at most :data:`MAX_BATCH`; none when fewer than
     :data:`MIN_BATCH` would fit. A batch still playing at the deadline is
@@ -430,12 +446,13 @@ def _played_values(
     indexes = np.array([observation.hand.index(card) for card in hand], dtype=np.int64)
     chunks: list[Floats] = []
     timings: list[tuple[int, float]] = []
-    done, size = 0, FIRST_BATCH
+    done, sampled, size = 0, 0, FIRST_BATCH
     while True:
         began = time.perf_counter()
         if max_worlds is not None:
             size = min(size, max_worlds - done)
         worlds = Batch.sample(observation, generator, size, voids)
+        sampled += size
         if history:
             kept = accept.random(size) < _likelihood(worlds, history)
             worlds = worlds.take(np.flatnonzero(kept))
@@ -451,6 +468,8 @@ def _played_values(
         now = time.perf_counter()
         timings.append((size, now - began))
         if done == max_worlds or (done and now >= deadline):
+            break
+        if max_worlds is not None and done and sampled >= SAMPLED_PER_WORLD * max_worlds:
             break
         if deadline < math.inf and done:
             fixed, per_world = _batch_cost(timings)

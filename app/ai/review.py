@@ -270,7 +270,7 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
         loss=mine.loss,
         mistake=mistake,
         why=why,
-        worlds=worlds,
+        worlds=len(values[played]),
     )
 
 

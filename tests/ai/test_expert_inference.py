@@ -6,12 +6,23 @@ made are kept less often (opponent modelling, ``MODEL_MISS``)."""
 
 import random
 
+import numpy as np
 import pytest
 
 from app.ai import expert, make_bot
 from app.ai.expert import ExpertBot, _history, _likelihood
 from app.ai.hard import HardBot
-from app.engine import CARDEMS, FULL_DECK, GameState, observe, seeded_deck
+from app.ai.review import evaluate
+from app.engine import (
+    CARDEMS,
+    CLASSIC,
+    FULL_DECK,
+    GameState,
+    Observation,
+    observe,
+    seeded_deck,
+    with_options,
+)
 from app.engine.batch import CARD_NUMBER, RANK, Batch
 from app.engine.cards import RANKS
 from app.engine.worlds import inferred_voids, sample_world
@@ -136,3 +147,70 @@ def test_the_inferred_voids_hold_against_hard_and_medium(level):
                 assert not {card[0] for card in state.hands[seat]} & ranks
             state.play(make_bot(level, random.Random(0)).choose(observation))
     assert claims > 300
+
+
+def counted_sampling(monkeypatch, limit: int) -> list[int]:
+    """Count the worlds the Expert samples, batch by batch; past ``limit``,
+    fail (the search would go on without end)."""
+    sampled: list[int] = []
+    sample = Batch.sample
+
+    def counted(observation, generator, size, voids):
+        sampled.append(size)
+        assert sum(sampled) <= limit, "sampling without end"
+        return sample(observation, generator, size, voids)
+
+    monkeypatch.setattr(expert.Batch, "sample", counted)
+    return sampled
+
+
+def unlike_hard(seed: str, seat: int, plays: int) -> Observation:
+    """``seat``'s observation after ``plays`` random legal plays of a
+    four-player ``classic`` (partners) hand: seats that play at random, as
+    nothing like Hard."""
+    rules = with_options(CLASSIC, {"players": 4})
+    state = GameState.deal(rules, seeded_deck(seed, rules))
+    rng = random.Random(seed)
+    for _ in range(plays):
+        state.play(rng.choice(observe(state, state.turn).hand))
+    assert state.turn == seat
+    return observe(state, seat)
+
+
+def test_plays_no_hand_explains_do_not_starve_the_search(monkeypatch):
+    # The other seats made plays the policy would not have made with any
+    # hand: each cut every world's odds tenfold, and a review step of a
+    # thousand worlds once sampled ten million (80 s). No world is now
+    # less likely than two such plays make it.
+    observation = unlike_hard("review-slow-0", 2, 14)
+    history = _history(observation)
+    worlds = Batch.sample(observation, np.random.default_rng(0), 500, None)
+    assert _likelihood(worlds, history).max() == expert.MODEL_FLOOR
+    sampled = counted_sampling(monkeypatch, 40_000)
+    values = expert.card_values(observation, random.Random(1), 300)
+    assert {len(row) for row in values.values()} == {300}
+    assert sum(sampled) < 40_000
+
+
+def test_a_count_of_worlds_bounds_the_sampling_too(monkeypatch):
+    # With one world kept in all (a stand-in likelihood, far below the
+    # floor but for the first world sampled), the search stops after
+    # sampling a hundred times the worlds asked for, and a review step
+    # says how many it kept.
+    calls: list[int] = []
+
+    def likelihood(worlds, history):
+        calls.append(worlds.size)
+        return np.concatenate([[float(len(calls) == 1)], np.full(worlds.size - 1, 1e-9)])
+
+    monkeypatch.setattr(expert, "_likelihood", likelihood)
+    sampled = counted_sampling(monkeypatch, 200_000)
+    observation = observe(king_thrown_from(["KS", "QS", "9D", "8D"]), 1)
+    values = expert.card_values(observation, random.Random(1), 100)
+    assert expert.SAMPLED_PER_WORLD * 100 <= sum(sampled) < expert.SAMPLED_PER_WORLD * 100 + 512
+    assert {len(row) for row in values.values()} == {1}
+    sampled.clear()
+    calls.clear()
+    step = evaluate(observation, observation.hand[0])
+    assert step.worlds == 1
+    assert expert.SAMPLED_PER_WORLD * 1000 <= sum(sampled) < expert.SAMPLED_PER_WORLD * 1000 + 512
