@@ -80,9 +80,11 @@ def review_queue(app: Flask) -> Queue:
     return cast(Queue, queue)
 
 
-def enqueue_summary(app: Flask, key: str) -> None:
+def enqueue_summary(app: Flask, key: str, limit: int) -> bool:
     """Queue the summary job of review ``key`` (its RQ job id), unless a job
-    of that id is waiting in the queue already. Call after claiming it: a
+    of that id is waiting in the queue already; return false, queueing
+    nothing, when ``limit`` jobs wait in the queue already (so a flood of
+    reviews cannot make a queue without end). Call after claiming it: a
     job of that id that failed, finished, or started but went silent (the
     claim was free to take again: its worker is gone) is replaced.
 
@@ -96,9 +98,11 @@ def enqueue_summary(app: Flask, key: str) -> None:
         job = Job.fetch(key, connection=queue.connection)
     except NoSuchJobError:
         job = None
+    if job is not None and job.get_status() in WAITING:
+        return True
+    if queue.count >= limit:
+        return False
     if job is not None:
-        if job.get_status() in WAITING:
-            return
         job.delete()
     queue.enqueue(
         run_summary,
@@ -109,6 +113,16 @@ def enqueue_summary(app: Flask, key: str) -> None:
         failure_ttl=FAILURE_TTL,
         description=f"review summary {key[:12]}",
     )
+    return True
+
+
+def queued(app: Flask) -> int:
+    """How many summary jobs wait in the queue (0 when Redis cannot tell:
+    the start of a job then says the queue is down)."""
+    try:
+        return int(review_queue(app).count)
+    except redis.RedisError:
+        return 0
 
 
 def job_lost(app: Flask, key: str, claimed_at: Any, now: Any) -> bool:
@@ -141,7 +155,9 @@ def waiting_ahead(app: Flask, key: str) -> int | None:
 def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
     """The summary's job: evaluate with ``evaluate_step`` every decision of
     review ``key`` not stored yet, storing each as it is done (its
-    progress) and the review as done after the last. Any error is logged
+    progress) and the review as done after the last; stops as soon as a
+    step is not stored (another job, which took the claim when this one
+    seemed dead, has stored as many or finished). Any error is logged
     and the review marked failed (its page says so, and a visit starts it
     again); nothing is raised."""
     with app.app_context():
@@ -152,7 +168,10 @@ def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
             steps = review_steps(review)
             for number in range(len(steps) + 1, len(found) + 1):
                 steps.append(evaluate_step(found[number - 1], number).to_dict())
-                save_steps(key, steps, finished=number == len(found))
+                if not save_steps(key, steps, finished=number == len(found)):
+                    # Another job has it, further on or done: leave it be.
+                    app.logger.warning("the review %s is being computed elsewhere", key)
+                    return
         except Exception:
             app.logger.exception("the review %s failed", key)
             db.session.rollback()

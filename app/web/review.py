@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, cast
@@ -56,6 +57,7 @@ from app import jobs, searches
 from app.ai.review import MISTAKE_POINTS, Step, evaluate, summarize
 from app.db.models import Review
 from app.db.reviews import (
+    STALE_AFTER,
     claim_review,
     fail_review,
     find_review,
@@ -114,6 +116,41 @@ KEY = re.compile(r"[0-9a-f]{64}")
 #: the computer's in a two-player game.
 YOU, COMPUTER = POSITION_NAMES_EN[2]
 JOBS = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="review")
+
+
+class _Room:
+    """How many summaries an app's process has taken on and not finished
+    (waiting for one of the :data:`JOB_THREADS`, or running), to keep them
+    to :data:`MAX_SUMMARIES` whatever the database counts (a job waiting
+    longer than :data:`~app.db.reviews.STALE_AFTER` no longer counts
+    there). One per app (:func:`_room`)."""
+
+    def __init__(self) -> None:
+        self.taken = 0
+        self.lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Take a place; false when every place is taken."""
+        with self.lock:
+            if self.taken >= MAX_SUMMARIES:
+                return False
+            self.taken += 1
+            return True
+
+    def give_back(self) -> None:
+        """Give a place back (its job finished, or failed)."""
+        with self.lock:
+            self.taken -= 1
+
+    def full(self) -> bool:
+        """Whether every place is taken."""
+        with self.lock:
+            return self.taken >= MAX_SUMMARIES
+
+
+def _room(app: Flask) -> _Room:
+    """``app``'s :class:`_Room`."""
+    return cast(_Room, app.extensions.setdefault("review_room", _Room()))
 
 
 @bp.app_template_filter("points")
@@ -274,6 +311,11 @@ def status(key: str) -> Response:
     review = _review(key)
     if _job_lost(review):
         review = _review(key)
+    elif _gone_silent(review):
+        # Its server or worker died: started again, so an open page goes
+        # on by itself.
+        _start(review)
+        review = _review(key)
     busy = review.status == "new" and not _room_for(review)
     return jsonify(
         status=review.status,
@@ -286,8 +328,26 @@ def status(key: str) -> Response:
 
 def _room_for(review: Review) -> bool:
     """Whether ``review``'s summary may start now: it is running already,
-    or fewer than :data:`MAX_SUMMARIES` are."""
-    return review.status == "running" or running_summaries() < MAX_SUMMARIES
+    or fewer than :data:`MAX_SUMMARIES` are, and fewer wait to run."""
+    if review.status == "running":
+        return True
+    return running_summaries() < MAX_SUMMARIES and not _jobs_full()
+
+
+def _jobs_full() -> bool:
+    """Whether :data:`MAX_SUMMARIES` jobs wait or run already: on the RQ
+    queue (waiting there), or in this process (:class:`_Room`)."""
+    app = cast(Any, current_app)._get_current_object()
+    if jobs.uses_queue(app):
+        return jobs.queued(app) >= MAX_SUMMARIES
+    return _room(app).full()
+
+
+def _gone_silent(review: Review) -> bool:
+    """Whether ``review``'s job is claimed but has stored nothing for
+    :data:`~app.db.reviews.STALE_AFTER` (its server or worker died; a
+    step takes about a second at most)."""
+    return review.status == "running" and review.updated_at < utcnow() - STALE_AFTER
 
 
 @bp.get("/<string(length=64):key>/<int:number>")
@@ -510,14 +570,20 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
         return "busy" if waiting else "started"
     app = cast(Any, current_app)._get_current_object()
     if not jobs.uses_queue(app):
+        if not _room(app).take():
+            release_review(review.key)
+            return "busy"
         JOBS.submit(_summarize, app, review.key)
         return "started"
     try:
-        jobs.enqueue_summary(app, review.key)
+        queued = jobs.enqueue_summary(app, review.key, MAX_SUMMARIES)
     except RedisError:
         app.logger.warning("the review queue is not answering; review %s not started", review.key)
         release_review(review.key)
         return "down"
+    if not queued:
+        release_review(review.key)
+        return "busy"
     return "started"
 
 
@@ -544,8 +610,12 @@ def _ahead(review: Review) -> int | None:
 
 def _summarize(app: Flask, key: str) -> None:
     """The summary's job in this process: :func:`app.jobs.compute_summary`,
-    every step through the search pool (:func:`_pooled`)."""
-    jobs.compute_summary(app, key, lambda decision, number: _pooled(decision, number))
+    every step through the search pool (:func:`_pooled`); its place in
+    the app's :class:`_Room` given back at the end."""
+    try:
+        jobs.compute_summary(app, key, lambda decision, number: _pooled(decision, number))
+    finally:
+        _room(app).give_back()
 
 
 def _pooled(decision: Decision, number: int) -> Step:

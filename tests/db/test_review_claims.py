@@ -1,12 +1,16 @@
 """The cap on review summaries claimed at once holds when many servers'
-threads claim at the same instant, on SQLite and on PostgreSQL."""
+threads claim at the same instant, and a job given up for dead cannot undo
+another's work, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 from app.db import reviews
-from app.engine import CLASSIC, GameState, make_record, seeded_deck
+from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
+from app.engine.decisions import decisions
+from app.jobs import compute_summary, evaluate_here
 
 
 def _record(seed: str) -> dict:
@@ -42,3 +46,44 @@ def test_claims_past_the_limit_are_refused_however_many_come_at_once(app):
         assert not reviews.claim_review(
             next(k for k in keys if k not in {*claimed, waiting}), limit=3
         )
+
+
+def test_a_job_given_up_for_dead_neither_shrinks_nor_reopens_a_summary(app):
+    # Job A stored 4 steps and stalled; the claim was taken again and job B
+    # stored more, then finished. A, waking up, stores nothing.
+    step = {"number": 1}
+    with app.app_context():
+        key = reviews.keep_review(_record("woken"), 0, 6)
+        assert reviews.claim_review(key)
+        assert reviews.save_steps(key, [step] * 4, finished=False)
+        assert reviews.save_steps(key, [step] * 5, finished=False)  # job B
+        assert not reviews.save_steps(key, [step] * 5, finished=False)  # A: not more
+        assert reviews.save_steps(key, [step] * 6, finished=True)  # B is done
+        assert not reviews.save_steps(key, [step] * 6, finished=True)  # A: done already
+        review = reviews.find_review(key)
+        assert (review.status, review.done, len(reviews.review_steps(review))) == ("done", 6, 6)
+
+
+def test_a_job_stops_when_another_has_finished_the_summary(app):
+    # Job A evaluates its first step while job B (which took the claim when
+    # A seemed dead) finishes the whole summary: A stores nothing and stops.
+    record = _record("overtaken")
+    total = len(decisions(load_record(json.dumps(record)), 0))
+    with app.app_context():
+        key = reviews.keep_review(record, 0, total)
+        assert reviews.claim_review(key)
+    evaluated = []
+
+    def evaluate_step(decision, number):
+        evaluated.append(number)
+        with app.app_context():
+            full = [evaluate_here(found, n).to_dict() for n, found in enumerate(every, 1)]
+            assert reviews.save_steps(key, full, finished=True)  # job B
+        return evaluate_here(decision, number)
+
+    every = decisions(load_record(json.dumps(record)), 0)
+    compute_summary(app, key, evaluate_step)
+    assert evaluated == [1]
+    with app.app_context():
+        review = reviews.find_review(key)
+        assert (review.status, review.done) == ("done", total)

@@ -27,6 +27,7 @@ from app.db.models import Review
 from app.db.reviews import find_review, keep_review, review_steps
 from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
 from app.engine.decisions import decisions
+from app.web import review as review_pages
 from tests.conftest import visit_at_once
 from tests.ops.conftest import SECRET
 
@@ -319,3 +320,26 @@ def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
     assert status(client, key) == summary_status("done", total, total)
+
+
+def test_jobs_waiting_past_the_stale_time_still_fill_the_queue(queue_app, queue, monkeypatch):
+    # No worker runs. Jobs queued longer than the stale time no longer count
+    # in the database, but the queue itself is full: a flood of uploads
+    # cannot make it longer than MAX_SUMMARIES (it grew 16, 20, 32).
+    monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 2)
+    client = queue_app.test_client()
+    keys = [kept(queue_app, f"queue-flood-{n}")[0] for n in range(3)]
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    for key in keys[:2]:
+        client.get(f"/review/{key}")
+        with queue_app.app_context():
+            db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+            db.session.commit()
+    assert queue.count == 2
+    page = client.get(f"/review/{keys[2]}").get_data(as_text=True)
+    assert "this one starts as soon as there is room" in page
+    assert queue.count == 2 and status(client, keys[2])["busy"] is True
+    # The silent ones, visited again, are still waiting: claimed again,
+    # not queued twice.
+    client.get(f"/review/{keys[0]}")
+    assert queue.job_ids == keys[:2]

@@ -11,9 +11,11 @@ import time
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 
 from app.ai.review import WHY_KINDS, Why
-from app.db import reviews
+from app.db import db, reviews
+from app.db.models import Review
 from app.engine import (
     CLASSIC,
     PARTNERS,
@@ -688,12 +690,62 @@ def test_summaries_past_the_cap_wait_for_room(client, monkeypatch):
     assert "this one starts as soon as there is room" in page
     status = client.get(f"/review/{second}/status").get_json()
     assert (status["status"], status["busy"]) == ("new", True)
+    # The first one's job finishes (the stand-in for JOBS ran nothing: its
+    # place in the process is given back here, as the job would).
     with client.application.app_context():
         reviews.save_steps(first, [], finished=True)
+    assert client.get(f"/review/{second}/status").get_json()["busy"] is True
+    review_pages._room(client.application).give_back()
     assert client.get(f"/review/{second}/status").get_json()["busy"] is False
     page = client.get(f"/review/{second}").get_data(as_text=True)
     assert started == [first, second]
     assert '<p id="review-busy" class="alert" hidden>' in page
+
+
+def silence(app, key: str) -> None:
+    """Make review ``key``'s job look silent for twice the stale time."""
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    with app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+        db.session.commit()
+
+
+def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(client, monkeypatch):
+    # The server died mid-summary (a crash, a kill): the page's script asks
+    # for the status every few seconds, and once the job has been silent
+    # for the stale time the status starts it again, so the bar moves on.
+    started = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    key = key_of(upload(client, json.dumps(finished_record(seed="silent-page")).encode()))
+    client.get(f"/review/{key}")
+    assert started == [key]
+    assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
+    assert started == [key]
+    silence(client.application, key)
+    assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
+    assert started == [key, key]
+
+
+def test_summaries_waiting_past_the_stale_time_still_take_their_room(client, monkeypatch):
+    # Jobs that wait for a thread longer than the stale time no longer
+    # count in the database; they still hold their place in the process,
+    # so a flood cannot queue more than MAX_SUMMARIES.
+    started = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 2)
+    keys = [
+        key_of(upload(client, json.dumps(finished_record(seed=f"flood-{n}")).encode()))
+        for n in range(3)
+    ]
+    for key in keys[:2]:
+        client.get(f"/review/{key}")
+        silence(client.application, key)
+    assert started == keys[:2]
+    page = client.get(f"/review/{keys[2]}").get_data(as_text=True)
+    assert started == keys[:2]
+    assert "this one starts as soon as there is room" in page
+    status = client.get(f"/review/{keys[2]}/status").get_json()
+    assert (status["status"], status["busy"]) == ("new", True)
 
 
 def test_a_summary_the_claim_finds_no_room_for_says_it_waits(client, monkeypatch):
