@@ -71,6 +71,10 @@ PLAY_LIMIT_MESSAGE = lazy_gettext(
 REQUEST_LIMIT_MESSAGE = lazy_gettext(
     "Too many pages asked for in a short time. Wait a moment, then try again."
 )
+REVIEW_LIMIT_MESSAGE = lazy_gettext(
+    "Too many hands sent for review from your address in a short time. Wait a minute, then "
+    "try again."
+)
 #: The endpoints that play a move (their 429 says the move was not made).
 MOVES = ("game.play", "game.next_hand")
 SEARCH_BUSY_MESSAGE = lazy_gettext(
@@ -126,6 +130,8 @@ def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str
     :mod:`app.web.game`.)"""
     if error.limit.scope == "new-game":
         message = MESSAGES[429]
+    elif error.limit.scope == "review-keeping":
+        message = REVIEW_LIMIT_MESSAGE
     elif request.endpoint in MOVES:
         message = PLAY_LIMIT_MESSAGE
     else:

@@ -43,6 +43,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -85,6 +86,7 @@ from . import daily, errors, game, i18n, store
 from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
+from .security import SEARCHED
 from .view import POSITION_NAMES_EN, position_names, record_players
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -373,6 +375,7 @@ def step(key: str, number: int) -> str:
         reviewed = searches.POOL.run(
             _evaluate, STEP_BUDGET_MS, decision.observation, decision.played, number
         )
+        setattr(g, SEARCHED, True)  # counted in the play limit
     return render_template(
         "review/step.html",
         review=review,

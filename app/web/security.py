@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 import redis
-from flask import Flask, abort, current_app, request
+from flask import Flask, Response, abort, current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import BadRequest
@@ -43,14 +43,19 @@ GAME_CREATION = (
     "daily.play",
     "daily.play_past",
     "story.play",
-    "review.upload",
-    "review.from_game",
 )
+#: The endpoints that keep a hand for review (each may start a summary),
+#: sharing a limit of their own, as many as ``NEW_GAME_LIMIT``.
+REVIEW_KEEPING = ("review.upload", "review.from_game")
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
-#: The endpoints that make the computers answer (or search: a review's
-#: step), sharing ``PLAY_LIMIT``.
-PLAYING = ("game.play", "game.next_hand", "review.step")
+#: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
+PLAYING = ("game.play", "game.next_hand")
+#: A review's step, which searches unless it is stored already: counted in
+#: the same ``PLAY_LIMIT`` only when it searched (:data:`SEARCHED`).
+SEARCHING = ("review.step",)
+#: The key of ``flask.g`` a view sets when it ran a search.
+SEARCHED = "searched"
 #: The environ key :class:`HostCheck` sets on a request with a bad Host:
 #: why it was refused.
 BAD_HOST = "pisti.bad_host"
@@ -171,7 +176,11 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
 
     Plays and next hands (:data:`PLAYING`) are limited to ``PLAY_LIMIT``
     per game and, separately, per client address: every one may make the
-    computers search.
+    computers search; a review's step (:data:`SEARCHING`) counts in the
+    same limits only when it searched (a stored step is read freely).
+    Keeping hands for review (:data:`REVIEW_KEEPING`) has a limit of its
+    own, as many a minute as new games, so uploads never use up the
+    player's new games.
 
     Call after the game, daily and players blueprints are registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
@@ -192,6 +201,9 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
         app.view_functions[endpoint] = cast("RouteCallable", creating(app.view_functions[endpoint]))
+    keeping = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="review-keeping")
+    for endpoint in REVIEW_KEEPING:
+        app.view_functions[endpoint] = cast("RouteCallable", keeping(app.view_functions[endpoint]))
     ranking = limiter.shared_limit(app.config["RANKING_LIMIT"], scope="ranking")
     for endpoint in RANKING:
         app.view_functions[endpoint] = cast("RouteCallable", ranking(app.view_functions[endpoint]))
@@ -199,6 +211,19 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     per_address = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play-address")
     for endpoint in PLAYING:
         limited = per_address(per_game(app.view_functions[endpoint]))
+        app.view_functions[endpoint] = cast("RouteCallable", limited)
+
+    def searched(_response: Response) -> bool:
+        return bool(g.get(SEARCHED))
+
+    game_searches = limiter.shared_limit(
+        app.config["PLAY_LIMIT"], scope="play", key_func=_game_key, deduct_when=searched
+    )
+    address_searches = limiter.shared_limit(
+        app.config["PLAY_LIMIT"], scope="play-address", deduct_when=searched
+    )
+    for endpoint in SEARCHING:
+        limited = address_searches(game_searches(app.view_functions[endpoint]))
         app.view_functions[endpoint] = cast("RouteCallable", limited)
 
 

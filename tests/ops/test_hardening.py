@@ -26,6 +26,7 @@ def make_app(tmp_path, **config):
             "TESTING": True,
             "SECRET_KEY": "ops-hardening",
             "SESSION_FILE_DIR": str(tmp_path),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
             **config,
         }
     )

@@ -3,22 +3,25 @@ new-game rate limit, and session ids that give nothing beyond themselves."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 
 import pytest
 
 from app import create_app
+from app.db.reviews import claim_review
+from app.jobs import compute_summary, evaluate_here
 from app.web.security import CONTENT_SECURITY_POLICY
-from tests.conftest import Player, start_deal
+from tests.conftest import Player, app_config, start_deal
+from tests.web.test_review_pages import finished_record, key_of, upload
 
 COOKIE = "pisti_session"
 
 
 def make_app(tmp_path, **config):
-    return create_app(
-        {"TESTING": True, "SECRET_KEY": "ops-security", "SESSION_FILE_DIR": str(tmp_path), **config}
-    )
+    """An app with its own session folder and database under ``tmp_path``."""
+    return create_app(app_config(tmp_path, SECRET_KEY="ops-security", **config))
 
 
 def post_endpoints(app) -> list[str]:
@@ -264,3 +267,42 @@ def test_a_post_without_the_session_cookie_sets_none(app, path, data, status):
     response = app.test_client().post(path, data=data, headers={"Origin": "https://evil.example"})
     assert response.status_code == status
     assert "Set-Cookie" not in response.headers
+
+
+def test_review_uploads_have_a_budget_of_their_own(tmp_path):
+    # A hundred uploads in a minute used up the player's new games too, and
+    # the refusal spoke of new games.
+    app = make_app(tmp_path, NEW_GAME_LIMIT="2 per minute")
+    client = app.test_client()
+    for seed in ("budget-one", "budget-two"):
+        body = json.dumps(finished_record(seed=seed)).encode()
+        assert upload(client, body).status_code == 303
+    refused = upload(client, json.dumps(finished_record(seed="budget-three")).encode())
+    assert refused.status_code == 429
+    assert "Too many hands sent for review from your address" in refused.get_data(as_text=True)
+    assert int(refused.headers["Retry-After"]) == 60
+    # New games keep their own budget.
+    token = token_of(client.get("/").get_data(as_text=True))
+    assert client.post("/new", data={"csrf_token": token}).status_code == 303
+    assert start_deal(client, "/deal/budget").status_code == 303
+    assert start_deal(client, "/deal/budget-again").status_code == 429
+
+
+def test_stored_review_steps_are_read_freely_and_searched_ones_counted(tmp_path):
+    # Stepping through a finished summary faster than five a second was
+    # refused (429) though no step searched; steps that search still count
+    # in the play limit.
+    app = make_app(tmp_path, PLAY_LIMIT="3 per minute")
+    client = app.test_client()
+    stored = key_of(upload(client, json.dumps(finished_record(seed="steps-stored")).encode()))
+    with app.app_context():
+        assert claim_review(stored)
+    compute_summary(app, stored, evaluate_here)
+    for number in range(1, 13):
+        assert client.get(f"/review/{stored}/{number}").status_code == 200, number
+    searched = key_of(upload(client, json.dumps(finished_record(seed="steps-new")).encode()))
+    for number in range(1, 4):
+        assert client.get(f"/review/{searched}/{number}").status_code == 200, number
+    refused = client.get(f"/review/{searched}/4")
+    assert refused.status_code == 429
+    assert "Too many pages asked for" in refused.get_data(as_text=True)
