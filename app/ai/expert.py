@@ -66,11 +66,11 @@ INFER_JACKS = True
 #: the true hands in 98 % of positions; a sampled world, in 78 %.
 MODEL_MISS = 0.1
 #: ... but never less than this: a world that would have missed more plays
-#: than two is not less likely for it. Plays that no hand explains (a
+#: than three is not less likely for it. Plays that no hand explains (a
 #: person unlike Hard makes many) say how the seat plays, not what it
 #: holds; without a floor each cut every world alike, and four of them
 #: made a review step sample ten million worlds to keep a thousand.
-MODEL_FLOOR = MODEL_MISS**2
+MODEL_FLOOR = MODEL_MISS**3
 #: Solve the worlds of the last deal exactly when the orders the cards in
 #: hand can be played in (the product of the hand sizes' factorials) are at
 #: most this many: the last 8 plays with two seats, the last 10 with three,
@@ -101,8 +101,8 @@ MAX_BATCH = 512
 MIN_BATCH = 16
 #: With a number of worlds asked for (the review's fixed count), the search
 #: also stops once it has sampled this many times that number, kept or not
-#: (:data:`MODEL_FLOOR` keeps one in a hundred at least, so this is a bound
-#: on the time, seldom reached: about 0.2 s for a thousand worlds).
+#: (:data:`MODEL_FLOOR` keeps one in a thousand at least; this bounds the
+#: time: about 0.2 s of sampling for a thousand worlds asked for).
 SAMPLED_PER_WORLD = 100
 #: The search stops at this share of its budget, leaving the rest for the
 #: choice itself and for the process waiting for a core on a busy machine.
