@@ -286,6 +286,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
+        "retry_after": RETRY_AFTER,
         "busy": busy,
         "ahead": _ahead(review),
         # The way back to the player's game (its final page, say).

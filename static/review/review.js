@@ -52,8 +52,10 @@
         if (busy) busy.hidden = !status.busy;
         if (status.status === "new" && !status.busy) {
           // Not started (the queue was not answering, or there was no room
-          // among the summaries): the page's visit starts it.
-          window.location.reload();
+          // among the summaries): the page's visit starts it; after a
+          // queue that was not answering, in the seconds it asked for.
+          const retry = Number(bar.dataset.retry || 0);
+          window.setTimeout(() => window.location.reload(), retry * 1000);
           return;
         }
         if (status.status === "failed") {

@@ -189,12 +189,19 @@ def test_a_queue_that_cannot_be_reached_is_a_clear_503_and_nothing_is_lost(
     assert page.headers["Retry-After"] == "5"
     assert "The review queue is not answering right now" in html
     assert "Nothing is lost" in html
+    # Nothing is said to be under way, and the page's script waits the
+    # seconds asked for before it visits again (it reloaded every second).
+    assert "going through every decision" not in html
+    assert 'data-retry="5"' in html
     assert status(client, key) == summary_status("new", 0, total)
     # A step is evaluated in the web process's own search pool meanwhile.
     assert client.get(f"/review/{key}/1").status_code == 200
 
     redis_server.start()
-    assert client.get(f"/review/{key}").status_code == 200
+    page = client.get(f"/review/{key}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "going through every decision" in html and "data-retry" not in html
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
     assert status(client, key)["status"] == "done"
