@@ -25,6 +25,7 @@ one is waiting or running.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, cast
@@ -53,6 +54,9 @@ FAILURE_TTL = 24 * 3600
 #: A claimed review whose RQ job cannot be found after this long was lost
 #: (Redis lost it, or its record expired): the page says the review failed.
 LOST_AFTER = timedelta(seconds=30)
+#: Seconds a review worker waits before it starts again after Redis stopped
+#: answering.
+RECONNECT_PAUSE = 5.0
 #: RQ states of a job still waiting to run.
 WAITING = frozenset({JobStatus.CREATED, JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED})
 
@@ -209,8 +213,33 @@ def work(app: Flask, burst: bool = False) -> bool:
     time, each in a fresh child process (a job that crashes it is marked
     failed, and the worker goes on). Call inside ``app``'s context; with
     ``burst``, return once the queue is empty. Returns whether any job ran.
+
+    When Redis stops answering later, RQ's worker quits; this one waits
+    :data:`RECONNECT_PAUSE` seconds and starts again until it answers (a
+    worker started by hand, without a process manager, must not stay
+    dead after an outage). It returns when stopped (SIGTERM, Ctrl-C) with
+    Redis answering.
+
+    Raises:
+        redis.RedisError: Redis does not answer at the start (or, with
+            ``burst``, at any time).
     """
     os.nice(NICENESS)
     db.engine.dispose()  # the children open their own connections
     queue = worker_queue(app)
-    return bool(Worker([queue], connection=queue.connection).work(burst=burst))
+    queue.connection.ping()
+    worked = False
+    while True:
+        try:
+            worked |= bool(Worker([queue], connection=queue.connection).work(burst=burst))
+            queue.connection.ping()
+            return worked
+        except redis.RedisError as error:
+            if burst:
+                raise
+            app.logger.warning(
+                "the review queue's Redis is not answering (%s); trying again in %s s",
+                error,
+                RECONNECT_PAUSE,
+            )
+            time.sleep(RECONNECT_PAUSE)

@@ -350,3 +350,39 @@ def test_jobs_waiting_past_the_stale_time_still_fill_the_queue(queue_app, queue,
     # not queued twice.
     client.get(f"/review/{keys[0]}")
     assert queue.job_ids == keys[:2]
+
+
+def test_a_worker_that_rq_let_quit_on_a_redis_outage_starts_again(queue_app, monkeypatch):
+    # RQ's worker quits on an error it does not handle ("found an unhandled
+    # exception, quitting..."), as an idle one did when its Redis went
+    # away; one started by hand then stayed dead, and queued summaries
+    # waited for ever. Here RQ's worker quits once while Redis does not
+    # answer, then runs a job once it does.
+    monkeypatch.setattr(jobs, "RECONNECT_PAUSE", 0)
+    monkeypatch.setattr(jobs.os, "nice", lambda increment: 0)
+    pings = []
+
+    class Connection:
+        def ping(self) -> bool:
+            pings.append(True)
+            if len(pings) == 2:  # after RQ's worker quit; it answered at the start
+                raise redis.ConnectionError("Connection closed by server.")
+            return True
+
+    runs = []
+
+    class QuittingWorker:
+        def __init__(self, queues, connection) -> None:
+            pass
+
+        def work(self, burst: bool) -> bool:
+            runs.append(burst)
+            return len(runs) > 1  # quits at once the first time; then runs a job
+
+    monkeypatch.setattr(jobs, "Worker", QuittingWorker)
+    monkeypatch.setattr(
+        jobs, "worker_queue", lambda app: Queue(jobs.QUEUE, connection=Connection())
+    )
+    with queue_app.app_context():
+        assert jobs.work(queue_app) is True
+    assert runs == [False, False] and len(pings) == 3
