@@ -237,5 +237,5 @@ class Review(db.Model):  # type: ignore[name-defined]
     done: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer)
     steps: Mapped[str] = mapped_column(Text, default="[]")
-    created_at: Mapped[datetime] = mapped_column(DateTime())
+    created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime())

@@ -9,7 +9,7 @@ import json
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy import CursorResult, delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
 from . import db, dialect_insert
@@ -32,11 +32,13 @@ def review_key(record: dict[str, Any], seat: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def keep_review(record: dict[str, Any], seat: int, total: int) -> str:
+def keep_review(record: dict[str, Any], seat: int, total: int, kept: int | None = None) -> str:
     """Keep ``record`` (a record as :func:`app.engine.make_record` writes it)
     for a review of ``seat``'s ``total`` decisions, unless it is kept
     already; return its key. A review of no decision (the seat has not
-    played yet) is kept done: its summary has nothing to compute."""
+    played yet) is kept done: its summary has nothing to compute. With
+    ``kept``, a new review past that many kept drops the oldest
+    (:func:`prune_reviews`)."""
     key = review_key(record, seat)
     now = utcnow()
     insert = dialect_insert(db.engine)(Review).values(
@@ -50,9 +52,24 @@ def keep_review(record: dict[str, Any], seat: int, total: int) -> str:
         created_at=now,
         updated_at=now,
     )
-    db.session.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
+    inserted = db.session.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
     db.session.commit()
+    if kept is not None and cast("CursorResult[Any]", inserted).rowcount:
+        prune_reviews(kept)
     return key
+
+
+def prune_reviews(kept: int) -> int:
+    """Delete the oldest reviews (by when they were first kept) past the
+    newest ``kept``, but none whose summary is being computed; return how
+    many were deleted. A finished game's review is kept again when its
+    player asks for it; an upload's must be uploaded again."""
+    newest = select(Review.key).order_by(Review.created_at.desc(), Review.key).limit(kept)
+    deleted = db.session.execute(
+        delete(Review).where(Review.status != "running", Review.key.not_in(newest))
+    )
+    db.session.commit()
+    return int(cast("CursorResult[Any]", deleted).rowcount)
 
 
 def find_review(key: str) -> Review | None:

@@ -395,7 +395,7 @@ def _open(state: GameState, record: dict[str, Any], seat: int) -> BaseResponse |
     review of ``seat`` and go to its first decision (or to its summary when
     the seat has not played yet: a record may stop before its first card)."""
     found = decisions(state, seat)
-    key = keep_review(record, seat, len(found))
+    key = keep_review(record, seat, len(found), current_app.config["REVIEWS_KEPT"])
     if not found:
         return redirect(url_for("review.summary", key=key), 303)
     return redirect(url_for("review.step", key=key, number=1), 303)

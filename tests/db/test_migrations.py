@@ -95,10 +95,10 @@ def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    flask("db", "downgrade", "0007_daily_deals")
-    assert flask("db", "current").strip() == "0007_daily_deals"
-    assert flask("db", "history").startswith("0007_daily_deals -> 0008")
-    assert flask("db", "current").strip() == "0007_daily_deals"
+    flask("db", "downgrade", "0008_results_house")
+    assert flask("db", "current").strip() == "0008_results_house"
+    assert flask("db", "history").startswith("0008_results_house -> 0009")
+    assert flask("db", "current").strip() == "0008_results_house"
     flask("db", "upgrade")
     assert flask("db", "current").strip() == f"{HEAD} (head)"
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import timedelta
 
-from app.db import reviews
+from sqlalchemy import select, update
+
+from app.db import db, reviews
+from app.db.models import Review
 from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
 from app.engine.decisions import decisions
 from app.jobs import compute_summary, evaluate_here
@@ -87,3 +91,24 @@ def test_a_job_stops_when_another_has_finished_the_summary(app):
     with app.app_context():
         review = reviews.find_review(key)
         assert (review.status, review.done) == ("done", total)
+
+
+def test_past_the_reviews_kept_the_oldest_go_but_not_one_being_computed(app):
+    # Every distinct upload kept a row for ever: 8 KiB and its steps, 120 a
+    # minute from one address.
+    with app.app_context():
+        keys = [reviews.keep_review(_record(f"kept-{n}"), 0, 24) for n in range(4)]
+        for age, key in enumerate(keys):  # the first kept first
+            db.session.execute(
+                update(Review)
+                .where(Review.key == key)
+                .values(created_at=reviews.utcnow() - timedelta(days=10 - age))
+            )
+        db.session.commit()
+        assert reviews.claim_review(keys[0])  # its summary is being computed
+        newest = reviews.keep_review(_record("kept-new"), 0, 24, kept=3)
+        left = set(db.session.scalars(select(Review.key)))
+        assert left == {keys[0], keys[2], keys[3], newest}
+        # Kept again (its game's "Review this game"): nothing more goes.
+        assert reviews.keep_review(_record("kept-new"), 0, 24, kept=3) == newest
+        assert set(db.session.scalars(select(Review.key))) == left

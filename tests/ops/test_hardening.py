@@ -273,6 +273,8 @@ def test_a_server_name_with_or_without_a_port_starts(monkeypatch, tmp_path, name
         ("FLASK_PLAY_LIMIT", "0/second", "FLASK_PLAY_LIMIT: must be a rate"),
         ("FLASK_NEW_GAME_LIMIT", "0 per minute", "FLASK_NEW_GAME_LIMIT: must be a rate"),
         ("FLASK_RANKING_LIMIT", "60/minute;0/hour", "FLASK_RANKING_LIMIT: must be a rate"),
+        ("FLASK_REVIEWS_KEPT", "0", "FLASK_REVIEWS_KEPT: must be a whole number, 1 or more"),
+        ("FLASK_REVIEWS_KEPT", "many", "FLASK_REVIEWS_KEPT: must be a whole number, 1 or more"),
         (
             "FLASK_DATABASE_URL",
             "postgresql://u:pw@host:notaport/db",

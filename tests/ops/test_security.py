@@ -306,3 +306,13 @@ def test_stored_review_steps_are_read_freely_and_searched_ones_counted(tmp_path)
     refused = client.get(f"/review/{searched}/4")
     assert refused.status_code == 429
     assert "Too many pages asked for" in refused.get_data(as_text=True)
+
+
+def test_past_the_reviews_kept_an_upload_drops_the_oldest(tmp_path):
+    app = make_app(tmp_path, REVIEWS_KEPT=1)
+    client = app.test_client()
+    first = key_of(upload(client, json.dumps(finished_record(seed="kept-first")).encode()))
+    assert client.get(f"/review/{first}/1").status_code == 200
+    second = key_of(upload(client, json.dumps(finished_record(seed="kept-second")).encode()))
+    assert client.get(f"/review/{second}/1").status_code == 200
+    assert client.get(f"/review/{first}/1").status_code == 404
