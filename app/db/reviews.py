@@ -135,9 +135,9 @@ def save_steps(key: str, steps: list[dict[str, Any]], finished: bool) -> bool:
     """Store the reviewed ``steps`` so far (the job's progress), and mark
     the review done when ``finished``; return whether they were stored.
     Only a running review's steps are stored, and only more of them than
-    are stored already (as many, to finish it): a job that was given up for dead (its claim taken
-    again) and wakes up later can neither shrink a summary nor reopen a
-    finished one."""
+    are stored already (as many, to finish it): a job that was given up
+    for dead (its claim taken again) and wakes up later can neither shrink
+    a summary nor reopen a finished one."""
     values: dict[str, Any] = {"steps": json.dumps(steps), "done": len(steps)}
     values["updated_at"] = utcnow()
     more = Review.done < len(steps)

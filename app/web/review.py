@@ -121,33 +121,38 @@ JOBS = ThreadPoolExecutor(JOB_THREADS, thread_name_prefix="review")
 
 
 class _Room:
-    """How many summaries an app's process has taken on and not finished
-    (waiting for one of the :data:`JOB_THREADS`, or running), to keep them
-    to :data:`MAX_SUMMARIES` whatever the database counts (a job waiting
-    longer than :data:`~app.db.reviews.STALE_AFTER` no longer counts
-    there). One per app (:func:`_room`)."""
+    """The reviews whose summaries an app's process has taken on and not
+    finished (waiting for one of the :data:`JOB_THREADS`, or running): at
+    most :data:`MAX_SUMMARIES`, whatever the database counts (a job
+    waiting longer than :data:`~app.db.reviews.STALE_AFTER` no longer
+    counts there, yet it is alive here). One per app (:func:`_room`)."""
 
     def __init__(self) -> None:
-        self.taken = 0
+        self.keys: set[str] = set()
         self.lock = threading.Lock()
 
-    def take(self) -> bool:
-        """Take a place; false when every place is taken."""
+    def take(self, key: str) -> bool:
+        """Take a place for review ``key``; false when every place is taken."""
         with self.lock:
-            if self.taken >= MAX_SUMMARIES:
+            if len(self.keys) >= MAX_SUMMARIES:
                 return False
-            self.taken += 1
+            self.keys.add(key)
             return True
 
-    def give_back(self) -> None:
-        """Give a place back (its job finished, or failed)."""
+    def give_back(self, key: str) -> None:
+        """Give review ``key``'s place back (its job finished, or failed)."""
         with self.lock:
-            self.taken -= 1
+            self.keys.discard(key)
+
+    def holds(self, key: str) -> bool:
+        """Whether review ``key``'s job waits or runs in this process."""
+        with self.lock:
+            return key in self.keys
 
     def full(self) -> bool:
         """Whether every place is taken."""
         with self.lock:
-            return self.taken >= MAX_SUMMARIES
+            return len(self.keys) >= MAX_SUMMARIES
 
 
 def _room(app: Flask) -> _Room:
@@ -574,7 +579,10 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
         return "busy" if waiting else "started"
     app = cast(Any, current_app)._get_current_object()
     if not jobs.uses_queue(app):
-        if not _room(app).take():
+        room = _room(app)
+        if room.holds(review.key):
+            return "started"  # its job waits for a thread here: alive, if silent
+        if not room.take(review.key):
             release_review(review.key)
             return "busy"
         JOBS.submit(_summarize, app, review.key)
@@ -619,7 +627,7 @@ def _summarize(app: Flask, key: str) -> None:
     try:
         jobs.compute_summary(app, key, lambda decision, number: _pooled(decision, number))
     finally:
-        _room(app).give_back()
+        _room(app).give_back(key)
 
 
 def _pooled(decision: Decision, number: int) -> Step:

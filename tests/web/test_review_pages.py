@@ -13,6 +13,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
+from app import create_app
 from app.ai.review import WHY_KINDS, Why
 from app.db import db, reviews
 from app.db.models import Review
@@ -28,7 +29,7 @@ from app.engine import (
 )
 from app.engine.decisions import decisions
 from app.web import review as review_pages
-from tests.conftest import CSRF, leading, start_deal, visit_at_once
+from tests.conftest import CSRF, app_config, leading, start_deal, visit_at_once
 from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
@@ -695,7 +696,7 @@ def test_summaries_past_the_cap_wait_for_room(client, monkeypatch):
     with client.application.app_context():
         reviews.save_steps(first, [], finished=True)
     assert client.get(f"/review/{second}/status").get_json()["busy"] is True
-    review_pages._room(client.application).give_back()
+    review_pages._room(client.application).give_back(first)
     assert client.get(f"/review/{second}/status").get_json()["busy"] is False
     page = client.get(f"/review/{second}").get_data(as_text=True)
     assert started == [first, second]
@@ -710,19 +711,26 @@ def silence(app, key: str) -> None:
         db.session.commit()
 
 
-def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(client, monkeypatch):
-    # The server died mid-summary (a crash, a kill): the page's script asks
-    # for the status every few seconds, and once the job has been silent
-    # for the stale time the status starts it again, so the bar moves on.
+def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(
+    client, monkeypatch, tmp_path
+):
+    # The server died mid-summary (a crash, a kill) and was started again:
+    # the page's script asks for the status every few seconds, and once the
+    # job has been silent for the stale time the status starts it again,
+    # so the bar moves on.
     started = []
     monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
     key = key_of(upload(client, json.dumps(finished_record(seed="silent-page")).encode()))
     client.get(f"/review/{key}")
     assert started == [key]
     assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
+    silence(client.application, key)
+    # Silent, but its job still waits for a thread in this server: alive.
+    assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
     assert started == [key]
     silence(client.application, key)
-    assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
+    restarted = create_app(app_config(tmp_path)).test_client()
+    assert restarted.get(f"/review/{key}/status").get_json()["status"] == "running"
     assert started == [key, key]
 
 
