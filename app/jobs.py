@@ -24,6 +24,7 @@ one is waiting or running.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -102,12 +103,17 @@ def enqueue_summary(app: Flask, key: str, limit: int) -> bool:
         job = Job.fetch(key, connection=queue.connection)
     except NoSuchJobError:
         job = None
-    if job is not None and job.get_status() in WAITING:
+    # Waiting, and truly in the queue: a worker killed with its job in hand
+    # can leave it marked queued yet in no queue.
+    if job is not None and job.get_status() in WAITING and key in queue.get_job_ids():
         return True
     if queue.count >= limit:
         return False
     if job is not None:
-        job.delete()
+        # A dead worker's job whose execution record expired first cannot
+        # be deleted (ValueError): the new job below takes its id all the same.
+        with contextlib.suppress(ValueError):
+            job.delete()
     queue.enqueue(
         run_summary,
         key,

@@ -386,3 +386,48 @@ def test_a_worker_that_rq_let_quit_on_a_redis_outage_starts_again(queue_app, mon
     with queue_app.app_context():
         assert jobs.work(queue_app) is True
     assert runs == [False, False] and len(pings) == 3
+
+
+def silenced(app, key: str) -> None:
+    """Make review ``key``'s job look silent for twice the stale time."""
+    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
+    with app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
+        db.session.commit()
+
+
+def test_a_job_marked_queued_but_in_no_queue_is_queued_again_once_silent(queue_app, queue):
+    # A worker killed with its job in hand can leave the job marked queued
+    # in no queue: taken for waiting, it was never queued again.
+    key, total = kept(queue_app, "queue-orphan")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    queue.remove(key)
+    assert Job.fetch(key, connection=queue.connection).get_status() == JobStatus.QUEUED
+    silenced(queue_app, key)
+    assert status(client, key)["status"] == "running"
+    assert queue.job_ids == [key]
+    run_burst(queue_app, queue)
+    assert status(client, key) == summary_status("done", total, total)
+
+
+def test_a_dead_job_rq_cannot_delete_is_replaced_all_the_same(queue_app, queue, monkeypatch):
+    # RQ's record of a dead worker's execution expires before its list of
+    # them: deleting the job then raised ValueError (a 500 on the status).
+    key, total = kept(queue_app, "queue-expired")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    queue.remove(key)
+    Job.fetch(key, connection=queue.connection).set_status(JobStatus.STARTED)
+
+    def expired(job, *args, **kwargs):
+        raise ValueError(f"Execution {job.id}:1 not found in Redis")
+
+    monkeypatch.setattr(Job, "delete", expired)
+    silenced(queue_app, key)
+    answer = client.get(f"/review/{key}/status")
+    assert answer.status_code == 200 and answer.get_json()["status"] == "running"
+    assert queue.job_ids == [key]
+    monkeypatch.undo()
+    run_burst(queue_app, queue)
+    assert status(client, key) == summary_status("done", total, total)
