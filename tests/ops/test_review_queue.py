@@ -30,6 +30,7 @@ from app.engine.decisions import decisions
 from app.web import review as review_pages
 from tests.conftest import visit_at_once
 from tests.ops.conftest import SECRET
+from tests.web.test_review_pages import silence
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -319,10 +320,7 @@ def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app
     Job.fetch(key, connection=queue.connection).set_status(JobStatus.STARTED)
     assert queue.count == 0
     assert status(client, key)["status"] == "running"  # not given up on yet
-    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
-    with queue_app.app_context():
-        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
-        db.session.commit()
+    silence(queue_app, key)
     client.get(f"/review/{key}")
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
@@ -336,12 +334,9 @@ def test_jobs_waiting_past_the_stale_time_still_fill_the_queue(queue_app, queue,
     monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 2)
     client = queue_app.test_client()
     keys = [kept(queue_app, f"queue-flood-{n}")[0] for n in range(3)]
-    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
     for key in keys[:2]:
         client.get(f"/review/{key}")
-        with queue_app.app_context():
-            db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
-            db.session.commit()
+        silence(queue_app, key)
     assert queue.count == 2
     page = client.get(f"/review/{keys[2]}").get_data(as_text=True)
     assert "this one starts as soon as there is room" in page
@@ -388,14 +383,6 @@ def test_a_worker_that_rq_let_quit_on_a_redis_outage_starts_again(queue_app, mon
     assert runs == [False, False] and len(pings) == 3
 
 
-def silenced(app, key: str) -> None:
-    """Make review ``key``'s job look silent for twice the stale time."""
-    long_ago = reviews.utcnow() - reviews.STALE_AFTER * 2
-    with app.app_context():
-        db.session.execute(update(Review).where(Review.key == key).values(updated_at=long_ago))
-        db.session.commit()
-
-
 def test_a_job_marked_queued_but_in_no_queue_is_queued_again_once_silent(queue_app, queue):
     # A worker killed with its job in hand can leave the job marked queued
     # in no queue: taken for waiting, it was never queued again.
@@ -404,7 +391,7 @@ def test_a_job_marked_queued_but_in_no_queue_is_queued_again_once_silent(queue_a
     client.get(f"/review/{key}")
     queue.remove(key)
     assert Job.fetch(key, connection=queue.connection).get_status() == JobStatus.QUEUED
-    silenced(queue_app, key)
+    silence(queue_app, key)
     assert status(client, key)["status"] == "running"
     assert queue.job_ids == [key]
     run_burst(queue_app, queue)
@@ -424,7 +411,7 @@ def test_a_dead_job_rq_cannot_delete_is_replaced_all_the_same(queue_app, queue, 
         raise ValueError(f"Execution {job.id}:1 not found in Redis")
 
     monkeypatch.setattr(Job, "delete", expired)
-    silenced(queue_app, key)
+    silence(queue_app, key)
     answer = client.get(f"/review/{key}/status")
     assert answer.status_code == 200 and answer.get_json()["status"] == "running"
     assert queue.job_ids == [key]
