@@ -207,24 +207,21 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     ranking = limiter.shared_limit(app.config["RANKING_LIMIT"], scope="ranking")
     for endpoint in RANKING:
         app.view_functions[endpoint] = cast("RouteCallable", ranking(app.view_functions[endpoint]))
-    per_game = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play", key_func=_game_key)
-    per_address = limiter.shared_limit(app.config["PLAY_LIMIT"], scope="play-address")
-    for endpoint in PLAYING:
-        limited = per_address(per_game(app.view_functions[endpoint]))
-        app.view_functions[endpoint] = cast("RouteCallable", limited)
 
     def searched(_response: Response) -> bool:
         return bool(g.get(SEARCHED))
 
-    game_searches = limiter.shared_limit(
-        app.config["PLAY_LIMIT"], scope="play", key_func=_game_key, deduct_when=searched
-    )
-    address_searches = limiter.shared_limit(
-        app.config["PLAY_LIMIT"], scope="play-address", deduct_when=searched
-    )
-    for endpoint in SEARCHING:
-        limited = address_searches(game_searches(app.view_functions[endpoint]))
-        app.view_functions[endpoint] = cast("RouteCallable", limited)
+    # Plays count every time; a review's step only when it searched.
+    for endpoints, deduct_when in ((PLAYING, None), (SEARCHING, searched)):
+        per_game = limiter.shared_limit(
+            app.config["PLAY_LIMIT"], scope="play", key_func=_game_key, deduct_when=deduct_when
+        )
+        per_address = limiter.shared_limit(
+            app.config["PLAY_LIMIT"], scope="play-address", deduct_when=deduct_when
+        )
+        for endpoint in endpoints:
+            limited = per_address(per_game(app.view_functions[endpoint]))
+            app.view_functions[endpoint] = cast("RouteCallable", limited)
 
 
 def _game_key() -> str:
