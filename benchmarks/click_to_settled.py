@@ -9,10 +9,12 @@ page settled (``<html data-state="ready">``, ``data-settled`` counting up).
 Prints the median, 90th percentile and maximum per game, in milliseconds.
 
     .venv/bin/python benchmarks/click_to_settled.py [--games 2] [--size 1280x800] [--level medium]
-        [--latency MS]
+        [--latency MS] [--cpu-slowdown N]
 
 ``--latency`` adds that many milliseconds to every request's answer, as a
 slow mobile network would (Chromium's network emulation, through CDP).
+``--cpu-slowdown`` runs the page's work N times slower, as a low-end phone
+would (Chromium's CPU throttling, through CDP; the server is not slowed).
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ def main() -> None:
     parser.add_argument("--size", default="1280x800", help="viewport, WIDTHxHEIGHT")
     parser.add_argument("--level", default="medium", help="the computers' level")
     parser.add_argument("--latency", type=float, default=0, help="added network latency, ms")
+    parser.add_argument(
+        "--cpu-slowdown", type=float, default=1, help="the page's CPU N times slower (default 1)"
+    )
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     app = create_app(
@@ -93,16 +98,22 @@ def main() -> None:
             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
         )
         page = browser.new_page(viewport={"width": width, "height": height})
+        devtools = page.context.new_cdp_session(page)
         if args.latency:
-            network = page.context.new_cdp_session(page)
-            network.send("Network.enable")
+            devtools.send("Network.enable")
             conditions = {"offline": False, "latency": args.latency}
-            network.send(
+            devtools.send(
                 "Network.emulateNetworkConditions",
                 {**conditions, "downloadThroughput": -1, "uploadThroughput": -1},
             )
+        if args.cpu_slowdown != 1:
+            devtools.send("Emulation.setCPUThrottlingRate", {"rate": args.cpu_slowdown})
         latency = f", {args.latency:.0f} ms added latency" if args.latency else ""
-        print(f"{args.size}, computers {args.level}{latency}; milliseconds from click to settled")
+        slowdown = f", CPU {args.cpu_slowdown:g}x slower" if args.cpu_slowdown != 1 else ""
+        print(
+            f"{args.size}, computers {args.level}{latency}{slowdown}; "
+            "milliseconds from click to settled"
+        )
         print("| game | plays | median | 90th percentile | max |")
         print("|---|---|---|---|---|")
         for rules in ("cardems", "partners"):
