@@ -32,7 +32,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.engine import Observation, would_capture
+from app.engine import Observation, RuleSet, would_capture
 from app.engine.cards import CARD_POINTS
 
 from .counting import count_cards
@@ -60,6 +60,20 @@ WHY_POINTS = 0.5
 #: comes from: the cards counted for the most cards, or in the last deal
 #: the cards left on the table going to the last capture.
 BEYOND_POINTS = 1.0
+#: A Jack "took only" its pile, and was worth keeping for a bigger one,
+#: when the pile had at most this many cards and card points in sight
+#: (seed 001: "do not waste a jack on a two-card pile"); a bigger pile is
+#: no waste of a Jack, whatever the estimates' small differences.
+KEEP_JACK_CARDS = 4
+KEEP_JACK_POINTS = 1
+#: Only a pile of at least this many cards is said to count for the most
+#: cards: a card or two hardly moves who gets the most.
+MOST_CARDS_PILE = 4
+#: The cards left on the table at the end (they go to the last capture)
+#: are named as a reason only in the last this many rounds of the hand
+#: (a round: one play of every seat); earlier, who takes the next piles
+#: matters more than who takes the last.
+LAST_ROUNDS = 2
 #: Half-width of a 95% interval, in standard errors (normal approximation).
 Z95 = 1.96
 
@@ -74,6 +88,10 @@ WHY_KINDS = (
     "card_points",
     "average",
 )
+
+#: Where a capture's worth past the points in sight comes from (the
+#: ``beyond`` fact of ``take_pile``; see :func:`_beyond`).
+BEYOND_KINDS = ("most_cards", "last_capture", "theirs")
 
 
 @dataclass(frozen=True)
@@ -107,23 +125,28 @@ class Why:
     names (cards as codes, counts and points as integers):
 
     - ``take_pile``: ``best`` takes the pile (``cards`` cards, ``points``
-      points seen, ``pisti`` whether it is a pişti); ``played`` left it.
-      ``beyond`` says where the capture's worth past those points comes
-      from (``"most_cards"``, worth ``bonus`` points; ``"last_capture"``,
-      the table left at the end), or is ``None`` (see :func:`_beyond`).
+      points seen, ``pisti`` whether it is a pişti, ``jack`` whether a
+      Jack pişti, worth ``pisti_points``); ``played`` left it.
+      ``beyond`` (one of :data:`BEYOND_KINDS`, or ``None``) says where the
+      capture's worth past those points comes from: ``"most_cards"``, worth
+      ``bonus`` points; ``"last_capture"``, the table left at the end;
+      ``"theirs"``, the pile left to the other side (see :func:`_beyond`).
     - ``same_pile_keep_jack``: ``best`` takes the same pile as the Jack
-      ``played`` did, and keeps the Jack.
+      ``played`` did, and keeps the Jack; ``points``: ``best``'s own card
+      points, which it banks.
     - ``keep_jack``: the Jack ``played`` took only ``cards`` cards worth
       ``points``; ``jacks`` Jacks were unseen.
-    - ``gives_pisti``: on a lone card or an empty table, ``played`` offers
-      a pişti to the ``unseen`` cards of its rank still hidden (``best``:
-      ``best_unseen``).
+    - ``gives_pisti``: on an empty table, ``played`` offers a pişti worth
+      ``pisti_points`` to the ``unseen`` cards that would make it (Jacks,
+      for a Jack: ``jack``), more points at risk with its own card points
+      than ``best`` (``best_unseen`` cards, ``best_pisti_points``).
     - ``gives_pile``: ``played`` left a pile of ``cards`` cards worth
       ``points`` to the ``unseen`` hidden cards of its rank (``best``:
       ``best_unseen``).
-    - ``last_capture``: in the last deal the table goes to the last capture;
-      ``best`` keeps the better chance of it (``plays_left`` plays left,
-      ``ours`` whether the seat's side captured last).
+    - ``last_capture``: in the last rounds the table goes to the last
+      capture; ``best`` keeps the better chance of it (``plays_left``
+      plays left, ``ours`` whether the seat's side captured last,
+      ``sides`` how many sides play).
     - ``card_points``: ``played`` is itself worth ``points`` points
       (``best``: ``best_points``), left where the next seat may take it.
     - ``average``: nothing simple stands out; ``best`` scored ``loss``
@@ -147,7 +170,8 @@ class Step:
         loss: the played card's loss (0 when it was the best).
         mistake: whether the play counts as a mistake (see the module).
         why: why the best card is better, or ``None`` when the card
-            played lost less than :data:`WHY_POINTS`.
+            played lost less than :data:`WHY_POINTS` or its loss's
+            interval reaches zero.
         worlds: the sampled worlds behind the estimates.
     """
 
@@ -260,7 +284,9 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
     estimates.sort(key=lambda estimate: (estimate.loss, estimate.card != played))
     mine = next(estimate for estimate in estimates if estimate.card == played)
     mistake = mine.loss > MISTAKE_POINTS and mine.loss_low > 0
-    why = explain(observation, played, best, mine.loss) if tells_why(mine.loss) else None
+    # A loss within the worlds' noise is no reason to tell a why.
+    clear = tells_why(mine.loss) and mine.loss_low > 0
+    why = explain(observation, played, best, mine.loss) if clear else None
     return Step(
         number=number,
         play=len(observation.plays),
@@ -282,9 +308,11 @@ def tells_why(loss: float) -> bool:
 
 
 def summarize(steps: list[Step]) -> Summary:
-    """Return the summary of a hand's reviewed ``steps`` (in order)."""
+    """Return the summary of a hand's reviewed ``steps`` (in order). The
+    total adds the losses as a page shows them, to one decimal, so that it
+    is the sum of the figures shown beside it."""
     losses = tuple(step.loss for step in steps)
-    total = _round(sum(losses))
+    total = _round(sum(round(loss, 1) for loss in losses))
     costly = sorted((step for step in steps if step.loss > 0), key=lambda step: -step.loss)
     return Summary(
         losses=losses,
@@ -299,63 +327,105 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
     """Say why ``best`` beats ``played`` in the position ``observation``,
     from what the seat could see: the first of :data:`WHY_KINDS` whose
     facts hold."""
+    rules = observation.rules
     top = observation.pile_top
     pile_cards = observation.pile_size
     pile_points = sum(CARD_POINTS[card] for card in observation.pile_face_up)
     takes_best = would_capture(best, top)
     takes_played = would_capture(played, top)
+    number = len(observation.plays) + 1  # this play's, 1 to 48
     if takes_best and not takes_played:
         pisti = (
-            pile_cards == 1
-            and top is not None
-            and best[0] == top[0]
-            and observation.rules.pisti_counts(len(observation.plays) + 1)
+            pile_cards == 1 and top is not None and best[0] == top[0] and rules.pisti_counts(number)
         )
-        shown = pile_points
-        if pisti:
-            jack = best[0] == "J"
-            shown += observation.rules.jack_pisti_points if jack else observation.rules.pisti_points
+        jack = pisti and best[0] == "J"
+        pisti_points = (rules.jack_pisti_points if jack else rules.pisti_points) if pisti else 0
+        shown = pile_points + pisti_points
         facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
         beyond = _beyond(observation, loss, shown)
-        bonus = observation.rules.most_cards_points
-        return Why("take_pile", {**facts, "pisti": pisti, "beyond": beyond, "bonus": bonus})
+        bonus = rules.most_cards_points
+        return Why(
+            "take_pile",
+            {
+                **facts,
+                "pisti": pisti,
+                "jack": jack,
+                "pisti_points": pisti_points,
+                "beyond": beyond,
+                "bonus": bonus,
+            },
+        )
     if played[0] == "J" and takes_played and best[0] != "J":
         if takes_best:
-            return Why("same_pile_keep_jack", {"best": best, "played": played})
-        jacks = count_cards(observation).unseen_by_rank.get("J", 0)
-        facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
-        return Why("keep_jack", {**facts, "jacks": jacks})
+            points = CARD_POINTS[best]
+            return Why("same_pile_keep_jack", {"best": best, "played": played, "points": points})
+        if pile_cards <= KEEP_JACK_CARDS and pile_points <= KEEP_JACK_POINTS:
+            jacks = count_cards(observation).unseen_by_rank.get("J", 0)
+            facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
+            return Why("keep_jack", {**facts, "jacks": jacks})
     if not takes_played and not takes_best:
         by_rank = count_cards(observation).unseen_by_rank
         unseen, best_unseen = by_rank.get(played[0], 0), by_rank.get(best[0], 0)
-        if unseen > best_unseen:
-            facts = {"best": best, "played": played, "unseen": unseen, "best_unseen": best_unseen}
-            if pile_cards == 0:
-                return Why("gives_pisti", facts)
+        facts = {"best": best, "played": played, "unseen": unseen, "best_unseen": best_unseen}
+        if pile_cards == 0:
+            # The pişti offered to the next seat, weighed by its points (a
+            # Jack's is a Jack pişti) with the card's own: a lone Jack and a
+            # lone 6 with as many cards unseen that take them are not alike.
+            value = _pisti_offered(rules, played, number + 1)
+            best_value = _pisti_offered(rules, best, number + 1)
+            risk = unseen * (value + CARD_POINTS[played]) if value else 0
+            best_risk = best_unseen * (best_value + CARD_POINTS[best]) if best_value else 0
+            if risk > best_risk:
+                offered = {"pisti_points": value, "best_pisti_points": best_value}
+                return Why("gives_pisti", {**facts, **offered, "jack": played[0] == "J"})
+        elif unseen > best_unseen:
             points = pile_points + CARD_POINTS[played]
             return Why("gives_pile", {**facts, "cards": pile_cards + 1, "points": points})
-        if observation.stock == 0:
+        if _near_the_end(observation):
             ours = observation.last_capturer == observation.team
             facts = {"best": best, "played": played, "plays_left": observation.plays_left}
-            return Why("last_capture", {**facts, "ours": ours})
+            return Why("last_capture", {**facts, "ours": ours, "sides": rules.team_count})
         if CARD_POINTS[played] > CARD_POINTS[best]:
             facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
             return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})
     return Why("average", {"best": best, "played": played, "loss": _round(loss)})
 
 
+def _pisti_offered(rules: RuleSet, card: str, number: int) -> int:
+    """The points of a pişti made on ``card`` alone on the table by play
+    ``number`` (1 to 48): a Jack pişti's for a Jack; 0 when that play's
+    pişti does not count (seeds 003/004: none on the hand's last play)."""
+    if not rules.pisti_counts(number):
+        return 0
+    return rules.jack_pisti_points if card[0] == "J" else rules.pisti_points
+
+
+def _near_the_end(observation: Observation) -> bool:
+    """Whether the hand is in its last :data:`LAST_ROUNDS` rounds, where the
+    cards left on the table at the end (they go to the last capture; seed
+    000) are a reason of their own."""
+    return (
+        observation.stock == 0 and observation.plays_left <= LAST_ROUNDS * observation.rules.players
+    )
+
+
 def _beyond(observation: Observation, loss: float, shown: float) -> str | None:
     """Where a capture's worth beyond the ``shown`` points (card points
     and pişti in sight) comes from, when ``loss`` exceeds them by
-    :data:`BEYOND_POINTS`: ``"last_capture"`` in the last deal (the cards
-    left at the end go to the last side to capture; seed 000),
-    ``"most_cards"`` while the stock lasts and the most cards score; else
-    ``None``."""
+    :data:`BEYOND_POINTS` (one of :data:`BEYOND_KINDS`):
+    ``"last_capture"`` in the last rounds (the cards left at the end go to
+    the last side to capture; seed 000); ``"most_cards"`` for a pile of
+    :data:`MOST_CARDS_PILE` cards or more where the most cards score;
+    else ``"theirs"``: left on the table, the pile may go to another side,
+    which the estimate (one side's points against the others') counts too.
+    ``None`` when the loss is about the points in sight."""
     if loss < shown + BEYOND_POINTS:
         return None
-    if observation.stock == 0:
+    if _near_the_end(observation):
         return "last_capture"
-    return "most_cards" if observation.rules.most_cards_points else None
+    if observation.pile_size >= MOST_CARDS_PILE and observation.rules.most_cards_points:
+        return "most_cards"
+    return "theirs"
 
 
 def _interval(values: list[float]) -> tuple[float, float]:

@@ -5,10 +5,14 @@ decisions and summary of whole hands in every rule set."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
+from app.ai import review
+from app.ai.counting import count_cards
 from app.ai.review import (
+    KEEP_JACK_CARDS,
     MISTAKE_POINTS,
     Step,
     Why,
@@ -23,6 +27,7 @@ from app.engine import (
     RULE_SETS,
     GameState,
     Observation,
+    RuleSet,
     observe,
     seeded_deck,
     with_options,
@@ -64,9 +69,12 @@ def test_throwing_away_a_pisti_is_a_mistake_and_says_why():
     assert step.mistake and step.loss > MISTAKE_POINTS
     played = next(estimate for estimate in step.estimates if estimate.card == "KD")
     assert played.loss_low > 0
-    facts = {"best": "7S", "played": "KD", "cards": 1, "points": 0, "pisti": True}
-    # Worth more than the pişti's 10 points: the cards count for the most cards.
-    assert step.why == Why("take_pile", {**facts, "beyond": "most_cards", "bonus": 3})
+    facts = {"best": "7S", "played": "KD", "cards": 1, "points": 0, "pisti": True, "jack": False}
+    # Worth more than the pişti's 10 points: the lone card left there may
+    # go to the other side (a card or two do not make the most cards).
+    assert step.why == Why(
+        "take_pile", {**facts, "pisti_points": 10, "beyond": "theirs", "bonus": 3}
+    )
     assert step.estimates[0].card == "7S"
     assert step.number == 3 and step.play == 2 and step.worlds > 0
     # The estimates are points for the rest of the hand with their interval.
@@ -92,46 +100,85 @@ def test_a_card_not_in_hand_is_refused():
 
 def test_a_capture_worth_more_than_its_points_in_sight_says_why():
     # The pişti in sight is 10 points: a loss of 10.5 is the pişti alone,
-    # 11.5 more than it (the cards taken count for the most cards).
+    # 11.5 more than it: the lone card left may go to the other side.
     position = observe(stacked(), 0)
     assert explain(position, played="KD", best="7S", loss=10.5).facts["beyond"] is None
     why = explain(position, played="KD", best="7S", loss=11.5)
-    assert (why.kind, why.facts["beyond"], why.facts["bonus"]) == ("take_pile", "most_cards", 3)
-    # No most-cards bonus in the rules: nothing more to say while the stock lasts.
-    no_bonus = with_options(CLASSIC, {"most_cards_points": 0})
+    assert (why.kind, why.facts["beyond"]) == ("take_pile", "theirs")
+    # The centre's four cards, taken by the Jack: they count for the most cards.
     rest = [card for card in FULL_DECK if card not in STACKED]
-    state = GameState.replay(no_bonus, STACKED + rest, ["JD", "7H"])
-    assert explain(observe(state, 0), played="KD", best="7S", loss=13).facts["beyond"] is None
+    start = observe(GameState.replay(CLASSIC, STACKED + rest, []), 0)
+    why = explain(start, played="KD", best="JD", loss=1.5)
+    assert (why.kind, why.facts["beyond"], why.facts["bonus"]) == ("take_pile", "most_cards", 3)
+    # No most-cards bonus in the rules: the pile may go to the other side.
+    no_bonus = with_options(CLASSIC, {"most_cards_points": 0})
+    state = GameState.replay(no_bonus, STACKED + rest, [])
+    assert explain(observe(state, 0), played="KD", best="JD", loss=1.5).facts["beyond"] == "theirs"
 
 
-def _last_deal_choice() -> Observation:
-    """A position of a random classic hand in the last deal where the seat
-    to play holds a card that takes the pile by its rank and one that
-    takes nothing."""
+def _position(accept: Callable[[Observation], bool], rules: RuleSet = CLASSIC) -> Observation:
+    """The first position of random hands of ``rules`` (the seat to play's
+    observation) that ``accept`` takes."""
     rng = random.Random(7)
-    for number in range(100):
-        state = GameState.replay(CLASSIC, seeded_deck(f"beyond-{number}", CLASSIC), [])
+    for number in range(200):
+        state = GameState.replay(rules, seeded_deck(f"why-{number}", rules), [])
         while state.legal_plays():
-            hand = state.hands[state.turn]
-            top = state.pile_top
-            if state.stock == 0 and top is not None:
-                takes = [c for c in hand if would_capture(c, top) and c[0] != "J"]
-                if takes and any(not would_capture(c, top) for c in hand):
-                    return observe(state, state.turn)
+            position = observe(state, state.turn)
+            if accept(position):
+                return position
             state.play(rng.choice(state.legal_plays()))
-    raise AssertionError("no such position in 100 hands")
+    raise AssertionError("no such position in 200 hands")
 
 
-def test_a_capture_in_the_last_deal_brings_the_table_left_at_the_end():
-    position = _last_deal_choice()
+def _takes_by_rank(position: Observation) -> list[str]:
     top = position.pile_top
-    takes = [card for card in position.hand if would_capture(card, top) and card[0] != "J"]
-    leaves = [card for card in position.hand if not would_capture(card, top)]
+    return [card for card in position.hand if would_capture(card, top) and card[0] != "J"]
+
+
+def _leaves(position: Observation) -> list[str]:
+    return [card for card in position.hand if not would_capture(card, position.pile_top)]
+
+
+def _in_time(position: Observation, near: bool) -> bool:
+    """In the last two rounds (``near``), or in the last deal before them."""
+    if position.stock:
+        return False
+    return (position.plays_left <= 2 * position.rules.players) is near
+
+
+@pytest.mark.parametrize("near", [True, False])
+def test_a_capture_in_the_last_rounds_brings_the_table_left_at_the_end(near):
+    position = _position(
+        lambda position: (
+            _in_time(position, near) and bool(_takes_by_rank(position)) and bool(_leaves(position))
+        )
+    )
+    takes, leaves = _takes_by_rank(position), _leaves(position)
     points = sum(CARD_POINTS[card] for card in position.pile_face_up)
     why = explain(position, played=leaves[0], best=takes[0], loss=points + 0.5)
     assert (why.kind, why.facts["beyond"]) == ("take_pile", None)
     why = explain(position, played=leaves[0], best=takes[0], loss=points + 1.5)
-    assert (why.kind, why.facts["beyond"]) == ("take_pile", "last_capture")
+    # Earlier in the last deal, who takes the next piles matters more.
+    assert why.kind == "take_pile"
+    assert (why.facts["beyond"] == "last_capture") is near
+
+
+@pytest.mark.parametrize("near", [True, False])
+def test_the_last_capture_is_the_reason_only_in_the_last_rounds(near):
+    position = _position(
+        lambda position: (
+            _in_time(position, near) and position.pile_size > 0 and len(_leaves(position)) >= 2
+        )
+    )
+    unseen = count_cards(position).unseen_by_rank
+    # Played: the card with fewer of its rank unseen, so that the pile it
+    # leaves is no reason (the other card would leave it to more).
+    fewer, more = sorted(_leaves(position), key=lambda card: unseen.get(card[0], 0))[:2]
+    why = explain(position, played=fewer, best=more, loss=2.0)
+    assert (why.kind == "last_capture") is near
+    if near:
+        ours = position.last_capturer == position.team
+        assert (why.facts["sides"], why.facts["ours"]) == (2, ours)
 
 
 def test_a_jack_spent_on_a_poor_pile_is_worth_keeping():
@@ -143,6 +190,55 @@ def test_a_jack_spent_on_a_poor_pile_is_worth_keeping():
     )
 
 
+def test_a_jack_spent_on_a_big_pile_is_no_waste():
+    def big_pile_and_a_jack(position: Observation) -> bool:
+        pile_points = sum(CARD_POINTS[card] for card in position.pile_face_up)
+        big = position.pile_size > KEEP_JACK_CARDS or pile_points > 1
+        return big and any(card[0] == "J" for card in position.hand) and bool(_leaves(position))
+
+    position = _position(big_pile_and_a_jack)
+    jack = next(card for card in position.hand if card[0] == "J")
+    why = explain(position, played=jack, best=_leaves(position)[0], loss=1.0)
+    assert why.kind == "average"
+
+
+def test_a_same_rank_capture_that_keeps_the_jack_banks_its_own_points():
+    # The pile's top is the 10♥: the 10♦ takes it as the Jack does.
+    deck = ["2H", "3H", "4H", "TH", "JS", "TD", "7C", "7H"]
+    deck += [card for card in FULL_DECK if card not in deck]
+    position = observe(GameState.replay(CLASSIC, deck, []), 0)
+    why = explain(position, played="JS", best="TD", loss=5.0)
+    assert why == Why("same_pile_keep_jack", {"best": "TD", "played": "JS", "points": 3})
+
+
+def test_a_missed_jack_pisti_is_named_with_its_points():
+    # Seat 1 throws the J♥ onto the empty table; seat 0 holds the J♦.
+    deck = ["2H", "3H", "4H", "5C", "JS", "JD", "AS", "QS", "JH", "8D", "9D", "KC"]
+    deck += [card for card in FULL_DECK if card not in deck]
+    state = GameState.replay(CLASSIC, deck, ["JS", "JH"])
+    position = observe(state, 0)
+    assert position.pile_face_up == ("JH",)
+    why = explain(position, played="AS", best="JD", loss=18.0)
+    assert why.kind == "take_pile"
+    assert (why.facts["pisti"], why.facts["jack"], why.facts["pisti_points"]) == (True, True, 20)
+    house = with_options(CLASSIC, {"jack_pisti": 10})
+    position = observe(GameState.replay(house, deck, ["JS", "JH"]), 0)
+    assert explain(position, played="AS", best="JD", loss=9.0).facts["pisti_points"] == 10
+
+
+def test_a_jack_led_onto_an_empty_table_offers_a_jack_pisti():
+    # Seat 0 takes the centre with the J♠; seat 1, on the empty table,
+    # holds the J♦ and two 6s. Two Jacks and two 6s are unseen alike, but a
+    # lone Jack is a Jack pişti (20) for the next Jack, a 6 a pişti (10).
+    deck = ["2H", "3H", "4H", "5C", "JS", "7S", "8C", "KC", "JD", "6S", "6H", "9D"]
+    deck += [card for card in FULL_DECK if card not in deck]
+    position = observe(GameState.replay(CLASSIC, deck, ["JS"]), 1)
+    assert position.pile_size == 0
+    why = explain(position, played="JD", best="6S", loss=5.0)
+    facts = {"best": "6S", "played": "JD", "unseen": 2, "best_unseen": 2, "jack": True}
+    assert why == Why("gives_pisti", {**facts, "pisti_points": 20, "best_pisti_points": 10})
+
+
 def test_a_lone_card_on_an_empty_table_counts_the_unseen_cards_of_its_rank():
     # Seat 1 faces an empty table after the Jack took the centre.
     rest = [card for card in FULL_DECK if card not in STACKED]
@@ -150,7 +246,8 @@ def test_a_lone_card_on_an_empty_table_counts_the_unseen_cards_of_its_rank():
     why = explain(after_jack, played="QC", best="9S", loss=2.5)
     # Seat 1 holds the 9♠ and 9♦ and sees no other 9 or Queen: two 9s are
     # unseen, and three Queens.
-    assert why == Why("gives_pisti", {"best": "9S", "played": "QC", "unseen": 3, "best_unseen": 2})
+    facts = {"best": "9S", "played": "QC", "unseen": 3, "best_unseen": 2, "jack": False}
+    assert why == Why("gives_pisti", {**facts, "pisti_points": 10, "best_pisti_points": 10})
     # The other way round nothing simple stands out.
     assert explain(after_jack, played="9S", best="QC", loss=0.7).kind == "average"
 
@@ -181,7 +278,8 @@ def test_every_rule_set_has_its_decisions_and_summary(rules):
     ]
     summary = summarize(steps)
     assert summary.losses == tuple(step.loss for step in steps)
-    assert summary.total == pytest.approx(sum(summary.losses), abs=0.01)
+    # The total is the sum of the losses as the page shows them.
+    assert summary.total == pytest.approx(sum(round(loss, 1) for loss in summary.losses))
     assert summary.mistakes == sum(step.mistake for step in steps)
     assert (
         list(summary.costliest)
@@ -195,6 +293,32 @@ def test_every_rule_set_has_its_decisions_and_summary(rules):
 def test_a_seat_outside_the_game_is_refused():
     with pytest.raises(ValueError, match="seat 2"):
         decisions(stacked(), 2)
+
+
+def test_the_summarys_total_adds_the_losses_as_shown():
+    step = evaluate(observe(stacked(), 0), "KD")
+    steps = [Step(**{**step.__dict__, "number": number, "loss": 0.26}) for number in (1, 2, 3)]
+    # Each is shown as 0.3: the total shown beside them is 0.9, not 0.8.
+    assert summarize(steps).total == 0.9
+
+
+@pytest.mark.parametrize(("spread", "told"), [(0.0, True), (5.0, False)])
+def test_a_loss_within_the_noise_gets_no_why(monkeypatch, spread, told):
+    # The K♦ scores 0.8 points less than the 7♠ on average; with a spread
+    # of 5 points over 40 worlds that is within the noise: no why.
+    position = observe(stacked(), 0)
+
+    def values(observation, rng, worlds):
+        noise = [spread * (-1) ** world for world in range(40)]
+        return {
+            card: [(1.0 if card == "7S" else 0.2) + (n if card == "KD" else 0) for n in noise]
+            for card in observation.hand
+        }
+
+    monkeypatch.setattr(review, "card_values", values)
+    step = evaluate(position, "KD")
+    assert step.best == "7S" and step.loss == 0.8 and not step.mistake
+    assert (step.why is not None) is told
 
 
 @pytest.mark.parametrize(("loss", "told"), [(0.44, False), (0.46, True), (0.5, True), (0.0, False)])

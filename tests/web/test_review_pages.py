@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import update
 
 from app import create_app
-from app.ai.review import WHY_KINDS, Why
+from app.ai.review import WHY_KINDS, Estimate, Step, Why
 from app.db import db, reviews
 from app.db.models import Review
 from app.engine import (
@@ -533,6 +533,10 @@ FACTS = {
     "best_unseen": 0,
     "plays_left": 4,
     "best_points": 0,
+    "best_pisti_points": 10,
+    "pisti_points": 10,
+    "jack": False,
+    "sides": 2,
     "loss": 1.5,
 }
 
@@ -782,3 +786,89 @@ def test_a_jack_spent_on_a_small_pile_is_told_by_the_piles_size(app):
         )
     with app.test_request_context(headers={"Accept-Language": "tr"}):
         assert str(macro(why, True)).startswith("Valeniz yalnızca 1 kartlık bir yer aldı")
+
+
+@pytest.mark.parametrize(
+    ("loss", "low", "high", "verdict", "told"),
+    [
+        (1.5, 0.8, 2.2, "was better by 1.5 points: a clear difference", True),
+        (0.8, -0.3, 1.9, "No card was clearly better:", False),
+        (0.3, -0.2, 0.9, "No card was clearly better:", False),
+        (0.2, 0.1, 0.3, "Good play", False),
+    ],
+)
+def test_a_steps_verdict_tells_a_clear_loss_from_the_noise(client, loss, low, high, verdict, told):
+    # A loss whose interval reaches zero is no clear difference, and its
+    # reason is not told, even from a step stored with one.
+    record = finished_record(seed="review-verdicts")
+    key = key_of(upload(client, json.dumps(record).encode()))
+    first = decisions(load_record(json.dumps(record)), 0)[0]
+    best = next(card for card in first.observation.hand if card != first.played)
+    step = Step(
+        number=1,
+        play=first.play,
+        played=first.played,
+        best=best,
+        estimates=(
+            Estimate(best, 3.0, 2.0, 4.0, 0.0, 0.0, 0.0),
+            Estimate(first.played, 3.0 - loss, 2.0 - loss, 4.0 - loss, loss, low, high),
+        ),
+        loss=loss,
+        mistake=False,
+        # As stored before a why needed a clear loss: one from 0.5 points.
+        why=Why("average", {"best": best, "played": first.played, "loss": loss})
+        if loss >= 0.5
+        else None,
+        worlds=100,
+    )
+    with client.application.app_context():
+        stored = json.dumps([step.to_dict()])
+        db.session.execute(update(Review).where(Review.key == key).values(steps=stored))
+        db.session.commit()
+    page = client.get(f"/review/{key}/1").get_data(as_text=True)
+    assert verdict in page
+    assert ("No single reason stands out" in page) is told
+    assert ("Good play" in page) is (verdict == "Good play")
+
+
+@pytest.mark.parametrize(
+    ("why", "english", "turkish"),
+    [
+        (
+            Why("take_pile", {**FACTS, "pisti": True, "jack": True, "pisti_points": 20}),
+            "7 of spades would have taken the lone Jack on the table: a Jack pişti (20 points).",
+            "Vale piştisi",
+        ),
+        (
+            Why("gives_pisti", {**FACTS, "unseen": 2, "jack": True, "pisti_points": 20}),
+            "Alone on the empty table, Jack of hearts could be taken as a Jack pişti (20 points) "
+            "by any of the 2 Jacks still unseen; 7 of spades by 0 cards, as a pişti of 10.",
+            "Vale piştisi",
+        ),
+        (
+            Why("take_pile", {**FACTS, "beyond": "theirs"}),
+            "Left on the table, those cards may go to another player, which counts against "
+            "you too.",
+            "başka bir oyuncu alabilir",
+        ),
+        (
+            Why("same_pile_keep_jack", {**FACTS, "points": 3}),
+            "7 of spades would also have banked its own 3 points.",
+            "kendi 3 puanını da",
+        ),
+        (
+            Why("last_capture", {**FACTS, "ours": False, "sides": 3}),
+            "and another player made it: 7 of spades gives you a better chance",
+            "en son başka bir oyuncu aldı",
+        ),
+    ],
+)
+def test_the_reasons_name_a_jack_pisti_the_pile_left_and_the_points_banked(
+    app, why, english, turkish
+):
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+        assert english in str(macro(why, True))
+        assert "you" not in str(macro(why, False)).replace("Your", "").split()
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        assert turkish in str(macro(why, True))
