@@ -375,7 +375,9 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             best_value = _pisti_offered(rules, best, number + 1)
             risk = unseen * (value + CARD_POINTS[played]) if value else 0
             best_risk = best_unseen * (best_value + CARD_POINTS[best]) if best_value else 0
-            if risk > best_risk:
+            # Told by the counts or the pişti's points: where only the
+            # cards' own points differ, card_points says it.
+            if risk > best_risk and (unseen > best_unseen or value > best_value):
                 offered = {"pisti_points": value, "best_pisti_points": best_value}
                 return Why("gives_pisti", {**facts, **offered, "jack": played[0] == "J"})
         elif unseen > best_unseen:

@@ -326,3 +326,14 @@ def test_a_loss_gets_its_why_as_the_page_shows_it(loss, told):
     # The page shows a loss to one decimal: one shown as 0.5 is never
     # called a good play with "no card was better by half a point".
     assert tells_why(loss) is told
+
+
+def test_a_lone_ten_of_diamonds_is_told_by_its_own_points_when_the_counts_are_even():
+    # Seat 1 leads on the empty table holding the 10♦ and the A♥: three 10s
+    # and three Aces unseen. The pişti offered is the same; the 10♦'s own
+    # 3 points are the difference.
+    deck = ["2H", "3H", "4H", "5C", "JS", "7S", "8C", "KC", "TD", "AH", "6H", "9D"]
+    deck += [card for card in FULL_DECK if card not in deck]
+    position = observe(GameState.replay(CLASSIC, deck, ["JS"]), 1)
+    why = explain(position, played="TD", best="AH", loss=1.5)
+    assert why == Why("card_points", {"best": "AH", "played": "TD", "points": 3, "best_points": 1})
