@@ -87,7 +87,7 @@ from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
 from .security import SEARCHED
-from .view import POSITION_NAMES_EN, position_names, record_players
+from .view import POSITION_NAMES_EN, mirrored, position_names, record_players
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
@@ -525,13 +525,22 @@ def _upload_form(message: str | None = None, detail: str | None = None, file: bo
     )
 
 
+#: Where each seat sits on the step page's table on a laptop, by its
+#: position from the reviewed seat (0): as the table draws them, East on
+#: the right, North across, West on the left (mirrored with the seats drawn
+#: clockwise, as their names are).
+AREAS = {2: ["you", "north"], 3: ["you", "east", "west"], 4: ["you", "east", "north", "west"]}
+
+
 def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
     """What the step page shows of the table, from the seat's observation:
     every seat in seat order (the order of play) with its name (:func:`_seat_names`, from the
-    record's ``players`` field), role and cards in hand."""
+    record's ``players`` field), role, place at the table (:data:`AREAS`)
+    and cards in hand."""
     observation = decision.observation
     rules = observation.rules
     names = _seat_names(rules, observation.seat, players)
+    areas = mirrored(AREAS[rules.players], store.clockwise())
     seats = []
     for seat, size in enumerate(observation.hand_sizes):
         if seat == observation.seat:
@@ -541,7 +550,10 @@ def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
         else:
             role = "opponent"
         cards = decision.state.hands[seat] if seat != observation.seat else list(observation.hand)
-        seats.append({"name": names[seat], "role": role, "size": size, "cards": cards})
+        area = areas[(seat - observation.seat) % rules.players]
+        seats.append(
+            {"name": names[seat], "role": role, "area": area, "size": size, "cards": cards}
+        )
     return {
         "seats": seats,
         "face_down": decision.state.pile[: observation.face_down],

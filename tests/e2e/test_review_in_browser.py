@@ -158,6 +158,21 @@ def test_an_uploaded_record_is_told_in_plain_words(
     expect(page.locator("header")).to_contain_text("İnceleme · Eşli")
     expect(page.locator(".review-verdict h2")).to_contain_text("Kartınız:")
     shoot(page, screenshots, "review-upload-step-tr")
+    # On a laptop the seats sit where the table draws them: North across,
+    # West and East to the left and right of the pile, the player below.
+    page.set_viewport_size(SIZES["laptop-800"])
+    box = {
+        place: page.locator(f".review-table .{place}").bounding_box()
+        for place in ("at-north", "at-west", "at-east", "pile-place", "you")
+    }
+    table = page.locator(".review-table").bounding_box()
+    north, west, east, pile, you = box.values()
+    assert north["y"] + north["height"] <= west["y"] and west["y"] == east["y"]
+    assert west["x"] + west["width"] < east["x"]
+    assert west["y"] + west["height"] <= pile["y"] and pile["y"] + pile["height"] <= you["y"]
+    middle = table["x"] + table["width"] / 2
+    assert abs(north["x"] + north["width"] / 2 - middle) < 2
+    assert abs(you["x"] + you["width"] / 2 - middle) < 2
     # The estimates, with the Turkish words for their ranges, fit a phone.
     page.set_viewport_size(SIZES["phone-360"])
     table = page.locator("table.estimates")
