@@ -10,7 +10,8 @@ from flask import Flask, render_template, request, session
 from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 from werkzeug.exceptions import (
     HTTPException,
     MethodNotAllowed,
@@ -245,6 +246,18 @@ def register(app: Flask) -> None:
         game = has_game()
         message = DATABASE_MESSAGE if game else DATABASE_NO_GAME_MESSAGE
         return error_page(503, message, game), 503, {"Retry-After": str(RETRY_AFTER)}
+
+    @app.errorhandler(StaleDataError)
+    @app.errorhandler(ObjectDeletedError)
+    @app.errorhandler(IntegrityError)
+    def database_race(error: Exception) -> tuple[str, int, dict[str, str]]:
+        # A row this request read was changed or deleted by another request
+        # meanwhile (a player forgotten from another tab while this one
+        # renames them, opens a transfer code or starts the Daily): the
+        # transaction is rolled back, and the request is out of date.
+        app.logger.warning("a database row changed under the request: %s", first_line(error))
+        db.session.rollback()
+        return stale_page()
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int] | tuple[str, int, dict[str, str]]:

@@ -255,3 +255,41 @@ def _refused_in(response, section_id: str) -> str:
     page = response.get_data(as_text=True)
     assert page.count('role="alert"') == 1
     return page.split(f'id="{section_id}"')[1].split("</section>")[0]
+
+
+@pytest.mark.parametrize(
+    ("page", "path", "fields"),
+    [
+        ("/me", "/me/name", {"name": "Renamed"}),
+        ("/me", "/me/transfer", {}),
+        ("/daily", "/daily/play", {"rules": "cardems"}),
+        ("/story/lesson", "/story/lesson/skip", {}),
+    ],
+)
+def test_a_player_forgotten_from_another_tab_meanwhile_is_out_of_date(
+    visitor, app, monkeypatch, page, path, fields
+):
+    # Another tab's "Forget me" lands just after this request has read the
+    # player: its change is refused as out of date (409), never a 500.
+    visitor.choose_name("Vanishing")
+    visitor.get(page)
+    read = queries.player_by_token
+
+    def read_then_forgotten(token):
+        player = read(token)
+        if player is not None:
+            with db.engine.begin() as other:
+                for model in (PlayerToken, PlayerTask, Player):
+                    key = model.id if model is Player else model.player_id
+                    other.execute(model.__table__.delete().where(key == player.id))
+        return player
+
+    monkeypatch.setattr(queries, "player_by_token", read_then_forgotten)
+    response = visitor.post(path, **fields)
+    assert response.status_code == 409
+    assert "out of date" in visitor.page
+    monkeypatch.setattr(queries, "player_by_token", read)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+    assert visitor.get("/me").status_code == 200
+    assert visitor.get("/game").status_code == 404  # nothing was started
