@@ -343,13 +343,30 @@ def _against_easy() -> bool:
 def save_aids(value: dict[str, bool]) -> None:
     """Remember the player's aids (names of :data:`AIDS` to booleans): in a
     cookie, and in the session when it holds a game (nothing is stored on
-    the server for someone who has not started one)."""
+    the server for someone who has not started one).
+
+    Raises:
+        Stale: a newer game replaced this session's id (another tab).
+    """
     aids = {name: bool(value.get(name, False)) for name in AIDS}
+    _refuse_when_moved()
     # The cookie always holds the latest choice, so it stands when the
     # session is gone (expired, or pushed out of the store).
     _set_cookie(AIDS_COOKIE, ".".join(name for name, on in aids.items() if on))
     if not _session().holds_nothing:
         session[_AIDS] = aids
+
+
+def _refuse_when_moved() -> None:
+    """Refuse a choice sent with an id a newer game replaced: the newer
+    game's session keeps the choices it took over, and they would outweigh
+    the cookie, so the choice would be answered as done and not be seen.
+
+    Raises:
+        Stale: a newer game replaced this session's id.
+    """
+    if moved():
+        raise Stale("a newer game replaced this session: the choice would not be seen")
 
 
 def _set_cookie(name: str, value: str) -> None:
@@ -372,7 +389,12 @@ def language() -> str | None:
 
 def save_language(code: str) -> None:
     """Remember the player's language (a key of ``i18n.LANGUAGES``): in a
-    cookie, and in the session when it holds a game."""
+    cookie, and in the session when it holds a game.
+
+    Raises:
+        Stale: a newer game replaced this session's id (another tab).
+    """
+    _refuse_when_moved()
     _set_cookie(LANGUAGE_COOKIE, code)  # the latest choice, as for the aids
     if not _session().holds_nothing:
         session[_LANGUAGE] = code

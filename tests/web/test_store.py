@@ -286,3 +286,28 @@ def test_a_start_form_whose_game_was_lost_meanwhile_starts_its_game(app, tmp_pat
     assert client.get("/game").status_code == 404  # no game any more
     assert client.post("/new", data=fields).status_code == 303
     assert client.get("/game").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "fields", "seen"),
+    [
+        ("/language", {"language": "tr"}, '<html lang="tr"'),
+        ("/settings", {"counter": "on"}, 'data-region="counter"'),
+    ],
+)
+def test_a_choice_sent_with_an_id_a_new_game_replaced_is_refused(app, path, fields, seen):
+    # A slow tab still holds the old id when another tab starts a new game:
+    # the new game keeps the choices it took over, so this one would be
+    # answered as done and not be seen. It is refused as out of date.
+    client = app.test_client()
+    start_deal(client, "/deal/moved-a")
+    page = client.get("/game").get_data(as_text=True)
+    token = CSRF.search(page).group(1)
+    stale = app.test_client()
+    stale.set_cookie(COOKIE, client.get_cookie(COOKIE).value)
+    stale.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
+    home = client.get("/").get_data(as_text=True)
+    assert client.post("/new", data=_form(home, "/new")).status_code == 303
+    answer = stale.post(path, data={"csrf_token": token, "next": "/game", **fields})
+    assert answer.status_code == 409
+    assert seen not in client.get("/game").get_data(as_text=True)
