@@ -174,9 +174,12 @@ class VersionedSessions(ServerSideSessionInterface):
         """
         raise NotImplementedError
 
-    def _register(self, address: str, sid: str, ttl: int) -> None:
-        """Count the new session ``sid`` against ``address``; beyond
-        :data:`SESSIONS_PER_ADDRESS`, drop that address's idlest sessions."""
+    def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
+        """Count the new session ``sid`` against ``address`` in place of
+        ``replaced`` (the id it took over, now only a :data:`MOVED` mark,
+        which must outlive the bound: it tells a form sent twice to refuse);
+        beyond :data:`SESSIONS_PER_ADDRESS`, drop that address's idlest
+        sessions."""
         raise NotImplementedError
 
     # Flask's session interface.
@@ -226,6 +229,7 @@ class VersionedSessions(ServerSideSessionInterface):
         content = _content(session)
         encoded = self.serializer.encode(content)
         rotated = session.sid != session.stored_sid
+        replaced = session.stored_sid
         if encoded == session.snapshot and not rotated:
             return
         if not _worth_storing(content):
@@ -243,7 +247,7 @@ class VersionedSessions(ServerSideSessionInterface):
         else:
             session.stored_sid, session.version = session.sid, content_to_store[VERSION]
             if rotated:
-                self._register(request.remote_addr or "-", session.sid, ttl)
+                self._register(request.remote_addr or "-", session.sid, ttl, replaced)
         session.snapshot = encoded
         session.committed = True
         session.modified = False
@@ -503,12 +507,16 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 # as it was: the new id never reaches it.
                 raise StoreWriteFailed(f"session {old_id} in {self.folder}")
 
-    def _register(self, address: str, sid: str, ttl: int) -> None:
+    def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         key = f"{self.key_prefix}address:{address}"
         with self._lock(key):
             known = self.cache.get(key)
             sids = [s for s in known if isinstance(s, str)] if isinstance(known, list) else []
-            sids = [s for s in sids if s != sid and self.cache.has(self._get_store_id(s))]
+            sids = [
+                s
+                for s in sids
+                if s not in (sid, replaced) and self.cache.has(self._get_store_id(s))
+            ]
             if len(sids) >= SESSIONS_PER_ADDRESS:
                 sids.sort(key=self._last_written)
                 for idle in sids[: len(sids) - SESSIONS_PER_ADDRESS + 1]:
@@ -615,17 +623,20 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
 
         self.client.transaction(attempt, *([old_id] if old_id else []))
 
-    def _register(self, address: str, sid: str, ttl: int) -> None:
+    def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         # The session is stored: a count that fails only skips this bound
         # once (a flood guard), never the new game that was just kept.
         try:
-            self._count(address, sid, ttl)
+            self._count(address, sid, ttl, replaced)
         except redis.RedisError as exc:
             current_app.logger.warning("sessions per address not counted: %s", exc)
 
-    def _count(self, address: str, sid: str, ttl: int) -> None:
+    def _count(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         key = f"{self.key_prefix}address:{address}"
         pipe = self.client.pipeline()
+        if replaced is not None:
+            # Only a mark now, with its own short life: not a session.
+            pipe.zrem(key, replaced)
         pipe.zadd(key, {sid: time.time()})
         pipe.expire(key, ttl)
         pipe.zrange(key, 0, -1)

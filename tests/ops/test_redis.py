@@ -157,6 +157,29 @@ def test_sessions_per_address_are_bounded_in_redis(redis_server, monkeypatch):
     assert all(client.ttl(key) > 0 for key in client.keys("session:*"))
 
 
+def test_a_new_game_sent_twice_is_refused_at_an_address_with_many_sessions(
+    redis_server, monkeypatch
+):
+    # At the bound, the id a new game replaced (only a short mark now) was
+    # the first dropped, having the shortest time to live: the same form
+    # sent again with it started a second game instead of a 409.
+    monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", 2)
+    app = redis_app(redis_server, RATELIMIT_ENABLED=False)
+    player, other = app.test_client(), app.test_client()
+    start_deal(player, "/deal/twice-busy-a")
+    start_deal(other, "/deal/twice-busy-b")
+    home = player.get("/").get_data(as_text=True)
+    start = home.index('action="/new')
+    form = home[start : home.index("</form>", start)]
+    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+    again = app.test_client()  # the same form sent again, with the old cookies
+    for name in ("pisti_session", "pisti_csrf"):
+        again.set_cookie(name, player.get_cookie(name).value)
+    assert player.post("/new", data=fields).status_code == 303
+    assert again.post("/new", data=fields).status_code == 409
+    assert other.get("/game").status_code == 200
+
+
 def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server, monkeypatch):
     # The new game is stored before its session is counted against the
     # address: a count that fails must not lose it (its id would never
