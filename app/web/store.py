@@ -437,12 +437,26 @@ def adopt_story_progress(player_id: int) -> None:
     """Merge this session's story progress into the player ``player_id``'s
     in the database (the furthest of both is kept) and drop it from the
     session: call it when an anonymous player becomes known, by a name or
-    a transfer code."""
+    a transfer code. The session's change is stored at once, made again
+    on the fresh session when another request (a play in another tab)
+    changed it meanwhile: the name or the code, taken already, must not be
+    answered as out of date."""
+
+    def merge() -> None:
+        story = session.get(_STORY)
+        if story is not None:
+            queries.merge_story_progress(player_id, story)
+            session.pop(_STORY, None)
+
+    if session.get(_STORY) is None:
+        return
     try:
-        queries.merge_story_progress(player_id, session.get(_STORY))
+        apply(merge)
     except queries.StoryBusy as busy:
         # The player's own requests kept writing it: this device's copy
         # stays in the session rather than the name being lost to a 500.
         current_app.logger.warning("%s", busy)
-        return
-    session.pop(_STORY, None)
+    except Stale:
+        # A new game took the session's id meanwhile, and its copy of the
+        # progress with it; the player is known all the same.
+        current_app.logger.warning("story progress not adopted: the session moved meanwhile")

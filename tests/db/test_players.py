@@ -3,6 +3,8 @@ forget me."""
 
 from __future__ import annotations
 
+import re
+
 import flask_migrate
 import pytest
 from sqlalchemy import func, select
@@ -10,6 +12,7 @@ from sqlalchemy import func, select
 from app.db import MIGRATIONS, db, queries
 from app.db.models import Player, PlayerTask, PlayerToken, Result
 from app.web.identity import COOKIE
+from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
 
 
 @pytest.mark.parametrize(
@@ -293,3 +296,40 @@ def test_a_player_forgotten_from_another_tab_meanwhile_is_out_of_date(
         assert db.session.scalar(select(func.count()).select_from(Player)) == 0
     assert visitor.get("/me").status_code == 200
     assert visitor.get("/game").status_code == 404  # nothing was started
+
+
+def test_a_first_name_chosen_while_another_tab_plays_is_kept_and_answered_so(
+    visitor, app, monkeypatch
+):
+    # The name is taken and the story progress moved to the database; a
+    # play from another tab changes the session meanwhile. The name was
+    # answered 409 "nothing was changed" (the session's drop of the progress
+    # was out of date) although the player had been made.
+    visitor.deal("name-and-play")
+    visitor.post("/story/lesson/skip")
+    other = Browser(app.test_client())
+    for name in ("pisti_session", "pisti_csrf"):
+        other.client.set_cookie(name, visitor.client.get_cookie(name).value)
+    other.get("/game")
+    card = CARD.search(other.page).group(1)
+    fields = {"move": MOVE.search(other.page).group(1), "hand": HAND.search(other.page).group(1)}
+    fields["game"] = GAME.search(other.page).group(1)
+    merge = queries.merge_story_progress
+    played = []
+
+    def merge_while_the_other_tab_plays(player_id, story):
+        if not played:
+            played.append(other.post("/play", card=card, **fields).status_code)
+        merge(player_id, story)
+
+    monkeypatch.setattr(queries, "merge_story_progress", merge_while_the_other_tab_plays)
+    response = visitor.choose_name("Adopted")
+    assert played == [303]
+    assert response.status_code == 303
+    assert COOKIE in response.headers["Set-Cookie"]
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        assert player.name == "Adopted"
+        assert queries.story_progress(player.id)["lesson"] == "skipped"
+    visitor.get("/game")
+    assert card not in re.findall(r'name="card" value="(\w+)"', visitor.page)  # the play stands
