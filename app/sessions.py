@@ -87,6 +87,10 @@ CSRF_COOKIE = "pisti_csrf"
 #: told its page is out of date rather than that there is no game.
 MOVED = "_moved"
 MOVED_SECONDS = 600
+#: How long a browser's first game start is remembered, in seconds
+#: (:meth:`VersionedSessions.claim_first_start`): long enough for a double
+#: click or a retry to be refused.
+FIRST_START_SECONDS = 10
 #: Stored sessions kept per client address.
 SESSIONS_PER_ADDRESS = 100
 #: What share of its threshold the file store prunes down to.
@@ -171,6 +175,28 @@ class VersionedSessions(ServerSideSessionInterface):
 
         Raises:
             Stale: ``old_id`` holds another version, or nothing.
+        """
+        raise NotImplementedError
+
+    def claim_first_start(self, browser: str) -> bool:
+        """Claim a game start by a browser with no session for
+        :data:`FIRST_START_SECONDS` (``browser``: its CSRF cookie, which it
+        sends with every form): ``False`` when it was claimed already. Two
+        such starts sent at once (a double click) have no session between
+        them to tell one from the other; the claim does.
+
+        Raises:
+            redis.RedisError: Redis did not answer (the Redis store).
+        """
+        digest = hashlib.sha256(browser.encode()).hexdigest()[:32]
+        return self._add(f"{self.key_prefix}start:{digest}", FIRST_START_SECONDS)
+
+    def _add(self, key: str, seconds: int) -> bool:
+        """Store ``key`` for ``seconds`` unless it is stored: whether it was
+        not (atomic against every worker and server).
+
+        Raises:
+            StoreWriteFailed: the file store cannot write (a 503).
         """
         raise NotImplementedError
 
@@ -507,6 +533,14 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 # as it was: the new id never reaches it.
                 raise StoreWriteFailed(f"session {old_id} in {self.folder}")
 
+    def _add(self, key: str, seconds: int) -> bool:
+        with self._lock(key):
+            if self.cache.has(key):
+                return False
+            if not self.cache.set(key, True, timeout=seconds):
+                raise StoreWriteFailed(f"{key} in {self.folder}")
+            return True
+
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         key = f"{self.key_prefix}address:{address}"
         with self._lock(key):
@@ -622,6 +656,9 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
                 pipe.set(old_id, moved, ex=MOVED_SECONDS)
 
         self.client.transaction(attempt, *([old_id] if old_id else []))
+
+    def _add(self, key: str, seconds: int) -> bool:
+        return bool(self.client.set(key, 1, nx=True, ex=seconds))
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         # The session is stored: a count that fails only skips this bound

@@ -19,13 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+import redis
 from flask import after_this_request, current_app, has_request_context, request, session
 
 from app.db import queries
 from app.engine import InvalidState, rules_to_json
-from app.sessions import Stale, VersionedSession, VersionedSessions
+from app.sessions import CSRF_COOKIE, Stale, VersionedSession, VersionedSessions
 from app.story import progress
 
+from .errors import StoreWriteFailed
 from .identity import current_player, keep_cookie
 from .table import Table
 
@@ -203,12 +205,18 @@ def start_table(table: Table) -> None:
 
     Raises:
         Stale: another game is current now, or a newer game took this
-            session's id: the form was sent twice (a double click, a retry)
-            or comes from an out-of-date page, and nothing is changed.
+            session's id, or (a browser with no game yet) this browser
+            started its first game a moment ago: the form was sent twice (a
+            double click, a retry) or comes from an out-of-date page, and
+            nothing is changed.
     """
     replaces = request.form.get(REPLACES)
     if replaces is not None and (moved() or current_game_id() not in ("", replaces)):
         raise Stale("the game this form would replace is no longer the current one")
+    browser = request.cookies.get(CSRF_COOKIE)
+    new_browser = replaces == "" and _session().stored_sid is None and not moved()
+    if new_browser and browser and not _interface().claim_first_start(browser):
+        raise Stale("this browser's first game was started a moment ago: the form was sent twice")
     _keep_current(_kept())
     _interface().regenerate(_session())
     first = _first_games()
@@ -460,3 +468,7 @@ def adopt_story_progress(player_id: int) -> None:
         # A new game took the session's id meanwhile, and its copy of the
         # progress with it; the player is known all the same.
         current_app.logger.warning("story progress not adopted: the session moved meanwhile")
+    except (StoreWriteFailed, redis.RedisError) as failure:
+        # The session cannot be written now: the answer (a 503 when the
+        # session is saved at the end) must still carry the player's cookie.
+        current_app.logger.warning("story progress not dropped from the session: %s", failure)

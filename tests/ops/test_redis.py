@@ -180,6 +180,21 @@ def test_a_new_game_sent_twice_is_refused_at_an_address_with_many_sessions(
     assert other.get("/game").status_code == 200
 
 
+def test_a_first_game_sent_twice_by_a_new_browser_starts_one_in_redis(redis_server):
+    app = redis_app(redis_server, RATELIMIT_ENABLED=False)
+    client = app.test_client()
+    home = client.get("/").get_data(as_text=True)
+    start = home.index('action="/new')
+    form = home[start : home.index("</form>", start)]
+    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+    again = app.test_client()  # the second send: the same cookies, no session
+    again.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
+    assert client.post("/new", data=fields).status_code == 303
+    assert again.post("/new", data=fields).status_code == 409
+    keys = redis.Redis.from_url(redis_server.url).keys("session:*")
+    assert len([key for key in keys if b"address:" not in key and b"start:" not in key]) == 1
+
+
 def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server, monkeypatch):
     # The new game is stored before its session is counted against the
     # address: a count that fails must not lose it (its id would never

@@ -257,6 +257,27 @@ def test_a_start_form_sent_twice_starts_one_game(app):
     assert _form(fresh.get("/").get_data(as_text=True), "/new")["replaces"] == ""
 
 
+@pytest.mark.parametrize("path", ["/new", "/house"])
+def test_a_first_game_sent_twice_by_a_new_browser_starts_one(app, path):
+    # A visitor with no game yet double-clicks: neither send has a session
+    # to tell it from the other, and both started a game (one lost at once).
+    client = app.test_client()
+    page = client.get(path if path == "/house" else "/").get_data(as_text=True)
+    fields = _form(page, path)
+    assert fields["replaces"] == ""
+    fields.update(rules="cardems", level="easy", target="51")
+    again = app.test_client()  # the second send: the same cookies, no session
+    again.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
+    assert client.post(path, data=fields).status_code == 303
+    assert again.post(path, data=fields).status_code == 409
+    assert again.get_cookie(COOKIE) is None
+    assert client.get("/game").status_code == 200
+    # Another browser starts its own.
+    other = app.test_client()
+    page = other.get(path if path == "/house" else "/").get_data(as_text=True)
+    assert other.post(path, data={**fields, **_form(page, path)}).status_code == 303
+
+
 def test_resuming_a_game_twice_shows_it_as_out_of_date(app):
     # The second Resume found no kept game of that id and said there was
     # no game in progress (404), while that very game was on the table.
