@@ -89,10 +89,6 @@ WHY_KINDS = (
     "average",
 )
 
-#: Where a capture's worth past the points in sight comes from (the
-#: ``beyond`` fact of ``take_pile``; see :func:`_beyond`).
-BEYOND_KINDS = ("most_cards", "last_capture", "theirs")
-
 
 @dataclass(frozen=True)
 class Estimate:
@@ -127,8 +123,8 @@ class Why:
     - ``take_pile``: ``best`` takes the pile (``cards`` cards, ``points``
       points seen, ``pisti`` whether it is a pişti, ``jack`` whether a
       Jack pişti, worth ``pisti_points``); ``played`` left it.
-      ``beyond`` (one of :data:`BEYOND_KINDS`, or ``None``) says where the
-      capture's worth past those points comes from: ``"most_cards"``, worth
+      ``beyond`` (or ``None``) says where the capture's worth past those
+      points comes from: ``"most_cards"``, worth
       ``bonus`` points; ``"last_capture"``, the table left at the end;
       ``"theirs"``, the pile left to the other side (see :func:`_beyond`).
     - ``same_pile_keep_jack``: ``best`` takes the same pile as the Jack
@@ -414,13 +410,13 @@ def _near_the_end(observation: Observation) -> bool:
 def _beyond(observation: Observation, loss: float, shown: float) -> str | None:
     """Where a capture's worth beyond the ``shown`` points (card points
     and pişti in sight) comes from, when ``loss`` exceeds them by
-    :data:`BEYOND_POINTS` (one of :data:`BEYOND_KINDS`):
-    ``"last_capture"`` in the last rounds (the cards left at the end go to
-    the last side to capture; seed 000); ``"most_cards"`` for a pile of
-    :data:`MOST_CARDS_PILE` cards or more where the most cards score;
-    else ``"theirs"``: left on the table, the pile may go to another side,
-    which the estimate (one side's points against the others') counts too.
-    ``None`` when the loss is about the points in sight."""
+    :data:`BEYOND_POINTS`: ``"last_capture"`` in the last rounds (the
+    cards left at the end go to the last side to capture; seed 000);
+    ``"most_cards"`` for a pile of :data:`MOST_CARDS_PILE` cards or more
+    where the most cards score; else ``"theirs"``: left on the table, the
+    pile may go to another side, which the estimate (one side's points
+    against the others') counts too. ``None`` when the loss is about the
+    points in sight."""
     if loss < shown + BEYOND_POINTS:
         return None
     if _near_the_end(observation):
