@@ -109,6 +109,13 @@ def start_deal(client, link: str, **options):
     return client.post(action, data=fields, **options)
 
 
+def form_fields(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of ``page``'s form posting to ``action``."""
+    start = page.index(f'action="{action}')
+    form = page[start : page.index("</form>", start)]
+    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
 MOVE = re.compile(r'name="move" value="(\d+)"')
 HAND = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 

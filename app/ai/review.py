@@ -335,7 +335,7 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             pile_cards == 1 and top is not None and best[0] == top[0] and rules.pisti_counts(number)
         )
         jack = pisti and best[0] == "J"
-        pisti_points = (rules.jack_pisti_points if jack else rules.pisti_points) if pisti else 0
+        pisti_points = _pisti_offered(rules, best, number) if pisti else 0
         shown = pile_points + pisti_points
         facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
         beyond = _beyond(observation, loss, shown)

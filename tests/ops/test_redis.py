@@ -12,7 +12,7 @@ import redis
 from app import create_app, sessions
 from benchmarks.load_test import Player
 from tests.conftest import Player as ClientPlayer
-from tests.conftest import start_deal
+from tests.conftest import form_fields, start_deal
 
 
 def redis_app(server, **config):
@@ -168,10 +168,7 @@ def test_a_new_game_sent_twice_is_refused_at_an_address_with_many_sessions(
     player, other = app.test_client(), app.test_client()
     start_deal(player, "/deal/twice-busy-a")
     start_deal(other, "/deal/twice-busy-b")
-    home = player.get("/").get_data(as_text=True)
-    start = home.index('action="/new')
-    form = home[start : home.index("</form>", start)]
-    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields = form_fields(player.get("/").get_data(as_text=True), "/new")
     again = app.test_client()  # the same form sent again, with the old cookies
     for name in ("pisti_session", "pisti_csrf"):
         again.set_cookie(name, player.get_cookie(name).value)
@@ -183,10 +180,7 @@ def test_a_new_game_sent_twice_is_refused_at_an_address_with_many_sessions(
 def test_a_first_game_sent_twice_by_a_new_browser_starts_one_in_redis(redis_server):
     app = redis_app(redis_server, RATELIMIT_ENABLED=False)
     client = app.test_client()
-    home = client.get("/").get_data(as_text=True)
-    start = home.index('action="/new')
-    form = home[start : home.index("</form>", start)]
-    fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields = form_fields(client.get("/").get_data(as_text=True), "/new")
     again = app.test_client()  # the second send: the same cookies, no session
     again.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
     assert client.post("/new", data=fields).status_code == 303

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from app import sessions
-from tests.conftest import CSRF, KEPT_GAME, Player, start_deal
+from tests.conftest import CSRF, KEPT_GAME, Player, form_fields, start_deal
 
 COOKIE = "pisti_session"
 
@@ -219,13 +219,6 @@ def test_a_game_put_aside_in_the_old_format_can_still_be_resumed(app):
     assert "“old-format-b”" in player.page
 
 
-def _form(page: str, action: str) -> dict[str, str]:
-    """The hidden fields of the page's form posting to ``action``."""
-    start = page.index(f'action="{action}')
-    form = page[start : page.index("</form>", start)]
-    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
-
-
 def _kept_ids(client) -> list[str]:
     page = client.get("/").get_data(as_text=True)
     return KEPT_GAME.findall(page)
@@ -237,7 +230,7 @@ def test_a_start_form_sent_twice_starts_one_game(app):
     client = app.test_client()
     start_deal(client, "/deal/twice-a")
     page = client.get("/deal/twice-b").get_data(as_text=True)
-    fields = _form(page, "/deal/twice-b")
+    fields = form_fields(page, "/deal/twice-b")
     assert fields["replaces"]  # game A's id
     assert client.post("/deal/twice-b?rules=cardems&level=medium", data=fields).status_code == 303
     again = client.post("/deal/twice-b?rules=cardems&level=medium", data=fields)
@@ -248,13 +241,13 @@ def test_a_start_form_sent_twice_starts_one_game(app):
     assert len(_kept_ids(client)) == 1  # game A, not a first copy of B
     # The home page's New game, twice.
     home = client.get("/").get_data(as_text=True)
-    fields = {**_form(home, "/new"), "rules": "cardems", "level": "easy"}
+    fields = {**form_fields(home, "/new"), "rules": "cardems", "level": "easy"}
     assert client.post("/new", data=fields).status_code == 303
     assert client.post("/new", data=fields).status_code == 409
     assert len(_kept_ids(client)) == 2  # B, then A: one new game
     # A page shown without any game: "" stands for none.
     fresh = app.test_client()
-    assert _form(fresh.get("/").get_data(as_text=True), "/new")["replaces"] == ""
+    assert form_fields(fresh.get("/").get_data(as_text=True), "/new")["replaces"] == ""
 
 
 @pytest.mark.parametrize("path", ["/new", "/house"])
@@ -263,7 +256,7 @@ def test_a_first_game_sent_twice_by_a_new_browser_starts_one(app, path):
     # to tell it from the other, and both started a game (one lost at once).
     client = app.test_client()
     page = client.get(path if path == "/house" else "/").get_data(as_text=True)
-    fields = _form(page, path)
+    fields = form_fields(page, path)
     assert fields["replaces"] == ""
     fields.update(rules="cardems", level="easy", target="51")
     again = app.test_client()  # the second send: the same cookies, no session
@@ -275,7 +268,7 @@ def test_a_first_game_sent_twice_by_a_new_browser_starts_one(app, path):
     # Another browser starts its own.
     other = app.test_client()
     page = other.get(path if path == "/house" else "/").get_data(as_text=True)
-    assert other.post(path, data={**fields, **_form(page, path)}).status_code == 303
+    assert other.post(path, data={**fields, **form_fields(page, path)}).status_code == 303
 
 
 def test_resuming_a_game_twice_shows_it_as_out_of_date(app):
@@ -301,7 +294,7 @@ def test_a_start_form_whose_game_was_lost_meanwhile_starts_its_game(app, tmp_pat
     client = app.test_client()
     start_deal(client, "/deal/lost-a")
     home = client.get("/").get_data(as_text=True)
-    fields = {**_form(home, "/new"), "rules": "cardems", "level": "easy"}
+    fields = {**form_fields(home, "/new"), "rules": "cardems", "level": "easy"}
     assert fields["replaces"]
     app.session_interface.cache.clear()
     assert client.get("/game").status_code == 404  # no game any more
@@ -328,7 +321,7 @@ def test_a_choice_sent_with_an_id_a_new_game_replaced_is_refused(app, path, fiel
     stale.set_cookie(COOKIE, client.get_cookie(COOKIE).value)
     stale.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
     home = client.get("/").get_data(as_text=True)
-    assert client.post("/new", data=_form(home, "/new")).status_code == 303
+    assert client.post("/new", data=form_fields(home, "/new")).status_code == 303
     answer = stale.post(path, data={"csrf_token": token, "next": "/game", **fields})
     assert answer.status_code == 409
     assert seen not in client.get("/game").get_data(as_text=True)
