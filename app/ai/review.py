@@ -303,6 +303,21 @@ def tells_why(loss: float) -> bool:
     return round(loss, 1) >= WHY_POINTS
 
 
+def verdict(step: Step) -> str:
+    """What a step's page says of the card played: ``"mistake"`` (see the
+    module); ``"clear"``, a loss told (:func:`tells_why`) whose interval is
+    clear of zero, smaller than a mistake; ``"unclear"``, a loss whose
+    interval reaches zero and :data:`WHY_POINTS` (within the sampled deals'
+    noise: no card was clearly better, and no why is told); else
+    ``"good"``."""
+    mine = next(estimate for estimate in step.estimates if estimate.card == step.played)
+    if step.mistake:
+        return "mistake"
+    if mine.loss_low > 0:
+        return "clear" if tells_why(step.loss) else "good"
+    return "unclear" if mine.loss_high >= WHY_POINTS else "good"
+
+
 def summarize(steps: list[Step]) -> Summary:
     """Return the summary of a hand's reviewed ``steps`` (in order). The
     total adds the losses as a page shows them, to one decimal, so that it

@@ -55,7 +55,7 @@ from redis import RedisError
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs, searches
-from app.ai.review import MISTAKE_POINTS, Step, evaluate, summarize
+from app.ai.review import MISTAKE_POINTS, Step, evaluate, summarize, verdict
 from app.db.models import Review
 from app.db.reviews import (
     STALE_AFTER,
@@ -388,6 +388,7 @@ def step(key: str, number: int) -> str:
         rule_name=_rule_name(state.rules, record.extra.get("hand")),
         you=you,
         step=reviewed,
+        verdict=verdict(reviewed),
         decision=decision,
         seen=_seen(decision, players),
         total=len(found),

@@ -13,6 +13,7 @@ from app.ai import review
 from app.ai.counting import count_cards
 from app.ai.review import (
     KEEP_JACK_CARDS,
+    LAST_ROUNDS,
     MISTAKE_POINTS,
     Step,
     Why,
@@ -140,10 +141,11 @@ def _leaves(position: Observation) -> list[str]:
 
 
 def _in_time(position: Observation, near: bool) -> bool:
-    """In the last two rounds (``near``), or in the last deal before them."""
+    """In the last :data:`LAST_ROUNDS` rounds (``near``), or in the last deal
+    before them."""
     if position.stock:
         return False
-    return (position.plays_left <= 2 * position.rules.players) is near
+    return (position.plays_left <= LAST_ROUNDS * position.rules.players) is near
 
 
 @pytest.mark.parametrize("near", [True, False])
