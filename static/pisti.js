@@ -29,6 +29,8 @@ let queue = Promise.resolve(); // aids changes wait for the play being shown
 let saving = Promise.resolve(); // the aids change on its way: a play waits for it
 let wake = null; // ends the pause on the hand's last cards at once
 const FROM_KEYBOARD = "pisti-from-keyboard"; // in sessionStorage: the last form was sent by a key
+const SENDING = "data-sending"; // on a form on its way to the server
+const SENDING_MS = 10000; // ... which may be sent again after this long, in milliseconds
 
 // The page's state for tests and benchmarks: data-state is "busy" while a
 // play is on its way or moving, "ready" when settled; data-settled counts
@@ -399,13 +401,34 @@ document.addEventListener("submit", (event) => {
     const data = new FormData(form);
     const field = form.contains(document.activeElement) ? document.activeElement.name : null;
     queue = queue.then(waitUntilSettled).then(() => saveAids(form, data, field));
-  } else if (!form.matches(".languages")) {
+  } else if (!event.defaultPrevented) {
+    if (form.method === "post") {
+      // A form on its way is not sent again (a double click, a tap
+      // repeated while the server is slow to answer): the browser would
+      // drop the first answer, and the cookie it sets, for the second's,
+      // which the server refuses as a repeat ("That name is taken" by the
+      // name just made, a game's start sent twice).
+      if (form.hasAttribute(SENDING)) {
+        event.preventDefault();
+        return;
+      }
+      form.setAttribute(SENDING, "");
+      window.setTimeout(() => form.removeAttribute(SENDING), SENDING_MS);
+    }
     // A form sent from the keyboard ("Next hand", "Play again", a deal's
     // start): the table it leads to gives its first card the focus (and
     // one sent by mouse or touch clears a mark left by a stopped load).
-    remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
+    if (!form.matches(".languages")) remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
   }
 });
+
+// A form marked as on its way can be sent again once its page is shown
+// anew (back from the page it led to) or its sending failed or was stopped.
+function sendable() {
+  for (const form of document.querySelectorAll(`form[${SENDING}]`)) form.removeAttribute(SENDING);
+}
+window.addEventListener("pageshow", sendable);
+window.navigation?.addEventListener("navigateerror", sendable);
 
 // "Continue your game" followed from the keyboard: the table gives its first
 // card the focus, as after a form sent by a key.

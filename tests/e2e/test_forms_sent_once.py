@@ -1,0 +1,109 @@
+"""A form pressed twice while the server is slow to answer is sent once, in
+Chromium: the browser would otherwise drop the first answer (and the
+cookie it sets) for the second's, which the server refuses as a repeat."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from app import create_app
+from tests.conftest import serve
+
+#: How long the slowed server waits before it answers a POST, in seconds.
+SLOW_POST_S = 0.5
+
+PRESS_TWICE = """([selector, gap]) => {
+  const button = document.querySelector(selector);
+  button.click();
+  setTimeout(() => button.click(), gap);
+}"""
+
+SEND_THEN_STOP = """(selector) => {
+  document.querySelector(selector).click();
+  setTimeout(() => window.stop(), 100);
+}"""
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    """The app served with every POST answered half a second late (a slow
+    network or a busy server); yields its base URL and the count of the
+    POSTs that reached it, by path."""
+    app = create_app(
+        {
+            "SECRET_KEY": "e2e-secret",
+            "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
+            "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('db') / 'pisti.db'}",
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    posts: Counter[str] = Counter()
+    lock = threading.Lock()
+    inner = app.wsgi_app
+
+    def slow_posts(environ, start_response):
+        if environ["REQUEST_METHOD"] == "POST":
+            with lock:
+                posts[environ["PATH_INFO"]] += 1
+            time.sleep(SLOW_POST_S)
+        return inner(environ, start_response)
+
+    app.wsgi_app = slow_posts  # type: ignore[method-assign]
+    with serve(app) as url:
+        yield url, posts
+
+
+def test_a_first_name_pressed_twice_makes_the_player_of_this_browser(browser: Browser, slow_server):
+    url, posts = slow_server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}/me")
+    page.fill("#name", "Double Tap")
+    before = posts["/me/name"]
+    with page.expect_navigation(url=f"{url}/me"):
+        page.evaluate(PRESS_TWICE, ["#name-form button[type=submit]", 150])
+    assert posts["/me/name"] - before == 1
+    expect(page.locator("main")).not_to_contain_text("That name is taken")
+    # The answer's cookie was kept: this browser is the player.
+    page.goto(f"{url}/me")
+    expect(page.locator("#name")).to_have_value("Double Tap")
+    assert "pisti_player" in {cookie["name"] for cookie in context.cookies()}
+    context.close()
+
+
+def test_new_game_pressed_twice_starts_one_game_at_the_table(browser: Browser, slow_server):
+    url, posts = slow_server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(url)
+    before = posts["/new"]
+    with page.expect_navigation(url=f"{url}/game") as arrived:
+        page.evaluate(PRESS_TWICE, ["form[action='/new'] button[type=submit]", 150])
+    assert arrived.value.status == 200
+    assert posts["/new"] - before == 1
+    expect(page.locator(".hand button")).to_have_count(4)
+    context.close()
+
+
+def test_a_form_whose_sending_was_stopped_can_be_sent_again(browser: Browser, slow_server):
+    url, posts = slow_server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}/me")
+    page.fill("#name", "Stopped Once")
+    before = posts["/me/name"]
+    # Sent, then stopped before the answer (the browser's stop button).
+    page.evaluate(SEND_THEN_STOP, "#name-form button[type=submit]")
+    page.wait_for_timeout(2 * SLOW_POST_S * 1000)
+    assert page.url == f"{url}/me"
+    page.fill("#name", "Sent Again")
+    with page.expect_navigation(url=f"{url}/me", timeout=5000):
+        page.click("#name-form button[type=submit]")
+    assert posts["/me/name"] - before == 2
+    expect(page.locator("main")).to_contain_text("Sent Again")
+    context.close()
