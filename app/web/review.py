@@ -359,12 +359,17 @@ def _gone_silent(review: Review) -> bool:
 
 
 @bp.get("/<string(length=64):key>/<int:number>")
-def step(key: str, number: int) -> str:
+def step(key: str, number: int) -> str | BaseResponse:
     """Decision ``number`` (from 1); ``?reveal=1`` shows the hidden cards.
+    The number written otherwise (``/01``) is sent to its one address.
 
     Raises:
         app.searches.SearchBusy: the search pool's line is full (503).
     """
+    if request.path.rpartition("/")[2] != str(number):
+        query = request.query_string.decode()
+        to = url_for(".step", key=key, number=number) + (f"?{query}" if query else "")
+        return redirect(to, 308)
     review = _review(key)
     record = read_record(review.record)
     state = record.state

@@ -129,6 +129,9 @@ def test_steps_go_forward_and_back_and_end(client):
     assert f'href="/review/{key}/{total - 1}"' in last and 'rel="next"' not in last
     assert client.get(f"/review/{key}/{total + 1}").status_code == 404
     assert client.get(f"/review/{key}/0").status_code == 404
+    # One address a step: another way of writing its number is sent there.
+    again = client.get(f"/review/{key}/02?reveal=1")
+    assert again.status_code == 308 and again.location == f"/review/{key}/2?reveal=1"
     assert client.get("/review/" + "0" * 64).status_code == 404
     assert client.get("/review/not-a-key/1").status_code == 404
 
