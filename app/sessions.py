@@ -524,21 +524,22 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 written = self.cache.delete(new_id)
             else:
                 written = self.cache.set(new_id, data, timeout=ttl)
+            # The errors never name a session: its id is the player's key.
             if not written:
-                raise StoreWriteFailed(f"session {new_id} in {self.folder}")
+                raise StoreWriteFailed(f"a session in {self.folder}")
             if old_id not in (None, new_id) and not self.cache.set(
                 old_id, {MOVED: True}, timeout=MOVED_SECONDS
             ):
                 # The 503 keeps the browser on the old id, whose game is
                 # as it was: the new id never reaches it.
-                raise StoreWriteFailed(f"session {old_id} in {self.folder}")
+                raise StoreWriteFailed(f"a replaced session's mark in {self.folder}")
 
     def _add(self, key: str, seconds: int) -> bool:
         with self._lock(key):
             if self.cache.has(key):
                 return False
             if not self.cache.set(key, True, timeout=seconds):
-                raise StoreWriteFailed(f"{key} in {self.folder}")
+                raise StoreWriteFailed(f"a first start's claim in {self.folder}")
             return True
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:

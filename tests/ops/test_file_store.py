@@ -51,7 +51,7 @@ def test_a_full_disk_stops_start_up(tmp_path, monkeypatch):
         make_app(tmp_path)
 
 
-def test_a_play_that_cannot_be_written_is_a_503_and_not_played(tmp_path, monkeypatch):
+def test_a_play_that_cannot_be_written_is_a_503_and_not_played(tmp_path, monkeypatch, caplog):
     player = Player(make_app(tmp_path).test_client())
     player.deal("read-only-play")
     before, move = player.hand, player.move
@@ -61,6 +61,11 @@ def test_a_play_that_cannot_be_written_is_a_503_and_not_played(tmp_path, monkeyp
     assert response.status_code == 503
     assert "Location" not in response.headers
     assert "Nothing was played and your game is kept" in response.get_data(as_text=True)
+    # The log says what failed, never the session's id (the player's key).
+    sid = player.client.get_cookie("pisti_session").value
+    logged = [record.getMessage() for record in caplog.records]
+    assert f"session store cannot write, nothing saved: a session in {tmp_path}" in "".join(logged)
+    assert not any(sid in line for line in logged)
 
     monkeypatch.undo()
     player.get()
