@@ -86,6 +86,13 @@ CSRF_MESSAGE = lazy_gettext(
     "This form was missing its security token or it did not match (it may come from another "
     "site). Nothing was played; reload the page and try again."
 )
+CSRF_NO_REFERRER_MESSAGE = lazy_gettext(
+    "Your browser did not say which page this form was sent from (its Referer header), which "
+    "this site checks over HTTPS. Nothing was played; allow it for this site, reload the page "
+    "and try again."
+)
+#: Flask-WTF's reason for a form over HTTPS without a Referer header.
+NO_REFERRER = "The referrer header is missing."
 CSRF_OVER_HTTP_MESSAGE = lazy_gettext(
     "This site keeps its cookies for HTTPS only, and this page came over plain HTTP, so its "
     "form could not be checked. Nothing was played; open the site with https:// and try again."
@@ -209,6 +216,13 @@ def register(app: Flask) -> None:
                 "its cookies were not sent back"
             )
             message = CSRF_OVER_HTTP_MESSAGE
+        else:
+            # Flask-WTF's reason ("The CSRF token is missing.", "The
+            # referrer does not match the host.", ...): a proxy that drops
+            # a header or says another host shows here.
+            app.logger.warning("form refused: %s", error.description)
+            if error.description == NO_REFERRER:
+                message = CSRF_NO_REFERRER_MESSAGE
         return error_page(400, message), 400
 
     app.register_error_handler(RateLimitExceeded, rate_limited_page)

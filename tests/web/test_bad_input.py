@@ -168,6 +168,33 @@ def test_https_only_cookies_on_a_plain_http_page_are_told(tmp_path, secure):
 
 
 @pytest.mark.parametrize(
+    ("referrer", "reason", "message"),
+    [
+        (None, "The referrer header is missing.", "did not say which page this form was sent"),
+        ("https://evil.example/", "The referrer does not match the host.", "another site"),
+    ],
+)
+def test_a_form_refused_over_https_says_why_and_the_log_names_flask_wtfs_reason(
+    tmp_path, caplog, referrer, reason, message
+):
+    # Over HTTPS, Flask-WTF also checks the Referer: a browser or proxy
+    # that drops it is told so, not that the token was missing.
+    client = create_app(app_config(tmp_path)).test_client()
+    page = client.get("/", base_url="https://localhost").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    headers = {"Referer": referrer} if referrer else {}
+    response = client.post(
+        "/new",
+        data={"csrf_token": token, "rules": "cardems"},
+        base_url="https://localhost",
+        headers=headers,
+    )
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert f"form refused: {reason}" in [record.getMessage() for record in caplog.records]
+
+
+@pytest.mark.parametrize(
     "fields,message",
     [
         ({"rules": "chess"}, "There is no game called “chess”"),
