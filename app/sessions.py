@@ -83,10 +83,18 @@ CSRF_KEY = "csrf_token"
 #: The cookie that carries the CSRF token's secret half.
 CSRF_COOKIE = "pisti_csrf"
 #: What a session id replaced by a new one holds for a while: no data, only
-#: the news that it moved, so a late request from a page of the old id is
-#: told its page is out of date rather than that there is no game.
+#: the news that it moved (to which id, and by which browser: a digest of
+#: its CSRF cookie, :data:`MOVED_BY`), so a late request from a page of the
+#: old id is told its page is out of date rather than that there is no game,
+#: and the browser that made the new game is led to it should the answer
+#: that carried the new id have been lost (Back pressed while it was on its
+#: way, the network dropped): it still sends the old id.
 MOVED = "_moved"
+MOVED_BY = "_by"
 MOVED_SECONDS = 600
+#: The most moves followed from one id to the newest (games started one
+#: after the other, every answer lost).
+FOLLOWED_MOVES = 3
 #: How long a browser's first game start is remembered, in seconds
 #: (:meth:`VersionedSessions.claim_first_start`): long enough for a double
 #: click or a retry to be refused.
@@ -114,7 +122,10 @@ class VersionedSession(ServerSideSession):
         snapshot: the loaded content, serialized, to tell a change.
         detached: never loaded and never stored (static files, health).
         committed: stored during this request, so the cookie must be sent.
-        moved: the cookie's id was replaced by a newer game's.
+        moved: the cookie's id was replaced by a newer game's (of another
+            browser, or gone since).
+        followed: the cookie's id was replaced by this browser's newer
+            game, loaded instead, so the cookie must be sent.
     """
 
     @property
@@ -135,6 +146,7 @@ class VersionedSession(ServerSideSession):
         self.detached = False
         self.committed = False
         self.moved = False
+        self.followed = False
 
 
 class UnavailableSession(VersionedSession):
@@ -166,11 +178,12 @@ class VersionedSessions(ServerSideSessionInterface):
         new_id: str,
         data: dict[str, Any] | None,
         ttl: int,
+        mark: dict[str, Any],
     ) -> None:
         """Atomically: check that ``old_id`` (when given) still holds version
         ``expected``, store ``data`` under ``new_id`` for ``ttl`` seconds
         (or delete it when ``data`` is ``None``), and leave under ``old_id``,
-        when it is not ``new_id``, only a :data:`MOVED` mark for
+        when it is not ``new_id``, only the :data:`MOVED` mark ``mark`` for
         :data:`MOVED_SECONDS`.
 
         Raises:
@@ -188,8 +201,7 @@ class VersionedSessions(ServerSideSessionInterface):
         Raises:
             redis.RedisError: Redis did not answer (the Redis store).
         """
-        digest = hashlib.sha256(browser.encode()).hexdigest()[:32]
-        return self._add(f"{self.key_prefix}start:{digest}", FIRST_START_SECONDS)
+        return self._add(f"{self.key_prefix}start:{_digest(browser)}", FIRST_START_SECONDS)
 
     def _add(self, key: str, seconds: int) -> bool:
         """Store ``key`` for ``seconds`` unless it is stored: whether it was
@@ -218,16 +230,38 @@ class VersionedSessions(ServerSideSessionInterface):
             new = self._new()
             new.detached = True
             return new
-        sid = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+        opened = self._open_stored(request.cookies.get(app.config["SESSION_COOKIE_NAME"]))
+        csrf = request.cookies.get(CSRF_COOKIE)
+        if csrf:
+            dict.__setitem__(opened, CSRF_KEY, csrf)
+        return opened
+
+    def _open_stored(self, sid: str | None) -> VersionedSession:
+        """The session stored under ``sid``, or a new one (marked
+        :attr:`~VersionedSession.moved` when ``sid`` was replaced). An id
+        this browser replaced (the request's CSRF cookie is the one of the
+        request that replaced it) is followed to the newer game, at most
+        :data:`FOLLOWED_MOVES` times: its answer, with the new id, was lost
+        on the way."""
         data = self._load(self._get_store_id(sid)) if sid else None
+        followed = False
+        browser = request.cookies.get(CSRF_COOKIE)
+        for _ in range(FOLLOWED_MOVES):
+            if data is None or MOVED not in data or browser is None:
+                break
+            newer = data[MOVED]
+            if not isinstance(newer, str) or data.get(MOVED_BY) != _digest(browser):
+                break
+            found = self._load(self._get_store_id(newer))
+            if found is None:
+                break
+            sid, data, followed = newer, found, True
         if data is None or sid is None or MOVED in data:
             opened = self._new()
             opened.moved = data is not None
         else:
             opened = self._loaded(sid, data)
-        csrf = request.cookies.get(CSRF_COOKIE)
-        if csrf:
-            dict.__setitem__(opened, CSRF_KEY, csrf)
+            opened.followed = followed
         return opened
 
     def is_null_session(self, obj: object) -> bool:
@@ -267,7 +301,11 @@ class VersionedSessions(ServerSideSessionInterface):
         ttl = int(app.permanent_session_lifetime.total_seconds())
         old_id = self._get_store_id(session.stored_sid) if session.stored_sid else None
         assert session.sid is not None
-        self._swap(old_id, session.version, self._get_store_id(session.sid), content_to_store, ttl)
+        browser = request.cookies.get(CSRF_COOKIE)
+        mark = {MOVED: session.sid, MOVED_BY: _digest(browser) if browser else None}
+        self._swap(
+            old_id, session.version, self._get_store_id(session.sid), content_to_store, ttl, mark
+        )
         if content_to_store is None:
             session.stored_sid, session.version = None, None
         else:
@@ -281,12 +319,7 @@ class VersionedSessions(ServerSideSessionInterface):
     def reload(self, session: VersionedSession) -> None:
         """Replace ``session``'s content with what is stored now (after
         :class:`Stale`); when nothing is stored any more, it becomes new."""
-        data = self._load(self._get_store_id(session.stored_sid)) if session.stored_sid else None
-        if data is None or MOVED in data:
-            fresh = self._new()
-            fresh.moved = data is not None
-        else:
-            fresh = self._loaded(session.stored_sid or "", data)
+        fresh = self._open_stored(session.stored_sid)
         csrf = dict.get(session, CSRF_KEY)
         dict.clear(session)
         dict.update(session, fresh)
@@ -294,7 +327,7 @@ class VersionedSessions(ServerSideSessionInterface):
             dict.__setitem__(session, CSRF_KEY, csrf)
         session.sid, session.stored_sid = fresh.sid, fresh.stored_sid
         session.version, session.snapshot = fresh.version, fresh.snapshot
-        session.moved = fresh.moved
+        session.moved, session.followed = fresh.moved, fresh.followed
         session.modified = False
 
     def save_session(self, app: Flask, session: VersionedSession, response: Response) -> None:
@@ -315,9 +348,11 @@ class VersionedSessions(ServerSideSessionInterface):
                 app.logger.warning("session store cannot write, nothing saved: %s", error)
                 _replace(response, *store_unavailable_page(before_any_change=True))
         # The cookie is sent only with a new id: an answer that arrives late
-        # must not put back an id that a newer game has replaced.
+        # must not put back an id that a newer game has replaced (or, when
+        # this browser's game did, the next request is led on to it).
         cookie = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
-        if session.committed and session.stored_sid and session.stored_sid != cookie:
+        sent = session.committed or session.followed
+        if sent and session.stored_sid and session.stored_sid != cookie:
             response.set_cookie(
                 app.config["SESSION_COOKIE_NAME"],
                 session.stored_sid,
@@ -357,6 +392,12 @@ class VersionedSessions(ServerSideSessionInterface):
         loaded.stored_sid, loaded.version = sid, version
         loaded.snapshot = self.serializer.encode(_content(loaded))
         return loaded
+
+
+def _digest(browser: str) -> str:
+    """A browser's CSRF cookie as kept in the store: a digest, not the
+    secret itself."""
+    return hashlib.sha256(browser.encode()).hexdigest()[:32]
 
 
 def _content(session: VersionedSession) -> dict[str, Any]:
@@ -514,6 +555,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
         new_id: str,
         data: dict[str, Any] | None,
         ttl: int,
+        mark: dict[str, Any],
     ) -> None:
         with self._lock(old_id or new_id):
             if old_id is not None:
@@ -528,7 +570,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             if not written:
                 raise StoreWriteFailed(f"a session in {self.folder}")
             if old_id not in (None, new_id) and not self.cache.set(
-                old_id, {MOVED: True}, timeout=MOVED_SECONDS
+                old_id, mark, timeout=MOVED_SECONDS
             ):
                 # The 503 keeps the browser on the old id, whose game is
                 # as it was: the new id never reaches it.
@@ -637,10 +679,11 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         new_id: str,
         data: dict[str, Any] | None,
         ttl: int,
+        mark: dict[str, Any],
     ) -> None:
         self._reach()
         payload = None if data is None else self.serializer.encode(data)
-        moved = self.serializer.encode({MOVED: True})
+        moved = self.serializer.encode(mark)
 
         def attempt(pipe: redis.client.Pipeline) -> None:
             if old_id is not None:

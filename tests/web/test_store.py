@@ -302,17 +302,19 @@ def test_a_start_form_whose_game_was_lost_meanwhile_starts_its_game(app, tmp_pat
     assert client.get("/game").status_code == 200
 
 
-@pytest.mark.parametrize(
-    ("path", "fields", "seen"),
-    [
-        ("/language", {"language": "tr"}, '<html lang="tr"'),
-        ("/settings", {"counter": "on"}, 'data-region="counter"'),
-    ],
-)
-def test_a_choice_sent_with_an_id_a_new_game_replaced_is_refused(app, path, fields, seen):
-    # A slow tab still holds the old id when another tab starts a new game:
-    # the new game keeps the choices it took over, so this one would be
-    # answered as done and not be seen. It is refused as out of date.
+CHOICES = [
+    ("/language", {"language": "tr"}, '<html lang="tr"'),
+    ("/settings", {"counter": "on"}, 'data-region="counter"'),
+]
+
+
+@pytest.mark.parametrize(("path", "fields", "seen"), CHOICES)
+def test_a_choice_sent_with_an_id_this_browsers_new_game_replaced_lands_in_it(
+    app, path, fields, seen
+):
+    # A slow tab still holds the old id when another tab of the same
+    # browser starts a new game: the choice is led on to the new game,
+    # whose session keeps the choices (they outweigh the cookie).
     client = app.test_client()
     start_deal(client, "/deal/moved-a")
     page = client.get("/game").get_data(as_text=True)
@@ -320,6 +322,25 @@ def test_a_choice_sent_with_an_id_a_new_game_replaced_is_refused(app, path, fiel
     stale = app.test_client()
     stale.set_cookie(COOKIE, client.get_cookie(COOKIE).value)
     stale.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
+    home = client.get("/").get_data(as_text=True)
+    assert client.post("/new", data=form_fields(home, "/new")).status_code == 303
+    answer = stale.post(path, data={"csrf_token": token, "next": "/game", **fields})
+    assert answer.status_code == 303
+    assert seen in client.get("/game").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("path", "fields", "seen"), CHOICES)
+def test_a_choice_sent_with_an_id_another_browsers_new_game_replaced_is_refused(
+    app, path, fields, seen
+):
+    # The id another browser replaced leads nowhere: the choice would be
+    # answered as done and not be seen there. It is refused as out of date.
+    client = app.test_client()
+    start_deal(client, "/deal/moved-b")
+    old_id = client.get_cookie(COOKIE).value
+    stale = app.test_client()
+    token = CSRF.search(stale.get("/").get_data(as_text=True)).group(1)
+    stale.set_cookie(COOKIE, old_id)
     home = client.get("/").get_data(as_text=True)
     assert client.post("/new", data=form_fields(home, "/new")).status_code == 303
     answer = stale.post(path, data={"csrf_token": token, "next": "/game", **fields})

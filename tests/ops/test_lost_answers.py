@@ -1,0 +1,82 @@
+"""A new game whose answer never reached the browser (Back pressed while it
+was on its way, the network dropped): the browser still sends the id the
+new game replaced, and is led on to the new game, on both session stores;
+another browser holding that old id is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import create_app
+from tests.conftest import KEPT_GAME, REPLACES, app_config, form_fields, start_deal
+
+COOKIES = ("pisti_session", "pisti_csrf")
+
+
+@pytest.fixture(params=["files", "redis"])
+def store_app(request, tmp_path):
+    """The app with its sessions on disk or in a throwaway Redis."""
+    config = app_config(tmp_path, RATELIMIT_ENABLED=False)
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        config.update(SESSION_BACKEND="redis", REDIS_URL=server.url)
+    return create_app(config)
+
+
+def lost_new_game(app, player) -> str:
+    """Send ``player``'s New game form with its cookies from another client,
+    whose answer (with the new session id) ``player`` never gets; return
+    the new id."""
+    fields = form_fields(player.get("/").get_data(as_text=True), "/new")
+    messenger = app.test_client()
+    for name in COOKIES:
+        messenger.set_cookie(name, player.get_cookie(name).value)
+    assert messenger.post("/new", data={**fields, "rules": "cardems"}).status_code == 303
+    return messenger.get_cookie("pisti_session").value
+
+
+def test_a_new_games_lost_answer_leads_the_browser_to_the_new_game(store_app):
+    player = store_app.test_client()
+    start_deal(player, "/deal/lost-answer-old")
+    old_id = player.get_cookie("pisti_session").value
+    old_game = REPLACES.search(player.get("/").get_data(as_text=True)).group(1)
+    new_id = lost_new_game(store_app, player)
+
+    home = player.get("/")
+    page = home.get_data(as_text=True)
+    assert home.status_code == 200
+    assert player.get_cookie("pisti_session").value == new_id != old_id
+    assert "Continue your game" in page
+    # The game the new one replaced is kept to go back to, as always.
+    assert KEPT_GAME.findall(page) == [old_game]
+    assert player.get("/game").status_code == 200
+
+
+def test_games_started_one_after_another_with_every_answer_lost_lead_to_the_newest(store_app):
+    player = store_app.test_client()
+    start_deal(player, "/deal/lost-twice")
+    first = lost_new_game(store_app, player)
+    messenger = store_app.test_client()
+    messenger.set_cookie("pisti_session", first)
+    messenger.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
+    newest = lost_new_game(store_app, messenger)
+    assert player.get("/game").status_code == 200
+    assert player.get_cookie("pisti_session").value == newest
+
+
+def test_another_browser_with_the_old_id_is_not_led_to_the_new_game(store_app):
+    player = store_app.test_client()
+    start_deal(player, "/deal/lost-answer-other")
+    old_id = player.get_cookie("pisti_session").value
+    new_id = lost_new_game(store_app, player)
+
+    other = store_app.test_client()
+    other.get("/")  # its own CSRF cookie
+    other.set_cookie("pisti_session", old_id)
+    assert other.get("/game").status_code == 404
+    assert other.get_cookie("pisti_session").value == old_id
+    # Nor one that sends no CSRF cookie at all.
+    bare = store_app.test_client()
+    bare.set_cookie("pisti_session", old_id)
+    assert bare.get("/game").status_code == 404
+    assert bare.get_cookie("pisti_session").value != new_id
