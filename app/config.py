@@ -56,6 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "SERVER_NAME": None,  # the public host[:port] share links use; None: see security.py
     "REVIEW_QUEUE": None,  # review summaries on RQ (true) or in-process; None: RQ with redis
     "REVIEWS_KEPT": 10_000,  # the most hands kept for review; past it the oldest go
+    "SESSIONS_PER_ADDRESS": 100,  # stored sessions per client address; past it the idlest go
 }
 
 #: Fixed settings: not read from the environment (a test may override
@@ -352,8 +353,9 @@ def _check(config: Config) -> list[str]:
         and not host_is_trusted(without_root_dot(server_name.lower()), trusted)
     ):
         bad("SERVER_NAME", "must be one of FLASK_TRUSTED_HOSTS, the hosts the site answers to")
-    if not (_is_int(config["REVIEWS_KEPT"]) and config["REVIEWS_KEPT"] >= 1):
-        bad("REVIEWS_KEPT", "must be a whole number, 1 or more")
+    for name in ("REVIEWS_KEPT", "SESSIONS_PER_ADDRESS"):
+        if not (_is_int(config[name]) and config[name] >= 1):
+            bad(name, "must be a whole number, 1 or more")
     review_queue = config["REVIEW_QUEUE"]
     if review_queue is not None and not isinstance(review_queue, bool):
         bad("REVIEW_QUEUE", "must be true or false")

@@ -22,8 +22,9 @@ session and no session cookie. The CSRF token's secret half lives in its own
 cookie (:data:`CSRF_COOKIE`, HttpOnly, SameSite=Lax), never in the store;
 Flask-WTF finds it in the session as usual.
 
-Each client address has at most :data:`SESSIONS_PER_ADDRESS` stored sessions;
-a new one beyond that drops that address's idlest (least recently written).
+Each client address has at most ``SESSIONS_PER_ADDRESS`` stored sessions (a
+setting); a new one beyond that drops that address's idlest (least recently
+written), and says so in the log.
 
 With Redis, an outage must not turn into stack traces or lost moves: a
 session Redis cannot load becomes an :class:`UnavailableSession`, which every
@@ -99,8 +100,6 @@ FOLLOWED_MOVES = 3
 #: (:meth:`VersionedSessions.claim_first_start`): long enough for a double
 #: click or a retry to be refused.
 FIRST_START_SECONDS = 10
-#: Stored sessions kept per client address.
-SESSIONS_PER_ADDRESS = 100
 #: What share of its threshold the file store prunes down to.
 PRUNE_TO = 0.9
 #: Lock files the file-system backend spreads its sessions over.
@@ -216,8 +215,8 @@ class VersionedSessions(ServerSideSessionInterface):
         """Count the new session ``sid`` against ``address`` in place of
         ``replaced`` (the id it took over, now only a :data:`MOVED` mark,
         which must outlive the bound: it tells a form sent twice to refuse);
-        beyond :data:`SESSIONS_PER_ADDRESS`, drop that address's idlest
-        sessions."""
+        beyond the ``SESSIONS_PER_ADDRESS`` setting, drop that address's
+        idlest sessions (:func:`_dropped_for_address` logs it)."""
         raise NotImplementedError
 
     # Flask's session interface.
@@ -392,6 +391,20 @@ class VersionedSessions(ServerSideSessionInterface):
         loaded.stored_sid, loaded.version = sid, version
         loaded.snapshot = self.serializer.encode(_content(loaded))
         return loaded
+
+
+def _dropped_for_address(address: str, count: int) -> None:
+    """Log that ``count`` stored sessions of ``address`` were dropped for
+    the ``SESSIONS_PER_ADDRESS`` bound: games in progress, maybe, of people
+    behind one address (a proxy whose forwarded address the app does not
+    believe, a shared network)."""
+    current_app.logger.warning(
+        "%s stored session(s) of the address %s dropped: it had more than "
+        "FLASK_SESSIONS_PER_ADDRESS (%s); behind a proxy, see FLASK_TRUSTED_PROXIES",
+        count,
+        address,
+        current_app.config["SESSIONS_PER_ADDRESS"],
+    )
 
 
 def _digest(browser: str) -> str:
@@ -594,11 +607,13 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 for s in sids
                 if s not in (sid, replaced) and self.cache.has(self._get_store_id(s))
             ]
-            if len(sids) >= SESSIONS_PER_ADDRESS:
+            bound = current_app.config["SESSIONS_PER_ADDRESS"]
+            if len(sids) >= bound:
                 sids.sort(key=self._last_written)
-                for idle in sids[: len(sids) - SESSIONS_PER_ADDRESS + 1]:
+                for idle in sids[: len(sids) - bound + 1]:
                     self.cache.delete(self._get_store_id(idle))
-                sids = sids[len(sids) - SESSIONS_PER_ADDRESS + 1 :]
+                _dropped_for_address(address, len(sids) - bound + 1)
+                sids = sids[len(sids) - bound + 1 :]
             self.cache.set(key, [*sids, sid], timeout=ttl)
 
     def _last_written(self, sid: str) -> float:
@@ -722,7 +737,8 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         pipe.expire(key, ttl)
         pipe.zrange(key, 0, -1)
         *_, members = pipe.execute()
-        if len(members) <= SESSIONS_PER_ADDRESS:
+        bound = current_app.config["SESSIONS_PER_ADDRESS"]
+        if len(members) <= bound:
             return
         others = [m.decode() for m in members if m.decode() != sid]
         pipe = self.client.pipeline()
@@ -732,12 +748,14 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
         ttls = pipe.execute()
         gone = [other for other, left in zip(others, ttls, strict=True) if left < 0]
         alive = sorted((left, other) for other, left in zip(others, ttls, strict=True) if left >= 0)
-        drop = gone + [other for _, other in alive[: len(alive) + 1 - SESSIONS_PER_ADDRESS]]
+        idlest = [other for _, other in alive[: len(alive) + 1 - bound]]
         pipe = self.client.pipeline()
-        for other in drop:
+        for other in gone + idlest:
             pipe.delete(self._get_store_id(other))
-        pipe.zrem(key, *drop)
+        pipe.zrem(key, *gone, *idlest)
         pipe.execute()
+        if idlest:
+            _dropped_for_address(address, len(idlest))
 
 
 def redis_client(url: str) -> redis.Redis:

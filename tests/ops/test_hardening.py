@@ -276,6 +276,11 @@ def test_a_server_name_with_or_without_a_port_starts(monkeypatch, tmp_path, name
         ("FLASK_REVIEWS_KEPT", "0", "FLASK_REVIEWS_KEPT: must be a whole number, 1 or more"),
         ("FLASK_REVIEWS_KEPT", "many", "FLASK_REVIEWS_KEPT: must be a whole number, 1 or more"),
         (
+            "FLASK_SESSIONS_PER_ADDRESS",
+            "0",
+            "FLASK_SESSIONS_PER_ADDRESS: must be a whole number, 1 or more",
+        ),
+        (
             "FLASK_DATABASE_URL",
             "postgresql://u:pw@host:notaport/db",
             "FLASK_DATABASE_URL: must be a URL",

@@ -143,9 +143,8 @@ def test_the_new_game_limit_is_shared_through_redis(redis_server):
     assert any(re.match(rb"session:", key) for key in keys)
 
 
-def test_sessions_per_address_are_bounded_in_redis(redis_server, monkeypatch):
-    monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", 2)
-    app = redis_app(redis_server, RATELIMIT_ENABLED=False)
+def test_sessions_per_address_are_bounded_in_redis(redis_server):
+    app = redis_app(redis_server, RATELIMIT_ENABLED=False, SESSIONS_PER_ADDRESS=2)
     first, second, third = (ClientPlayer(app.test_client()) for _ in range(3))
     first.deal("bound-1")
     second.deal("bound-2")
@@ -157,14 +156,11 @@ def test_sessions_per_address_are_bounded_in_redis(redis_server, monkeypatch):
     assert all(client.ttl(key) > 0 for key in client.keys("session:*"))
 
 
-def test_a_new_game_sent_twice_is_refused_at_an_address_with_many_sessions(
-    redis_server, monkeypatch
-):
+def test_a_new_game_sent_twice_is_refused_at_an_address_with_many_sessions(redis_server):
     # At the bound, the id a new game replaced (only a short mark now) was
     # the first dropped, having the shortest time to live: the same form
     # sent again with it started a second game instead of a 409.
-    monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", 2)
-    app = redis_app(redis_server, RATELIMIT_ENABLED=False)
+    app = redis_app(redis_server, RATELIMIT_ENABLED=False, SESSIONS_PER_ADDRESS=2)
     player, other = app.test_client(), app.test_client()
     start_deal(player, "/deal/twice-busy-a")
     start_deal(other, "/deal/twice-busy-b")

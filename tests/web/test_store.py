@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from app import sessions
-from tests.conftest import CSRF, KEPT_GAME, Player, form_fields, start_deal
+from app import create_app, sessions
+from tests.conftest import CSRF, KEPT_GAME, Player, app_config, form_fields, start_deal
 
 COOKIE = "pisti_session"
 
@@ -108,9 +108,9 @@ def test_a_change_from_an_out_of_date_copy_is_refused(app):
     assert 'lang="tr"' in client.get("/game").get_data(as_text=True)
 
 
-def test_sessions_per_address_are_bounded_and_the_idlest_go_first(app, monkeypatch):
+def test_sessions_per_address_are_bounded_and_the_idlest_go_first(tmp_path, caplog):
     per_address = 3
-    monkeypatch.setattr(sessions, "SESSIONS_PER_ADDRESS", per_address)
+    app = create_app(app_config(tmp_path, SESSIONS_PER_ADDRESS=per_address))
     players = [app.test_client() for _ in range(per_address)]
     for number, player in enumerate(players):
         start_deal(player, f"/deal/address-{number}")
@@ -123,6 +123,10 @@ def test_sessions_per_address_are_bounded_and_the_idlest_go_first(app, monkeypat
     start_deal(newcomer, "/deal/address-new")
     playing = [client.get("/game").status_code for client in (*players, newcomer)]
     assert playing == [200, 404, 200, 200]
+    assert (
+        "1 stored session(s) of the address 127.0.0.1 dropped: it had more than "
+        "FLASK_SESSIONS_PER_ADDRESS (3); behind a proxy, see FLASK_TRUSTED_PROXIES"
+    ) in [record.getMessage() for record in caplog.records]
     # Another address has its own count.
     elsewhere = app.test_client()
     start_deal(elsewhere, "/deal/elsewhere", environ_base={"REMOTE_ADDR": "192.0.2.9"})
