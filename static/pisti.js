@@ -268,6 +268,11 @@ async function play(form, submitter) {
     // Only a page whose cards move needs the steps.
     answer = await post(form, data, moving ? { "Pisti-Frames": "1" } : {});
   } catch {
+    if (!navigator.onLine) {
+      lifted?.cancel();
+      backWhenOnline();
+      return;
+    }
     postPlainly(card?.form || form, card);
     return;
   }
@@ -317,7 +322,8 @@ async function saveAids(form, data, field) {
   try {
     answer = await post(form, data);
   } catch {
-    postPlainly(form);
+    if (navigator.onLine) postPlainly(form);
+    else backWhenOnline();
     return;
   }
   showPage(answer.doc);
@@ -325,6 +331,28 @@ async function saveAids(form, data, field) {
   // A play sent meanwhile is waiting for this page: it is not settled yet.
   if (!busy) setState("ready");
   if (field) document.querySelector(`form.aids [name="${field}"]`)?.focus();
+}
+
+// Offline (the phone lost its network), a form is not sent the ordinary way:
+// the browser would put its own "no internet" page in place of the table.
+// The table stays, says so, and is read again, as it stands, once the
+// network is back (whether the change reached the server before it went,
+// the table then shows).
+function backWhenOnline() {
+  const happened = document.querySelector(".happened");
+  if (happened?.dataset.offline && !happened.querySelector(".offline")) {
+    const note = Object.assign(document.createElement("p"), {
+      className: "alert offline",
+      textContent: happened.dataset.offline,
+    });
+    note.setAttribute("role", "alert");
+    happened.querySelector("h2")?.after(note);
+  }
+  window.addEventListener(
+    "online",
+    () => window.location.replace(window.location.pathname + window.location.search),
+    { once: true },
+  );
 }
 
 // Fields whose keys are typed text.
