@@ -4,7 +4,10 @@
 # For several containers
 # sharing Redis, see docker-compose.yml. Only `python3` is assumed of the base
 # image, so scripts/build-image can build this against a Debian stand-in.
-FROM python:3.11.7-slim-bookworm
+# The base is Python 3.11's moving tag, not a patch release's (frozen once
+# the next comes out): a rebuild picks up Debian's and CPython's security
+# fixes, while the Python packages stay the lock's.
+FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

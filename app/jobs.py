@@ -173,7 +173,14 @@ def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
     with app.app_context():
         try:
             review = find_review(key)
-            assert review is not None  # kept before its job was claimed
+            if review is None:
+                # Kept before its job was queued, so in another database.
+                app.logger.error(
+                    "the review %s is not in this worker's database: is its "
+                    "FLASK_DATABASE_URL the servers'?",
+                    key,
+                )
+                return
             found = decisions(load_record(review.record), review.seat)
             steps = review_steps(review)
             for number in range(len(steps) + 1, len(found) + 1):

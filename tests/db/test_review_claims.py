@@ -93,6 +93,18 @@ def test_a_job_stops_when_another_has_finished_the_summary(app):
         assert (review.status, review.done) == ("done", total)
 
 
+def test_a_review_not_in_the_workers_database_is_said_in_one_line(app, caplog):
+    # A worker started without the servers' FLASK_DATABASE_URL: the job's
+    # review is not there. One line says where to look, not a traceback.
+    compute_summary(app, "f" * 64, evaluate_here)
+    errors = [record for record in caplog.records if record.levelname == "ERROR"]
+    assert [record.getMessage() for record in errors] == [
+        f"the review {'f' * 64} is not in this worker's database: is its "
+        "FLASK_DATABASE_URL the servers'?"
+    ]
+    assert all(record.exc_info is None for record in errors)
+
+
 def test_past_the_reviews_kept_the_oldest_go_but_not_one_being_computed(app):
     # Every distinct upload kept a row for ever: 8 KiB and its steps, 120 a
     # minute from one address.
