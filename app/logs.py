@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 #: The loggers of the two kinds of lines; children of the app's logger.
 REQUESTS = logging.getLogger("app.requests")
+#: The health check's path, whose answers 200 are logged at DEBUG only.
+HEALTH_PATH = "/healthz"
 GAMES = logging.getLogger("app.games")
 
 
@@ -120,7 +122,9 @@ class RequestLog:
     """WSGI middleware logging each request once it is answered: method,
     path (no query string), status and the time the app took, in
     milliseconds. It wraps the whole app, so answers made before a view runs
-    (a 503 with the session store down, a 413) are logged too."""
+    (a 503 with the session store down, a 413) are logged too. A health
+    check answered 200 (a container's, every 30 s) is logged at ``DEBUG``
+    only; one that fails, at ``INFO`` like every other request."""
 
     def __init__(self, app: WSGIApplication) -> None:
         self.app = app
@@ -139,19 +143,22 @@ class RequestLog:
         try:
             return self.app(environ, record_status)
         finally:
-            if REQUESTS.isEnabledFor(logging.INFO):
+            path = environ.get("PATH_INFO")
+            code = int(status[-1].split()[0]) if status else 500
+            level = logging.DEBUG if path == HEALTH_PATH and code == 200 else logging.INFO
+            if REQUESTS.isEnabledFor(level):
                 # Logger.info would also look up the caller's file and line
                 # in the stack, which the line does not show.
                 fields = {
                     "method": environ.get("REQUEST_METHOD"),
-                    "path": environ.get("PATH_INFO"),
-                    "status": int(status[-1].split()[0]) if status else 500,
+                    "path": path,
+                    "status": code,
                     "ms": round((time.perf_counter() - start) * 1000, 1),
                 }
                 REQUESTS.handle(
                     REQUESTS.makeRecord(
                         REQUESTS.name,
-                        logging.INFO,
+                        level,
                         __file__,
                         0,
                         "request",

@@ -18,6 +18,7 @@ const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arri
 const OVERLAP = 0.85; // the next play starts when a move is this far along
 const HOLD_MS = 900; // the hand's last cards on the table, before its score
 const PATIENCE_MS = 15000; // a form's answer awaited before the form is sent the ordinary way
+const WAIT_MS = 1000; // a play's answer awaited before the turn's tag says it is on its way
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 document.documentElement.classList.add("js");
@@ -264,6 +265,7 @@ async function play(form, submitter) {
   const moving = !reducedMotion.matches && document.querySelector(".table");
   const lifted = moving ? lift(card) : null;
   let answer;
+  const slow = window.setTimeout(showSending, WAIT_MS);
   try {
     // Only a page whose cards move needs the steps.
     answer = await post(form, data, moving ? { "Pisti-Frames": "1" } : {});
@@ -275,6 +277,8 @@ async function play(form, submitter) {
     }
     postPlainly(card?.form || form, card);
     return;
+  } finally {
+    window.clearTimeout(slow);
   }
   const { response, doc } = answer;
   // Only a play that was taken moves cards (its answer is the page, 200, or
@@ -331,6 +335,16 @@ async function saveAids(form, data, field) {
   // A play sent meanwhile is waiting for this page: it is not settled yet.
   if (!busy) setState("ready");
   if (field) document.querySelector(`form.aids [name="${field}"]`)?.focus();
+}
+
+// A play whose answer is slow to come (a slow network) says so where the
+// eye is, on your turn's tag ("sending…"), so the table does not look stuck.
+function showSending() {
+  const tag = document.querySelector(".you .turn-tag");
+  const text = document.querySelector(".happened")?.dataset.sending;
+  if (!tag || !text) return;
+  tag.textContent = text;
+  tag.classList.add("sending");
 }
 
 // Offline (the phone lost its network), a form is not sent the ordinary way:

@@ -116,8 +116,8 @@ REFUSALS = {
         "another tab). Nothing was played; here is the table as it stands."
     ),
     "played_already": lazy_gettext(
-        "That card was already played, once: its first answer came late or was lost, or "
-        "another tab sent it too. Here is the table as it stands."
+        "That card was already played (a lost answer, or another tab). "
+        "Here is the table as it stands."
     ),
     "not_a_card": lazy_gettext("That is not a card; nothing was played."),
     "not_in_hand": lazy_gettext("That card is not in your hand; nothing was played."),

@@ -45,6 +45,23 @@ def test_one_line_per_request(served_app, capsys):
         assert isinstance(line["ms"], float) and line["ms"] >= 0
 
 
+def test_a_passing_health_check_is_logged_only_at_debug(tmp_path, capsys):
+    for level, logged in (("INFO", []), ("DEBUG", [("/healthz", 200, "DEBUG")])):
+        app = create_app(
+            {"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "LOG_LEVEL": level}
+        )
+        app.test_client().get("/healthz")
+        out = lines(capsys.readouterr().out)
+        seen = [(line["path"], line["status"], line["level"]) for line in out if "path" in line]
+        assert seen == logged
+    # One that fails is a request like any other.
+    app.test_client().post("/healthz")
+    out = lines(capsys.readouterr().out)
+    assert [(line["path"], line["status"], line["level"]) for line in out if "path" in line] == [
+        ("/healthz", 405, "INFO")
+    ]
+
+
 def test_log_level_warning_leaves_out_requests(tmp_path, capsys):
     app = create_app(
         {"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "LOG_LEVEL": "WARNING"}

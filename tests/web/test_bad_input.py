@@ -56,7 +56,7 @@ def test_repeated_post_is_refused(player):
     assert second.status_code == 409
     # The same card at the same move: told it was played, not that nothing was.
     told = second.get_data(as_text=True)
-    assert "That card was already played, once: its first answer came late or was lost" in told
+    assert "That card was already played (a lost answer, or another tab)" in told
     assert "Nothing was played" not in told
     assert snapshot(player.client) == after_first
     # Another card of that old page: the page was out of date.
