@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
+import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -35,10 +38,9 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """The app served on a free loopback port; yields its base URL."""
-    app = create_app(
+def e2e_app(tmp_path_factory):
+    """The app the browser tests serve, with its own sessions and database."""
+    return create_app(
         {
             "SECRET_KEY": "e2e-secret",
             "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
@@ -48,8 +50,32 @@ def live_server(tmp_path_factory):
             "RATELIMIT_ENABLED": False,
         }
     )
-    with serve(app) as url:
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app served on a free loopback port; yields its base URL."""
+    with serve(e2e_app(tmp_path_factory)) as url:
         yield url
+
+
+def slowed(app, seconds: float, path: str | None = None) -> Counter[str]:
+    """Make ``app`` answer every POST (to ``path`` only, when given)
+    ``seconds`` late, as a slow network or a busy server would; return the
+    count of the POSTs that reached it, by path."""
+    posts: Counter[str] = Counter()
+    lock = threading.Lock()
+    inner = app.wsgi_app
+
+    def slow_posts(environ, start_response):
+        if environ["REQUEST_METHOD"] == "POST" and path in (None, environ["PATH_INFO"]):
+            with lock:
+                posts[environ["PATH_INFO"]] += 1
+            time.sleep(seconds)
+        return inner(environ, start_response)
+
+    app.wsgi_app = slow_posts
+    return posts
 
 
 @pytest.fixture(scope="session")

@@ -4,15 +4,11 @@ cookie it sets) for the second's, which the server refuses as a repeat."""
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import Counter
-
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from app import create_app
 from tests.conftest import serve
+from tests.e2e.conftest import e2e_app, slowed
 
 #: How long the slowed server waits before it answers a POST, in seconds.
 SLOW_POST_S = 0.5
@@ -34,36 +30,24 @@ def slow_server(tmp_path_factory):
     """The app served with every POST answered half a second late (a slow
     network or a busy server); yields its base URL and the count of the
     POSTs that reached it, by path."""
-    app = create_app(
-        {
-            "SECRET_KEY": "e2e-secret",
-            "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
-            "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('db') / 'pisti.db'}",
-            "RATELIMIT_ENABLED": False,
-        }
-    )
-    posts: Counter[str] = Counter()
-    lock = threading.Lock()
-    inner = app.wsgi_app
-
-    def slow_posts(environ, start_response):
-        if environ["REQUEST_METHOD"] == "POST":
-            with lock:
-                posts[environ["PATH_INFO"]] += 1
-            time.sleep(SLOW_POST_S)
-        return inner(environ, start_response)
-
-    app.wsgi_app = slow_posts  # type: ignore[method-assign]
+    app = e2e_app(tmp_path_factory)
+    posts = slowed(app, SLOW_POST_S)
     with serve(app) as url:
         yield url, posts
 
 
-def test_a_first_name_pressed_twice_makes_the_player_of_this_browser(browser: Browser, slow_server):
-    url, posts = slow_server
+def name_typed(browser: Browser, url: str, name: str) -> tuple[BrowserContext, Page]:
+    """A new browser's profile page with ``name`` typed in its name form."""
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{url}/me")
-    page.fill("#name", "Double Tap")
+    page.fill("#name", name)
+    return context, page
+
+
+def test_a_first_name_pressed_twice_makes_the_player_of_this_browser(browser: Browser, slow_server):
+    url, posts = slow_server
+    context, page = name_typed(browser, url, "Double Tap")
     before = posts["/me/name"]
     with page.expect_navigation(url=f"{url}/me"):
         page.evaluate(PRESS_TWICE, ["#name-form button[type=submit]", 150])
@@ -92,10 +76,7 @@ def test_new_game_pressed_twice_starts_one_game_at_the_table(browser: Browser, s
 
 def test_a_form_whose_sending_was_stopped_can_be_sent_again(browser: Browser, slow_server):
     url, posts = slow_server
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{url}/me")
-    page.fill("#name", "Stopped Once")
+    context, page = name_typed(browser, url, "Stopped Once")
     before = posts["/me/name"]
     # Sent, then stopped before the answer (the browser's stop button).
     page.evaluate(SEND_THEN_STOP, "#name-form button[type=submit]")

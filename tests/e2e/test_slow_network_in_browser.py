@@ -5,14 +5,11 @@ and the table is read again as it stands once the network is back."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from app import create_app
 from tests.conftest import serve
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, e2e_app, slowed
 
 #: How long the slowed server waits before it answers a play, in seconds.
 SLOW_PLAY_S = 2.5
@@ -20,15 +17,22 @@ SLOW_PLAY_S = 2.5
 OFFLINE = "You are offline. The table comes back as it stands when the connection does."
 
 
+def phone_table(browser: Browser, url: str, seed: str) -> tuple[BrowserContext, Page]:
+    """A phone's new context and page at the table of the deal ``seed``,
+    its four cards in hand."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{url}/deal/{seed}")
+    page.get_by_role("button", name="Start this deal").click()
+    expect(page.locator(".you .hand button")).to_have_count(4)
+    return context, page
+
+
 def test_a_card_tapped_offline_leaves_the_table_and_it_comes_back_online(
     browser: Browser, live_server
 ):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(f"{live_server}/deal/offline-card")
-    page.get_by_role("button", name="Start this deal").click()
+    context, page = phone_table(browser, live_server, "offline-card")
     hand = page.locator(".you .hand button")
-    expect(hand).to_have_count(4)
 
     context.set_offline(True)
     hand.first.click()
@@ -45,11 +49,7 @@ def test_a_card_tapped_offline_leaves_the_table_and_it_comes_back_online(
 
 
 def test_an_aid_toggled_offline_leaves_the_table(browser: Browser, live_server):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(f"{live_server}/deal/offline-aid")
-    page.get_by_role("button", name="Start this deal").click()
-    expect(page.locator(".you .hand button")).to_have_count(4)
+    context, page = phone_table(browser, live_server, "offline-aid")
 
     page.locator("details.settings summary").click()
     context.set_offline(True)
@@ -62,41 +62,21 @@ def test_an_aid_toggled_offline_leaves_the_table(browser: Browser, live_server):
 @pytest.fixture(scope="module")
 def slow_play_server(tmp_path_factory):
     """The app served with every play answered 2.5 s late; yields its URL."""
-    app = create_app(
-        {
-            "SECRET_KEY": "e2e-secret",
-            "SESSION_FILE_DIR": str(tmp_path_factory.mktemp("sessions")),
-            "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('db') / 'pisti.db'}",
-            "RATELIMIT_ENABLED": False,
-        }
-    )
-    inner = app.wsgi_app
-
-    def slow_plays(environ, start_response):
-        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"] == "/play":
-            time.sleep(SLOW_PLAY_S)
-        return inner(environ, start_response)
-
-    app.wsgi_app = slow_plays  # type: ignore[method-assign]
+    app = e2e_app(tmp_path_factory)
+    slowed(app, SLOW_PLAY_S, "/play")
     with serve(app) as url:
         yield url
 
 
 def test_a_play_slow_to_be_answered_says_it_is_on_its_way(browser: Browser, slow_play_server):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(f"{slow_play_server}/deal/slow-play")
-    page.get_by_role("button", name="Start this deal").click()
+    context, page = phone_table(browser, slow_play_server, "slow-play")
     hand = page.locator(".you .hand button")
-    expect(hand).to_have_count(4)
     tag = page.locator(".you .turn-tag")
     expect(tag).to_have_text("your turn")
 
     hand.first.click()
-    # Not at once (an answer within a second needs no word), then until the answer.
-    page.wait_for_timeout(500)
-    expect(tag).to_have_text("your turn")
-    expect(tag).to_have_text("sending…", timeout=1500)
+    # After a second (an answer within it needs no word), until the answer.
+    expect(tag).to_have_text("sending…", timeout=2000)
     expect(hand).to_have_count(3, timeout=10_000)
     expect(page.locator(".you .turn-tag.sending")).to_have_count(0)
     context.close()
