@@ -244,11 +244,13 @@ class VersionedSessions(ServerSideSessionInterface):
         on the way."""
         data = self._load(self._get_store_id(sid)) if sid else None
         followed = False
-        browser = request.cookies.get(CSRF_COOKIE)
         for _ in range(FOLLOWED_MOVES):
-            if data is None or MOVED not in data or browser is None:
+            if data is None or MOVED not in data:
                 break
             newer = data[MOVED]
+            browser = request.cookies.get(CSRF_COOKIE)
+            if browser is None:
+                break
             if not isinstance(newer, str) or data.get(MOVED_BY) != _digest(browser):
                 break
             found = self._load(self._get_store_id(newer))
@@ -300,8 +302,10 @@ class VersionedSessions(ServerSideSessionInterface):
         ttl = int(app.permanent_session_lifetime.total_seconds())
         old_id = self._get_store_id(session.stored_sid) if session.stored_sid else None
         assert session.sid is not None
-        browser = request.cookies.get(CSRF_COOKIE)
-        mark = {MOVED: session.sid, MOVED_BY: _digest(browser) if browser else None}
+        mark: dict[str, Any] = {MOVED: session.sid}
+        if rotated and old_id is not None:
+            browser = request.cookies.get(CSRF_COOKIE)
+            mark[MOVED_BY] = _digest(browser) if browser else None
         self._swap(
             old_id, session.version, self._get_store_id(session.sid), content_to_store, ttl, mark
         )
