@@ -100,6 +100,10 @@ FOLLOWED_MOVES = 3
 #: (:meth:`VersionedSessions.claim_first_start`): long enough for a double
 #: click or a retry to be refused.
 FIRST_START_SECONDS = 10
+#: How long a start sent again waits for the first one's game to be
+#: stored, and how often it looks, in seconds.
+FIRST_START_WAIT = 1.0
+FIRST_START_POLL = 0.05
 #: What share of its threshold the file store prunes down to.
 PRUNE_TO = 0.9
 #: Lock files the file-system backend spreads its sessions over.
@@ -190,25 +194,66 @@ class VersionedSessions(ServerSideSessionInterface):
         """
         raise NotImplementedError
 
-    def claim_first_start(self, browser: str) -> bool:
+    def claim_first_start(self, browser: str, sid: str) -> bool:
         """Claim a game start by a browser with no session for
         :data:`FIRST_START_SECONDS` (``browser``: its CSRF cookie, which it
-        sends with every form): ``False`` when it was claimed already. Two
-        such starts sent at once (a double click) have no session between
-        them to tell one from the other; the claim does.
+        sends with every form; ``sid``: the id the new game is stored
+        under): ``False`` when it was claimed already. Two such starts sent
+        at once (a double click) have no session between them to tell one
+        from the other; the claim does, and leads a start sent again to the
+        game the first one stored (:meth:`follow_first_start`).
+
+        Raises:
+            redis.RedisError: Redis did not answer (the Redis store).
+            StoreWriteFailed: the file store cannot write (a 503).
+        """
+        return self._add(self._start_key(browser), sid, FIRST_START_SECONDS)
+
+    def follow_first_start(self, session: VersionedSession, browser: str) -> bool:
+        """Load into ``session`` (one that holds nothing) the game that
+        ``browser``'s first start, claimed in the last
+        :data:`FIRST_START_SECONDS`, stored, and return ``True``; ``False``
+        when there is none (no claim, or its game not stored within
+        :data:`FIRST_START_WAIT`). The
+        answer that carried that game's id was lost (Back pressed while it
+        was on its way, the network dropped), and the browser sends the
+        start again; the cookie goes with this answer instead.
 
         Raises:
             redis.RedisError: Redis did not answer (the Redis store).
         """
-        return self._add(f"{self.key_prefix}start:{_digest(browser)}", FIRST_START_SECONDS)
+        claimed = self._claimed(self._start_key(browser))
+        if claimed is None:
+            return False
+        fresh = self._open_stored(claimed)
+        waited = 0.0
+        while fresh.stored_sid is None and waited < FIRST_START_WAIT:
+            # The first start is still on its way (a double click): it
+            # stores its game within milliseconds.
+            time.sleep(FIRST_START_POLL)
+            waited += FIRST_START_POLL
+            fresh = self._open_stored(claimed)
+        if fresh.stored_sid is None:
+            return False
+        self._adopt(session, fresh)
+        session.followed = True
+        return True
 
-    def _add(self, key: str, seconds: int) -> bool:
-        """Store ``key`` for ``seconds`` unless it is stored: whether it was
-        not (atomic against every worker and server).
+    def _start_key(self, browser: str) -> str:
+        return f"{self.key_prefix}start:{_digest(browser)}"
+
+    def _add(self, key: str, value: str, seconds: int) -> bool:
+        """Store ``value`` under ``key`` for ``seconds`` unless ``key`` is
+        stored: whether it was not (atomic against every worker and
+        server).
 
         Raises:
             StoreWriteFailed: the file store cannot write (a 503).
         """
+        raise NotImplementedError
+
+    def _claimed(self, key: str) -> str | None:
+        """The value :meth:`_add` stored under ``key``, or ``None``."""
         raise NotImplementedError
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
@@ -322,7 +367,11 @@ class VersionedSessions(ServerSideSessionInterface):
     def reload(self, session: VersionedSession) -> None:
         """Replace ``session``'s content with what is stored now (after
         :class:`Stale`); when nothing is stored any more, it becomes new."""
-        fresh = self._open_stored(session.stored_sid)
+        self._adopt(session, self._open_stored(session.stored_sid))
+
+    def _adopt(self, session: VersionedSession, fresh: VersionedSession) -> None:
+        """Make ``session`` (the request's) what ``fresh`` is: its content,
+        id and version, its CSRF token kept."""
         csrf = dict.get(session, CSRF_KEY)
         dict.clear(session)
         dict.update(session, fresh)
@@ -593,13 +642,17 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 # as it was: the new id never reaches it.
                 raise StoreWriteFailed(f"a replaced session's mark in {self.folder}")
 
-    def _add(self, key: str, seconds: int) -> bool:
+    def _add(self, key: str, value: str, seconds: int) -> bool:
         with self._lock(key):
             if self.cache.has(key):
                 return False
-            if not self.cache.set(key, True, timeout=seconds):
+            if not self.cache.set(key, value, timeout=seconds):
                 raise StoreWriteFailed(f"a first start's claim in {self.folder}")
             return True
+
+    def _claimed(self, key: str) -> str | None:
+        value = self.cache.get(key)
+        return value if isinstance(value, str) else None
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         key = f"{self.key_prefix}address:{address}"
@@ -720,8 +773,12 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
 
         self.client.transaction(attempt, *([old_id] if old_id else []))
 
-    def _add(self, key: str, seconds: int) -> bool:
-        return bool(self.client.set(key, 1, nx=True, ex=seconds))
+    def _add(self, key: str, value: str, seconds: int) -> bool:
+        return bool(self.client.set(key, value, nx=True, ex=seconds))
+
+    def _claimed(self, key: str) -> str | None:
+        value = self.client.get(key)
+        return value.decode() if isinstance(value, bytes) else None
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         # The session is stored: a count that fails only skips this bound

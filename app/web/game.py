@@ -554,10 +554,14 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     return rate_limited_page(error)
 
 
-def start_refused() -> tuple[str, int]:
+def start_refused() -> BaseResponse | tuple[str, int]:
     """Answer a form that would start a game but was sent twice or from an
     out-of-date page (:func:`.store.start_table`): nothing was started;
-    409 with the game on the table now and why."""
+    409 with the game on the table now and why. A browser with no game
+    whose first start stored one a moment ago (the answer was lost, or the
+    form sent twice) is sent to that game instead (303)."""
+    if store.follow_first_start():
+        return redirect(url_for("game.table"), 303)
     return _out_of_date(str(START_REFUSED))
 
 

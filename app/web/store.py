@@ -74,6 +74,23 @@ def reload() -> None:
     _interface().reload(_session())
 
 
+def follow_first_start() -> bool:
+    """After a start refused as sent twice (:func:`start_table`): when the
+    browser has no game and its first start, a moment ago, stored one,
+    make that game this request's session (its cookie goes with the
+    answer) and return ``True``. The first answer was lost on its way, or
+    is still on it (a double click): either way the browser is to see
+    that game.
+
+    Raises:
+        redis.RedisError: Redis did not answer (the Redis store).
+    """
+    browser = request.cookies.get(CSRF_COOKIE)
+    if _session().stored_sid is not None or moved() or not browser:
+        return False
+    return _interface().follow_first_start(_session(), browser)
+
+
 def _interface() -> VersionedSessions:
     return cast(VersionedSessions, current_app.session_interface)
 
@@ -215,10 +232,10 @@ def start_table(table: Table) -> None:
         raise Stale("the game this form would replace is no longer the current one")
     browser = request.cookies.get(CSRF_COOKIE)
     new_browser = replaces == "" and _session().stored_sid is None and not moved()
-    if new_browser and browser and not _interface().claim_first_start(browser):
+    _interface().regenerate(_session())
+    if new_browser and browser and not _interface().claim_first_start(browser, _session().sid):
         raise Stale("this browser's first game was started a moment ago: the form was sent twice")
     _keep_current(_kept())
-    _interface().regenerate(_session())
     first = _first_games()
     if first is not None and len(first) < FIRST_GAMES:
         first = [*first, table.game_id]

@@ -230,21 +230,29 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
     assert "Night Owl" not in board
 
 
-def test_the_same_start_sent_twice_at_once_keeps_the_ranked_game(app, visitor):
+@pytest.mark.parametrize("page_fields", [{"replaces": ""}, {}], ids=["page", "no-field"])
+def test_the_same_start_sent_twice_at_once_keeps_the_ranked_game(app, visitor, page_fields):
     """A double click on "Play today's deal (ranked)" in a browser with no
     game yet: both sends carry the same cookies and no session, so nothing
-    but the claim tells them apart. The second is refused (409, nothing
-    stored), and the browser keeps the ranked game of the first."""
+    but the claim tells them apart. The second starts nothing; sent from the
+    page (which names the game it replaces: none) it is led to the ranked
+    game of the first (its answer may have been lost), without the field
+    it is refused (409). Either way the ranked game is the browser's."""
     visitor.choose_name("Double Clicker")
     visitor.get("/daily")
     twin = Browser(app.test_client())
     for cookie in ("pisti_csrf", "pisti_player"):
         twin.client.set_cookie(cookie, visitor.client.get_cookie(cookie).value)
     twin.page = visitor.page
-    first = visitor.post("/daily/play", rules="cardems")
-    second = twin.post("/daily/play", rules="cardems")
-    assert (first.status_code, second.status_code) == (303, 409)
-    assert twin.client.get_cookie("pisti_session") is None
+    first = visitor.post("/daily/play", rules="cardems", **page_fields)
+    second = twin.post("/daily/play", rules="cardems", **page_fields)
+    if page_fields:
+        assert (first.status_code, second.status_code) == (303, 303)
+        session_id = visitor.client.get_cookie("pisti_session").value
+        assert twin.client.get_cookie("pisti_session").value == session_id
+    else:
+        assert (first.status_code, second.status_code) == (303, 409)
+        assert twin.client.get_cookie("pisti_session") is None
     assert "ranked Daily game" in visitor.play_to_the_end()
     with app.app_context():
         assert db.session.scalar(select(Result.ranked)) is True

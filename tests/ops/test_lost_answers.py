@@ -5,9 +5,11 @@ another browser holding that old id is not."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from app import create_app
+from app import create_app, sessions
 from tests.conftest import KEPT_GAME, REPLACES, app_config, form_fields, start_deal
 
 COOKIES = ("pisti_session", "pisti_csrf")
@@ -80,3 +82,29 @@ def test_another_browser_with_the_old_id_is_not_led_to_the_new_game(store_app):
     bare.set_cookie("pisti_session", old_id)
     assert bare.get("/game").status_code == 404
     assert bare.get_cookie("pisti_session").value != new_id
+
+
+def test_a_new_browsers_first_game_whose_answer_was_lost_is_found_by_starting_again(
+    store_app, monkeypatch
+):
+    # A browser with no session yet: no old id leads it on, so the start it
+    # sends again (New game pressed again after Back) is led to the game
+    # its first start stored. Once the claim has lapsed, a start is new.
+    monkeypatch.setattr(sessions, "FIRST_START_SECONDS", 1)
+    player = store_app.test_client()
+    fields = {**form_fields(player.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
+    messenger = store_app.test_client()
+    messenger.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
+    assert messenger.post("/new", data=fields).status_code == 303
+    lost_id = messenger.get_cookie("pisti_session").value
+
+    again = player.post("/new", data=fields)
+    assert (again.status_code, again.location) == (303, "/game")
+    assert player.get_cookie("pisti_session").value == lost_id
+    assert "Continue your game" in player.get("/").get_data(as_text=True)
+
+    later = store_app.test_client()
+    later.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
+    time.sleep(1.5)
+    assert later.post("/new", data=fields).status_code == 303
+    assert later.get_cookie("pisti_session").value != lost_id

@@ -6,6 +6,8 @@ tests/ops/test_one_writer.py)."""
 from __future__ import annotations
 
 import re
+import threading
+import time
 
 import pytest
 
@@ -256,8 +258,10 @@ def test_a_start_form_sent_twice_starts_one_game(app):
 
 @pytest.mark.parametrize("path", ["/new", "/house"])
 def test_a_first_game_sent_twice_by_a_new_browser_starts_one(app, path):
-    # A visitor with no game yet double-clicks: neither send has a session
-    # to tell it from the other, and both started a game (one lost at once).
+    # A visitor with no game yet double-clicks, or sends the form again
+    # after its answer was lost (Back pressed while it was on its way):
+    # neither send has a session to tell it from the other, and both
+    # started a game (one lost at once). The second is led to the first's.
     client = app.test_client()
     page = client.get(path if path == "/house" else "/").get_data(as_text=True)
     fields = form_fields(page, path)
@@ -266,13 +270,58 @@ def test_a_first_game_sent_twice_by_a_new_browser_starts_one(app, path):
     again = app.test_client()  # the second send: the same cookies, no session
     again.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
     assert client.post(path, data=fields).status_code == 303
-    assert again.post(path, data=fields).status_code == 409
-    assert again.get_cookie(COOKIE) is None
+    second = again.post(path, data=fields)
+    assert (second.status_code, second.location) == (303, "/game")
+    assert again.get_cookie(COOKIE).value == client.get_cookie(COOKIE).value
+    assert again.get("/game").status_code == 200
     assert client.get("/game").status_code == 200
+    assert not KEPT_GAME.findall(again.get("/").get_data(as_text=True))
     # Another browser starts its own.
     other = app.test_client()
     page = other.get(path if path == "/house" else "/").get_data(as_text=True)
     assert other.post(path, data={**fields, **form_fields(page, path)}).status_code == 303
+    assert other.get_cookie(COOKIE).value != client.get_cookie(COOKIE).value
+
+
+def test_a_first_start_sent_again_while_the_first_is_on_its_way_is_led_to_its_game(
+    app, monkeypatch
+):
+    # A double click: the second send arrives while the first, slow to be
+    # stored, has claimed the start. It waits for the first's game.
+    client = app.test_client()
+    fields = {**form_fields(client.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
+    again = app.test_client()
+    again.set_cookie("pisti_csrf", client.get_cookie("pisti_csrf").value)
+    swap = sessions.FileSessions._swap
+    claimed = threading.Event()
+
+    def slow_swap(*args, **kwargs):
+        claimed.set()
+        time.sleep(0.3)
+        return swap(*args, **kwargs)
+
+    monkeypatch.setattr(sessions.FileSessions, "_swap", slow_swap)
+    first: list = []
+    sender = threading.Thread(target=lambda: first.append(client.post("/new", data=fields)))
+    sender.start()
+    assert claimed.wait(5)
+    second = again.post("/new", data=fields)
+    sender.join()
+    assert (first[0].status_code, second.status_code) == (303, 303)
+    assert again.get_cookie(COOKIE).value == client.get_cookie(COOKIE).value
+
+
+def test_a_first_start_whose_game_is_never_stored_is_refused(app):
+    # The claim's game never came (its store failed): the start sent again
+    # starts nothing and has no game to be led to, so it is the 409.
+    client = app.test_client()
+    fields = {**form_fields(client.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
+    with app.test_request_context():
+        assert app.session_interface.claim_first_start(client.get_cookie("pisti_csrf").value, "x")
+    refused = client.post("/new", data=fields)
+    assert refused.status_code == 409
+    assert "That page was out of date" in refused.get_data(as_text=True)
+    assert client.get_cookie(COOKIE) is None
 
 
 def test_resuming_a_game_twice_shows_it_as_out_of_date(app):
