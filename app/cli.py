@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from typing import Any, NoReturn, cast
@@ -16,6 +17,8 @@ from flask.cli import with_appcontext
 from . import jobs
 from .ai import BOTS
 from .arena import report, run_arena
+from .config import hide_password
+from .db import db
 from .engine import (
     InvalidRecord,
     InvalidRules,
@@ -146,6 +149,19 @@ def review_worker_command(burst: bool) -> None:
             "no review queue to work on: set FLASK_REDIS_URL and FLASK_SESSION_BACKEND=redis "
             "(or FLASK_REVIEW_QUEUE=true); without them the server runs its reviews itself"
         )
+    # Like the server's first line: what this worker works on, whatever
+    # FLASK_LOG_LEVEL says.
+    said = logging.getLogger("app.worker")
+    said.setLevel(logging.INFO)
+    redis_url = hide_password(app.config["REDIS_URL"])
+    database = db.engine.url.render_as_string(hide_password=True)
+    said.info(
+        "review worker: queue %r in Redis at %s; database: %s",
+        jobs.QUEUE,
+        redis_url,
+        database,
+        extra={"fields": {"queue": jobs.QUEUE, "redis": redis_url, "database": database}},
+    )
     try:
         jobs.work(app, burst=burst)
     except redis.ConnectionError as error:

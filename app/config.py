@@ -91,6 +91,8 @@ _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 #: The port at the end of ``host:port`` (``[::1]`` has none).
 _PORT = re.compile(r":([0-9]{1,5})$")
 _MIN_SECRET = 16
+#: ... and at least this many different ones (not "aaaa…" nor "abab…").
+_MIN_SECRET_VARIETY = 8
 #: The longest an idle game may be kept, in seconds (ten years): the file
 #: store writes a session's expiry time as a 32-bit number of seconds.
 MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600
@@ -150,11 +152,17 @@ def load(config: Config, test_config: dict[str, Any] | None = None) -> None:
         if path is not None:
             problems += _read_setting_file(config, name, path)
     secret = config["SECRET_KEY"]
-    if isinstance(secret, str) and len(secret) < _MIN_SECRET:
+    if isinstance(secret, str) and (
+        len(secret) < _MIN_SECRET or len(set(secret)) < _MIN_SECRET_VARIETY
+    ):
         source = (
             "FLASK_SECRET_KEY_FILE" if "FLASK_SECRET_KEY_FILE" in os.environ else "FLASK_SECRET_KEY"
         )
-        problems.append(f"{source}: use at least {_MIN_SECRET} random characters")
+        problems.append(
+            f"{source}: use at least {_MIN_SECRET} random characters (this one has "
+            f"{len(secret)}, {len(set(secret))} of them different), e.g. the output of "
+            "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+        )
     if test_config:
         config.update(test_config)
     problems += _check(config)

@@ -42,6 +42,7 @@ from app.db import db
 from app.db.reviews import fail_review, find_review, review_steps, save_steps
 from app.engine import load_record
 from app.engine.decisions import Decision, decisions
+from app.logs import short_key
 from app.searches import NICENESS
 from app.sessions import redis_client
 
@@ -162,6 +163,34 @@ def waiting_ahead(app: Flask, key: str) -> int | None:
     return position
 
 
+def warn_if_no_worker(app: Flask) -> None:
+    """Log a warning, at most once a :data:`NO_WORKER_WARNING_SECONDS` in
+    this process, when a summary waits on the queue and no review worker
+    is registered for it (none was started, or all stopped): the page
+    would say "waiting" for ever. Redis not answering says nothing here
+    (the page has its own message)."""
+    now = time.monotonic()
+    last = app.extensions.get(_NO_WORKER_WARNED)
+    if last is not None and now - last < NO_WORKER_WARNING_SECONDS:
+        return
+    try:
+        running = Worker.count(queue=review_queue(app))
+    except redis.RedisError:
+        return
+    if running == 0:
+        app.extensions[_NO_WORKER_WARNED] = now
+        app.logger.warning(
+            "reviews wait on the queue %r and no review worker is running: start one with "
+            "`flask --app app review-worker` (same FLASK_DATABASE_URL and FLASK_REDIS_URL)",
+            QUEUE,
+        )
+
+
+#: How often at most :func:`warn_if_no_worker` warns, in seconds.
+NO_WORKER_WARNING_SECONDS = 60
+_NO_WORKER_WARNED = "review_no_worker_warned"
+
+
 def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
     """The summary's job: evaluate with ``evaluate_step`` every decision of
     review ``key`` not stored yet, storing each as it is done (its
@@ -178,7 +207,7 @@ def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
                 app.logger.error(
                     "the review %s is not in this worker's database: is its "
                     "FLASK_DATABASE_URL the servers'?",
-                    key,
+                    short_key(key),
                 )
                 return
             found = decisions(load_record(review.record), review.seat)
@@ -187,10 +216,10 @@ def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
                 steps.append(evaluate_step(found[number - 1], number).to_dict())
                 if not save_steps(key, steps, finished=number == len(found)):
                     # Another job has it, further on or done: leave it be.
-                    app.logger.warning("the review %s is being computed elsewhere", key)
+                    app.logger.warning("the review %s is being computed elsewhere", short_key(key))
                     return
         except Exception:
-            app.logger.exception("the review %s failed", key)
+            app.logger.exception("the review %s failed", short_key(key))
             db.session.rollback()
             fail_review(key)
         finally:

@@ -1,12 +1,13 @@
 """Logging to standard output, one JSON object a line: a line per request
-(method, path, status, milliseconds) and a line per finished game (rule set,
-levels, result), beside the app's, the libraries' and Python's warnings and
-errors.
+(method, path, status, milliseconds, client address, request id) and a line
+per finished game (rule set, levels, result), beside the app's, the
+libraries' and Python's warnings and errors.
 
 Example lines::
 
     {"time": "2026-11-29T10:00:00.123Z", "level": "INFO", "event": "request",
-     "method": "POST", "path": "/play", "status": 303, "ms": 12.4}
+     "method": "POST", "path": "/play", "status": 303, "ms": 12.4,
+     "addr": "203.0.113.7", "id": "5f0c2a9be1d34c77"}
     {"time": "2026-11-29T10:00:00.124Z", "level": "INFO", "event": "game finished",
      "rules": "cardems", "levels": ["medium"], "result": "win", "points": [14, 9], "hands": 1}
 
@@ -17,12 +18,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from flask import Flask
+from flask import Flask, has_request_context, request
 
 if TYPE_CHECKING:
     from _typeshed import OptExcInfo
@@ -32,9 +35,19 @@ if TYPE_CHECKING:
 
 #: The loggers of the two kinds of lines; children of the app's logger.
 REQUESTS = logging.getLogger("app.requests")
-#: The health check's path, whose answers 200 are logged at DEBUG only.
-HEALTH_PATH = "/healthz"
+#: The health checks' paths, whose answers 200 are logged at DEBUG only.
+HEALTH_PATHS = ("/healthz", "/readyz")
 GAMES = logging.getLogger("app.games")
+#: The header naming a request: taken from the proxy in front when it sends
+#: one (:data:`REQUEST_ID_FORM`), else made here; sent back with the answer.
+REQUEST_ID_HEADER = "X-Request-ID"
+REQUEST_ID_FORM = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+#: Where the request's id is kept in the WSGI environ.
+REQUEST_ID_KEY = "pisti.request_id"
+#: A review page's key in a path: the key is the page's only access
+#: control, so a log shows its first :data:`KEY_SHOWN` characters only.
+REVIEW_KEY = re.compile(r"(?<=^/review/)([0-9a-f]{8})[0-9a-f]{56}")
+KEY_SHOWN = 8
 
 
 def init_logging(app: Flask) -> None:
@@ -58,6 +71,13 @@ def init_logging(app: Flask) -> None:
     logging.captureWarnings(True)
 
 
+def short_key(key: str) -> str:
+    """A review's key as logs show it: its first :data:`KEY_SHOWN`
+    characters and "…" (enough to find it in the database; the whole key
+    opens the review)."""
+    return f"{key[:KEY_SHOWN]}…"
+
+
 def first_line(error: BaseException) -> str:
     """What went wrong, in one line and without the traceback: a database
     error's own driver message (SQLAlchemy's adds a help link), else the
@@ -72,7 +92,18 @@ def json_handler() -> logging.Handler:
     (for other loggers to share the format, such as the server's)."""
     handler = _StdoutHandler()
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(_with_request_id)
     return handler
+
+
+def _with_request_id(record: logging.LogRecord) -> bool:
+    """Give a record logged while a request is handled that request's id
+    (``request_id``), to find the request's own line."""
+    if has_request_context() and not hasattr(record, "request_id"):
+        request_id = request.environ.get(REQUEST_ID_KEY)
+        if request_id is not None:
+            record.request_id = request_id
+    return True
 
 
 def log_game_finished(table: Table) -> None:
@@ -113,6 +144,8 @@ class JsonFormatter(logging.Formatter):
             "event": record.getMessage(),
             **getattr(record, "fields", {}),
         }
+        if hasattr(record, "request_id"):
+            line["request_id"] = record.request_id
         if record.exc_info:
             line["error"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
@@ -120,11 +153,15 @@ class JsonFormatter(logging.Formatter):
 
 class RequestLog:
     """WSGI middleware logging each request once it is answered: method,
-    path (no query string), status and the time the app took, in
-    milliseconds. It wraps the whole app, so answers made before a view runs
-    (a 503 with the session store down, a 413) are logged too. A health
-    check answered 200 (a container's, every 30 s) is logged at ``DEBUG``
-    only; one that fails, at ``INFO`` like every other request."""
+    path (no query string; a review's key cut short, :func:`short_key`),
+    status, the time the app took in milliseconds, the client's address (the
+    one ``FLASK_TRUSTED_PROXIES`` forwarded, with proxies trusted) and the
+    request's id, which the answer carries as ``X-Request-ID`` (the proxy's
+    own, when it sent a plain one). It wraps the whole app, so answers made
+    before a view runs (a 503 with the session store down, a 413) are
+    logged too. A health check answered 200 (a container's, every 30 s) is
+    logged at ``DEBUG`` only; one that fails, at ``INFO`` like every other
+    request."""
 
     def __init__(self, app: WSGIApplication) -> None:
         self.app = app
@@ -133,27 +170,33 @@ class RequestLog:
         """Call the wrapped app, then log the request."""
         start = time.perf_counter()
         status: list[str] = []
+        given = environ.get("HTTP_X_REQUEST_ID", "")
+        request_id = given if REQUEST_ID_FORM.fullmatch(given) else uuid.uuid4().hex[:16]
+        environ[REQUEST_ID_KEY] = request_id
 
         def record_status(
             line: str, headers: list[tuple[str, str]], exc_info: OptExcInfo | None = None
         ) -> Callable[[bytes], object]:
             status.append(line)
-            return start_response(line, headers, exc_info)
+            return start_response(line, [*headers, (REQUEST_ID_HEADER, request_id)], exc_info)
 
         try:
             return self.app(environ, record_status)
         finally:
-            path = environ.get("PATH_INFO")
+            path = environ.get("PATH_INFO", "")
             code = int(status[-1].split()[0]) if status else 500
-            level = logging.DEBUG if path == HEALTH_PATH and code == 200 else logging.INFO
+            level = logging.DEBUG if path in HEALTH_PATHS and code == 200 else logging.INFO
             if REQUESTS.isEnabledFor(level):
                 # Logger.info would also look up the caller's file and line
                 # in the stack, which the line does not show.
                 fields = {
                     "method": environ.get("REQUEST_METHOD"),
-                    "path": path,
+                    "path": REVIEW_KEY.sub(r"\1…", path),
                     "status": code,
                     "ms": round((time.perf_counter() - start) * 1000, 1),
+                    # ProxyFix, inside, put the forwarded address in place.
+                    "addr": environ.get("REMOTE_ADDR"),
+                    "id": request_id,
                 }
                 REQUESTS.handle(
                     REQUESTS.makeRecord(

@@ -21,6 +21,7 @@ the game state.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import random
@@ -29,6 +30,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any, TypeVar
 
 from app.ai import BOTS, is_searching, make_bot
@@ -67,11 +69,39 @@ class SearchBusy(Exception):
 
 
 def cores() -> int:
-    """Return the number of CPU cores this process may run on."""
+    """Return the number of CPU cores this process may use: those it may run
+    on (a container's ``cpuset``), fewer when its cgroup's CPU quota (a
+    container's ``--cpus``, compose's ``cpus``) allows less, rounded up."""
     try:
-        return len(os.sched_getaffinity(0))
+        usable = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+        usable = os.cpu_count() or 1
+    quota = cpu_quota()
+    if quota is not None:
+        usable = min(usable, math.ceil(quota))
+    return max(1, usable)
+
+
+#: Where the process's cgroup is mounted (its own, in a container).
+CGROUP = Path("/sys/fs/cgroup")
+
+
+def cpu_quota() -> float | None:
+    """Return the cores' worth of CPU time the process's cgroup allows (1.5
+    for ``--cpus 1.5``), read from cgroup v2's ``cpu.max`` or v1's
+    ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us`` under :data:`CGROUP`;
+    ``None`` with no quota or no cgroup to read."""
+    try:
+        limit, every = (CGROUP / "cpu.max").read_text().split()
+        return None if limit == "max" else int(limit) / int(every)
+    except (OSError, ValueError):
+        pass
+    try:
+        quota = int((CGROUP / "cpu" / "cpu.cfs_quota_us").read_text())
+        period = int((CGROUP / "cpu" / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return quota / period if quota > 0 and period > 0 else None
 
 
 class SearchPool:

@@ -41,7 +41,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import create_app, jobs, searches
 from .config import hide_password
-from .db import SCHEMA
+from .db import SCHEMA, db
 from .logs import first_line, json_handler
 from .sessions import FileSessions
 from .web.security import HEADERS
@@ -238,12 +238,15 @@ def main(argv: list[str] | None = None) -> int:
     _describe_setup(app, waitress_log)
     searches.POOL.start()
     signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     host, port = server.getsockname()[:2]
     waitress_log.info("serving on %s", address_url(str(host), int(port)))
     try:
         server.run()
     finally:
         searches.shutdown()
+    # A stop asked for, told from a crash (which logs its error instead).
+    waitress_log.info("stopped on %s", _STOPPED_BY[-1] if _STOPPED_BY else "request")
     return 0
 
 
@@ -284,7 +287,10 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         shared, sessions = False, f"files in {store.folder.resolve()}"
     else:
         shared, sessions = True, f"Redis at {hide_password(config['REDIS_URL'])}"
-    database = hide_password(config["SQLALCHEMY_DATABASE_URI"])
+    # The engine's URL: a relative SQLite path made absolute (Flask-SQLAlchemy
+    # puts it in the instance folder).
+    with app.app_context():
+        database = db.engine.url.render_as_string(hide_password=True)
     key_file = os.environ.get("FLASK_SECRET_KEY_FILE")
     own_key = "FLASK_SECRET_KEY" not in os.environ and key_file is None
     if own_key:
@@ -312,6 +318,18 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         schema,
         key,
         reviews,
+        # The same, field by field, for a log reader.
+        extra={
+            "fields": {
+                "version": release,
+                "sessions": sessions,
+                "database": database,
+                "schema": after,
+                "schema_before": before,
+                "secret_key": key,
+                "review_summaries": reviews,
+            }
+        },
     )
     if shared and own_key:
         app.logger.warning(
@@ -321,7 +339,12 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         )
 
 
+#: The signals that stopped the server, by name (logged once it stopped).
+_STOPPED_BY: list[str] = []
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
+    _STOPPED_BY.append(signal.Signals(signum).name)
     # waitress's loop ends cleanly on KeyboardInterrupt.
     raise KeyboardInterrupt
 

@@ -76,7 +76,7 @@ from .web.errors import (
 REDIS_CONNECT_TIMEOUT = 1.0
 REDIS_TIMEOUT = 2.0
 #: Endpoints that never load or store a session.
-_STORELESS = {"static", "game.healthz"}
+_STORELESS = {"static", "game.healthz", "game.readyz"}
 #: The stored session's version number (a key of the stored data only).
 VERSION = "_v"
 #: Flask-WTF's key for the CSRF token's secret half in the session.
@@ -262,6 +262,16 @@ class VersionedSessions(ServerSideSessionInterface):
         which must outlive the bound: it tells a form sent twice to refuse);
         beyond the ``SESSIONS_PER_ADDRESS`` setting, drop that address's
         idlest sessions (:func:`_dropped_for_address` logs it)."""
+        raise NotImplementedError
+
+    def check_ready(self) -> None:
+        """Check that the store can be used now (for ``/readyz``).
+
+        Raises:
+            OSError: the file store's folder cannot be written (read-only,
+                full).
+            redis.RedisError: Redis does not answer.
+        """
         raise NotImplementedError
 
     # Flask's session interface.
@@ -654,6 +664,9 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
         value = self.cache.get(key)
         return value if isinstance(value, str) else None
 
+    def check_ready(self) -> None:
+        _check_writable(self.folder)
+
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         key = f"{self.key_prefix}address:{address}"
         with self._lock(key):
@@ -779,6 +792,9 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
     def _claimed(self, key: str) -> str | None:
         value = self.client.get(key)
         return value.decode() if isinstance(value, bytes) else None
+
+    def check_ready(self) -> None:
+        self.client.ping()
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
         # The session is stored: a count that fails only skips this bound

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import logging
 import os
 import sys
 from pathlib import Path
@@ -144,6 +145,7 @@ def _upgrade() -> tuple[str | None, str | None]:
     """
     before = _revision()
     if _schema_command():
+        _tell_schema_command(before)
         return before, before
     if before is not None:
         try:
@@ -156,6 +158,29 @@ def _upgrade() -> tuple[str | None, str | None]:
     # Another replica may have upgraded while this one waited for the lock.
     before = current_app.extensions.pop(FOUND, before)
     return before, _revision()
+
+
+def _tell_schema_command(before: str | None) -> None:
+    """For a ``flask db`` command: say on standard error which database it
+    works on and the revision it is at, and let Alembic's own lines for each
+    migration it runs ("Running upgrade 0008_… -> 0009_…") through, so an
+    upgrade by hand shows what it did."""
+    where = db.engine.url.render_as_string(hide_password=True)
+    click.echo(f"Database {where}: {'empty' if before is None else f'at {before}'}", err=True)
+    migrations = logging.getLogger("alembic.runtime.migration")
+    if not any(getattr(h, "name", None) == _SCHEMA_LINES for h in migrations.handlers):
+        said = logging.StreamHandler(sys.stderr)
+        said.set_name(_SCHEMA_LINES)
+        said.setFormatter(logging.Formatter("%(message)s"))
+        said.addFilter(lambda record: record.getMessage().startswith("Running "))
+        migrations.addHandler(said)
+    migrations.setLevel(logging.INFO)
+    # Not also as the server's JSON lines.
+    migrations.propagate = False
+
+
+#: The name of the handler of :func:`_tell_schema_command`.
+_SCHEMA_LINES = "pisti-schema-command"
 
 
 def _revision() -> str | None:

@@ -24,10 +24,12 @@ from flask import (
 from flask_babel import get_locale
 from flask_limiter import RateLimitExceeded
 from markupsafe import Markup
+from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.urls import uri_to_iri
 from werkzeug.wrappers import Response as BaseResponse
 
+from app import jobs
 from app.ai import DEFAULT_LEVEL, LEVELS
 from app.db import db
 from app.engine import (
@@ -45,6 +47,7 @@ from app.engine import (
     rules_to_query,
 )
 from app.logs import first_line, log_game_finished
+from app.sessions import VersionedSessions
 from app.story.cast import CAST
 
 from . import daily, i18n, links, players, store, story, templating
@@ -170,8 +173,40 @@ def _page_globals() -> dict:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """Answer container health checks."""
+    """Answer container health checks: the process takes requests (it
+    reads neither the database nor the session store; see :func:`readyz`)."""
     return Response('{"status": "ok"}', mimetype="application/json")
+
+
+@bp.get("/readyz")
+def readyz() -> tuple[Response, int]:
+    """Answer readiness checks: 200 ``{"status": "ready"}`` when the
+    database, the session store (Redis, or the sessions folder written to)
+    and the review queue's Redis, when there is one, answer now; else 503
+    ``{"status": "unready", "failing": [...]}`` naming which of
+    ``"database"``, ``"sessions"``, ``"review queue"`` did not (each logged
+    with why)."""
+    failing: list[tuple[str, Exception]] = []
+    try:
+        db.session.execute(text("SELECT 1"))
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        failing.append(("database", error))
+    try:
+        cast(VersionedSessions, current_app.session_interface).check_ready()
+    except (OSError, redis.RedisError) as error:
+        failing.append(("sessions", error))
+    if jobs.uses_queue(current_app):
+        try:
+            jobs.review_queue(current_app).connection.ping()
+        except redis.RedisError as error:
+            failing.append(("review queue", error))
+    for name, why in failing:
+        current_app.logger.warning("not ready: the %s: %s", name, first_line(why))
+    if failing:
+        body = {"status": "unready", "failing": [name for name, _ in failing]}
+        return Response(json.dumps(body), mimetype="application/json"), 503
+    return Response('{"status": "ready"}', mimetype="application/json"), 200
 
 
 @bp.get("/")

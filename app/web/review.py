@@ -81,6 +81,7 @@ from app.engine import (
 from app.engine.decisions import Decision, decisions
 from app.engine.rules import MAX_PLAYED_POINTS
 from app.engine.rules import POINTS as POINT_OPTIONS
+from app.logs import short_key
 
 from . import daily, errors, game, i18n, store
 from .errors import RETRY_AFTER
@@ -608,7 +609,9 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
     try:
         queued = jobs.enqueue_summary(app, review.key, MAX_SUMMARIES)
     except RedisError:
-        app.logger.warning("the review queue is not answering; review %s not started", review.key)
+        app.logger.warning(
+            "the review queue is not answering; review %s not started", short_key(review.key)
+        )
         release_review(review.key)
         return "down"
     if not queued:
@@ -625,7 +628,9 @@ def _job_lost(review: Review) -> bool:
         return False
     if not jobs.job_lost(app, review.key, review.updated_at, utcnow()):
         return False
-    app.logger.warning("the review %s's job was lost or failed in its worker", review.key)
+    app.logger.warning(
+        "the review %s's job was lost or failed in its worker", short_key(review.key)
+    )
     fail_review(review.key)
     return True
 
@@ -635,7 +640,10 @@ def _ahead(review: Review) -> int | None:
     app = cast(Any, current_app)._get_current_object()
     if review.status != "running" or not jobs.uses_queue(app):
         return None
-    return jobs.waiting_ahead(app, review.key)
+    ahead = jobs.waiting_ahead(app, review.key)
+    if ahead is not None:
+        jobs.warn_if_no_worker(app)
+    return ahead
 
 
 def _summarize(app: Flask, key: str) -> None:

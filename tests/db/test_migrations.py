@@ -13,6 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import func, select, text
+from sqlalchemy.engine import make_url
 
 from app import StartupError, create_app
 from app.db import MIGRATIONS, db, queries
@@ -89,18 +90,31 @@ def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
         "FLASK_DATABASE_URL": database_url,
     }
 
+    said: list[str] = []
+
     def flask(*words: str) -> str:
         command = [sys.executable, "-m", "flask", "--app", "app", *words]
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
+        said.append(done.stderr)
         return done.stdout
 
     flask("db", "downgrade", "0008_results_house")
+    assert said[-1].splitlines()[-1].startswith(f"Running downgrade {HEAD} -> 0008_results_house")
     assert flask("db", "current").strip() == "0008_results_house"
     assert flask("db", "history").startswith("0008_results_house -> 0009")
     assert flask("db", "current").strip() == "0008_results_house"
+    # Which database, and what the upgrade did, on standard error; no
+    # password.
+    where = make_url(database_url).render_as_string(hide_password=True)
+    assert said[-1] == f"Database {where}: at 0008_results_house\n"
     flask("db", "upgrade")
+    first, ran = said[-1].splitlines()
+    assert first == f"Database {where}: at 0008_results_house"
+    assert ran.startswith(f"Running upgrade 0008_results_house -> {HEAD}, ")
     assert flask("db", "current").strip() == f"{HEAD} (head)"
+    flask("db", "upgrade")
+    assert said[-1] == f"Database {where}: at {HEAD}\n"
 
 
 def test_of_two_servers_starting_at_once_one_says_it_upgraded(database_url, tmp_path):

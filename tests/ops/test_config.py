@@ -36,7 +36,7 @@ def clean_environment(monkeypatch):
 
 
 def test_defaults(tmp_path):
-    app = create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+    app = create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)})
     assert app.config["SESSION_BACKEND"] == "filesystem"
     assert isinstance(app.session_interface, FileSessions)
     assert app.permanent_session_lifetime == timedelta(days=31)
@@ -50,7 +50,7 @@ def test_a_relative_session_folder_is_under_the_instance_folder(monkeypatch, tmp
     instance = tmp_path / "instance"
     monkeypatch.setattr(Flask, "auto_find_instance_path", lambda _app: str(instance))
     monkeypatch.chdir(tmp_path)
-    app = create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": "games"})
+    app = create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": "games"})
     assert app.session_interface.folder == instance / "games"
     assert (instance / "games").is_dir() and not (tmp_path / "games").exists()
 
@@ -118,8 +118,8 @@ def test_secrets_are_read_from_the_files_the_file_variables_name(monkeypatch, tm
             "FLASK_SECRET_KEY_FILE: use at least 16 random characters",
         ),
         (
-            {"FLASK_SECRET_KEY_FILE": "{dir}/key", "FLASK_SECRET_KEY": "k" * 20},
-            {"key": "k" * 20},
+            {"FLASK_SECRET_KEY_FILE": "{dir}/key", "FLASK_SECRET_KEY": "0123456789abcdefghij"},
+            {"key": "0123456789abcdefghij"},
             "FLASK_SECRET_KEY_FILE: set FLASK_SECRET_KEY or FLASK_SECRET_KEY_FILE, not both",
         ),
         (
@@ -156,7 +156,7 @@ def test_a_file_variable_that_cannot_be_used_stops_start_up(
         monkeypatch.setenv(name, value.format(dir=tmp_path))
     test_config = {"SESSION_FILE_DIR": str(tmp_path)}
     if not any(name.startswith("FLASK_SECRET_KEY") for name in env):
-        test_config["SECRET_KEY"] = "x" * 16
+        test_config["SECRET_KEY"] = "0123456789abcdef"
     with pytest.raises(ConfigError) as raised:
         create_app(test_config)
     assert message.format(dir=tmp_path) in str(raised.value)
@@ -220,6 +220,16 @@ def test_a_file_variable_that_cannot_be_used_stops_start_up(
         ),
         ({"FLASK_SECRET_KEY": "short"}, "FLASK_SECRET_KEY: use at least 16 random characters"),
         (
+            {"FLASK_SECRET_KEY": "a" * 16},
+            "FLASK_SECRET_KEY: use at least 16 random characters (this one has 16, 1 of them "
+            "different), e.g. the output of python3 -c 'import secrets; "
+            "print(secrets.token_hex(32))'",
+        ),
+        (
+            {"FLASK_SECRET_KEY": "abcabcabcabcabcabcab"},
+            "FLASK_SECRET_KEY: use at least 16 random characters (this one has 20, 3 of",
+        ),
+        (
             {"FLASK_SESION_BACKEND": "redis"},
             "FLASK_SESION_BACKEND: unknown setting (did you mean FLASK_SESSION_BACKEND?",
         ),
@@ -259,7 +269,7 @@ def test_broken_values_stop_start_up(monkeypatch, tmp_path, env, message):
         create_app(
             {"SESSION_FILE_DIR": str(tmp_path)}
             if "FLASK_SECRET_KEY" in env
-            else {"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)}
+            else {"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)}
         )
     assert message in str(raised.value)
 
@@ -278,7 +288,7 @@ def test_broken_values_stop_start_up(monkeypatch, tmp_path, env, message):
 def test_a_refused_url_is_shown_without_its_password(monkeypatch, tmp_path, name, value, shown):
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError) as raised:
-        create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+        create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)})
     assert f"not {shown!r}" in str(raised.value)
     assert "S3cret" not in str(raised.value)
 
@@ -302,7 +312,7 @@ def test_a_password_that_needs_percent_encoding_is_refused(
     # the driver's error would show that part.
     monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError) as raised:
-        create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+        create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)})
     message = str(raised.value)
     assert f"{name}: percent-encode the user name and password" in message
     assert "%40" in message
@@ -321,7 +331,7 @@ def test_a_password_that_needs_percent_encoding_is_refused(
 def test_database_urls_sqlalchemy_reads_whole_are_taken(monkeypatch, tmp_path, url):
     monkeypatch.setenv("FLASK_DATABASE_URL", url)
     with pytest.raises(StartupError) as raised:  # nothing listens on port 1
-        create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+        create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)})
     assert "port 1 failed: Connection refused" in str(raised.value)
     assert "S3cret" not in str(raised.value) and "pa/ss" not in str(raised.value)
 
@@ -352,7 +362,7 @@ def test_encoded_passwords_and_paths_with_at_signs_are_taken(monkeypatch, tmp_pa
     folder.mkdir()
     monkeypatch.setenv("FLASK_DATABASE_URL", f"sqlite:///{folder / 'pisti.db'}")
     monkeypatch.setenv("FLASK_REDIS_URL", "redis://:p%40ss%231@127.0.0.1:1/0")
-    create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+    create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)})
 
 
 def test_every_problem_is_named_at_once(monkeypatch):
@@ -360,7 +370,7 @@ def test_every_problem_is_named_at_once(monkeypatch):
     monkeypatch.setenv("FLASK_LOG_LEVEL", "chatty")
     monkeypatch.setenv("FLASK_TYPO", "1")
     with pytest.raises(ConfigError) as raised:
-        create_app({"SECRET_KEY": "x" * 16})
+        create_app({"SECRET_KEY": "0123456789abcdef"})
     lines = str(raised.value).splitlines()
     assert lines[0] == "configuration error:"
     assert [line.split(":")[0].strip() for line in lines[1:]] == [
@@ -374,7 +384,7 @@ def test_the_flask_commands_own_variables_are_not_settings(monkeypatch, tmp_path
     monkeypatch.setenv("FLASK_APP", "app")
     monkeypatch.setenv("FLASK_DEBUG", "0")
     monkeypatch.setenv("FLASK_RUN_PORT", "8001")
-    app = create_app({"SECRET_KEY": "x" * 16, "SESSION_FILE_DIR": str(tmp_path)})
+    app = create_app({"SECRET_KEY": "0123456789abcdef", "SESSION_FILE_DIR": str(tmp_path)})
     assert app.config["DEBUG"] == 0
 
 
@@ -410,7 +420,7 @@ def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.Comple
     return subprocess.run(
         [sys.executable, "-m", "app.serve", *args],
         cwd=ROOT,
-        env={**os.environ, "FLASK_SECRET_KEY": "x" * 16, **env},
+        env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
         capture_output=True,
         text=True,
         timeout=60,
@@ -456,7 +466,7 @@ def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, messag
         done = subprocess.run(
             [sys.executable, "-m", "flask", "--app", "app", *args],
             cwd=ROOT,
-            env={**os.environ, "FLASK_SECRET_KEY": "x" * 16, **env},
+            env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
             capture_output=True,
             text=True,
             timeout=60,
@@ -499,7 +509,7 @@ def test_the_flask_commands_say_a_configuration_error_without_a_traceback(tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
         cwd=ROOT,
-        env={**os.environ, "FLASK_SECRET_KEY": "x" * 16, "FLASK_EXPERT_MS": "0"},
+        env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", "FLASK_EXPERT_MS": "0"},
         capture_output=True,
         text=True,
         timeout=60,
@@ -536,11 +546,20 @@ def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
         "secret key: FLASK_SECRET_KEY; review summaries: in this process",
         line,
     ), line
+    # The same field by field, for a log reader.
+    said = json.loads(line)
+    assert said["sessions"] == f"files in {tmp_path}"
+    assert said["database"] == f"sqlite:///{database}"
+    assert (said["schema_before"], said["secret_key"]) == (None, "FLASK_SECRET_KEY")
+    assert said["schema"] in line and said["version"] in line
     # The players' database is for the server's user only, and its log
     # (which holds every change until a checkpoint) too.
     assert database.stat().st_mode & 0o777 == 0o600
     wal = database.with_name(database.name + "-wal")
     assert wal.exists() and wal.stat().st_mode & 0o777 == 0o600
+    # A stop asked for says so (a crash logs its error instead).
+    server.stop()
+    assert '"event": "stopped on SIGTERM"' in server.log.read_text().splitlines()[-1]
 
 
 def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, tmp_path, capfd):
@@ -561,14 +580,14 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     assert said[1]["event"].startswith(
         "sessions are in Redis but the secret key is this instance's own: set FLASK_SECRET_KEY"
     )
-    monkeypatch.setenv("FLASK_SECRET_KEY", "k" * 32)
+    monkeypatch.setenv("FLASK_SECRET_KEY", "0123456789abcdef" * 2)
     app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
     capfd.readouterr()
     serve_module._describe_setup(app, app.logger)
     said = capfd.readouterr().out.splitlines()
     assert len(said) == 1 and "secret key: FLASK_SECRET_KEY" in said[0]
     monkeypatch.delenv("FLASK_SECRET_KEY")
-    (tmp_path / "key").write_text("k" * 32)
+    (tmp_path / "key").write_text("0123456789abcdef" * 2)
     monkeypatch.setenv("FLASK_SECRET_KEY_FILE", str(tmp_path / "key"))
     app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
     capfd.readouterr()
@@ -585,7 +604,7 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
         cwd=ROOT,
         env={
             **os.environ,
-            "FLASK_SECRET_KEY": "x" * 16,
+            "FLASK_SECRET_KEY": "0123456789abcdef",
             "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
             "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
         },
@@ -609,6 +628,7 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
             os.killpg(server.pid, signal.SIGKILL)
     assert server.returncode == 0
     assert "serving on" in output
+    assert '"event": "stopped on SIGINT"' in output.splitlines()[-1]
     assert "Traceback" not in output and "KeyboardInterrupt" not in output
 
 

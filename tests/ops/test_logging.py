@@ -45,6 +45,38 @@ def test_one_line_per_request(served_app, capsys):
         assert isinstance(line["ms"], float) and line["ms"] >= 0
 
 
+def test_a_request_line_names_the_client_and_the_request(tmp_path, capsys):
+    app = create_app(
+        {"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "TRUSTED_PROXIES": 1}
+    )
+    client = app.test_client()
+    made = client.get("/", headers={"X-Forwarded-For": "203.0.113.7"})
+    given = client.get("/", headers={"X-Request-ID": "proxy-7f3a.1"})
+    odd = client.get("/", headers={"X-Request-ID": "two words"})
+    made_line, given_line, odd_line = lines(capsys.readouterr().out)
+    assert made_line["addr"] == "203.0.113.7" and given_line["addr"] == "127.0.0.1"
+    assert re.fullmatch(r"[0-9a-f]{16}", made_line["id"])
+    assert made.headers["X-Request-ID"] == made_line["id"]
+    # A proxy's own plain id is kept, to match its log; another is not.
+    assert given.headers["X-Request-ID"] == given_line["id"] == "proxy-7f3a.1"
+    assert odd.headers["X-Request-ID"] == odd_line["id"] != "two words"
+
+
+def test_a_warning_during_a_request_carries_its_id(served_app, capsys):
+    refused = served_app.test_client().post("/new", data={"rules": "cardems"})
+    assert refused.status_code == 400
+    warning, request = lines(capsys.readouterr().out)
+    assert warning["event"].startswith("form refused: ")
+    assert warning["request_id"] == request["id"] == refused.headers["X-Request-ID"]
+
+
+def test_a_review_key_is_cut_short_in_the_log(served_app, capsys):
+    key = "0123abcd" + "e" * 56
+    served_app.test_client().get(f"/review/{key}/3")
+    (line,) = lines(capsys.readouterr().out)
+    assert line["path"] == "/review/0123abcd…/3"
+
+
 def test_a_passing_health_check_is_logged_only_at_debug(tmp_path, capsys):
     for level, logged in (("INFO", []), ("DEBUG", [("/healthz", 200, "DEBUG")])):
         app = create_app(

@@ -224,6 +224,35 @@ def test_the_review_worker_command_runs_the_queue(queue_app, queue, redis_server
     assert done.returncode == 0, done.stderr
     assert status(client, key) == summary_status("done", total, total)
     assert queue.count == 0
+    # Its first line says what it works on, as the server's does.
+    first = json.loads(done.stdout.splitlines()[0])
+    assert first["event"] == (
+        f"review worker: queue 'pisti-reviews' in Redis at {redis_server.url}; "
+        f"database: {env['FLASK_DATABASE_URL']}"
+    )
+    assert first["database"] == env["FLASK_DATABASE_URL"]
+
+
+def test_a_review_waiting_with_no_worker_running_is_warned_of(
+    queue_app, queue, caplog, monkeypatch
+):
+    key, _ = kept(queue_app, "queue-no-worker")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    status(client, key)
+    status(client, key)
+    warned = [r for r in caplog.records if "no review worker is running" in r.getMessage()]
+    assert len(warned) == 1  # not one a poll
+    assert warned[0].levelname == "WARNING"
+    # Past the quiet time it says so again; with a worker registered, not.
+    monkeypatch.setattr(jobs, "NO_WORKER_WARNING_SECONDS", 0)
+    caplog.clear()
+    status(client, key)
+    assert any("no review worker is running" in r.getMessage() for r in caplog.records)
+    Worker([queue], connection=queue.connection).register_birth()
+    caplog.clear()
+    status(client, key)
+    assert not any("no review worker is running" in r.getMessage() for r in caplog.records)
 
 
 def test_the_review_worker_command_needs_a_queue(tmp_path):

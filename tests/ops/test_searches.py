@@ -145,3 +145,28 @@ def test_an_expert_game_plays_through_the_pool(app, client):
 
 def _token(page: str) -> str:
     return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+@pytest.mark.parametrize(
+    ("files", "quota", "used"),
+    [
+        ({"cpu.max": "max 100000\n"}, None, 2),
+        ({"cpu.max": "50000 100000\n"}, 0.5, 1),
+        ({"cpu.max": "150000 100000\n"}, 1.5, 2),
+        ({"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"}, None, 2),
+        ({"cpu/cpu.cfs_quota_us": "100000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 1.0, 1),
+        ({}, None, 2),
+    ],
+    ids=["v2-none", "v2-half", "v2-one-and-a-half", "v1-none", "v1-one", "no-cgroup"],
+)
+def test_a_cpu_quota_bounds_the_workers(tmp_path, monkeypatch, files, quota, used):
+    # A container run with --cpus gets as many search workers as its quota
+    # allows (rounded up), not one per core of the machine.
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.setattr(searches, "CGROUP", tmp_path)
+    monkeypatch.setattr(searches.os, "sched_getaffinity", lambda pid: {0, 1})  # two cores
+    assert searches.cpu_quota() == quota
+    assert searches.cores() == used
+    assert searches.SearchPool().processes == used
