@@ -91,8 +91,9 @@ _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 #: The port at the end of ``host:port`` (``[::1]`` has none).
 _PORT = re.compile(r":([0-9]{1,5})$")
 _MIN_SECRET = 16
-#: ... and at least this many different ones (not "aaaa…" nor "abab…").
-_MIN_SECRET_VARIETY = 8
+#: ... and at least this many different ones: not "aaaa…", "abab…", "abcabc…"
+#: (16 random hex digits have fewer about once in a billion).
+_MIN_SECRET_VARIETY = 4
 #: The longest an idle game may be kept, in seconds (ten years): the file
 #: store writes a session's expiry time as a 32-bit number of seconds.
 MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600

@@ -122,7 +122,7 @@ def enqueue_summary(app: Flask, key: str, limit: int) -> bool:
         job_timeout=JOB_TIMEOUT,
         result_ttl=0,
         failure_ttl=FAILURE_TTL,
-        description=f"review summary {key[:12]}",
+        description=f"review summary {short_key(key)}",
     )
     return True
 

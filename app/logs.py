@@ -44,10 +44,16 @@ REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_FORM = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Where the request's id is kept in the WSGI environ.
 REQUEST_ID_KEY = "pisti.request_id"
-#: A review page's key in a path: the key is the page's only access
+#: A review's key (64 hex digits), wherever a line has one (a path, the
+#: review worker's job lines): the key is the review page's only access
 #: control, so a log shows its first :data:`KEY_SHOWN` characters only.
-REVIEW_KEY = re.compile(r"(?<=^/review/)([0-9a-f]{8})[0-9a-f]{56}")
+REVIEW_KEY = re.compile(r"([0-9a-fA-F]{8})[0-9a-fA-F]{56}")
 KEY_SHOWN = 8
+
+
+def cut_keys(text: str) -> str:
+    """``text`` with every review key in it cut short (:func:`short_key`)."""
+    return REVIEW_KEY.sub(r"\1…", text)
 
 
 def init_logging(app: Flask) -> None:
@@ -64,7 +70,7 @@ def init_logging(app: Flask) -> None:
     app.logger.handlers[:] = [handler]
     app.logger.setLevel(app.config["LOG_LEVEL"])
     app.logger.propagate = False
-    app.wsgi_app = RequestLog(app.wsgi_app)
+    app.wsgi_app = RequestLog(app.wsgi_app, proxy_ids=bool(app.config["TRUSTED_PROXIES"]))
     root = logging.getLogger()
     if not any(isinstance(existing, _StdoutHandler) for existing in root.handlers):
         root.addHandler(handler)
@@ -133,15 +139,19 @@ def log_game_finished(table: Table) -> None:
 class JsonFormatter(logging.Formatter):
     """Format a record as one JSON object: time (UTC, ISO 8601), level,
     event (the message), the record's ``fields`` extra, and ``error`` (the
-    traceback) when it carries an exception."""
+    traceback) when it carries an exception. RQ's lines name a review's job
+    by the review's key: there it is cut short (:func:`cut_keys`)."""
 
     def format(self, record: logging.LogRecord) -> str:
         """Return ``record`` as a single line of JSON."""
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        event = record.getMessage()
+        if record.name.split(".")[0] == "rq":
+            event = cut_keys(event)
         line: dict[str, Any] = {
             "time": f"{stamp}.{int(record.msecs):03d}Z",
             "level": record.levelname,
-            "event": record.getMessage(),
+            "event": event,
             **getattr(record, "fields", {}),
         }
         if hasattr(record, "request_id"):
@@ -156,21 +166,23 @@ class RequestLog:
     path (no query string; a review's key cut short, :func:`short_key`),
     status, the time the app took in milliseconds, the client's address (the
     one ``FLASK_TRUSTED_PROXIES`` forwarded, with proxies trusted) and the
-    request's id, which the answer carries as ``X-Request-ID`` (the proxy's
-    own, when it sent a plain one). It wraps the whole app, so answers made
+    request's id, which the answer carries as ``X-Request-ID`` (with
+    ``proxy_ids``, proxies being trusted, the proxy's own when it sent a
+    plain one; a client's is never taken). It wraps the whole app, so answers made
     before a view runs (a 503 with the session store down, a 413) are
     logged too. A health check answered 200 (a container's, every 30 s) is
     logged at ``DEBUG`` only; one that fails, at ``INFO`` like every other
     request."""
 
-    def __init__(self, app: WSGIApplication) -> None:
+    def __init__(self, app: WSGIApplication, proxy_ids: bool = False) -> None:
         self.app = app
+        self.proxy_ids = proxy_ids
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Call the wrapped app, then log the request."""
         start = time.perf_counter()
         status: list[str] = []
-        given = environ.get("HTTP_X_REQUEST_ID", "")
+        given = environ.get("HTTP_X_REQUEST_ID", "") if self.proxy_ids else ""
         request_id = given if REQUEST_ID_FORM.fullmatch(given) else uuid.uuid4().hex[:16]
         environ[REQUEST_ID_KEY] = request_id
 
@@ -191,7 +203,7 @@ class RequestLog:
                 # in the stack, which the line does not show.
                 fields = {
                     "method": environ.get("REQUEST_METHOD"),
-                    "path": REVIEW_KEY.sub(r"\1…", path),
+                    "path": cut_keys(path),
                     "status": code,
                     "ms": round((time.perf_counter() - start) * 1000, 1),
                     # ProxyFix, inside, put the forwarded address in place.

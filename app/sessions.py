@@ -194,30 +194,42 @@ class VersionedSessions(ServerSideSessionInterface):
         """
         raise NotImplementedError
 
-    def claim_first_start(self, browser: str, sid: str) -> bool:
+    def claim_first_start(self, browser: str, sid: str, form: str) -> bool:
         """Claim a game start by a browser with no session for
         :data:`FIRST_START_SECONDS` (``browser``: its CSRF cookie, which it
         sends with every form; ``sid``: the id the new game is stored
-        under): ``False`` when it was claimed already. Two such starts sent
-        at once (a double click) have no session between them to tell one
-        from the other; the claim does, and leads a start sent again to the
+        under; ``form``: a digest of the start's form, without spaces):
+        ``False`` when it was claimed already. Two such starts sent at once
+        (a double click) have no session between them to tell one from the
+        other; the claim does, and leads the same form sent again to the
         game the first one stored (:meth:`follow_first_start`).
 
         Raises:
             redis.RedisError: Redis did not answer (the Redis store).
             StoreWriteFailed: the file store cannot write (a 503).
         """
-        return self._add(self._start_key(browser), sid, FIRST_START_SECONDS)
+        return self._add(self._start_key(browser), f"{sid} {form}", FIRST_START_SECONDS)
 
-    def follow_first_start(self, session: VersionedSession, browser: str) -> bool:
+    def first_start_form(self, browser: str) -> str | None:
+        """The ``form`` digest of ``browser``'s claimed first start, or
+        ``None`` with no claim (:meth:`claim_first_start`).
+
+        Raises:
+            redis.RedisError: Redis did not answer (the Redis store).
+        """
+        claimed = self._claimed(self._start_key(browser))
+        return None if claimed is None else claimed.partition(" ")[2]
+
+    def follow_first_start(self, session: VersionedSession, browser: str, form: str) -> bool:
         """Load into ``session`` (one that holds nothing) the game that
         ``browser``'s first start, claimed in the last
-        :data:`FIRST_START_SECONDS`, stored, and return ``True``; ``False``
-        when there is none (no claim, or its game not stored within
-        :data:`FIRST_START_WAIT`). The
-        answer that carried that game's id was lost (Back pressed while it
-        was on its way, the network dropped), and the browser sends the
-        start again; the cookie goes with this answer instead.
+        :data:`FIRST_START_SECONDS` with the same ``form`` digest, stored,
+        and return ``True``; ``False`` when there is none (no claim, one of
+        another form, or its game not stored within
+        :data:`FIRST_START_WAIT`). The answer that carried that game's id
+        was lost (Back pressed while it was on its way, the network
+        dropped), and the browser sends the start again; the cookie goes
+        with this answer instead.
 
         Raises:
             redis.RedisError: Redis did not answer (the Redis store).
@@ -225,14 +237,17 @@ class VersionedSessions(ServerSideSessionInterface):
         claimed = self._claimed(self._start_key(browser))
         if claimed is None:
             return False
-        fresh = self._open_stored(claimed)
+        sid, _, claimed_form = claimed.partition(" ")
+        if claimed_form != form:
+            return False
+        fresh = self._open_stored(sid)
         waited = 0.0
         while fresh.stored_sid is None and waited < FIRST_START_WAIT:
             # The first start is still on its way (a double click): it
             # stores its game within milliseconds.
             time.sleep(FIRST_START_POLL)
             waited += FIRST_START_POLL
-            fresh = self._open_stored(claimed)
+            fresh = self._open_stored(sid)
         if fresh.stored_sid is None:
             return False
         self._adopt(session, fresh)
@@ -602,6 +617,24 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
         self.locks: dict[int, FileLock] = {}
         self.locks_pid = os.getpid()
 
+    def open_session(self, app: Flask, request: Request) -> VersionedSession:
+        """Load the session; when the browser names one and nothing is
+        found because the sessions folder is gone (removed while the
+        server runs), return an :class:`UnavailableSession` (a 503), not
+        "no game"."""
+        opened = super().open_session(app, request)
+        if (
+            opened.stored_sid is None
+            and not opened.detached
+            and request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+            and not self.folder.is_dir()
+        ):
+            app.logger.warning("session store unavailable: the folder %s is gone", self.folder)
+            unavailable = UnavailableSession(sid=None)
+            unavailable.detached = True
+            return unavailable
+        return opened
+
     @contextmanager
     def _lock(self, key: str) -> Iterator[None]:
         stripe = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % LOCK_STRIPES
@@ -858,6 +891,9 @@ def init_sessions(app: Flask) -> redis.Redis | None:
     Creating the client does not connect, so the app starts while Redis is
     still coming up.
     """
+    # A session the store could not load (Redis down, the sessions folder
+    # gone) is a 503 for every page that needs one.
+    app.before_request(_refuse_without_store)
     if app.config["SESSION_BACKEND"] == "filesystem":
         # A relative folder is under the instance folder, as a relative
         # SQLite path is (the one folder the container can write).
@@ -875,7 +911,6 @@ def init_sessions(app: Flask) -> redis.Redis | None:
         permanent=True,
         sid_length=app.config.get("SESSION_ID_LENGTH", Defaults.SESSION_ID_LENGTH),
     )
-    app.before_request(_refuse_without_store)
     return client
 
 

@@ -18,6 +18,7 @@ import fcntl
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -168,15 +169,22 @@ def _tell_schema_command(before: str | None) -> None:
     where = db.engine.url.render_as_string(hide_password=True)
     click.echo(f"Database {where}: {'empty' if before is None else f'at {before}'}", err=True)
     migrations = logging.getLogger("alembic.runtime.migration")
-    if not any(getattr(h, "name", None) == _SCHEMA_LINES for h in migrations.handlers):
+    _plain_lines(migrations, lambda record: record.getMessage().startswith("Running "))
+    migrations.setLevel(logging.INFO)
+    # Flask-Migrate's "Error: Can't locate revision ..." too, not on stdout.
+    _plain_lines(logging.getLogger("flask_migrate"), lambda record: True)
+
+
+def _plain_lines(log: logging.Logger, wanted: Callable[[logging.LogRecord], bool]) -> None:
+    """Send ``log``'s ``wanted`` records to standard error as plain lines
+    (once), not also as the server's JSON lines on standard output."""
+    if not any(getattr(h, "name", None) == _SCHEMA_LINES for h in log.handlers):
         said = logging.StreamHandler(sys.stderr)
         said.set_name(_SCHEMA_LINES)
         said.setFormatter(logging.Formatter("%(message)s"))
-        said.addFilter(lambda record: record.getMessage().startswith("Running "))
-        migrations.addHandler(said)
-    migrations.setLevel(logging.INFO)
-    # Not also as the server's JSON lines.
-    migrations.propagate = False
+        said.addFilter(wanted)
+        log.addHandler(said)
+    log.propagate = False
 
 
 #: The name of the handler of :func:`_tell_schema_command`.

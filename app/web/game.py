@@ -6,6 +6,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from concurrent import futures
 from typing import Any, cast
 
 import redis
@@ -179,34 +180,63 @@ def healthz() -> Response:
 
 
 @bp.get("/readyz")
-def readyz() -> tuple[Response, int]:
+def readyz() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
     """Answer readiness checks: 200 ``{"status": "ready"}`` when the
     database, the session store (Redis, or the sessions folder written to)
-    and the review queue's Redis, when there is one, answer now; else 503
-    ``{"status": "unready", "failing": [...]}`` naming which of
-    ``"database"``, ``"sessions"``, ``"review queue"`` did not (each logged
-    with why)."""
-    failing: list[tuple[str, Exception]] = []
+    and the review queue's Redis, when there is one, answer within
+    :data:`READY_SECONDS` (checked at once, in :data:`_READINESS`'s
+    threads); else 503 ``{"status": "unready", "failing": [...]}`` naming
+    which of ``"database"``, ``"sessions"``, ``"review queue"`` did not
+    (each logged with why), with ``Retry-After``."""
+    app = cast(Flask, cast(Any, current_app)._get_current_object())
+    checks = {"database": _database_answers, "sessions": _sessions_answer}
+    if jobs.uses_queue(app):
+        checks["review queue"] = _queue_answers
+    running = {name: _READINESS.submit(_in_context, app, check) for name, check in checks.items()}
+    futures.wait(running.values(), timeout=READY_SECONDS)
+    failing = []
+    for name, future in running.items():
+        if not future.done():
+            future.cancel()  # still waiting for a thread: never started
+            why = f"no answer within {READY_SECONDS:g} s"
+        elif (error := future.exception()) is not None:
+            why = first_line(error)
+        else:
+            continue
+        failing.append(name)
+        app.logger.warning("not ready: the %s: %s", name, why)
+    if failing:
+        body = json.dumps({"status": "unready", "failing": failing})
+        return Response(body, mimetype="application/json"), 503, {"Retry-After": "5"}
+    return Response('{"status": "ready"}', mimetype="application/json"), 200
+
+
+#: How long ``/readyz`` waits for its checks, in seconds: a monitor's
+#: probe gets its 503 before its own timeout when a store hangs.
+READY_SECONDS = 2.0
+#: The threads ``/readyz``'s checks run in (one check of each kind at once;
+#: the rest wait, and time out, while a store hangs).
+_READINESS = futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="readyz")
+
+
+def _in_context(app: Flask, check: Callable[[Flask], object]) -> None:
+    with app.app_context():
+        check(app)
+
+
+def _database_answers(app: Flask) -> None:
     try:
         db.session.execute(text("SELECT 1"))
-    except SQLAlchemyError as error:
-        db.session.rollback()
-        failing.append(("database", error))
-    try:
-        cast(VersionedSessions, current_app.session_interface).check_ready()
-    except (OSError, redis.RedisError) as error:
-        failing.append(("sessions", error))
-    if jobs.uses_queue(current_app):
-        try:
-            jobs.review_queue(current_app).connection.ping()
-        except redis.RedisError as error:
-            failing.append(("review queue", error))
-    for name, why in failing:
-        current_app.logger.warning("not ready: the %s: %s", name, first_line(why))
-    if failing:
-        body = {"status": "unready", "failing": [name for name, _ in failing]}
-        return Response(json.dumps(body), mimetype="application/json"), 503
-    return Response('{"status": "ready"}', mimetype="application/json"), 200
+    finally:
+        db.session.remove()
+
+
+def _sessions_answer(app: Flask) -> None:
+    cast(VersionedSessions, app.session_interface).check_ready()
+
+
+def _queue_answers(app: Flask) -> None:
+    jobs.review_queue(app).connection.ping()
 
 
 @bp.get("/")

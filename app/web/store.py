@@ -16,6 +16,8 @@ and the page answers 409 with the table as it stands.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -88,7 +90,16 @@ def follow_first_start() -> bool:
     browser = request.cookies.get(CSRF_COOKIE)
     if _session().stored_sid is not None or moved() or not browser:
         return False
-    return _interface().follow_first_start(_session(), browser)
+    return _interface().follow_first_start(_session(), browser, _start_form())
+
+
+def _start_form() -> str:
+    """A digest of the form that starts a game, to tell the same form sent
+    again from another start: its address (a deal link's seed and
+    settings) and its fields, but the CSRF token."""
+    fields = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
+    text = json.dumps([request.path, sorted(request.args.items(multi=True)), fields])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _interface() -> VersionedSessions:
@@ -233,8 +244,15 @@ def start_table(table: Table) -> None:
     browser = request.cookies.get(CSRF_COOKIE)
     new_browser = replaces == "" and _session().stored_sid is None and not moved()
     _interface().regenerate(_session())
-    if new_browser and browser and not _interface().claim_first_start(browser, _session().sid):
-        raise Stale("this browser's first game was started a moment ago: the form was sent twice")
+    if new_browser and browser:
+        form = _start_form()
+        if (
+            not _interface().claim_first_start(browser, _session().sid, form)
+            and _interface().first_start_form(browser) == form
+        ):
+            raise Stale("this browser's first game was started a moment ago: sent twice")
+        # Another form (other settings, another deal) starts a game of its
+        # own: the player changed their mind after a first answer was lost.
     _keep_current(_kept())
     first = _first_games()
     if first is not None and len(first) < FIRST_GAMES:

@@ -115,6 +115,11 @@ def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
     assert flask("db", "current").strip() == f"{HEAD} (head)"
     flask("db", "upgrade")
     assert said[-1] == f"Database {where}: at {HEAD}\n"
+    # An error is said on standard error too, standard output kept clean.
+    command = [sys.executable, "-m", "flask", "--app", "app", "db", "downgrade", "nonsense"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.splitlines()[-1] == "Error: Can't locate revision identified by 'nonsense'"
 
 
 def test_of_two_servers_starting_at_once_one_says_it_upgraded(database_url, tmp_path):

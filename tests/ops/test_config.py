@@ -81,6 +81,16 @@ def test_a_numeric_secret_key_stays_text(monkeypatch, tmp_path):
     assert app.secret_key == "12345678901234567890"
 
 
+@pytest.mark.parametrize(
+    "key", ["fa4806e8a600e0e6", "0123456789abcdef" * 4, "Qx7-rT2_mK9pLw4Zs8Nv1A"]
+)
+def test_a_random_secret_key_is_taken(monkeypatch, tmp_path, key):
+    # 16 random hex digits may repeat many (this one has 7 different): taken.
+    monkeypatch.setenv("FLASK_SECRET_KEY", key)
+    app = create_app({"SESSION_FILE_DIR": str(tmp_path)})
+    assert app.config["SECRET_KEY"] == key
+
+
 def test_secrets_are_read_from_the_files_the_file_variables_name(monkeypatch, tmp_path):
     # As Docker and Kubernetes mount secrets: one value a file, often with
     # a final line ending.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import subprocess
@@ -62,6 +63,12 @@ def test_a_request_line_names_the_client_and_the_request(tmp_path, capsys):
     assert odd.headers["X-Request-ID"] == odd_line["id"] != "two words"
 
 
+def test_a_clients_own_request_id_is_not_taken_without_a_trusted_proxy(served_app, capsys):
+    answer = served_app.test_client().get("/", headers={"X-Request-ID": "someone-elses"})
+    (line,) = lines(capsys.readouterr().out)
+    assert answer.headers["X-Request-ID"] == line["id"] != "someone-elses"
+
+
 def test_a_warning_during_a_request_carries_its_id(served_app, capsys):
     refused = served_app.test_client().post("/new", data={"rules": "cardems"})
     assert refused.status_code == 400
@@ -72,9 +79,18 @@ def test_a_warning_during_a_request_carries_its_id(served_app, capsys):
 
 def test_a_review_key_is_cut_short_in_the_log(served_app, capsys):
     key = "0123abcd" + "e" * 56
-    served_app.test_client().get(f"/review/{key}/3")
+    client = served_app.test_client()
+    for path in (f"/review/{key}/3", f"/review//{key}", f"/x/../review/{key.upper()}"):
+        client.get(path)
+    assert [line["path"] for line in lines(capsys.readouterr().out)] == [
+        "/review/0123abcd…/3",
+        "/review//0123abcd…",
+        "/x/../review/0123ABCD…",
+    ]
+    # Whoever logs it: RQ's worker names a job by its key.
+    logging.getLogger("rq.worker").warning("pisti-reviews: Job OK (%s)", key)
     (line,) = lines(capsys.readouterr().out)
-    assert line["path"] == "/review/0123abcd…/3"
+    assert line["event"] == "pisti-reviews: Job OK (0123abcd…)"
 
 
 def test_a_passing_health_check_is_logged_only_at_debug(tmp_path, capsys):

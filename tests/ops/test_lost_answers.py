@@ -108,3 +108,20 @@ def test_a_new_browsers_first_game_whose_answer_was_lost_is_found_by_starting_ag
     time.sleep(1.5)
     assert later.post("/new", data=fields).status_code == 303
     assert later.get_cookie("pisti_session").value != lost_id
+
+
+def test_a_new_browsers_other_start_after_a_lost_answer_starts_its_own_game(store_app):
+    # The first answer was lost and the player chose other settings (or
+    # another deal) before starting again: that start is not the same form
+    # sent twice, so it deals the game asked for.
+    player = store_app.test_client()
+    fields = {**form_fields(player.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
+    messenger = store_app.test_client()
+    messenger.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
+    assert messenger.post("/new", data=fields).status_code == 303
+    lost_id = messenger.get_cookie("pisti_session").value
+
+    other = player.post("/new", data={**fields, "rules": "classic", "target": "51"})
+    assert (other.status_code, other.location) == (303, "/game")
+    assert player.get_cookie("pisti_session").value != lost_id
+    assert "Classic" in player.get("/game").get_data(as_text=True)

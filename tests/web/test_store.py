@@ -12,6 +12,7 @@ import time
 import pytest
 
 from app import create_app, sessions
+from app.web import store
 from tests.conftest import CSRF, KEPT_GAME, Player, app_config, form_fields, start_deal
 
 COOKIE = "pisti_session"
@@ -316,8 +317,9 @@ def test_a_first_start_whose_game_is_never_stored_is_refused(app):
     # starts nothing and has no game to be led to, so it is the 409.
     client = app.test_client()
     fields = {**form_fields(client.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
-    with app.test_request_context():
-        assert app.session_interface.claim_first_start(client.get_cookie("pisti_csrf").value, "x")
+    with app.test_request_context("/new", method="POST", data=fields):
+        browser, form = client.get_cookie("pisti_csrf").value, store._start_form()
+        assert app.session_interface.claim_first_start(browser, "x", form)
     refused = client.post("/new", data=fields)
     assert refused.status_code == 409
     assert "That page was out of date" in refused.get_data(as_text=True)
