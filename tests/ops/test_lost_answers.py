@@ -84,6 +84,17 @@ def test_another_browser_with_the_old_id_is_not_led_to_the_new_game(store_app):
     assert bare.get_cookie("pisti_session").value != new_id
 
 
+def lost_first_game(app, player) -> tuple[dict[str, str], str]:
+    """Send a new browser's (``player``'s) first New game from another
+    client with its CSRF cookie, whose answer ``player`` never gets; return
+    the form's fields and the new game's session id."""
+    fields = {**form_fields(player.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
+    messenger = app.test_client()
+    messenger.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
+    assert messenger.post("/new", data=fields).status_code == 303
+    return fields, messenger.get_cookie("pisti_session").value
+
+
 def test_a_new_browsers_first_game_whose_answer_was_lost_is_found_by_starting_again(
     store_app, monkeypatch
 ):
@@ -92,11 +103,7 @@ def test_a_new_browsers_first_game_whose_answer_was_lost_is_found_by_starting_ag
     # its first start stored. Once the claim has lapsed, a start is new.
     monkeypatch.setattr(sessions, "FIRST_START_SECONDS", 1)
     player = store_app.test_client()
-    fields = {**form_fields(player.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
-    messenger = store_app.test_client()
-    messenger.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
-    assert messenger.post("/new", data=fields).status_code == 303
-    lost_id = messenger.get_cookie("pisti_session").value
+    fields, lost_id = lost_first_game(store_app, player)
 
     again = player.post("/new", data=fields)
     assert (again.status_code, again.location) == (303, "/game")
@@ -115,11 +122,7 @@ def test_a_new_browsers_other_start_after_a_lost_answer_starts_its_own_game(stor
     # another deal) before starting again: that start is not the same form
     # sent twice, so it deals the game asked for.
     player = store_app.test_client()
-    fields = {**form_fields(player.get("/").get_data(as_text=True), "/new"), "rules": "cardems"}
-    messenger = store_app.test_client()
-    messenger.set_cookie("pisti_csrf", player.get_cookie("pisti_csrf").value)
-    assert messenger.post("/new", data=fields).status_code == 303
-    lost_id = messenger.get_cookie("pisti_session").value
+    fields, lost_id = lost_first_game(store_app, player)
 
     other = player.post("/new", data={**fields, "rules": "classic", "target": "51"})
     assert (other.status_code, other.location) == (303, "/game")
