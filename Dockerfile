@@ -36,6 +36,11 @@ RUN pip install --no-deps --no-build-isolation --editable . \
     && mkdir instance \
     && chown 10001:10001 instance
 
+# The commit built, for the server's first log line (the image has no .git):
+# scripts/build-image gives it; by hand, --build-arg PISTI_COMMIT=$(git
+# rev-parse HEAD).
+ARG PISTI_COMMIT=""
+ENV PISTI_COMMIT=$PISTI_COMMIT
 USER 10001:10001
 VOLUME ["/srv/pisti/instance"]
 EXPOSE 8000

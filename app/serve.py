@@ -25,9 +25,11 @@ import argparse
 import logging
 import os
 import signal
+import subprocess
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -305,6 +307,8 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         release = version("pisti")
     except PackageNotFoundError:  # run from a checkout never installed
         release = "(not installed)"
+    commit = build_commit()
+    said_release = release if commit is None else f"{release} (commit {commit})"
     reviews = (
         f"on the RQ queue {jobs.QUEUE!r} (run `flask --app app review-worker`)"
         if jobs.uses_queue(app)
@@ -312,7 +316,7 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
     )
     log.info(
         "pisti %s: sessions: %s; database: %s, schema %s; secret key: %s; review summaries: %s",
-        release,
+        said_release,
         sessions,
         database,
         schema,
@@ -322,6 +326,7 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         extra={
             "fields": {
                 "version": release,
+                "commit": commit,
                 "sessions": sessions,
                 "database": database,
                 "schema": after,
@@ -341,6 +346,30 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
 
 #: The signals that stopped the server, by name (logged once it stopped).
 _STOPPED_BY: list[str] = []
+
+
+def build_commit() -> str | None:
+    """Return the commit this server was built from, its first 12 hex
+    digits: ``PISTI_COMMIT`` when set (the image's, given to its build as
+    ``--build-arg PISTI_COMMIT=...``), else the checkout's (``git
+    rev-parse``), else ``None`` (no git, no checkout)."""
+    given = os.environ.get("PISTI_COMMIT", "").strip()
+    if given:
+        return given[:12]
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:

@@ -551,7 +551,7 @@ def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
     assert requests.get(server.url + "/healthz", timeout=5).status_code == 200
     line = next(line for line in server.log.read_text().splitlines() if "sessions:" in line)
     assert re.search(
-        rf"pisti [0-9.]+: sessions: files in {re.escape(str(tmp_path))}; "
+        rf"pisti [0-9.]+ \(commit [0-9a-f]{{12}}\): sessions: files in {re.escape(str(tmp_path))}; "
         rf"database: sqlite:///{re.escape(str(database))}, schema upgraded empty to \w+; "
         "secret key: FLASK_SECRET_KEY; review summaries: in this process",
         line,
@@ -562,6 +562,10 @@ def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
     assert said["database"] == f"sqlite:///{database}"
     assert (said["schema_before"], said["secret_key"]) == (None, "FLASK_SECRET_KEY")
     assert said["schema"] in line and said["version"] in line
+    # The checkout's commit (an image's is given to its build).
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    assert said["commit"] == head.stdout.strip()[:12]
+    assert f"(commit {said['commit']})" in said["event"]
     # The players' database is for the server's user only, and its log
     # (which holds every change until a checkpoint) too.
     assert database.stat().st_mode & 0o777 == 0o600

@@ -46,7 +46,7 @@ def test_compose_runs_redis_postgres_two_app_replicas_and_a_proxy(compose):
     services = compose["services"]
     assert set(services) == {"redis", "postgres", "app", "worker", "proxy"}
     app = services["app"]
-    assert app["build"] == "."
+    assert app["build"] == {"context": ".", "args": {"PISTI_COMMIT": "${PISTI_COMMIT:-}"}}
     assert app["deploy"]["replicas"] == 2
     assert app["depends_on"]["redis"]["condition"] == "service_healthy"
     assert app["depends_on"]["postgres"]["condition"] == "service_healthy"
