@@ -18,7 +18,7 @@ from . import jobs
 from .ai import BOTS
 from .arena import report, run_arena
 from .config import hide_password
-from .db import db
+from .db import shown_url
 from .engine import (
     InvalidRecord,
     InvalidRules,
@@ -154,7 +154,7 @@ def review_worker_command(burst: bool) -> None:
     said = logging.getLogger("app.worker")
     said.setLevel(logging.INFO)
     redis_url = hide_password(app.config["REDIS_URL"])
-    database = db.engine.url.render_as_string(hide_password=True)
+    database = shown_url()
     said.info(
         "review worker: queue %r in Redis at %s; database: %s",
         jobs.QUEUE,

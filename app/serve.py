@@ -43,7 +43,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from . import create_app, jobs, searches
 from .config import hide_password
-from .db import SCHEMA, db
+from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
 from .sessions import FileSessions
 from .web.security import HEADERS
@@ -289,10 +289,8 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         shared, sessions = False, f"files in {store.folder.resolve()}"
     else:
         shared, sessions = True, f"Redis at {hide_password(config['REDIS_URL'])}"
-    # The engine's URL: a relative SQLite path made absolute (Flask-SQLAlchemy
-    # puts it in the instance folder).
     with app.app_context():
-        database = db.engine.url.render_as_string(hide_password=True)
+        database = shown_url()
     key_file = os.environ.get("FLASK_SECRET_KEY_FILE")
     own_key = "FLASK_SECRET_KEY" not in os.environ and key_file is None
     if own_key:

@@ -161,6 +161,14 @@ class UnavailableSession(VersionedSession):
         """Unknown, so not to be assumed: the player may well have a game."""
         return False
 
+    @classmethod
+    def detached_one(cls) -> UnavailableSession:
+        """One for a request whose session the store could not load (it
+        is never loaded again nor saved)."""
+        unavailable = cls(sid=None)
+        unavailable.detached = True
+        return unavailable
+
 
 class VersionedSessions(ServerSideSessionInterface):
     """Open, commit and save :class:`VersionedSession` objects; mixed
@@ -630,9 +638,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
             and not self.folder.is_dir()
         ):
             app.logger.warning("session store unavailable: the folder %s is gone", self.folder)
-            unavailable = UnavailableSession(sid=None)
-            unavailable.detached = True
-            return unavailable
+            return UnavailableSession.detached_one()
         return opened
 
     @contextmanager
@@ -756,9 +762,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
             return super().open_session(app, request)
         except redis.RedisError as exc:
             app.logger.warning("session store unavailable: %s", exc)
-            unavailable = UnavailableSession(sid=None)
-            unavailable.detached = True
-            return unavailable
+            return UnavailableSession.detached_one()
 
     def save_session(self, app: Flask, session: VersionedSession, response: Response) -> None:
         """Save as :meth:`VersionedSessions.save_session`; when Redis fails,

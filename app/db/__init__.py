@@ -67,6 +67,13 @@ def database_url(app: Flask) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+def shown_url() -> str:
+    """The app's database as logs and messages show it: the engine's URL (a
+    relative SQLite path made absolute, in the instance folder), its
+    password as ``***``. Needs an app context."""
+    return db.engine.url.render_as_string(hide_password=True)
+
+
 def init_db(app: Flask) -> None:
     """Connect ``app`` to its database and bring the schema up to date.
 
@@ -166,7 +173,7 @@ def _tell_schema_command(before: str | None) -> None:
     works on and the revision it is at, and let Alembic's own lines for each
     migration it runs ("Running upgrade 0008_… -> 0009_…") through, so an
     upgrade by hand shows what it did."""
-    where = db.engine.url.render_as_string(hide_password=True)
+    where = shown_url()
     click.echo(f"Database {where}: {'empty' if before is None else f'at {before}'}", err=True)
     migrations = logging.getLogger("alembic.runtime.migration")
     _plain_lines(migrations, lambda record: record.getMessage().startswith("Running "))
