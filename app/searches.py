@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import random
 import signal
@@ -56,7 +57,9 @@ NICENESS = 10
 def _start_worker() -> None:
     """Set up a worker process: niced by :data:`NICENESS`, and deaf to
     Ctrl-C, which stops the server (it shuts the pool down); else every
-    worker would print its own ``KeyboardInterrupt`` traceback."""
+    worker would print its own ``KeyboardInterrupt`` traceback. (Workers
+    of a fork server started by :meth:`SearchPool.start` are deaf from
+    birth already.)"""
     os.nice(NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -166,7 +169,21 @@ class SearchPool:
 
     def start(self) -> None:
         """Start the worker processes now rather than at the first search
-        (which would wait for them); they load the bots' code once."""
+        (which would wait for them); they load the bots' code once. Call
+        it from the main thread, before Ctrl-C is given a handler.
+
+        The fork server, and every worker it forks, is started with Ctrl-C
+        ignored, which a new process inherits: Ctrl-C stops the server,
+        which shuts the pool down, and a worker still importing when it
+        came would print a ``KeyboardInterrupt`` traceback before
+        :func:`_start_worker` could make it deaf. A Ctrl-C in those few
+        milliseconds is lost.
+        """
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, handler)
         with self._lock:
             executor = self._started()
         for future in [executor.submit(cores) for _ in range(self.processes)]:

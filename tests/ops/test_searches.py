@@ -7,8 +7,11 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +173,29 @@ def test_a_cpu_quota_bounds_the_workers(tmp_path, monkeypatch, files, quota, use
     assert searches.cpu_quota() == quota
     assert searches.cores() == used
     assert searches.SearchPool().processes == used
+
+
+def test_a_worker_is_deaf_to_ctrl_c_from_birth():
+    # Deaf before any initializer runs, so a Ctrl-C that finds a worker
+    # still importing prints no KeyboardInterrupt traceback. A process of
+    # its own: this one's fork server may have been started by another test.
+    script = (
+        "import multiprocessing, signal\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from app.searches import SearchPool\n"
+        "pool = SearchPool(processes=1)\n"
+        "pool.start()\n"
+        "bare = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('forkserver'))\n"
+        "print(bare.submit(signal.getsignal, signal.SIGINT).result() is signal.SIG_IGN)\n"
+        "bare.shutdown()\n"
+        "pool.shutdown()\n"
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["True", "True"], done.stderr
