@@ -173,13 +173,28 @@ def _tell_schema_command(before: str | None) -> None:
     works on and the revision it is at, and let Alembic's own lines for each
     migration it runs ("Running upgrade 0008_… -> 0009_…") through, so an
     upgrade by hand shows what it did."""
-    where = shown_url()
-    click.echo(f"Database {where}: {'empty' if before is None else f'at {before}'}", err=True)
+    click.echo(f"Database {shown_url()}: {_schema_state(before)}", err=True)
     migrations = logging.getLogger("alembic.runtime.migration")
     _plain_lines(migrations, lambda record: record.getMessage().startswith("Running "))
     migrations.setLevel(logging.INFO)
     # Flask-Migrate's "Error: Can't locate revision ..." too, not on stdout.
     _plain_lines(logging.getLogger("flask_migrate"), lambda record: True)
+
+
+def _schema_state(revision: str | None) -> str:
+    """Where a schema at ``revision`` (``None``: empty) stands against this
+    version's newest migration, in words: ``"at 0009_…, the newest"``."""
+    scripts = ScriptDirectory(str(MIGRATIONS))
+    newest = scripts.get_current_head()
+    if revision is None:
+        return f"empty; this version's newest schema is {newest}"
+    if revision == newest:
+        return f"at {revision}, the newest"
+    try:
+        scripts.get_revision(revision)
+    except CommandError:
+        return f"at {revision}, which this version does not know (a newer version's)"
+    return f"at {revision}; this version's newest is {newest}"
 
 
 def _plain_lines(log: logging.Logger, wanted: Callable[[logging.LogRecord], bool]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sqlite3
 import subprocess
 import sys
 
@@ -107,19 +108,45 @@ def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
     # Which database, and what the upgrade did, on standard error; no
     # password.
     where = make_url(database_url).render_as_string(hide_password=True)
-    assert said[-1] == f"Database {where}: at 0008_results_house\n"
+    assert said[-1] == f"Database {where}: at 0008_results_house; this version's newest is {HEAD}\n"
     flask("db", "upgrade")
     first, ran = said[-1].splitlines()
-    assert first == f"Database {where}: at 0008_results_house"
+    assert first == f"Database {where}: at 0008_results_house; this version's newest is {HEAD}"
     assert ran.startswith(f"Running upgrade 0008_results_house -> {HEAD}, ")
     assert flask("db", "current").strip() == f"{HEAD} (head)"
     flask("db", "upgrade")
-    assert said[-1] == f"Database {where}: at {HEAD}\n"
+    assert said[-1] == f"Database {where}: at {HEAD}, the newest\n"
     # An error is said on standard error too, standard output kept clean.
     command = [sys.executable, "-m", "flask", "--app", "app", "db", "downgrade", "nonsense"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.splitlines()[-1] == "Error: Can't locate revision identified by 'nonsense'"
+
+
+def test_the_db_commands_say_an_empty_schema_and_a_newer_versions(tmp_path):
+    path = tmp_path / "pisti.db"
+    env = {
+        **os.environ,
+        "FLASK_SECRET_KEY": "db-tests-secret-of-the-commands",
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "FLASK_DATABASE_URL": f"sqlite:///{path}",
+    }
+
+    def first_line_of(*words: str) -> str:
+        command = [sys.executable, "-m", "flask", "--app", "app", "db", *words]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+        return done.stderr.splitlines()[0]
+
+    said = first_line_of("current")
+    assert said == f"Database sqlite:///{path}: empty; this version's newest schema is {HEAD}"
+    first_line_of("upgrade")
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0099_future'")
+    said = first_line_of("current")
+    assert said == (
+        f"Database sqlite:///{path}: at 0099_future, "
+        "which this version does not know (a newer version's)"
+    )
 
 
 def test_of_two_servers_starting_at_once_one_says_it_upgraded(database_url, tmp_path):
