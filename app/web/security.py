@@ -4,6 +4,7 @@ and the rate limits on creating games and on playing."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -16,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from app.config import HOST_NAME, without_root_dot
+from app.logs import first_line
 
 if TYPE_CHECKING:
     from _typeshed import OptExcInfo
@@ -198,6 +200,7 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
             "storage_options": {"connection_pool": redis_client.connection_pool},
         }
     limiter = Limiter(get_remote_address, app=app, key_prefix="pisti-limit", **storage)
+    limiter.logger.addFilter(_error_in_one_line)
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
         app.view_functions[endpoint] = cast("RouteCallable", creating(app.view_functions[endpoint]))
@@ -222,6 +225,18 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
         for endpoint in endpoints:
             limited = per_address(per_game(app.view_functions[endpoint]))
             app.view_functions[endpoint] = cast("RouteCallable", limited)
+
+
+def _error_in_one_line(record: logging.LogRecord) -> bool:
+    """Log a limit's storage error (Redis stalled: every request in flight
+    fails on it once, before the limits move to memory) as its first line,
+    in the record's ``error`` field, not as a traceback."""
+    if record.exc_info and record.exc_info[1] is not None:
+        fields = getattr(record, "fields", {})
+        record.fields = {**fields, "error": first_line(record.exc_info[1])}
+        record.exc_info = None
+        record.exc_text = None
+    return True
 
 
 def _game_key() -> str:

@@ -4,7 +4,10 @@ that changes nothing, and pages come back by themselves with Redis."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import threading
 
 import pytest
 import redis
@@ -211,3 +214,31 @@ def test_limits_are_counted_in_memory_while_redis_is_down(redis_server, caplog):
     assert statuses == [200, 200, 429]
     assert not [record for record in caplog.records if record.exc_info]
     assert "Failed to rate limit" not in caplog.text
+
+
+def test_limits_held_up_by_a_stalled_redis_log_one_line_each(redis_server, caplog):
+    # Requests in flight when Redis stops answering each fail on it; the
+    # first moves the limits to memory, the others log "Failed to rate
+    # limit": one line with the error, not a traceback each.
+    app = redis_app(redis_server, RANKING_LIMIT="100 per minute")
+    assert app.test_client().get("/leaderboard").status_code == 200
+    statuses: list[int] = []
+
+    def look() -> None:
+        statuses.append(app.test_client().get("/leaderboard").status_code)
+
+    os.kill(redis_server.process.pid, signal.SIGSTOP)
+    try:
+        lookers = [threading.Thread(target=look) for _ in range(6)]
+        for looker in lookers:
+            looker.start()
+        for looker in lookers:
+            looker.join()
+    finally:
+        os.kill(redis_server.process.pid, signal.SIGCONT)
+    assert statuses == [200] * 6
+    limiter = [record for record in caplog.records if record.name == "flask-limiter"]
+    assert "Failed to rate limit. Swallowing error" in [r.getMessage() for r in limiter]
+    assert not [record for record in limiter if record.exc_info]
+    failed = [r for r in limiter if r.getMessage().startswith("Failed")]
+    assert all("Timeout" in r.fields["error"] for r in failed)
