@@ -27,6 +27,10 @@ from .web.templating import PageEnvironment
 ROOT = Path(__file__).resolve().parent.parent
 
 csrf = CSRFProtect()
+#: ``flask`` commands that need no store: for them the app opens no
+#: database and no session store and makes no secret key, so a replay
+#: works (and exits 0 or 2) whatever the state of the database.
+STORELESS_COMMANDS = frozenset({"replay", "arena"})
 
 
 class StartupError(click.ClickException):
@@ -44,7 +48,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance folder, so a restart keeps games and forms valid. Sessions are
     files under ``SESSION_FILE_DIR`` (default: the instance folder's
     ``sessions``), or in Redis at ``REDIS_URL`` with
-    ``SESSION_BACKEND="redis"``.
+    ``SESSION_BACKEND="redis"``. For a ``flask`` command of
+    :data:`STORELESS_COMMANDS`, only the configuration and the commands.
 
     Raises:
         config.ConfigError: an unknown ``FLASK_*`` variable or an unusable
@@ -60,6 +65,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.jinja_environment = PageEnvironment
     config.load(app.config, test_config)
+    if config.flask_command() in STORELESS_COMMANDS:
+        from .cli import register_cli
+
+        register_cli(app)
+        return app
     if not app.config["SECRET_KEY"]:
         with _starting("the instance folder (for the secret key)"):
             path = Path(app.instance_path) / "secret_key"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -419,3 +420,24 @@ def _is_rate(value: object) -> bool:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: The ``flask`` command's options that take a value (before the command).
+FLASK_OPTIONS = frozenset({"-A", "--app", "-e", "--env-file"})
+
+
+def flask_command() -> str | None:
+    """The name of the ``flask`` command loading the app (``"db"``,
+    ``"replay"``...), or ``None`` when no ``flask`` command is (the server,
+    a test). Click has not split the command line when the app is loaded,
+    so its first word that is no option (nor an option's value) is read
+    here."""
+    if click.get_current_context(silent=True) is None:
+        return None
+    words = iter(sys.argv[1:])
+    for word in words:
+        if word in FLASK_OPTIONS:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None

@@ -35,6 +35,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase
 
+from ..config import flask_command
+
 MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
 #: The key of ``app.extensions`` that holds the schema's revision before
 #: and after the app's start-up upgraded it (:func:`init_db`).
@@ -117,25 +119,11 @@ def init_db(app: Flask) -> None:
             app.extensions[SCHEMA] = _upgrade()
 
 
-#: The ``flask`` command's options that take a value (before the command).
-_FLASK_OPTIONS = {"-A", "--app", "-e", "--env-file"}
-
-
 def _schema_command() -> bool:
     """Whether the ``flask`` command is loading the app for one of
     Flask-Migrate's ``flask db`` commands (``current``, ``history``,
-    ``upgrade``, ``downgrade``...), which work on the schema themselves.
-    Click has not split the command line when the app is loaded, so its
-    first word that is no option (nor an option's value) is read here."""
-    if click.get_current_context(silent=True) is None:
-        return False
-    words = iter(sys.argv[1:])
-    for word in words:
-        if word in _FLASK_OPTIONS:
-            next(words, None)
-        elif not word.startswith("-"):
-            return word == "db"
-    return False
+    ``upgrade``, ``downgrade``...), which work on the schema themselves."""
+    return flask_command() == "db"
 
 
 def _upgrade() -> tuple[str | None, str | None]:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -233,3 +237,26 @@ def test_invalid_options_exit_2_with_one_line(runner, tmp_path, data, problem):
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1
     assert problem in result.stderr
+
+
+def test_replay_needs_no_store(tmp_path):
+    # A replay opens no database and makes no session folder: with the
+    # configured database down it still prints the score and exits 0.
+    record, state = finished_record(CLASSIC)
+    env = {
+        **os.environ,
+        "FLASK_DATABASE_URL": "postgresql://pisti:secret@127.0.0.1:1/pisti",
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "app", "replay", write(tmp_path, record)],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    out = json.loads(done.stdout)
+    assert [team["points"] for team in out["teams"]] == [s.points for s in score_hand(state)]
+    assert not (tmp_path / "sessions").exists()
