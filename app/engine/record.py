@@ -13,9 +13,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import InvalidCard, parse_card
 from .rules import InvalidRules, rules_from_json, rules_to_json
 from .scoring import hand_winner, score_hand
-from .state import GameState, InvalidState
+from .state import GameState, InvalidState, check_deck
 
 FORMAT = "pisti-record/1"
 FORMAT_2 = "pisti-record/2"
@@ -29,12 +30,18 @@ class InvalidRecord(ValueError):
     the message is one line naming the problem (and the play's index).
 
     Attributes:
-        play: the index in ``plays`` (from 0) of a play that cannot be
-            made, the record being otherwise a hand; else ``None``.
+        problem: the part that is wrong: ``"record"`` (not JSON, not an
+            object, a field missing, an unknown format), ``"rules"``,
+            ``"deck"``, ``"plays"`` (not a list, or more than 48),
+            ``"card"`` (a play that is no card code) or ``"hand"`` (a
+            card not in the hand of the seat to play).
+        play: the index in ``plays`` (from 0) of the play that cannot be
+            made, for ``"card"`` and ``"hand"``; else ``None``.
     """
 
-    def __init__(self, message: str, play: int | None = None) -> None:
+    def __init__(self, message: str, problem: str = "record", play: int | None = None) -> None:
         super().__init__(message)
+        self.problem = problem
         self.play = play
 
 
@@ -110,13 +117,29 @@ def read_record(text: str | bytes) -> Record:
         raise InvalidRecord(f"rules is not a rule-set name: {json.dumps(data['rules'])[:40]}")
     try:
         rules = rules_from_json(data["rules"])
-        state = GameState.replay(rules, data["deck"], data["plays"])
-        extra = {key: value for key, value in data.items() if key not in REQUIRED}
-        return Record(state, version, data["rules"], extra)
     except InvalidRules as exc:
-        raise InvalidRecord(str(exc)) from None
+        raise InvalidRecord(str(exc), "rules") from None
+    try:
+        deck = check_deck(rules, data["deck"])
     except InvalidState as exc:
-        raise InvalidRecord(str(exc), play=exc.play) from None
+        raise InvalidRecord(str(exc), "deck") from None
+    try:
+        state = GameState.replay(rules, deck, data["plays"])
+    except InvalidState as exc:
+        if exc.play is None:
+            raise InvalidRecord(str(exc), "plays") from None
+        problem = "hand" if _is_card(data["plays"][exc.play]) else "card"
+        raise InvalidRecord(str(exc), problem, exc.play) from None
+    extra = {key: value for key, value in data.items() if key not in REQUIRED}
+    return Record(state, version, data["rules"], extra)
+
+
+def _is_card(text: object) -> bool:
+    try:
+        parse_card(text)
+    except InvalidCard:
+        return False
+    return True
 
 
 def _no_constant(name: str) -> None:

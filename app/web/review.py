@@ -203,22 +203,7 @@ def upload() -> BaseResponse | tuple[str, int]:
     except InvalidRecord as exc:
         # The record reader's words are English (the engine has no
         # translations): folded away under a sentence in the page's language.
-        if exc.play is not None:
-            return _refused(
-                gettext(
-                    "This game record cannot be replayed: its play %(number)s (counting from 1) "
-                    "is not a card in the hand of the player whose turn it was.",
-                    number=exc.play + 1,
-                ),
-                detail=str(exc),
-            )
-        return _refused(
-            gettext(
-                "That file is not a game record. A record is the .json file that “Download "
-                "record” gives on a game's final page."
-            ),
-            detail=str(exc),
-        )
+        return _refused(_unreadable(exc), detail=str(exc))
     state = record.state
     if max(getattr(state.rules, field) for field in POINT_OPTIONS.values()) > MAX_PLAYED_POINTS:
         return _refused(
@@ -235,6 +220,38 @@ def upload() -> BaseResponse | tuple[str, int]:
     if players is None:
         return _open(state, make_record(state, **extra), 0)
     return _open(state, make_record(state, players=players, **extra), players.index(YOU))
+
+
+def _unreadable(error: InvalidRecord) -> str:
+    """What is wrong with an uploaded record, in the page's language: the
+    part :attr:`InvalidRecord.problem` names, a play by its index in the
+    record's list of plays, from 0, as the reader's own line counts."""
+    if error.problem == "hand":
+        return gettext(
+            "This game record cannot be replayed: play %(index)s of its list of plays "
+            "(counting from 0) is not a card in the hand of the player whose turn it was.",
+            index=error.play,
+        )
+    if error.problem == "card":
+        return gettext(
+            "This game record cannot be replayed: play %(index)s of its list of plays "
+            "(counting from 0) is not a card (a card is written like 7H, TD or 10D).",
+            index=error.play,
+        )
+    if error.problem == "plays":
+        return gettext(
+            "This game record cannot be replayed: its plays are not a list of at most 48 cards."
+        )
+    if error.problem == "deck":
+        return gettext(
+            "This game record cannot be replayed: its deck is not one its rules could deal."
+        )
+    if error.problem == "rules":
+        return gettext("This game record's rules are not ones this site can play.")
+    return gettext(
+        "That file is not a game record. A record is the .json file that “Download "
+        "record” gives on a game's final page."
+    )
 
 
 @bp.post("/game")

@@ -370,6 +370,28 @@ def test_invalid_records(text, problem):
 
 
 @pytest.mark.parametrize(
+    ("text", "part", "play"),
+    [
+        ("{", "record", None),
+        (with_fields(format="pisti-record/3"), "record", None),
+        (with_fields(deck=...), "record", None),
+        (with_fields(rules="turkish"), "rules", None),
+        (with_fields(deck=DECK[:51]), "deck", None),
+        (with_fields(deck=FOUR_JACKS), "deck", None),
+        (with_fields(plays="7H"), "plays", None),
+        (with_fields(plays=["7H"] * 49), "plays", None),
+        (with_fields(plays=[*PLAYS_3, "ZZ"]), "card", 3),
+        (with_fields(plays=[*PLAYS_3[:2], None]), "card", 2),
+        (with_fields(plays=[*PLAYS_3, DECK[51].lower()]), "hand", 3),
+    ],
+)
+def test_an_invalid_record_says_which_part_is_wrong(text, part, play):
+    with pytest.raises(InvalidRecord) as caught:
+        load_record(text)
+    assert (caught.value.problem, caught.value.play) == (part, play)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "[" * 100_000,  # unclosed and too deep for the JSON parser

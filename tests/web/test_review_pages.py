@@ -186,12 +186,52 @@ def test_an_illegal_play_in_a_record_is_named(client):
     # Said in the page's words as a record that cannot be replayed (not as
     # a file that is no record), the reader's own line folded under it, and
     # the file field marked and given the focus.
-    assert "its play 2 (counting from 1) is not a card in the hand" in page
+    # The play counted from 0 in both, as the record's list of plays is.
+    assert "play 1 of its list of plays (counting from 0) is not a card in the hand" in page
     assert "not a game record" not in page
     assert "play 1: " in page
     assert 'aria-invalid="true" aria-describedby="upload-problem" autofocus' in page
     turkish = upload(client, json.dumps(record).encode(), headers={"Accept-Language": "tr"})
-    assert "Bu oyun kaydı yeniden oynatılamıyor: 2. hamlesi" in turkish.get_data(as_text=True)
+    said = turkish.get_data(as_text=True)
+    assert "Bu oyun kaydı yeniden oynatılamıyor: hamle listesindeki 1 numaralı" in said
+
+
+@pytest.mark.parametrize(
+    ("change", "headline"),
+    [
+        (
+            lambda record: record["plays"].__setitem__(5, "XX"),
+            "play 5 of its list of plays (counting from 0) is not a card (a card is",
+        ),
+        (
+            lambda record: record["plays"].__setitem__(5, 10),
+            "play 5 of its list of plays (counting from 0) is not a card (a card is",
+        ),
+        (
+            lambda record: record["plays"].append("AS"),
+            "its plays are not a list of at most 48 cards",
+        ),
+        (
+            lambda record: record.__setitem__("plays", "AS"),
+            "its plays are not a list of at most 48 cards",
+        ),
+        (lambda record: record["deck"].pop(), "its deck is not one its rules could deal"),
+        (
+            lambda record: record.update(
+                {"format": "pisti-record/2", "rules": {"base": "classic", "kings": 3}}
+            ),
+            "This game record&#39;s rules are not ones this site can play.",
+        ),
+    ],
+)
+def test_a_records_problem_is_named_in_the_headline(client, change, headline):
+    record = finished_record()
+    change(record)
+    response = upload(client, json.dumps(record).encode())
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert headline in page
+    assert "not a game record" not in page
 
 
 def test_a_refused_record_is_told_in_the_pages_language(client):
