@@ -9,6 +9,8 @@ state, records and sessions trivially serialisable.
 
 from __future__ import annotations
 
+import json
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 JACK = "J"
@@ -40,6 +42,16 @@ class InvalidCard(ValueError):
     """Raised by :func:`parse_card` for text that is not a card code."""
 
 
+def written(value: object) -> str:
+    """``value`` spelled as a record's JSON writes it (``"XX"``, ``true``,
+    ``null``, ``10``), for the messages about a record; Python's ``repr``
+    for a value JSON cannot write."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def parse_card(text: object) -> str:
     """Return the canonical code of a card written as ``text``.
 
@@ -51,12 +63,12 @@ def parse_card(text: object) -> str:
         InvalidCard: ``text`` is not a string naming one of the 52 cards.
     """
     if not isinstance(text, str) or not text.isascii():
-        raise InvalidCard(f"{text!r} is not a card code")
+        raise InvalidCard(f"{written(text)} is not a card code")
     code = text.upper()
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
-        raise InvalidCard(f"{text!r} is not a card code")
+        raise InvalidCard(f"{written(text)} is not a card code")
     return code
 
 

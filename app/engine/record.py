@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import InvalidCard, parse_card
+from .cards import InvalidCard, parse_card, written
 from .rules import InvalidRules, rules_from_json, rules_to_json
 from .scoring import hand_winner, score_hand
 from .state import GameState, InvalidState, check_deck
@@ -105,16 +105,17 @@ def read_record(text: str | bytes) -> Record:
         raise InvalidRecord("the record is not a JSON object")
     for field in REQUIRED:
         if field not in data:
-            raise InvalidRecord(f"missing field {field!r}")
+            raise InvalidRecord(f"missing field {written(field)}")
     version = FORMATS.get(data["format"]) if isinstance(data["format"], str) else None
     if version is None:
         raise InvalidRecord(
-            f"unknown format {data['format']!r}, expected {FORMAT!r} or {FORMAT_2!r}"
+            f"unknown format {written(data['format'])}, "
+            f"expected {written(FORMAT)} or {written(FORMAT_2)}"
         )
     if version == 1 and isinstance(data["rules"], dict):
         raise InvalidRecord(f"rules: {FORMAT} names a rule set; house rules need {FORMAT_2}")
     if version == 1 and not isinstance(data["rules"], str):
-        raise InvalidRecord(f"rules is not a rule-set name: {json.dumps(data['rules'])[:40]}")
+        raise InvalidRecord(f"rules is not a rule-set name: {written(data['rules'])[:40]}")
     try:
         rules = rules_from_json(data["rules"])
     except InvalidRules as exc:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import parse_qsl
 
+from .cards import written
+
 OpeningJack = Literal["swap", "stay", "pass", "under"]
 MostCards = Literal["27_or_more", "more_than_other"]
 Leftovers = Literal["first_seat", "dealer"]
@@ -230,7 +232,7 @@ def get_rules(name: object) -> RuleSet:
         UnknownRuleSet: ``name`` is not one of :data:`RULE_SETS`.
     """
     if not isinstance(name, str) or name not in RULE_SETS:
-        raise UnknownRuleSet(f"unknown rule set {name!r}")
+        raise UnknownRuleSet(f"unknown rule set {written(name)}")
     return RULE_SETS[name]
 
 
@@ -347,10 +349,10 @@ def with_options(base: RuleSet, options: Mapping[str, object]) -> RuleSet:
     changes: dict[str, Any] = {}
     for option, value in options.items():
         if option not in OPTIONS:
-            raise InvalidRules(f"unknown option {option!r}")
+            raise InvalidRules(f"unknown option {written(option)}")
         if option in POINTS:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise InvalidRules(f"{option}: {value!r} is not {_describe(option)}")
+                raise InvalidRules(f"{option}: {written(value)} is not {_describe(option)}")
             changes[POINTS[option]] = value
             continue
         for choice, fields in CHOICES[option].items():
@@ -358,7 +360,7 @@ def with_options(base: RuleSet, options: Mapping[str, object]) -> RuleSet:
                 changes.update(fields)
                 break
         else:
-            raise InvalidRules(f"{option}: {value!r} is not {_describe(option)}")
+            raise InvalidRules(f"{option}: {written(value)} is not {_describe(option)}")
     if "players" in options and "teams" not in options:
         changes["teams"] = "partners" if options["players"] == 4 else "solo"
     rules = dataclasses.replace(base, **changes)
@@ -395,7 +397,7 @@ def rules_from_json(spec: object) -> RuleSet:
     if not isinstance(spec, dict):
         raise InvalidRules("rules is neither a rule-set name nor an object")
     if "base" not in spec:
-        raise InvalidRules("rules: the option 'base' is missing")
+        raise InvalidRules('rules: the option "base" is missing')
     base = get_rules(spec["base"])
     return with_options(base, {key: value for key, value in spec.items() if key != "base"})
 
@@ -442,7 +444,7 @@ def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleS
         text = args[option]
         if option in POINTS:
             if not _WHOLE.fullmatch(text):
-                raise InvalidRules(f"{option}: {text!r} is not {_describe(option)}")
+                raise InvalidRules(f"{option}: {written(text)} is not {_describe(option)}")
             options[option] = int(text)
             continue
         for choice in CHOICES[option]:
@@ -450,7 +452,7 @@ def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleS
                 options[option] = choice
                 break
         else:
-            raise InvalidRules(f"{option}: {text!r} is not {_describe(option)}")
+            raise InvalidRules(f"{option}: {written(text)} is not {_describe(option)}")
     return with_options(base, options)
 
 
@@ -477,9 +479,9 @@ def parse_rules_text(text: str) -> RuleSet:
     args: dict[str, str] = {}
     for key, value in parse_qsl(text, keep_blank_values=True):
         if key != "rules" and key not in OPTIONS:
-            raise InvalidRules(f"unknown option {key!r}")
+            raise InvalidRules(f"unknown option {written(key)}")
         if key in args:
-            raise InvalidRules(f"option {key!r} given twice")
+            raise InvalidRules(f"option {written(key)} given twice")
         args[key] = value
     if "rules" not in args:
         raise InvalidRules("no base rule set (cardems, classic or partners)")

@@ -88,7 +88,7 @@ INVALID = [
     ("{not json", "bad JSON"),
     ("[1, 2]", "not a JSON object"),
     ({**GOOD, "format": "pisti-record/3"}, "unknown format"),
-    ({k: v for k, v in GOOD.items() if k != "deck"}, "missing field 'deck'"),
+    ({k: v for k, v in GOOD.items() if k != "deck"}, 'missing field "deck"'),
     ({**GOOD, "rules": "tavla"}, "unknown rule set"),
     ({**GOOD, "deck": GOOD["deck"][:51]}, "51 cards, not 52"),
     ({**GOOD, "deck": [*GOOD["deck"][:51], GOOD["deck"][0]]}, "appears twice"),
@@ -218,13 +218,15 @@ def test_format_2_with_a_plain_name_means_format_1(runner, tmp_path):
 
 GOOD_2 = {**GOOD, "format": "pisti-record/2"}
 INVALID_OPTIONS = [
-    ({**GOOD_2, "rules": {"base": "cardems", "jokers": 2}}, "unknown option 'jokers'"),
-    ({**GOOD_2, "rules": {"base": "cardems", "pisti": "10"}}, "pisti: '10'"),
+    ({**GOOD_2, "rules": {"base": "cardems", "jokers": 2}}, 'unknown option "jokers"'),
+    ({**GOOD_2, "rules": {"base": "cardems", "pisti": "10"}}, 'pisti: "10" is not'),
     ({**GOOD_2, "rules": {"base": "cardems", "pisti_on_last_play": 1}}, "pisti_on_last_play"),
     ({**GOOD_2, "rules": {"base": "classic", "players": 3, "most_cards": 27}}, "most_cards: 27"),
     ({**GOOD_2, "rules": {"base": "classic", "teams": "partners"}}, "teams"),
     ({**GOOD_2, "rules": {"base": "classic", "players": 2.0}}, "players"),
-    ({**GOOD_2, "rules": {"base": "classic", "opening_jack": None}}, "opening_jack"),
+    ({**GOOD_2, "rules": {"base": "classic", "opening_jack": None}}, "opening_jack: null is not"),
+    # Values as the record writes them, not in Python's spelling.
+    ({**GOOD_2, "rules": {"base": "classic", "four_jacks": True}}, "four_jacks: true is not"),
     ({**GOOD_2, "rules": {"players": 3}}, "base"),
     ({**GOOD, "rules": {"base": "cardems"}}, "pisti-record/2"),
 ]

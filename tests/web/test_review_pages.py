@@ -243,7 +243,7 @@ def test_a_refused_record_is_told_in_the_pages_language(client):
     page = response.get_data(as_text=True)
     assert "Bu dosya bir oyun kaydı değil." in page
     # the engine's reason stays as it is, folded away and marked as English
-    assert '(İngilizce)</summary><code lang="en">missing field &#39;deck&#39;</code>' in page
+    assert '(İngilizce)</summary><code lang="en">missing field &#34;deck&#34;</code>' in page
 
 
 def who(page: str) -> list[str]:
