@@ -77,6 +77,7 @@ from app.engine import (
     make_record,
     read_record,
     rules_from_json,
+    score_hand,
 )
 from app.engine.decisions import Decision, decisions
 from app.engine.rules import MAX_PLAYED_POINTS
@@ -304,6 +305,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     record = json.loads(review.record)
     context: dict[str, Any] = {
         "review": review,
+        "result": _result(read_record(review.record).state, review.seat, record.get("players")),
         "rule_name": _rule_name(rules_from_json(record["rules"]), record.get("hand")),
         "you": _is_you(record.get("players"), review.seat),
         "steps": steps,
@@ -480,6 +482,17 @@ def _is_you(players: list[str] | None, seat: int) -> bool:
     """Whether a kept record's ``players`` field (as :func:`_open` kept it:
     absent, or naming one seat "you") names ``seat`` "you"."""
     return players is not None and players[seat] == YOU
+
+
+def _result(state: GameState, reviewed: int, players: list[str] | None) -> list[tuple[str, int]]:
+    """The points each side made in the hand, the reviewed seat's side
+    first: (its seats' names as the review pages call them, joined with
+    " & ", points); none for an unfinished hand."""
+    if not state.finished:
+        return []
+    names = _seat_names(state.rules, reviewed, players)
+    sides = sorted(score_hand(state), key=lambda side: reviewed not in side.seats)
+    return [(" & ".join(names[seat] for seat in side.seats), side.points) for side in sides]
 
 
 def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> list[str]:

@@ -24,6 +24,7 @@ from app.engine import (
     card_name,
     load_record,
     make_record,
+    score_hand,
     seeded_deck,
     with_options,
 )
@@ -292,6 +293,37 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
     assert "eksi diğer tarafların ortalaması" in text
     for english in ("players", "East", "West", "Seat", "seat", "Card played"):
         assert english not in visible(text)
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "sides"),
+    [
+        (CLASSIC, None, ["Seat 0 (plays first)", "Opponent"]),
+        (CLASSIC, ["computer", "you"], ["You", "The computer"]),
+        (PARTNERS, ["you", "East", "North", "West"], ["You &amp; North", "East &amp; West"]),
+    ],
+)
+def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
+    # From its first view (the review still running), the reviewed seat's
+    # side first: what an uploaded hand scored is on the page.
+    record = finished_record(rules)
+    if players is not None:
+        record["players"] = players
+    state = load_record(json.dumps(record))
+    points = {team.team: team.points for team in score_hand(state)}
+    seat = 1 if players == ["computer", "you"] else 0
+    mine = state.rules.team_of(seat)
+    expected = [points[mine], points[1 - mine]]
+    key = key_of(upload(client, json.dumps(record).encode()))
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    said = re.search(r'<p class="review-result">(.*?)</p>', page).group(1)
+    shown = re.findall(r'<span class="side">(.*?) <strong>(\d+)</strong></span>', said)
+    assert shown == [(name, str(point)) for name, point in zip(sides, expected, strict=True)]
+    wait_until_done(client, key)
+    record["plays"] = record["plays"][:10]
+    key = key_of(upload(client, json.dumps(record).encode()))
+    assert "review-result" not in client.get(f"/review/{key}").get_data(as_text=True)
+    wait_until_done(client, key)
 
 
 def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monkeypatch):
