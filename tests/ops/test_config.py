@@ -464,17 +464,16 @@ def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.Comple
         ),
     ],
 )
-@pytest.mark.parametrize("command", ["serve", "flask db current", "flask replay"])
+@pytest.mark.parametrize("command", ["serve", "flask db current", "flask routes"])
 def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, message, command):
     env.setdefault("FLASK_DATABASE_URL", f"sqlite:///{tmp_path / 'pisti.db'}")
     env.setdefault("FLASK_SESSION_FILE_DIR", str(tmp_path / "sessions"))
     if command == "serve":
         done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
     else:
-        # Every command of the app starts it first (the record is never read).
-        args = [*command.split()[1:], *(["record.json"] if command == "flask replay" else [])]
+        # Every command of the app but a replay or an arena starts it first.
         done = subprocess.run(
-            [sys.executable, "-m", "flask", "--app", "app", *args],
+            [sys.executable, "-m", "flask", "--app", "app", *command.split()[1:]],
             cwd=ROOT,
             env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
             capture_output=True,
