@@ -189,7 +189,7 @@ def test_statistics_leave_out_points_set_by_house_rules(app, visitor):
     assert "<dt>Games</dt><dd>3</dd>" in page and "<dt>Hands</dt><dd>3</dd>" in page
     assert '<th scope="row">Average of the games counted</th><td>20</td>' in page
     assert '<th scope="row">Last game</th><td>10</td>' in page
-    assert '<th scope="row">Games in the chart</th><td>2</td>' in page
+    assert '<th scope="row">Games counted</th><td>2</td>' in page
     assert "2,000,037" not in page and "1,000,018" not in page
     assert "are not counted here." in page
     line = re.search(r'class="line-points" fill="none" points="([^"]*)"', page)

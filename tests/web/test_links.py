@@ -275,7 +275,11 @@ def test_a_house_rules_link_deals_those_rules_and_shares_them(app, client, query
     settings = deal_settings(args)
     assert settings["rule_set"].overrides
     page = client.get(f"/deal/house-link?{query_text}").get_data(as_text=True)
-    assert "House rules" in page and settings["house"] in page
+    # The rules in words, folded on the phone's first screen; never the
+    # link's option names.
+    assert "House rules" in page and "<details><summary>" in page
+    assert re.search(r"\d rules? changed</summary>", page)
+    assert f"<code>{settings['house']}</code>" not in page
     assert start_deal(client, f"/deal/house-link?{query_text}").status_code == 303
     with app.test_request_context():
         link = deal_url("house-link", settings["rule_set"], settings["target"], settings["levels"])

@@ -915,9 +915,13 @@ def test_a_steps_verdict_tells_a_clear_loss_from_the_noise(client, loss, low, hi
             "Vale piştisi",
         ),
         (
-            Why("gives_pisti", {**FACTS, "unseen": 2, "jack": True, "pisti_points": 20}),
+            Why(
+                "gives_pisti",
+                {**FACTS, "unseen": 2, "best_unseen": 1, "jack": True, "pisti_points": 20},
+            ),
             "Alone on the empty table, Jack of hearts could be taken as a Jack pişti (20 points) "
-            "by any of the 2 Jacks still unseen; 7 of spades by 0 cards, as a pişti of 10.",
+            "by any of the 2 Jacks still unseen; the cards still unseen that could take "
+            "7 of spades, as a pişti of 10: 1.",
             "Vale piştisi",
         ),
         (
