@@ -222,3 +222,21 @@ def test_a_page_of_another_game_cannot_play_in_this_one(client):
     )
     assert response.status_code == 409
     assert "out of date" in response.get_data(as_text=True)
+
+
+def test_kept_matches_say_how_far_their_hand_has_gone(client, player):
+    # Two matches put aside at the same hand and score are told apart by
+    # the play their hand is at.
+    for plays in (1, 3):
+        player.deal(f"kept-match-{plays}?rules=classic&level=easy")
+        for _ in range(plays):
+            player.play(player.hand[0])
+    start_deal(client, "/deal/kept-newest")
+    page = client.get("/").get_data(as_text=True)
+    said = re.findall(r'class="kept-what"[^>]*>(.*?)</span>', page, re.S)
+    ends = [
+        re.search(r"hand 1, \d+–\d+ · play (\d+) of 48$", " ".join(text.split())) for text in said
+    ]
+    assert all(ends), said
+    first, second = (int(end.group(1)) for end in ends)
+    assert first > second > 0
