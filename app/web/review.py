@@ -30,7 +30,6 @@ are plain GET addresses any replica can answer:
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -76,7 +75,6 @@ from app.engine import (
     RuleSet,
     make_record,
     read_record,
-    rules_from_json,
     score_hand,
 )
 from app.engine.decisions import Decision, decisions
@@ -302,12 +300,13 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         busy, queue_down = started == "busy", started == "down"
         review = _review(key)
     steps = [Step.from_dict(data) for data in review_steps(review)]
-    record = json.loads(review.record)
+    record = read_record(review.record)
+    players = record.extra.get("players")
     context: dict[str, Any] = {
         "review": review,
-        "result": _result(read_record(review.record).state, review.seat, record.get("players")),
-        "rule_name": _rule_name(rules_from_json(record["rules"]), record.get("hand")),
-        "you": _is_you(record.get("players"), review.seat),
+        "result": _result(record.state, review.seat, players),
+        "rule_name": _rule_name(record.state.rules, record.extra.get("hand")),
+        "you": _is_you(players, review.seat),
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
