@@ -149,7 +149,7 @@ def test_a_three_player_match_ends_on_the_highest_total_past_the_target(client):
     assert best >= 51 and totals.count(best) == 1
     # No hand ended the match earlier: before the last hand no side had a
     # total past 51 that was the only highest.
-    hands = re.findall(r'<tr><th scope="row">(\d+)</th>', page.split('class="score totals"')[1])
+    hands = re.findall(r'<tr><th scope="row">(\d+)</th>', page.split('class="score totals')[1])
     running = re.findall(r'<span class="running">= (\d+)</span>', page)
     before = [int(total) for total in running[-6:-3]] if len(hands) > 1 else [0, 0, 0]
     assert not (max(before) >= 51 and before.count(max(before)) == 1)
