@@ -29,61 +29,92 @@ from app.engine.rules import POINTS, option_text, option_value
 from . import store
 from .game import LEVEL_NAMES, RULE_NAMES, start_refused
 from .links import seat_fields
-from .rule_words import BASE_NAMES, EXPLAINED, LABELS, VALUES, choices, refusal
+from .rule_words import (
+    EXPLAINED,
+    GROUPS,
+    LABELS,
+    SOURCES,
+    VALUES,
+    choices,
+    refusal,
+    refused_option,
+    refused_problem,
+)
 from .table import Table
 
 bp = Blueprint("house", __name__)
 
 
-def _options() -> list[dict[str, Any]]:
-    """The page's fields: each option's name, label, values as text
-    (``None`` for a number of points), its sentence with its source, and
-    what "as the game plays it" is in each game."""
-    return [
-        {
-            "name": option,
-            "label": label,
-            "values": choices(option),
-            "explained": EXPLAINED[option],
-            "defaults": _defaults(option),
-        }
-        for option, label in LABELS.items()
-    ]
+def _groups(refused: str | None) -> list[dict[str, Any]]:
+    """The page's folds (:data:`GROUPS`): each one's title, its options
+    (:func:`_option`), how many of them the form changes, and whether it
+    is open (a change or the refused option in it)."""
+    groups = []
+    for title, names in GROUPS:
+        changed = sum(1 for name in names if request.form.get(name))
+        groups.append(
+            {
+                "title": title,
+                "options": [_option(name) for name in names],
+                "changed": changed,
+                "open": bool(changed) or refused in names,
+            }
+        )
+    return groups
 
 
-def _defaults(option: str) -> str:
-    """What each base game plays for ``option``, in the words of the page's
-    choices: "Single hand: swapped with a card under it; Classic: stays on
-    top; …", or "Every game: 10." when they agree."""
+def _option(name: str) -> dict[str, Any]:
+    """One field: its name, label, values as text (``None`` for a number of
+    points), its sentence, where it is played, and what "as the game plays
+    it" is in each base game (:func:`_as_played`)."""
+    return {
+        "name": name,
+        "label": LABELS[name],
+        "values": choices(name),
+        "explained": EXPLAINED[name],
+        "source": SOURCES[name],
+        "as_played": _as_played(name),
+    }
+
+
+def _as_played(option: str) -> dict[str, str]:
+    """What each base game plays for ``option``, by the base's name, in the
+    words of the page's choices: {"classic": "stays on top — as the game
+    plays it", …}. The page shows the chosen base's; its script changes it
+    when another base is chosen."""
     words = {}
     for name, rules in RULE_SETS.items():
         value = option_value(rules, option)
-        words[name] = str(value) if option in POINTS else str(VALUES[option_text(value)])
-    if len(set(words.values())) == 1:
-        return gettext("Every game: %(value)s.", value=words["classic"])
-    each = "; ".join(f"{BASE_NAMES[name]}: {word}" for name, word in words.items())
-    return gettext("As the games play it: %(each)s.", each=each)
+        word = str(value) if option in POINTS else str(VALUES[option_text(value)])
+        words[name] = gettext("%(value)s — as the game plays it", value=word)
+    return words
 
 
-def _target_defaults() -> str:
-    """The match each base game plays, as :func:`_defaults` says it."""
-    each = "; ".join(
-        f"{BASE_NAMES[name]}: "
-        + (
-            gettext("%(points)s points", points=rules.default_target)
+def _target_as_played() -> dict[str, str]:
+    """The match each base game plays, as :func:`_as_played` says it."""
+    return {
+        name: gettext(
+            "%(value)s — as the game plays it",
+            value=gettext("%(points)s points", points=rules.default_target)
             if rules.default_target
-            else gettext("one hand")
+            else gettext("one hand"),
         )
         for name, rules in RULE_SETS.items()
-    )
-    return gettext("As the games play it: %(each)s.", each=each)
+    }
 
 
-def _page(message: str | None = None, status: int = 200) -> tuple[str, int]:
+def _page(
+    message: str | None = None, status: int = 200, refused: tuple[str, str] | None = None
+) -> tuple[str, int]:
+    """The form, with the posted choices kept; ``message`` at the top and,
+    for a refused option, ``refused`` (its name, the problem) by its
+    field."""
+    base = request.form.get("rules", "classic")
     return render_template(
         "game/house.html",
-        target_defaults=_target_defaults(),
-        options=_options(),
+        base=base if base in RULE_SETS else "classic",
+        target_as_played=_target_as_played(),
+        groups=_groups(refused[0] if refused else None),
         value_names=VALUES,
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
@@ -93,6 +124,7 @@ def _page(message: str | None = None, status: int = 200) -> tuple[str, int]:
         default_level=store.settings().get("level", DEFAULT_LEVEL),
         form=request.form,
         message=message,
+        refused=refused,
     ), status
 
 
@@ -136,7 +168,9 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     try:
         rules = _house_rules(args)
     except InvalidRules as exc:
-        return _page(refusal(exc, args), 400)
+        option = refused_option(exc)
+        refused = (option, refused_problem(exc, args)) if option else None
+        return _page(refusal(exc, args, named=False), 400, refused)
     target_text = request.form.get("target", "")
     target = int(target_text) if target_text in {str(t) for t in MATCH_TARGETS} else None
     if target_text and target is None:

@@ -43,68 +43,94 @@ LABELS: dict[str, Any] = {
     "tie_break": lazy_gettext("Equal points in a single hand"),
     "face_down": lazy_gettext("The face-down centre cards"),
 }
-#: Each option in a sentence, and where the variant is played (the House
-#: rules page; the sources are the rule texts the product follows and the
-#: house variants found in Turkish, German and English rule pages).
+#: The House rules page's options in folds, each with its options in the
+#: spec's order: who plays, how the cards are dealt and shown, what scores,
+#: and how a hand ends.
+GROUPS: tuple[tuple[Any, tuple[str, ...]], ...] = (
+    (lazy_gettext("Players and sides"), ("players", "teams")),
+    (lazy_gettext("The deal"), ("opening_jack", "four_jacks", "bottom_card", "face_down")),
+    (
+        lazy_gettext("Points"),
+        ("pisti", "jack_pisti", "pisti_on_last_play", "most_cards", "most_cards_points"),
+    ),
+    (
+        lazy_gettext("The end of a hand"),
+        ("last_sweep_bonus", "no_capture_leftovers", "tie_break"),
+    ),
+)
+#: Each option in a sentence, for the House rules page.
 EXPLAINED: dict[str, Any] = {
     "players": lazy_gettext(
-        "How many sit at the table; with three, four deals of four cards each make a hand. "
-        "Source: two players in the app and game-site rules, four in the partnership rules, "
-        "three on Turkish and German house tables."
+        "How many sit at the table; with three, four deals of four cards each make a hand."
     ),
     "teams": lazy_gettext(
-        "With four players: partners sitting opposite share their captures, or each plays "
-        "alone. Source: partners in the partnership rules, each for themselves on house tables."
+        "With four players: partners sitting opposite share their captures, or each plays alone."
     ),
-    "opening_jack": lazy_gettext(
-        "What happens when the top centre card is a Jack. Source: swapped in the app's rules, "
-        "kept in the game-site rules, turned over in the partnership rules, put under the "
-        "stock on Turkish house tables."
-    ),
-    "four_jacks": lazy_gettext(
-        "Four Jacks dealt to the centre: deal again, or play on. Source: deal again in the "
-        "partnership rules; played on in the game-site rules."
-    ),
+    "opening_jack": lazy_gettext("What happens when the top centre card is a Jack."),
+    "four_jacks": lazy_gettext("Four Jacks dealt to the centre: deal again, or play on."),
     "bottom_card": lazy_gettext(
-        "Whether the cut makes sure the stock's last card is not a Jack and shows it to all. "
-        "Source: the partnership rules."
+        "Whether the cut makes sure the stock's last card is not a Jack and shows it to all."
     ),
     "pisti_on_last_play": lazy_gettext(
-        "Whether a pişti made with the hand's very last card scores. Source: it counts in the "
-        "two-player rules, not in the partnership rules."
+        "Whether a pişti made with the hand's very last card scores."
     ),
-    "pisti": lazy_gettext(
-        "Points for taking a lone card with the same rank. Source: 10 in every rule text."
-    ),
-    "jack_pisti": lazy_gettext(
-        "Points for taking a lone Jack with a Jack. Source: 20 in the rule texts, 10 on some "
-        "Turkish house tables."
-    ),
+    "pisti": lazy_gettext("Points for taking a lone card with the same rank."),
+    "jack_pisti": lazy_gettext("Points for taking a lone Jack with a Jack."),
     "most_cards": lazy_gettext(
         "Who earns the most-cards points: 27 cards or more, or strictly more than everyone "
-        "else. Source: 27 in the app's rules, more cards in the game-site and partnership "
-        "rules. 27 needs two sides: with three or four, left as the game plays it, strictly "
+        "else. 27 needs two sides: with three or four, left as the game plays it, strictly "
         "more."
     ),
-    "most_cards_points": lazy_gettext("Points for the most cards. Source: 3 in every rule text."),
+    "most_cards_points": lazy_gettext("Points for the most cards."),
     "last_sweep_bonus": lazy_gettext(
-        "Extra points for the side that takes the cards left on the table at the end. "
-        "Source: 3 points on some Turkish and German house tables, none in the rule texts."
+        "Extra points for the side that takes the cards left on the table at the end."
+    ),
+    "no_capture_leftovers": lazy_gettext("Who takes the table when nobody captured all hand."),
+    "tie_break": lazy_gettext("A single hand with equal points: more cards wins, or it is a draw."),
+    "face_down": lazy_gettext(
+        "Whether the side that takes the three face-down centre cards may look at them."
+    ),
+}
+#: Where each option's variants are played: the rule texts the product
+#: follows and the house variants found in Turkish, German and English rule
+#: pages (the House rules page's "Where these rules come from").
+SOURCES: dict[str, Any] = {
+    "players": lazy_gettext(
+        "Two players in the app and game-site rules, four in the partnership "
+        "rules, three on Turkish and German house tables."
+    ),
+    "teams": lazy_gettext(
+        "Partners in the partnership rules, each for themselves on house tables."
+    ),
+    "opening_jack": lazy_gettext(
+        "Swapped in the app's rules, kept in the game-site rules, turned over in "
+        "the partnership rules, put under the stock on Turkish house tables."
+    ),
+    "four_jacks": lazy_gettext(
+        "Deal again in the partnership rules; played on in the game-site rules."
+    ),
+    "bottom_card": lazy_gettext("The partnership rules."),
+    "pisti_on_last_play": lazy_gettext(
+        "It counts in the two-player rules, not in the partnership rules."
+    ),
+    "pisti": lazy_gettext("10 in every rule text."),
+    "jack_pisti": lazy_gettext("20 in the rule texts, 10 on some Turkish house tables."),
+    "most_cards": lazy_gettext(
+        "27 in the app's rules, more cards in the game-site and partnership rules."
+    ),
+    "most_cards_points": lazy_gettext("3 in every rule text."),
+    "last_sweep_bonus": lazy_gettext(
+        "3 points on some Turkish and German house tables, none in the rule texts."
     ),
     "no_capture_leftovers": lazy_gettext(
-        "Who takes the table when nobody captured all hand. Source: the first player in the "
-        "app's rules; the other rule texts do not say, and the Classic and Partners games here "
-        "give it to the dealer."
+        "The first player in the app's rules; the other rule texts do not say, "
+        "and the Classic and Partners games here give it to the dealer."
     ),
     "tie_break": lazy_gettext(
-        "A single hand with equal points: more cards wins, or it is a draw. Source: cards in "
-        "the app's rules; the other rule texts do not say, and the Classic and Partners games "
-        "here call it a draw."
+        "Cards in the app's rules; the other rule texts do not say, and the "
+        "Classic and Partners games here call it a draw."
     ),
-    "face_down": lazy_gettext(
-        "Whether the side that takes the three face-down centre cards may look at them. "
-        "Source: shown to the taker in the partnership rules, hidden elsewhere."
-    ),
+    "face_down": lazy_gettext("Shown to the taker in the partnership rules, hidden elsewhere."),
 }
 #: The words of each choice, by its value as text (as in a deal link).
 VALUES: dict[str, Any] = {
@@ -237,48 +263,65 @@ def _summary(rules: RuleSet, target: int | None, catalogue: object) -> dict[str,
     return {"line": " · ".join(parts), "details": details, "house": bool(overrides)}
 
 
-def refusal(error: InvalidRules, args: Mapping[str, str]) -> str:
+def refused_option(error: InvalidRules) -> str | None:
+    """Return the option a refused rule set (``error``) names, by its name
+    in a deal link ("teams"), or ``None`` when it names none (an unknown
+    base game)."""
+    option = str(error).split(":", 1)[0]
+    return option if option in OPTIONS and not isinstance(error, UnknownRuleSet) else None
+
+
+def refusal(error: InvalidRules, args: Mapping[str, str], *, named: bool = True) -> str:
     """Return why a rule set was refused (``error``, raised for the query
     ``args``), in the page's language: "These house rules cannot be played:"
-    and the option, by its label and its name, with a value it does not
-    have or the options it does not go with (record-format.md, format 2)."""
-    text = str(error)
-    option = text.split(":", 1)[0]
-    if isinstance(error, UnknownRuleSet):
+    and the option, by its label, with a value it does not have or the
+    options it does not go with (record-format.md, format 2). ``named``
+    adds the option's name in a deal link, "Sides (teams): …", for a
+    link's reader; the House rules form, whose fields have no such names
+    on the page, leaves it out."""
+    problem = refused_problem(error, args)
+    option = refused_option(error)
+    if option is not None and named:
         problem = gettext(
+            "%(label)s (%(option)s): %(problem)s",
+            label=LABELS[option],
+            option=option,
+            problem=problem,
+        )
+    elif option is not None:
+        problem = gettext("%(label)s: %(problem)s", label=LABELS[option], problem=problem)
+    return gettext("These house rules cannot be played: %(problem)s", problem=problem)
+
+
+def refused_problem(error: InvalidRules, args: Mapping[str, str]) -> str:
+    """:func:`refusal`'s problem alone, which the House rules form also
+    shows by the refused option's field: "partners need four players; …"."""
+    text = str(error)
+    option = refused_option(error)
+    if isinstance(error, UnknownRuleSet):
+        return gettext(
             "the game “%(value)s” is not one of %(games)s.",
             value=args.get("rules", "")[:40],
             games=", ".join(str(name) for name in BASE_NAMES.values()),
         )
-    elif option not in OPTIONS:
-        problem = text
-    elif "needs players 4" in text:
-        problem = gettext(
-            "%(label)s (%(option)s): partners need four players; choose four players or "
-            "each for themselves.",
-            label=LABELS[option],
-            option=option,
+    if option is None:
+        return text
+    if "needs players 4" in text:
+        return gettext("partners need four players; choose four players or each for themselves.")
+    if "needs two teams" in text:
+        return gettext(
+            "“27 or more cards” needs two sides; with three or four sides choose “strictly "
+            "more cards than every other side”."
         )
-    elif "needs two teams" in text:
-        problem = gettext(
-            "%(label)s (%(option)s): “27 or more cards” needs two sides; with three or four "
-            "sides choose “strictly more cards than every other side”.",
-            label=LABELS[option],
-            option=option,
+    if option in POINTS:
+        allowed = gettext(
+            "a whole number of points from 0 to %(most)s",
+            most=format_decimal(MAX_PLAYED_POINTS),
         )
     else:
-        if option in POINTS:
-            allowed = gettext(
-                "a whole number of points from 0 to %(most)s",
-                most=format_decimal(MAX_PLAYED_POINTS),
-            )
-        else:
-            allowed = ", ".join(option_text(value) for value in CHOICES[option])
-        problem = gettext(
-            "%(label)s (%(option)s): “%(value)s” is not one of its values (%(allowed)s).",
-            label=LABELS[option],
-            option=option,
-            value=args.get(option, "")[:40],
-            allowed=allowed,
-        )
-    return gettext("These house rules cannot be played: %(problem)s", problem=problem)
+        allowed = ", ".join(option_text(value) for value in CHOICES[option])
+    return gettext(
+        "“%(value)s” is not one of its values (%(allowed)s).",
+        value=args.get(option, "")[:40],
+        allowed=allowed,
+    )

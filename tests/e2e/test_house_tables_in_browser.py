@@ -148,15 +148,26 @@ def test_the_house_rules_page_starts_a_three_player_game(
     page = browser.new_page(viewport=SIZES["390x844"])
     page.goto(f"{live_server}/house")
     page.get_by_label("Classic match (2 players)").check()
+    # The options are folded; the fold's note counts what is changed in it.
+    expect(page.locator("#players")).to_be_hidden()
+    page.locator("summary", has_text="Players and sides").click()
     page.locator("#players").select_option("3")
     page.locator("#teams").select_option("partners")
+    expect(page.locator(".rule-group").first.locator(".group-note")).to_have_text(
+        "2 rules · 2 changed"
+    )
     with page.expect_navigation():
         page.locator("button[type=submit]", has_text="Play with these rules").click()
-    expect(page.locator(".alert")).to_contain_text("teams")
-    # The refusal has the focus: a keyboard or screen reader starts there.
+    expect(page.locator(".alert")).to_contain_text("Sides: partners need four players")
+    # The refusal has the focus: a keyboard or screen reader starts there;
+    # its link goes to the field, whose fold is open and which says why.
     expect(page.locator(".alert")).to_be_focused()
     page.screenshot(path=screenshots / "house-page-refused.png", full_page=True)
+    page.locator(".alert a", has_text="Go to the rule").click()
+    expect(page.locator("#teams")).to_be_focused()
+    expect(page.locator("#teams-problem")).to_be_in_viewport()
     page.locator("#teams").select_option("")
+    page.locator("summary", has_text="Points").click()
     page.locator("#jack_pisti").fill("10")
     page.locator("#level").select_option("easy")
     with page.expect_navigation():
@@ -164,6 +175,28 @@ def test_the_house_rules_page_starts_a_three_player_game(
     expect(page.locator(".seat")).to_have_count(2)
     expect(page.locator(".bar .rules-line summary")).to_contain_text("3 players")
     expect(page.locator(".bar .rules-line summary")).to_contain_text("Jack pişti 10")
+    page.close()
+
+
+def test_the_house_rules_page_says_what_the_chosen_game_plays(browser: Browser, live_server):
+    """Choosing another game changes what "as the game plays it" says, in
+    the folds and for the match."""
+    page = browser.new_page(viewport=SIZES["390x844"])
+    page.goto(f"{live_server}/house")
+    page.locator("summary", has_text="The deal").click()
+    blank = page.locator("#opening_jack option").first
+    expect(blank).to_have_text("stays on top — as the game plays it")
+    expect(page.locator("#target option").first).to_have_text("51 points — as the game plays it")
+    page.get_by_label("Partners (2 v 2)").check()
+    expect(blank).to_have_text("passed over: the next card is turned up — as the game plays it")
+    expect(page.locator("#target option").first).to_have_text("151 points — as the game plays it")
+    page.get_by_label("Single hand (Cardems)").check()
+    expect(blank).to_have_text("swapped with a card under it — as the game plays it")
+    expect(page.locator("#target option").first).to_have_text("one hand — as the game plays it")
+    page.locator("summary", has_text="Points").click()
+    expect(page.locator("#jack_pisti")).to_have_attribute(
+        "placeholder", "20 — as the game plays it"
+    )
     page.close()
 
 

@@ -368,6 +368,11 @@ def test_text_at_twice_its_size_on_a_phone(browser: Browser, live_server, rules)
     page.goto(live_server + "/")
     fits("home")
     page.goto(live_server + "/house")
+    # every fold open, with the longest words of its choices shown
+    page.evaluate(
+        "() => document.querySelectorAll('details').forEach((fold) => { fold.open = true; })"
+    )
+    page.locator("#teams").select_option("partners")
     fits("house rules")
     page.goto(f"{live_server}/deal/large-text-{rules}?rules={rules}")
     fits("deal link")

@@ -10,12 +10,13 @@ import pytest
 
 from app.engine import CLASSIC, RULE_SETS, GameState, RuleSet, load_record, with_options
 from app.engine.rules import CHOICES, option_value
-from app.web.rule_words import LABELS, SHORT, VALUES, rules_summary
+from app.web.rule_words import GROUPS, LABELS, SHORT, VALUES, rules_summary
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable, play_hand
 
 SEEN = "Your side took the face-down cards"
 COUNTER = re.compile(r'<span class="seen" aria-hidden="true">(\d+)</span>')
+GROUPED = [name for _, names in GROUPS for name in names]
 ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
 
 
@@ -44,12 +45,60 @@ def test_every_option_is_explained_with_its_source(client):
     html = client.get("/house").get_data(as_text=True)
     for option in LABELS:
         assert f'aria-describedby="{option}-explained"' in html, option
-    notes = re.findall(r'<p class="option-note" id="([a-z_]+)-explained">([^<]+)<span', html)
+    notes = re.findall(r'<p class="option-note" id="([a-z_]+)-explained">([^<]+)</p>', html)
     assert {option for option, _ in notes} == set(LABELS)
-    assert all("Source:" in note for _, note in notes)
-    assert "10 on some Turkish house tables" in html
+    # each fold says where its rules come from, one line an option
+    sources = re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", html)
+    assert [label for label, _ in sources] == [str(LABELS[name]) for name in GROUPED]
+    assert (
+        "Points for a Jack pişti",
+        "20 in the rule texts, 10 on some Turkish house tables.",
+    ) in [(label.replace("&#39;", "'"), source) for label, source in sources]
     turkish = client.get("/house", headers={"Accept-Language": "tr"}).get_data(as_text=True)
-    assert turkish.count("Kaynak:") == len(LABELS) and "Source:" not in turkish
+    assert turkish.count("<dd>") == len(LABELS) and "rule texts" not in turkish
+    assert "bazı Türk ev masalarında 10" in turkish
+
+
+def test_the_options_are_folded_until_one_is_changed(client):
+    """The folds start closed, each with how many rules it holds; a form
+    sent back (refused) opens the folds it changes, and says how many."""
+    html = client.get("/house").get_data(as_text=True)
+    assert html.count('<details class="rule-group">') == len(GROUPS)
+    assert '>4 rules<span class="changed"></span>' in html and " changed<" not in html
+    data = {"csrf_token": token(client), "rules": "classic", "level": "easy"}
+    refused = client.post("/house", data={**data, "jack_pisti": "ten", "pisti": "5"})
+    assert refused.status_code == 400
+    page = refused.get_data(as_text=True)
+    folds = re.findall(
+        r'<details class="rule-group"( open)?>\s*<summary><span class="group-title">([^<]+)<', page
+    )
+    assert folds == [
+        ("", "Players and sides"),
+        ("", "The deal"),
+        (" open", "Points"),
+        ("", "The end of a hand"),
+    ]
+    assert '5 rules<span class="changed"> · 2 changed</span>' in page
+
+
+def test_a_refused_option_is_told_by_its_field(client):
+    data = {"csrf_token": token(client), "rules": "classic", "level": "easy"}
+    response = client.post("/house", data={**data, "players": "3", "teams": "partners"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    # at the top, with a link to the field, and by the field, which says so
+    assert (
+        "These house rules cannot be played: Sides: partners need four players; choose four "
+        'players or each for themselves. <a href="#teams">Go to the rule</a>'
+    ) in page
+    assert (
+        '<p class="field-problem" id="teams-problem">partners need four players; choose four '
+        "players or each for themselves.</p>"
+    ) in page
+    assert 'aria-describedby="teams-explained teams-problem" aria-invalid="true"' in page
+    assert page.count("aria-invalid") == 1
+    # the choices made are kept
+    assert '<option value="3" selected>' in page and '<option value="partners" selected>' in page
 
 
 def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
@@ -60,7 +109,9 @@ def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
         headers={"Accept-Language": "tr"},
     )
     assert response.status_code == 400
-    assert "Taraflar (teams): eşli oyun dört oyuncu ister" in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert "Taraflar: eşli oyun dört oyuncu ister" in page and "(teams)" not in page
+    assert ">eşli oyun dört oyuncu ister; dört oyuncu ya da “herkes kendine” seçin.</p>" in page
 
 
 @pytest.mark.parametrize("base", ["zz", ""])
@@ -122,17 +173,17 @@ def test_a_house_rules_game_is_played_and_its_record_is_format_2(client, runner,
 @pytest.mark.parametrize(
     ("fields", "named"),
     [
-        ({"jack_pisti": "ten"}, "jack_pisti"),
-        ({"opening_jack": "sideways"}, "opening_jack"),
+        ({"jack_pisti": "ten"}, "Points for a Jack pişti: “ten” is not one of its values"),
+        ({"opening_jack": "sideways"}, "An opening Jack: “sideways” is not one of its"),
         ({"rules": "tavla"}, "tavla"),
         ({"most_cards": "28"}, "most_cards"),
         ({"target": "77"}, "51, 101, 121 or 151"),
         ({"level": "grandmaster"}, "computer level"),
-        ({"players": "5"}, "(players): “5” is not one of its values"),
-        ({"players": "3", "teams": "partners"}, "Sides (teams): partners need four players"),
+        ({"players": "5"}, "Players: “5” is not one of its values"),
+        ({"players": "3", "teams": "partners"}, "Sides: partners need four players"),
         (
             {"rules": "cardems", "players": "3", "most_cards": "27"},
-            "Most cards (most_cards): “27 or more cards”",
+            "Most cards: “27 or more cards”",
         ),
         ({"level_2": "grandmaster", "players": "3"}, "computer level"),
     ],
@@ -222,15 +273,23 @@ def test_every_option_value_has_words_for_the_form_and_the_rules_line(app):
 
 
 def test_the_page_says_what_each_game_plays_when_an_option_is_left_alone(client):
-    """ "As the game plays it" says what that is, for each game."""
-    page = " ".join(client.get("/house").get_data(as_text=True).split())
+    """ "As the game plays it" says what that is in the chosen game; the
+    other games' words are there for the page's script to show."""
+    page = client.get("/house").get_data(as_text=True)
+    opening = re.search(r'<select id="opening_jack".*?</select>', page, re.S).group(0)
     assert (
-        "As the games play it: Single hand: swapped with a card under it; Classic: stays on "
-        "top; Partners: passed over: the next card is turned up." in page
-    )
-    assert (
-        "As the games play it: Single hand: one hand; Classic: 51 points; Partners: 151 points."
-        in page
-    )
-    assert "Every game: 10." in page and "Every game: 20." in page
+        '<option value="" data-cardems="swapped with a card under it — as the game plays it" '
+        'data-classic="stays on top — as the game plays it" data-partners="passed over: the '
+        'next card is turned up — as the game plays it" >stays on top — as the game plays '
+        "it</option>"
+    ) in opening
+    assert ">51 points — as the game plays it</option>" in page
+    assert 'data-cardems="one hand — as the game plays it"' in page
+    assert 'placeholder="10 — as the game plays it"' in page
+    assert 'placeholder="20 — as the game plays it"' in page
     assert 'title="A whole number of points, from 0 to 999999"' in page
+    # a form sent back shows its own game's
+    data = {"csrf_token": token(client), "rules": "partners", "level": "easy", "pisti": "x"}
+    refused = client.post("/house", data=data).get_data(as_text=True)
+    assert ">151 points — as the game plays it</option>" in refused
+    assert ">passed over: the next card is turned up — as the game plays it</option>" in refused
