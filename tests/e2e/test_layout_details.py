@@ -1,7 +1,8 @@
 """Small layout promises in Chromium, from a look at every page at phone and
 laptop sizes: boxes to tick keep their size beside long labels, each
 computer's level sits beside its name, a review's Previous, Summary and Next
-share one line on a 360 px phone, links that stand alone are a finger's
+share one line on a 360 px phone, the home page's New game button is on a
+small phone's first screen, links that stand alone are a finger's
 height, and the centre of a table of three or four keeps clear of the side
 seats on a phone."""
 
@@ -53,6 +54,23 @@ def test_each_computers_level_sits_beside_its_name_on_a_laptop(page: Page, live_
         select = box(form.locator(f"#level_{position}"))
         assert label["x"] + label["width"] <= select["x"]
         assert abs((label["y"] + label["height"] / 2) - (select["y"] + select["height"] / 2)) < 4
+
+
+@pytest.mark.parametrize("rules", ["cardems", "classic", "partners"])
+def test_the_new_game_button_is_on_a_small_phones_first_screen(
+    browser: Browser, live_server, rules
+):
+    """On a 360x740 phone the home page's New game button is in the first
+    screen whichever game is chosen (Classic and Partners add the match's
+    target, Partners a level for each computer)."""
+    context = browser.new_context(viewport=SIZES["360x740"])
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    form = page.locator("form[action='/new']")
+    form.locator(f"input[name=rules][value={rules}]").check()
+    button = box(form.get_by_role("button", name="New game"))
+    assert button["y"] + button["height"] <= SIZES["360x740"]["height"]
+    context.close()
 
 
 def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
