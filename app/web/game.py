@@ -243,15 +243,19 @@ def _queue_answers(app: Flask) -> None:
 def home() -> str:
     """Show the home page: a new game, or a deal from a seed."""
     table = store.load_table()
-    settings = _settings(store.settings())
+    remembered = store.settings()
+    settings = _settings(remembered)
     rules = RULE_SETS[settings["rules"]]
+    # The form's target: "" is each game's own (Classic 51, Partners 151);
+    # a remembered other target is picked again, after a single hand too.
+    match_to = remembered.get(
+        "match_to", None if settings["target"] == rules.default_target else settings["target"]
+    )
     return render_template(
         "game/home.html",
         settings=settings,
-        # The form's target: "" is each game's own (Classic 51, Partners
-        # 151); a remembered other target is picked again.
         match_targets=MATCH_TARGETS,
-        chosen_target=None if settings["target"] == rules.default_target else settings["target"],
+        chosen_target=match_to if match_to in MATCH_TARGETS else None,
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
         levels=LEVELS,
@@ -275,7 +279,15 @@ def new_game() -> BaseResponse | tuple[str, int]:
     except links.BadLink as error:
         return bad_link(error, gettext("These game settings cannot be used"))
     settings = {name: chosen[name] for name in ("rules", "target", "level", "levels")}
-    return _start(settings, new_seed(), seed_public=False, remember=True)
+    rules = RULE_SETS[settings["rules"]]
+    # The form's choice of target ("match_to", None for each game's own) is
+    # kept through a single hand, which has none.
+    match_to = settings["target"] if settings["target"] != rules.default_target else None
+    if not rules.match_targets:
+        match_to = store.settings().get("match_to")
+    return _start(
+        settings, new_seed(), seed_public=False, remember={**settings, "match_to": match_to}
+    )
 
 
 @bp.get("/deal")
@@ -533,10 +545,14 @@ def _table_url(table: Table, external: bool = False) -> str:
 
 
 def _start(
-    settings: dict[str, Any], seed: str, seed_public: bool, remember: bool = False
+    settings: dict[str, Any],
+    seed: str,
+    seed_public: bool,
+    remember: dict[str, Any] | None = None,
 ) -> BaseResponse | tuple[str, int]:
-    """Deal a game and make it the player's (``remember``: keep its
-    settings for the next games too); go to the table."""
+    """Deal a game and make it the player's; go to the table. ``remember``:
+    the settings to keep for the next games (its ``settings`` and the home
+    form's choice of target), or ``None``."""
     table = Table.start(
         settings.get("rule_set") or RULE_SETS[settings["rules"]],
         seed,
@@ -548,8 +564,8 @@ def _start(
 
     def start() -> None:
         store.start_table(table)
-        if remember:
-            store.save_settings(settings)
+        if remember is not None:
+            store.save_settings(remember)
 
     try:
         store.apply(start)

@@ -87,6 +87,22 @@ def test_the_new_game_form_plays_each_game_to_its_own_target(client, rules, targ
     assert sent_target(client.get("/").get_data(as_text=True)) == "101"
 
 
+def test_a_chosen_target_is_kept_through_a_single_hand(client):
+    """A match to 101 chosen once is picked again after a single hand, which
+    has no target (its form hides the choice); "Usual" is kept too."""
+    page = client.get("/").get_data(as_text=True)
+    fields = {"csrf_token": token_of(page), "level": "easy"}
+    client.post("/new", data={**fields, "rules": "classic", "target": "101"})
+    client.post("/new", data={**fields, "rules": "cardems", "target": "101"})
+    home = client.get("/").get_data(as_text=True)
+    assert 'value="cardems" checked' in home and sent_target(home) == "101"
+    client.post("/new", data={**fields, "rules": "partners", "target": sent_target(home)})
+    assert "0 / 101 pts" in client.get("/game").get_data(as_text=True)
+    client.post("/new", data={**fields, "rules": "classic", "target": ""})
+    client.post("/new", data={**fields, "rules": "cardems", "target": ""})
+    assert sent_target(client.get("/").get_data(as_text=True)) == ""
+
+
 def test_the_seed_form_leaves_each_game_its_own_target(client):
     response = client.get("/deal?seed=s1&rules=partners&target=&level=easy")
     assert response.headers["Location"].endswith("/deal/s1?rules=partners&target=151&level=easy")
