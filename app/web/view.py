@@ -274,9 +274,11 @@ def describe_plays(
         if taker is event:
             # The hand's last card, swept with the table: the sweep line says where.
             if event["position"] == HUMAN:
-                line = markup_gettext("You played %(card)s.", card=card)
+                line = markup_gettext("You played %(card)s: the hand's last card.", card=card)
             else:
-                line = markup_gettext("%(who)s played %(card)s.", who=who, card=card)
+                line = markup_gettext(
+                    "%(who)s played %(card)s: the hand's last card.", who=who, card=card
+                )
         else:
             result = _taker_words(event, taker, names, match, sweep_told=True)
             if event["position"] == HUMAN:

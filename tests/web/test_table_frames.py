@@ -166,6 +166,8 @@ def test_the_hands_last_cards_are_steps_of_its_score_page(player):
         swept = re.search(r"The (\d+) cards left on the table go to", " ".join(lines))
         if swept:
             assert int(count) == int(swept.group(1))
+            # the card that ended the hand is told as such, not left bare
+            assert lines[-2].endswith(": the hand's last card.")
             if "captured" not in lines[0] and "pişti" not in lines[0]:
                 # Your card stayed on the pile, and went with it: the
                 # sweep's line says where, once.
