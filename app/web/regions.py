@@ -290,7 +290,8 @@ def _you(
     if me.last:
         card = me.last["card"]
         last = (
-            f'\n    <p class="last-play">{_("You played")} {face(card, "tiny")} <span>'
+            f'\n    <p class="last-play">{_("You played")} <span class="played">'
+            f'{face(card, "tiny")}<span aria-hidden="true">:</span></span> <span>'
             f'<span class="visually-hidden">{escape(card_name(card))}: </span>'
             f"{escape(me.last['said'])}</span></p>\n    "
         )
