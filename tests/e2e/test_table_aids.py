@@ -562,6 +562,23 @@ def test_a_phone_table_with_rows_added_still_fits(
     context.close()
 
 
+def test_the_cards_keep_their_size_through_a_deal_with_hints_on(browser, live_server):
+    """With hints on (Medium's default) the last card of a deal has no
+    hint, yet its row is kept: the cards do not grow for that one turn."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/steady-cards?rules=cardems&level=medium")
+    page.locator(".deal-link button[type=submit]").click()
+    heights, hinted = [], []
+    for _ in range(4):
+        heights.append(page.locator(".hand button").first.bounding_box()["height"])
+        hinted.append(page.locator(".hints").count())
+        assert play_card(page, page.locator(".hand button").first)
+    assert hinted == [1, 1, 1, 0]
+    assert len(set(heights)) == 1, heights
+    context.close()
+
+
 def the_heaviest_table(browser, live_server: str, size_name: str):
     """A new context at ``size_name`` with four each for themselves, two
     games put aside, the counter and hints on, and a stale tab's 409 on
