@@ -72,6 +72,14 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
             f"    {total}{_unseen_chip(unseen[index])}\n  </li>\n  "
         )
+    if not any(unseen):
+        # The face-down cards' line kept under the chips on a phone, where
+        # the sides' chips are rows of one grid: the rows do not grow when
+        # a side takes those cards (pisti.css).
+        parts[-1] = parts[-1].replace(
+            "\n  </li>",
+            '<span class="chip unseen to-come" aria-hidden="true">&nbsp;</span>\n  </li>',
+        )
     parts.append("\n</ul>")
     return Markup("".join(parts))
 

@@ -579,6 +579,25 @@ def test_the_cards_keep_their_size_through_a_deal_with_hints_on(browser, live_se
     context.close()
 
 
+def test_the_felt_stays_put_when_a_side_takes_the_face_down_cards(browser, live_server):
+    """On a phone the line "3 of them face down" under a side's chips is
+    kept (empty) before anyone takes them: the felt does not move down."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/steady-felt?rules=classic&level=easy")
+    page.locator(".deal-link button[type=submit]").click()
+    tops, taken = set(), False
+    while not taken and page.locator(".hand button").count():
+        tops.add(round(page.locator(".board > .table").bounding_box()["y"]))
+        assert play_card(page, page.locator(".hand button").first)
+        taken = page.locator(".chip.unseen:not(.to-come)").count() == 1
+    assert taken
+    tops.add(round(page.locator(".board > .table").bounding_box()["y"]))
+    assert len(tops) == 1, tops
+    expect(page.locator(".chip.to-come")).to_have_count(0)
+    context.close()
+
+
 def the_heaviest_table(browser, live_server: str, size_name: str):
     """A new context at ``size_name`` with four each for themselves, two
     games put aside, the counter and hints on, and a stale tab's 409 on
