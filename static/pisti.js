@@ -349,9 +349,12 @@ function showSending() {
 
 // Offline (the phone lost its network), a form is not sent the ordinary way:
 // the browser would put its own "no internet" page in place of the table.
-// The table stays, says so, and is read again, as it stands, once the
+// The table stays, says so (a note, "offline" on your turn's tag, a dimmed
+// hand that takes no taps), and is read again, as it stands, once the
 // network is back (whether the change reached the server before it went,
-// the table then shows).
+// the table then shows). The table says so as soon as the network goes,
+// before any tap.
+let waitingOnline = false;
 function backWhenOnline() {
   const happened = document.querySelector(".happened");
   if (happened?.dataset.offline && !happened.querySelector(".offline")) {
@@ -362,12 +365,24 @@ function backWhenOnline() {
     note.setAttribute("role", "alert");
     happened.querySelector("h2")?.after(note);
   }
+  const hand = document.querySelector(".you .hand");
+  if (hand) {
+    hand.inert = true;
+    hand.classList.add("offline");
+  }
+  const tag = document.querySelector(".you .turn-tag");
+  if (tag && happened?.dataset.offlineTag) tag.textContent = happened.dataset.offlineTag;
+  if (waitingOnline) return;
+  waitingOnline = true;
   window.addEventListener(
     "online",
     () => window.location.replace(window.location.pathname + window.location.search),
     { once: true },
   );
 }
+window.addEventListener("offline", () => {
+  if (document.querySelector(".you .hand")) backWhenOnline();
+});
 
 // Fields whose keys are typed text.
 const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";

@@ -35,10 +35,16 @@ def test_a_card_tapped_offline_leaves_the_table_and_it_comes_back_online(
     hand = page.locator(".you .hand button")
 
     context.set_offline(True)
-    hand.first.click()
+    # The table says so at once, before any tap: a note, "offline" where it
+    # said "your turn", and a dimmed hand that takes no taps.
     expect(page.locator(".happened .alert")).to_have_text(OFFLINE)
+    expect(page.locator(".you .turn-tag")).to_have_text("offline")
+    expect(page.locator(".you .hand")).to_have_class("hand offline")
+    hand.first.click(force=True)
+    page.wait_for_timeout(300)
     assert page.url == f"{live_server}/game"
     expect(hand).to_have_count(4)
+    expect(page.locator(".happened .alert")).to_have_count(1)
 
     with page.expect_navigation(url=f"{live_server}/game"):
         context.set_offline(False)
