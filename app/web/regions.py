@@ -247,10 +247,11 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
         )
         said = _("Your side took the face-down cards; only your side sees them:")
         # Short on the table (a phone has no room for the sentence), whole
-        # for a screen reader and on hover.
+        # for a screen reader and on hover; "face‑down" with a non-breaking
+        # hyphen (U+2011), not split over two lines on a phone.
         seen = (
             f'<p class="count seen-face-down" title="{said}">'
-            f'<span aria-hidden="true">{_("Your side’s face-down cards:")}</span>'
+            f'<span aria-hidden="true">{_("Your side’s face‑down cards:")}</span>'
             f'<span class="visually-hidden">{said}</span>\n'
             f'      <span class="seen-cards">{shown}</span></p>'
         )

@@ -1,7 +1,8 @@
 """Small layout promises in Chromium, from a look at every page at phone and
 laptop sizes: boxes to tick keep their size beside long labels, each
 computer's level sits beside its name, a review's Previous, Summary and Next
-share one line on a 360 px phone, the home page's New game button is on a
+share one line on a 360 px phone, "face-down" is not split on a phone,
+the home page's New game button is on a
 small phone's first screen, links that stand alone are a finger's
 height, and the centre of a table of three or four keeps clear of the side
 seats on a phone."""
@@ -70,6 +71,33 @@ def test_the_new_game_button_is_on_a_small_phones_first_screen(
     form.locator(f"input[name=rules][value={rules}]").check()
     button = box(form.get_by_role("button", name="New game"))
     assert button["y"] + button["height"] <= SIZES["360x740"]["height"]
+    context.close()
+
+
+#: How many lines the text from "face" to "down" of an element is drawn on.
+FACE_DOWN_LINES = """(element) => {
+  const text = element.firstChild;
+  const range = document.createRange();
+  range.setStart(text, text.data.indexOf("face"));
+  range.setEnd(text, text.data.indexOf("down") + 4);
+  return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+}"""
+
+
+def test_the_face_down_cards_label_keeps_face_down_whole_on_a_phone(browser: Browser, live_server):
+    """Partners at 360 px: "Your side's face-down cards:" wraps between
+    words, never as "face-" / "down"."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/fd-0?rules=partners&level=medium")
+    page.locator(".deal-link button[type=submit]").click()
+    label = page.locator(".seen-face-down > span[aria-hidden]")
+    for _ in range(4):
+        if label.count():
+            break
+        assert play_card(page, page.locator(".hand button").first)
+    expect(label).to_have_count(1)
+    assert label.evaluate(FACE_DOWN_LINES) == 1
     context.close()
 
 
