@@ -1,11 +1,10 @@
 """Small layout promises in Chromium, from a look at every page at phone and
 laptop sizes: boxes to tick keep their size beside long labels, each
 computer's level sits beside its name, a review's Previous, Summary and Next
-share one line on a 360 px phone, "face-down" is not split on a phone,
-the home page's New game button is on a
-small phone's first screen, links that stand alone are a finger's
-height, and the centre of a table of three or four keeps clear of the side
-seats on a phone."""
+share one line on a 360 px phone, "face-down" is not split on a phone, the
+home page's New game button is on a small phone's first screen, links that
+stand alone are a finger's height, and the centre of a table of three or
+four keeps clear of the side seats on a phone."""
 
 from __future__ import annotations
 
