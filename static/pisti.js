@@ -14,6 +14,7 @@
 "use strict";
 
 const STEP_MS = 250; // one play: a card moving to the pile
+const MANY_REPLIES = 0.7; // each reply's share of STEP_MS at a table of three or four
 const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arrive
 const OVERLAP = 0.85; // the next play starts when a move is this far along
 const HOLD_MS = 900; // the hand's last cards on the table, before its score
@@ -286,11 +287,14 @@ async function play(form, submitter) {
   const accepted = response.ok;
   const frames = moving && accepted ? [...doc.querySelectorAll("template.frame")] : [];
   let position = 0;
+  // Two or three replies each move a little faster than one, so a play at
+  // a table of three or four settles sooner.
+  const replyMs = frames.length > 2 ? STEP_MS * MANY_REPLIES : STEP_MS;
   for (const [index, frame] of frames.entries()) {
     if (skipping) break;
     position = Number(frame.dataset.position);
     // Your own card is already on its way: it only has to settle.
-    const duration = index === 0 ? STEP_MS / 2 : STEP_MS;
+    const duration = index === 0 ? STEP_MS / 2 : replyMs;
     await transition(() => showFrame(frame), position, duration, OVERLAP);
   }
   if (frames.length && !skipping && !doc.querySelector(".table")) {
