@@ -234,9 +234,12 @@ def winning_seed(client, monkeypatch) -> str:
 
 def test_winning_a_match_beats_the_opponent_and_is_kept(client, monkeypatch):
     page = winning_seed(client, monkeypatch)
-    assert "Back to Mansion Evenings" in page
-    # Play again: the next opponent, not an ordinary game nor the beaten one.
-    assert "Next: Cousin Sevim" in text_of(page) and 'action="/story/play"' in page
+    # Play again: the next opponent, not an ordinary game nor the beaten one;
+    # the way back to the story's path after it, not a second button above.
+    words = text_of(page)
+    assert "Next: Cousin Sevim" in words and 'action="/story/play"' in page
+    assert words.index("Next: Cousin Sevim") < words.index("Back to Mansion Evenings")
+    assert words.index("The last plays") < words.index("Next: Cousin Sevim")
     assert 'value="sevim"' in page and "Play again against" not in page
     assert 'action="/new"' not in page
     path = client.get("/story").get_data(as_text=True)
