@@ -98,7 +98,7 @@ FRAMES_HEADER = "Pisti-Frames"
 SAFE_PATH = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]*")
 
 RULE_NAMES = {
-    "cardems": lazy_gettext("Single hand (Cardems)"),
+    "cardems": lazy_gettext("Single hand (2 players)"),
     "classic": lazy_gettext("Classic match (2 players)"),
     "partners": lazy_gettext("Partners (2 v 2)"),
 }

@@ -347,7 +347,7 @@ def test_the_bar_says_a_daily_game_is_one(app, visitor):
     """The table's bar and the final page's say "Daily deal" for today's
     Daily game; yesterday's deal played again from the Daily page, or from
     a deal link at the Daily level, is not one."""
-    bar = '<div class="meta"><strong>Daily deal</strong> · Single hand (Cardems)'
+    bar = '<div class="meta"><strong>Daily deal</strong> · Single hand (2 players)'
     visitor.start_daily()
     assert bar in visitor.get("/game").get_data(as_text=True)
     assert bar in visitor.play_to_the_end()
@@ -361,5 +361,5 @@ def test_the_bar_says_a_daily_game_is_one(app, visitor):
     linked.deal(f"{seed}?level={daily.DAILY_LEVEL}")
     for other in (again, linked):
         table = other.get("/game").get_data(as_text=True)
-        assert '<div class="meta">Single hand (Cardems)' in table
+        assert '<div class="meta">Single hand (2 players)' in table
         assert "Daily deal" not in table

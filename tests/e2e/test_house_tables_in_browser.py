@@ -190,7 +190,7 @@ def test_the_house_rules_page_says_what_the_chosen_game_plays(browser: Browser, 
     page.get_by_label("Partners (2 v 2)").check()
     expect(blank).to_have_text("passed over: the next card is turned up — as the game plays it")
     expect(page.locator("#target option").first).to_have_text("151 points — as the game plays it")
-    page.get_by_label("Single hand (Cardems)").check()
+    page.get_by_label("Single hand (2 players)").check()
     expect(blank).to_have_text("swapped with a card under it — as the game plays it")
     expect(page.locator("#target option").first).to_have_text("one hand — as the game plays it")
     page.locator("summary", has_text="Points").click()

@@ -166,7 +166,7 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
     page = client.get("/game").get_data(as_text=True)
     assert "Classic match" in page and 'name="move" value="2"' in page
     # The single deal is kept in its turn.
-    assert "Single hand (Cardems)" in page.split('class="kept"')[1].split("</section>")[0]
+    assert "Single hand (2 players)" in page.split('class="kept"')[1].split("</section>")[0]
 
 
 def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
