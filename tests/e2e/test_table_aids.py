@@ -598,6 +598,30 @@ def test_the_felt_stays_put_when_a_side_takes_the_face_down_cards(browser, live_
     context.close()
 
 
+@pytest.mark.parametrize("size_name", ["360x740", "390x844"])
+def test_a_three_player_table_s_larger_cards_leave_room_for_every_row(
+    browser, live_server, screenshots, size_name
+):
+    """Three players have nobody across the table, so their cards take that
+    row (at least 90 px tall on a phone held upright, 64 px before): with
+    the counter, hints and a stale tab's alert it still fits. (Games put
+    aside go under the aids, below the fold at a table of three or four.)"""
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, f"three-rows-{size_name}", "classic&players=3")
+    assert page.locator(".hand button").first.bounding_box()["height"] >= 90
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    for _ in range(3):
+        assert play_card(page, page.locator(".hand button").first)
+        assert_fits(page)
+    other = a_stale_tab(context, page, live_server)
+    other.screenshot(path=screenshots / f"rows-409-three-{size_name}.png")
+    assert_fits(other)
+    context.close()
+
+
 def the_heaviest_table(browser, live_server: str, size_name: str):
     """A new context at ``size_name`` with four each for themselves, two
     games put aside, the counter and hints on, and a stale tab's 409 on
