@@ -118,6 +118,20 @@ def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
     for link in page.locator("a.decision-link").all():
         found = box(link)
         assert found["height"] >= 44 and found["width"] >= 44
+    # the three costliest moves' links too, whenever there are any
+    for link in page.locator(".costliest a").all():
+        assert box(link)["height"] >= 44
+    context.close()
+
+
+def test_the_daily_pages_links_to_yesterday_are_a_fingers_height(browser: Browser, live_server):
+    context = browser.new_context(viewport=SIZES["360x740"])
+    page = context.new_page()
+    page.goto(f"{live_server}/daily")
+    links = page.locator("section", has_text="Yesterday's deals").locator("li a")
+    assert links.count() == 3
+    for link in links.all():
+        assert box(link)["height"] >= 44
     context.close()
 
 
