@@ -113,6 +113,9 @@ def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
     tops = {round(box(link)["y"]) for link in nav.locator("a").all()}
     assert nav.locator("a").count() == 3 and len(tops) == 1, tops
     assert box(page.get_by_role("link", name="Show the hidden cards"))["height"] >= 44
+    # the table's cards a phone's size, the rings round yours and the best told
+    assert box(page.locator(".review-seat.you .review-card").first)["width"] >= 40
+    expect(page.locator(".review-legend")).to_have_text("your card best")
     page.get_by_role("link", name="Summary").first.click()
     expect(page.locator(".review-figures")).to_be_visible(timeout=60_000)
     for link in page.locator("a.decision-link").all():
