@@ -1,19 +1,30 @@
 // The House rules page: progressive enhancement only (the form works
 // without JavaScript). Each "as the game plays it" choice says what the
-// chosen game plays; choosing another game changes what they say. Each
-// fold's "n changed" follows the choices made in it.
+// chosen game plays; choosing another game (or, for the sides, a number
+// of players) changes what they say. Each fold's "n changed" follows the
+// choices made in it.
 "use strict";
 
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.querySelector("form[data-base]");
   if (!form) return;
 
+  // Sides left alone follow the number of players when one is chosen
+  // (partners for four, each for themselves otherwise), else the game.
   function showBase(base) {
+    const players = form.querySelector("#players")?.value;
     for (const element of form.querySelectorAll("[data-classic]")) {
-      const words = element.dataset[base];
+      let words = element.dataset[base];
+      if (players && element.dataset.playersOther) {
+        words = players === "4" ? element.dataset.playersFour : element.dataset.playersOther;
+      }
       if (element.tagName === "OPTION") element.textContent = words;
       else element.placeholder = words;
     }
+  }
+
+  function chosenBase() {
+    return form.querySelector("input[name=rules]:checked")?.value;
   }
 
   function countChanged(group) {
@@ -26,12 +37,15 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 
   form.addEventListener("change", (event) => {
-    if (event.target.name === "rules") showBase(event.target.value);
+    if (event.target.name === "rules" || event.target.name === "players") {
+      const base = chosenBase();
+      if (base) showBase(base);
+    }
     const group = event.target.closest(".rule-group");
     if (group) countChanged(group);
   });
   // A page restored from the back/forward cache keeps its choices.
-  const checked = form.querySelector("input[name=rules]:checked");
-  if (checked) showBase(checked.value);
+  const base = chosenBase();
+  if (base) showBase(base);
   form.querySelectorAll(".rule-group").forEach(countChanged);
 });

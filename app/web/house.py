@@ -45,9 +45,9 @@ from .table import Table
 bp = Blueprint("house", __name__)
 
 
-def _groups(refused: str | None) -> list[dict[str, Any]]:
+def _groups(refused: str | None, base: str) -> list[dict[str, Any]]:
     """The page's folds (:data:`GROUPS`): each one's title, its options
-    (:func:`_option`), how many of them the form changes, and whether it
+    (:func:`_option`, on the form's ``base``), how many of them the form changes, and whether it
     is open (a change or the refused option in it)."""
     groups = []
     for title, names in GROUPS:
@@ -55,7 +55,7 @@ def _groups(refused: str | None) -> list[dict[str, Any]]:
         groups.append(
             {
                 "title": title,
-                "options": [_option(name) for name in names],
+                "options": [_option(name, base) for name in names],
                 "changed": changed,
                 "open": bool(changed) or refused in names,
             }
@@ -63,18 +63,42 @@ def _groups(refused: str | None) -> list[dict[str, Any]]:
     return groups
 
 
-def _option(name: str) -> dict[str, Any]:
+def _option(name: str, base: str) -> dict[str, Any]:
     """One field: its name, label, values as text (``None`` for a number of
-    points), its sentence, where it is played, and what "as the game plays
-    it" is in each base game (:func:`_as_played`)."""
-    return {
+    points), its sentence, where it is played, what "as the game plays it"
+    is in each base game (:func:`_as_played`) and, for ``teams``, with a
+    number of players chosen (``by_players``), and what it is for the
+    form's choices (``shown``, on ``base``)."""
+    as_played = _as_played(name)
+    option = {
         "name": name,
         "label": LABELS[name],
         "values": choices(name),
         "explained": EXPLAINED[name],
         "source": SOURCES[name],
-        "as_played": _as_played(name),
+        "as_played": as_played,
+        "by_players": {},
+        "shown": as_played[base],
     }
+    if name == "teams":
+        # Sides left alone with a number of players chosen: partners for
+        # four, each for themselves otherwise (record-format.md, format 2),
+        # whatever the base game plays.
+        option["by_players"] = {
+            "players-four": _as_played_value("partners"),
+            "players-other": _as_played_value("solo"),
+        }
+        players = request.form.get("players", "")
+        if players:
+            option["shown"] = option["by_players"][
+                "players-four" if players == "4" else "players-other"
+            ]
+    return option
+
+
+def _as_played_value(value: str) -> str:
+    """A choice's words as "as the game plays it" says them."""
+    return gettext("%(value)s — as the game plays it", value=str(VALUES[value]))
 
 
 def _as_played(option: str) -> dict[str, str]:
@@ -110,11 +134,12 @@ def _page(
     for a refused option, ``refused`` (its name, the problem) by its
     field."""
     base = request.form.get("rules", "classic")
+    base = base if base in RULE_SETS else "classic"
     return render_template(
         "game/house.html",
-        base=base if base in RULE_SETS else "classic",
+        base=base,
         target_as_played=_target_as_played(),
-        groups=_groups(refused[0] if refused else None),
+        groups=_groups(refused[0] if refused else None, base),
         value_names=VALUES,
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,

@@ -197,6 +197,18 @@ def test_the_house_rules_page_says_what_the_chosen_game_plays(browser: Browser, 
     expect(page.locator("#jack_pisti")).to_have_attribute(
         "placeholder", "20 — as the game plays it"
     )
+    # the sides left alone follow the number of players chosen
+    page.get_by_label("Classic match (2 players)").check()
+    page.locator("summary", has_text="Players and sides").click()
+    sides = page.locator("#teams option").first
+    expect(sides).to_have_text("each for themselves — as the game plays it")
+    page.locator("#players").select_option("4")
+    expect(sides).to_contain_text("partners: you and North against East and West")
+    page.get_by_label("Partners (2 v 2)").check()
+    page.locator("#players").select_option("3")
+    expect(sides).to_have_text("each for themselves — as the game plays it")
+    page.locator("#players").select_option("")
+    expect(sides).to_contain_text("partners: you and North")
     page.close()
 
 

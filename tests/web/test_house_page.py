@@ -293,3 +293,25 @@ def test_the_page_says_what_each_game_plays_when_an_option_is_left_alone(client)
     refused = client.post("/house", data=data).get_data(as_text=True)
     assert ">151 points — as the game plays it</option>" in refused
     assert ">passed over: the next card is turned up — as the game plays it</option>" in refused
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "shown", "teams"),
+    [
+        ("classic", "4", "partners: you and North against East and West", "partners"),
+        ("partners", "3", "each for themselves", "solo"),
+        ("partners", "", "partners: you and North against East and West", "partners"),
+    ],
+)
+def test_sides_left_alone_say_what_the_players_chosen_get(client, rules, players, shown, teams):
+    """With a number of players chosen and the sides left alone, the sides'
+    "as the game plays it" says what is played: partners for four, each
+    for themselves otherwise (format 2's default), not the game's own."""
+    data = {"csrf_token": token(client), "rules": rules, "level": "easy", "players": players}
+    page = client.post("/house", data={**data, "pisti": "x"}).get_data(as_text=True)
+    select = re.search(r'<select id="teams".*?</select>', page, re.S).group(0)
+    assert re.search(r'<option value="" [^>]*>' + re.escape(shown), select)
+    assert client.post("/house", data=data).status_code == 303
+    table = client.get("/game").get_data(as_text=True)
+    sides = re.findall(r'class="who">([^<]*)', table)
+    assert (sides == ["You & North", "East & West"]) == (teams == "partners")
