@@ -47,8 +47,9 @@ bp = Blueprint("house", __name__)
 
 def _groups(refused: str | None, base: str) -> list[dict[str, Any]]:
     """The page's folds (:data:`GROUPS`): each one's title, its options
-    (:func:`_option`, on the form's ``base``), how many of them the form changes, and whether it
-    is open (a change or the refused option in it)."""
+    (:func:`_option`, on the form's ``base``), how many of them the form
+    changes, and whether it is open (a change or the refused option in
+    it)."""
     groups = []
     for title, names in GROUPS:
         changed = sum(1 for name in names if request.form.get(name))
@@ -85,8 +86,8 @@ def _option(name: str, base: str) -> dict[str, Any]:
         # four, each for themselves otherwise (record-format.md, format 2),
         # whatever the base game plays.
         option["by_players"] = {
-            "players-four": _as_played_value("partners"),
-            "players-other": _as_played_value("solo"),
+            "players-four": _as_played_words(str(VALUES["partners"])),
+            "players-other": _as_played_words(str(VALUES["solo"])),
         }
         players = request.form.get("players", "")
         if players:
@@ -96,32 +97,31 @@ def _option(name: str, base: str) -> dict[str, Any]:
     return option
 
 
-def _as_played_value(value: str) -> str:
-    """A choice's words as "as the game plays it" says them."""
-    return gettext("%(value)s — as the game plays it", value=str(VALUES[value]))
+def _as_played_words(words: str) -> str:
+    """A choice's ``words`` as the option "as the game plays it" says
+    them: "stays on top — as the game plays it"."""
+    return gettext("%(value)s — as the game plays it", value=words)
 
 
 def _as_played(option: str) -> dict[str, str]:
     """What each base game plays for ``option``, by the base's name, in the
-    words of the page's choices: {"classic": "stays on top — as the game
-    plays it", …}. The page shows the chosen base's; its script changes it
-    when another base is chosen."""
+    words of the page's choices (:func:`_as_played_words`). The page shows
+    the chosen base's; its script changes it when another base is chosen."""
     words = {}
     for name, rules in RULE_SETS.items():
         value = option_value(rules, option)
         word = str(value) if option in POINTS else str(VALUES[option_text(value)])
-        words[name] = gettext("%(value)s — as the game plays it", value=word)
+        words[name] = _as_played_words(word)
     return words
 
 
 def _target_as_played() -> dict[str, str]:
     """The match each base game plays, as :func:`_as_played` says it."""
     return {
-        name: gettext(
-            "%(value)s — as the game plays it",
-            value=gettext("%(points)s points", points=rules.default_target)
+        name: _as_played_words(
+            gettext("%(points)s points", points=rules.default_target)
             if rules.default_target
-            else gettext("one hand"),
+            else gettext("one hand")
         )
         for name, rules in RULE_SETS.items()
     }
