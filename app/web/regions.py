@@ -48,6 +48,7 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
     running = v["running"]
     unseen = v["unseen_taken"]
     parts = [f'<ul class="scoreboard" data-region="score" aria-label="{_("Score so far")}">\n  ']
+    last = len(v["sides"]) - 1
     for index, side in enumerate(v["sides"]):
         jack = side["jack_pisti"]
         jacks = f" · {ngettext('%(num)s Jack pişti', '%(num)s Jack piştis', jack)}" if jack else ""
@@ -70,23 +71,22 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             f'    <span class="chip points" title="'
             f'{_("Card points and piştis so far in this hand")}">'
             f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
-            f"    {total}{_unseen_chip(unseen[index])}\n  </li>\n  "
-        )
-    if not any(unseen):
-        # The face-down cards' line kept under the chips on a phone, where
-        # the sides' chips are rows of one grid: the rows do not grow when
-        # a side takes those cards (pisti.css).
-        parts[-1] = parts[-1].replace(
-            "\n  </li>",
-            '<span class="chip unseen to-come" aria-hidden="true">&nbsp;</span>\n  </li>',
+            f"    {total}{_unseen_chip(unseen[index], to_come=last == index and not any(unseen))}"
+            "\n  </li>\n  "
         )
     parts.append("\n</ul>")
     return Markup("".join(parts))
 
 
-def _unseen_chip(count: int) -> str:
+def _unseen_chip(count: int, to_come: bool = False) -> str:
     """The chip of a side's captured cards not seen face up (the face-down
-    centre cards): their points are not in its points so far."""
+    centre cards): their points are not in its points so far. ``to_come``
+    (the last side, while no side has any): an empty one, which keeps that
+    line under the chips on a phone, where the sides' chips are rows of one
+    grid, so the rows do not grow when a side takes those cards
+    (pisti.css)."""
+    if to_come:
+        return '<span class="chip unseen to-come" aria-hidden="true">&nbsp;</span>'
     if not count:
         return ""
     title = _("Taken face down: their points count when the hand is scored")
