@@ -23,6 +23,7 @@ from app.engine import (
     RuleSet,
     new_seed,
     rules_from_query,
+    with_options,
 )
 from app.engine.rules import POINTS, option_text, option_value
 
@@ -82,12 +83,12 @@ def _option(name: str, base: str) -> dict[str, Any]:
         "shown": as_played[base],
     }
     if name == "teams":
-        # Sides left alone with a number of players chosen: partners for
-        # four, each for themselves otherwise (record-format.md, format 2),
-        # whatever the base game plays.
+        # Sides left alone with a number of players chosen: what the engine
+        # deals then, whatever the base game plays (partners for four, each
+        # for themselves otherwise; record-format.md, format 2).
         option["by_players"] = {
-            "players-four": _as_played_words(str(VALUES["partners"])),
-            "players-other": _as_played_words(str(VALUES["solo"])),
+            "players-four": _teams_for(4),
+            "players-other": _teams_for(3),
         }
         players = request.form.get("players", "")
         if players:
@@ -95,6 +96,13 @@ def _option(name: str, base: str) -> dict[str, Any]:
                 "players-four" if players == "4" else "players-other"
             ]
     return option
+
+
+def _teams_for(players: int) -> str:
+    """The sides that ``players`` players get when the sides are left alone,
+    as :func:`with_options` sets them, in :func:`_as_played_words`."""
+    rules = with_options(RULE_SETS["classic"], {"players": players})
+    return _as_played_words(str(VALUES[option_text(option_value(rules, "teams"))]))
 
 
 def _as_played_words(words: str) -> str:
