@@ -20,6 +20,7 @@ const OVERLAP = 0.85; // the next play starts when a move is this far along
 const HOLD_MS = 900; // the hand's last cards on the table, before its score
 const PATIENCE_MS = 15000; // a form's answer awaited before the form is sent the ordinary way
 const WAIT_MS = 1000; // a play's answer awaited before the turn's tag says it is on its way
+const REACH_MS = 3000; // between two asks whether the server answers again, in milliseconds
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 document.documentElement.classList.add("js");
@@ -238,7 +239,15 @@ async function post(form, data, headers = {}) {
   }
 }
 
-// If fetch fails, post the form the ordinary way.
+// Whether a fetch failed because its answer took longer than PATIENCE_MS
+// (the server was reached, or may have been) rather than because nothing
+// answered at all (no network, or no server: see cutOff).
+function isPatienceOver(error) {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+// An answer given up after PATIENCE_MS: post the form the ordinary way (the
+// server plays it once, or says it already did).
 function postPlainly(form, submitter) {
   if (submitter?.name) {
     const field = document.createElement("input");
@@ -270,13 +279,13 @@ async function play(form, submitter) {
   try {
     // Only a page whose cards move needs the steps.
     answer = await post(form, data, moving ? { "Pisti-Frames": "1" } : {});
-  } catch {
-    if (!navigator.onLine) {
-      lifted?.cancel();
-      backWhenOnline();
+  } catch (error) {
+    if (isPatienceOver(error)) {
+      postPlainly(card?.form || form, card);
       return;
     }
-    postPlainly(card?.form || form, card);
+    lifted?.cancel();
+    cutOff();
     return;
   } finally {
     window.clearTimeout(slow);
@@ -329,9 +338,9 @@ async function saveAids(form, data, field) {
   let answer;
   try {
     answer = await post(form, data);
-  } catch {
-    if (navigator.onLine) postPlainly(form);
-    else backWhenOnline();
+  } catch (error) {
+    if (isPatienceOver(error)) postPlainly(form);
+    else cutOff();
     return;
   }
   showPage(answer.doc);
@@ -351,23 +360,26 @@ function showSending() {
   tag.classList.add("sending");
 }
 
-// Offline (the phone lost its network), a form is not sent the ordinary way:
-// the browser would put its own "no internet" page in place of the table.
-// The table stays, says so (a note, "offline" on your turn's tag, a dimmed
-// hand that takes no taps), and is read again, as it stands, once the
-// network is back (whether the change reached the server before it went,
-// the table then shows). The table says so as soon as the network goes,
-// before any tap.
-let waitingOnline = false;
-function backWhenOnline() {
+// Offline (the phone lost its network), or online with nothing answering
+// (a signal lost without the browser noticing, a server restarting), a form
+// is not sent the ordinary way: the browser would put its own "no internet"
+// page in place of the table. The table stays, says so (a note, "offline"
+// on your turn's tag, a dimmed hand that takes no taps), and is read again,
+// as it stands, once the network is back or the server answers (whether the
+// change reached the server before it went, the table then shows). Offline,
+// the table says so as soon as the network goes, before any tap.
+let cut = false;
+function cutOff() {
   const happened = document.querySelector(".happened");
-  if (happened?.dataset.offline && !happened.querySelector(".offline")) {
-    const note = Object.assign(document.createElement("p"), {
-      className: "alert offline",
-      textContent: happened.dataset.offline,
-    });
+  const unreachable = navigator.onLine && happened?.dataset.unreachable;
+  const text = unreachable || happened?.dataset.offline;
+  if (text) {
+    const note =
+      happened.querySelector(".alert.offline") ||
+      Object.assign(document.createElement("p"), { className: "alert offline" });
     note.setAttribute("role", "alert");
-    happened.querySelector("h2")?.after(note);
+    note.textContent = text;
+    if (!note.isConnected) happened.querySelector("h2")?.after(note);
   }
   const hand = document.querySelector(".you .hand");
   if (hand) {
@@ -376,16 +388,26 @@ function backWhenOnline() {
   }
   const tag = document.querySelector(".you .turn-tag");
   if (tag && happened?.dataset.offlineTag) tag.textContent = happened.dataset.offlineTag;
-  if (waitingOnline) return;
-  waitingOnline = true;
-  window.addEventListener(
-    "online",
-    () => window.location.replace(window.location.pathname + window.location.search),
-    { once: true },
-  );
+  if (cut) return;
+  cut = true;
+  const again = () => window.location.replace(window.location.pathname + window.location.search);
+  window.addEventListener("online", again, { once: true });
+  const reach = happened?.dataset.reach;
+  if (!reach) return;
+  const ask = async () => {
+    if (navigator.onLine) {
+      try {
+        if ((await fetch(reach, { cache: "no-store" })).ok) return again();
+      } catch {
+        // Nothing answers yet.
+      }
+    }
+    window.setTimeout(ask, REACH_MS);
+  };
+  window.setTimeout(ask, REACH_MS);
 }
 window.addEventListener("offline", () => {
-  if (document.querySelector(".you .hand")) backWhenOnline();
+  if (document.querySelector(".you .hand")) cutOff();
 });
 
 // Fields whose keys are typed text.

@@ -1,12 +1,13 @@
 """A slow or lost network, in Chromium: a play slow to be answered says it
-is on its way; a card tapped, or an aid toggled, with the phone offline
-leaves the table in place (not the browser's "no internet" page), says so,
-and the table is read again as it stands once the network is back."""
+is on its way; a card tapped, or an aid toggled, with the phone offline or
+with nothing answering while the browser thinks it is online, leaves the
+table in place (not the browser's "no internet" page), says so, and the
+table is read again as it stands once the network or the server is back."""
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.conftest import serve
 from tests.e2e.conftest import PHONE, e2e_app, slowed
@@ -15,6 +16,7 @@ from tests.e2e.conftest import PHONE, e2e_app, slowed
 SLOW_PLAY_S = 2.5
 
 OFFLINE = "You are offline. The table comes back as it stands when the connection does."
+UNREACHABLE = "The server does not answer. The table comes back as it stands when it does."
 
 
 def phone_table(browser: Browser, url: str, seed: str) -> tuple[BrowserContext, Page]:
@@ -62,6 +64,44 @@ def test_an_aid_toggled_offline_leaves_the_table(browser: Browser, live_server):
     page.locator("form.aids input[type=checkbox]").first.click()
     expect(page.locator(".happened .alert")).to_have_text(OFFLINE)
     assert page.url == f"{live_server}/game"
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("reaches_server", "in_hand"),
+    [(False, 4), (True, 3)],
+    ids=["lost on the way", "answer lost"],
+)
+def test_a_card_tapped_with_nothing_answering_leaves_the_table(
+    browser: Browser, live_server, reaches_server, in_hand
+):
+    # A lost signal often leaves the browser online: every request fails
+    # at once. The table stays, says the server does not answer, takes no
+    # taps, and is read again as it stands once the server answers.
+    context, page = phone_table(browser, live_server, f"unreachable-{reaches_server}")
+    hand = page.locator(".you .hand button")
+
+    def cut(route: Route) -> None:
+        if reaches_server and route.request.method == "POST":
+            route.fetch()  # played; only its answer is lost
+        route.abort("internetdisconnected")
+
+    page.route("**/*", cut)
+    hand.first.click()
+    expect(page.locator(".happened .alert")).to_have_text(UNREACHABLE)
+    expect(page.locator(".you .turn-tag")).to_have_text("offline")
+    expect(page.locator(".you .hand")).to_have_class("hand offline")
+    assert page.evaluate("navigator.onLine")
+    page.wait_for_timeout(3500)  # asked again at least once, in vain
+    assert page.url == f"{live_server}/game"
+    expect(hand).to_have_count(4)
+
+    with page.expect_navigation(url=f"{live_server}/game", timeout=10_000):
+        page.unroute("**/*")
+    expect(hand).to_have_count(in_hand)
+    expect(page.locator(".happened .alert")).to_have_count(0)
+    if reaches_server:
+        expect(page.locator(".log li").first).to_contain_text("You played")
     context.close()
 
 
