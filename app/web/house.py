@@ -20,16 +20,14 @@ from app.engine import (
     MATCH_TARGETS,
     RULE_SETS,
     InvalidRules,
-    RuleSet,
     new_seed,
-    rules_from_query,
     with_options,
 )
 from app.engine.rules import POINTS, option_text, option_value
 
 from . import store
 from .game import LEVEL_NAMES, RULE_NAMES, start_refused
-from .links import seat_fields
+from .links import house_rules, seat_fields
 from .rule_words import (
     EXPLAINED,
     GROUPS,
@@ -161,26 +159,6 @@ def _page(
     ), status
 
 
-def _house_rules(args: dict[str, str]) -> RuleSet:
-    """Build the rule set of the form's ``args`` (:func:`rules_from_query`'s
-    query). "Most cards" left as the base plays it, on a base that gives
-    them for 27 (``cardems``), means strictly more with three or four sides,
-    where 27 cannot be asked (record-format.md, format 2): the page's note
-    says so, rather than refusing the most obvious three-player game.
-
-    Raises:
-        InvalidRules: the options do not make a rule set (``args`` then
-            names ``most_cards`` if it was filled in here).
-    """
-    try:
-        return rules_from_query(args)
-    except InvalidRules as exc:
-        if "most_cards" in args or "needs two teams" not in str(exc):
-            raise
-    args["most_cards"] = "more"
-    return rules_from_query(args)
-
-
 @bp.get("/house")
 def form() -> tuple[str, int]:
     """Show the House rules form."""
@@ -199,7 +177,7 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     args = {"rules": request.form.get("rules", "")}
     args.update({name: request.form[name] for name in LABELS if request.form.get(name)})
     try:
-        rules = _house_rules(args)
+        rules = house_rules(args)
     except InvalidRules as exc:
         option = refused_option(exc)
         refused = (option, refused_problem(exc, args)) if option else None

@@ -92,10 +92,12 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         if near is not None:
             raise BadLink("misspelt", name, (near,), rules_name)
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
+    query = {**options, "rules": rules_name}
     try:
-        rules = rules_from_query({**options, "rules": rules_name})
+        rules = house_rules(query)
     except InvalidRules as error:
         raise BadLink("house", str(error), (), rules_name) from None
+    options = {name: value for name, value in query.items() if name in OPTIONS}
     # Any base to any target, as the House rules page offers (issue 13):
     # the single deal too, whose matches' records link here.
     offered = MATCH_TARGETS
@@ -119,6 +121,29 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
         "level": level,
         "levels": levels,
     }
+
+
+def house_rules(args: dict[str, str]) -> RuleSet:
+    """Build the rule set of ``args`` (:func:`rules_from_query`'s query:
+    ``{"rules": base, option: value text}``, as a deal link or the House
+    rules form gives them). "Most cards" left as the base plays it, on a
+    base that gives them for 27 (``cardems``), means strictly more with
+    three or four sides, where 27 cannot be asked (record-format.md, format
+    2): ``args`` then gains ``most_cards=more``, so the game's link and
+    record say so, rather than the most obvious three-player game being
+    refused.
+
+    Raises:
+        InvalidRules: the options do not make a rule set (``args`` then
+            names ``most_cards`` only if it was given).
+    """
+    try:
+        return rules_from_query(args)
+    except InvalidRules as exc:
+        if "most_cards" in args or "needs two teams" not in str(exc):
+            raise
+    args["most_cards"] = "more"
+    return rules_from_query(args)
 
 
 #: The parameters a deal link may carry, but for the seats' ``level_N``.

@@ -295,7 +295,7 @@ def test_a_house_rules_link_deals_those_rules_and_shares_them(app, client, query
         ("rules=classic&opening_jack=sideways", "opening_jack"),
         ("rules=classic&players=5", "players"),
         ("rules=classic&players=3&teams=partners", "teams"),
-        ("rules=cardems&players=4&teams=solo", "most_cards"),
+        ("rules=cardems&players=4&teams=solo&most_cards=27", "most_cards"),
     ],
 )
 def test_a_house_rule_that_cannot_be_played_here_is_a_400(client, query_text, option):
@@ -303,6 +303,23 @@ def test_a_house_rule_that_cannot_be_played_here_is_a_400(client, query_text, op
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert "These house rules cannot be played" in page and option in page
+
+
+@pytest.mark.parametrize("players", ["3", "4&teams=solo"])
+def test_most_cards_left_alone_with_three_sides_is_strictly_more(app, client, players):
+    """A typed link for a 27-cards game with three or four sides deals it
+    with "strictly more cards", as the House rules form does, and its share
+    link says so (a record with 27 there would be invalid)."""
+    settings = deal_settings(dict(parse_qsl(f"rules=cardems&players={players}")))
+    assert settings["rule_set"].most_cards == "more_than_other"
+    assert settings["house"].endswith("most_cards=more")
+    with app.test_request_context():
+        link = deal_url("most-3", settings["rule_set"], settings["target"], settings["levels"])
+    assert "most_cards=more" in link
+    page = client.get(f"/deal/most-3?rules=cardems&players={players}")
+    assert page.status_code == 200
+    assert "cannot be played" not in page.get_data(as_text=True)
+    assert start_deal(client, f"/deal/most-3?rules=cardems&players={players}").status_code == 303
 
 
 @pytest.mark.parametrize(
