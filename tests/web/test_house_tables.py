@@ -247,6 +247,15 @@ def test_a_kept_three_player_game_is_named_by_its_rules(client):
     assert kept.startswith("Classic · 3 players · to 51 · “kept-3”")
     totals = re.findall(r"<td>(\d+)</td>", page.split("<tfoot>")[-1])
     assert "hand 1, " + "–".join(totals) in kept
+    assert "· all Easy ·" in " ".join(kept.split())
+
+
+def test_a_kept_game_names_each_computer_when_their_levels_differ(client):
+    start_deal(client, "/deal/kept-4?rules=partners&level=easy&level_2=hard")
+    start_deal(client, "/deal/kept-next")
+    home = client.get("/").get_data(as_text=True)
+    kept = home.split('<span class="kept-what"')[1].split(">", 1)[1].split("</span>")[0]
+    assert "· Easy, Hard, Easy ·" in " ".join(kept.split())
 
 
 def test_equal_highest_totals_past_the_target_play_another_hand(app):
