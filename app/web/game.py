@@ -793,9 +793,9 @@ def bad_link(error: links.BadLink, title: str | None = None) -> tuple[str, int]:
         )
     elif error.field == "rules":
         message = gettext(
-            "There is no game called “%(value)s”. The games are: rules=%(allowed)s.",
+            "There is no game called “%(value)s”. The games are: %(allowed)s.",
             value=error.value,
-            allowed=", rules=".join(error.allowed),
+            allowed="; ".join(f"{RULE_NAMES[name]}, rules={name}" for name in error.allowed),
         )
     elif error.field == "target":
         message = gettext(

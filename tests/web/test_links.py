@@ -129,7 +129,11 @@ def offered(rules: str) -> str:
 ODD_TARGETS = ["77", "051", "%C2%B2", "-51", "150", "51.0"]
 USUAL_TARGETS = ["51", "101", "121", "151"]
 BAD = [
-    ("rules=bogus", "There is no game called “bogus”", "rules=cardems, rules=classic"),
+    (
+        "rules=bogus",
+        "There is no game called “bogus”",
+        "Single hand (2 players), rules=cardems; Classic match (2 players), rules=classic",
+    ),
     ("rules=Classic", "There is no game called “Classic”", "rules=partners"),
     *[
         (f"rules={rules}&target={target}", "played to one of these targets:", offered(rules))
