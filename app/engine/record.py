@@ -87,7 +87,8 @@ def read_record(text: str | bytes) -> Record:
     """Parse a record of format 1 or 2 and replay it.
 
     Raises:
-        InvalidRecord: bad JSON, not an object, an unknown ``format``, an
+        InvalidRecord: bad JSON, a number longer than :data:`MAX_DIGITS`
+            digits, not an object, an unknown ``format``, an
             unknown rule set, house rules in a format-1 record, an unknown
             option, a bad option value or combination (the message names
             the option), a deck that is not 52 distinct cards or that the
@@ -96,7 +97,9 @@ def read_record(text: str | bytes) -> Record:
             seat 1's hand``).
     """
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_int=_whole_number)
+    except _TooLong as exc:
+        raise InvalidRecord(str(exc)) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidRecord(f"bad JSON: {exc}") from None
     except RecursionError:
@@ -141,6 +144,29 @@ def _is_card(text: object) -> bool:
     except InvalidCard:
         return False
     return True
+
+
+#: The most digits a whole number of a record is read with: Python's own
+#: limit for reading a number (longer ones take quadratic time), which JSON
+#: itself does not have, so a longer one is refused by name rather than as
+#: bad JSON.
+MAX_DIGITS = 4_300
+
+
+class _TooLong(ValueError):
+    """A whole number longer than :data:`MAX_DIGITS` digits."""
+
+
+def _whole_number(text: str) -> int:
+    """Read a JSON integer (``"-12"``).
+
+    Raises:
+        _TooLong: more than :data:`MAX_DIGITS` digits, naming how many.
+    """
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _TooLong(f"a number of {digits:,} digits: no value of a record is that long")
+    return int(text)
 
 
 def _no_constant(name: str) -> None:

@@ -286,6 +286,11 @@ PLAYS_17, STATE_17 = first_plays(17)
 
 INVALID = [
     pytest.param("{", "JSON", id="bad JSON"),
+    pytest.param(
+        with_fields(note=0).replace('"note": 0', '"note": ' + "9" * 5000),
+        "a number of 5,000 digits: no value of a record is that long",
+        id="a number too long",
+    ),
     pytest.param("", "JSON", id="empty text"),
     pytest.param("[1, 2]", "object", id="not an object"),
     pytest.param('"pisti"', "object", id="a string"),
