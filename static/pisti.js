@@ -181,6 +181,20 @@ function showFrame(template) {
     if (old.matches("[aria-live]")) old.replaceChildren(...fresh.childNodes);
     else old.replaceWith(fresh);
   });
+  showNews();
+}
+
+// On a phone what happened and the hints keep a fixed number of lines
+// under the felt (pisti.css) and scroll when there are more: the latest
+// play's line stays in view, with as much as fits of what follows it (the
+// hints), else of what came before.
+function showNews() {
+  const said = document.querySelector(".said");
+  const last = said?.querySelector(".log > li:last-child");
+  const room = said ? said.scrollHeight - said.clientHeight : 0;
+  if (!last || room <= 0) return;
+  const top = last.getBoundingClientRect().top - said.getBoundingClientRect().top + said.scrollTop;
+  said.scrollTop = Math.min(room, top);
 }
 
 // Replace the page by `doc`, keeping the live region (so its new text is
@@ -204,6 +218,7 @@ function showPage(doc) {
   document.documentElement.lang = doc.documentElement.lang;
   document.body.replaceWith(body);
   keepAddress();
+  showNews();
 }
 
 // A form's answer that is a page (a refused or out-of-date change, a
@@ -601,4 +616,5 @@ if (arrived) {
   byKeyboard = true;
   document.querySelector(".hand button")?.focus();
 }
+showNews();
 setState("ready");

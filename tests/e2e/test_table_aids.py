@@ -598,6 +598,48 @@ def test_the_felt_stays_put_when_a_side_takes_the_face_down_cards(browser, live_
     context.close()
 
 
+#: Whether the latest play's line is whole in view in the lines under the felt.
+LATEST_IN_VIEW = """() => {
+  const box = document.querySelector('.said') || document.querySelector('.happened');
+  const last = box.querySelector('.log > li:last-child');
+  if (!last) return true;
+  const shown = box.getBoundingClientRect(), line = last.getBoundingClientRect();
+  return line.top >= shown.top - 1 && line.bottom <= shown.bottom + 1;
+}"""
+
+
+@pytest.mark.parametrize(("rules", "language"), [("cardems", "en"), ("partners", "tr")])
+def test_the_hand_stays_put_through_a_whole_hand_on_a_phone(browser, live_server, rules, language):
+    """On a phone what happened and the hints keep a fixed number of lines
+    under the felt, scrolling when there are more: the felt, and your hand
+    at its foot, stay put from turn to turn (the hand moved by up to 102 px
+    at 360x740 as lines came and went), and the latest play is in view."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/steady-hand?rules={rules}&level=medium")
+    page.locator(".deal-link button[type=submit]").click()
+    if language != "en":
+        with page.expect_navigation():
+            page.locator(f".languages button[value={language}]").click()
+    box = page.locator("input[name=hints]")
+    if not box.is_checked():
+        page.locator("details.settings summary").click()
+        before = settled(page)
+        box.click()
+        wait_settled(page, before)
+        page.locator("details.settings summary").click()
+    tops, hinted = [], 0
+    while cards_in_hand(page):
+        tops.append(round(page.locator(".you .hand").bounding_box()["y"]))
+        hinted += page.locator(".hints").count()
+        assert page.evaluate(LATEST_IN_VIEW), f"turn {len(tops)}: the latest play is out of view"
+        assert play_card(page, page.locator(".hand button").first)
+    assert len(tops) == (12 if rules == "partners" else 24)
+    assert hinted
+    assert max(tops) - min(tops) <= 2, tops
+    context.close()
+
+
 @pytest.mark.parametrize("size_name", ["360x740", "390x844"])
 def test_a_three_player_table_s_larger_cards_leave_room_for_every_row(
     browser, live_server, screenshots, size_name
