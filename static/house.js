@@ -1,8 +1,10 @@
 // The House rules page: progressive enhancement only (the form works
 // without JavaScript). Each "as the game plays it" choice says what the
 // chosen game plays; choosing another game (or, for the sides, a number
-// of players) changes what they say. Each fold's "n changed" follows the
-// choices made in it.
+// of players) changes what they say. The line under a select gives the
+// whole words of its choice (its list has them in a few words), and
+// follows the choice. Each fold's "n changed" follows the choices made in
+// it.
 "use strict";
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -14,13 +16,26 @@ document.addEventListener("DOMContentLoaded", () => {
   function showBase(base) {
     const players = form.querySelector("#players")?.value;
     for (const element of form.querySelectorAll("[data-classic]")) {
-      let words = element.dataset[base];
+      let key = base;
       if (players && element.dataset.playersOther) {
-        words = players === "4" ? element.dataset.playersFour : element.dataset.playersOther;
+        key = players === "4" ? "playersFour" : "playersOther";
       }
-      if (element.tagName === "OPTION") element.textContent = words;
-      else element.placeholder = words;
+      if (element.tagName === "OPTION") {
+        element.textContent = element.dataset[key];
+        element.dataset.words = element.dataset[key + "Words"] || "";
+      } else element.placeholder = element.dataset[key];
     }
+    form.querySelectorAll("select").forEach(showWords);
+  }
+
+  // The chosen choice's whole words under its select, when its label in
+  // the list does not say them all (the server writes the first ones).
+  function showWords(select) {
+    const line = document.getElementById(select.id + "-chosen");
+    if (!line) return;
+    const words = select.selectedOptions[0]?.dataset.words || "";
+    line.textContent = words;
+    line.hidden = !words;
   }
 
   function chosenBase() {
@@ -41,6 +56,7 @@ document.addEventListener("DOMContentLoaded", () => {
       const base = chosenBase();
       if (base) showBase(base);
     }
+    if (event.target.tagName === "SELECT") showWords(event.target);
     const group = event.target.closest(".rule-group");
     if (group) countChanged(group);
   });

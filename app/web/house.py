@@ -29,6 +29,7 @@ from . import store
 from .game import LEVEL_NAMES, RULE_NAMES, start_refused
 from .links import house_rules, seat_fields
 from .rule_words import (
+    BRIEF,
     EXPLAINED,
     GROUPS,
     LABELS,
@@ -65,15 +66,19 @@ def _groups(refused: str | None, base: str) -> list[dict[str, Any]]:
 
 def _option(name: str, base: str) -> dict[str, Any]:
     """One field: its name, label, values as text (``None`` for a number of
-    points), its sentence, where it is played, what "as the game plays it"
-    is in each base game (:func:`_as_played`) and, for ``teams``, with a
-    number of players chosen (``by_players``), and what it is for the
-    form's choices (``shown``, on ``base``)."""
+    points) and, for a select, its ``choices`` (:func:`_choice`), its
+    sentence, where it is played, what "as the game plays it" is in each
+    base game (:func:`_as_played`) and, for ``teams``, with a number of
+    players chosen (``by_players``); what it is for the form's choices
+    (``shown``, on ``base``), and the whole words of the choice the form
+    makes (``chosen``, :func:`_choice`), shown under the field."""
     as_played = _as_played(name)
-    option = {
+    values = choices(name)
+    option: dict[str, Any] = {
         "name": name,
         "label": LABELS[name],
-        "values": choices(name),
+        "values": values,
+        "choices": [{"value": value, **_choice(value)} for value in values or ()],
         "explained": EXPLAINED[name],
         "source": SOURCES[name],
         "as_played": as_played,
@@ -93,38 +98,74 @@ def _option(name: str, base: str) -> dict[str, Any]:
             option["shown"] = option["by_players"][
                 "players-four" if players == "4" else "players-other"
             ]
+    value = request.form.get(name, "")
+    chosen = next((choice for choice in option["choices"] if choice["value"] == value), None)
+    option["chosen"] = (chosen or option["shown"])["words"]
     return option
 
 
-def _teams_for(players: int) -> str:
+def _choice(value: str) -> dict[str, str]:
+    """A choice (``value`` as text) as the page shows it: ``label``, in its
+    field's list (:data:`BRIEF`, else its words), and ``words``, its whole
+    words (:data:`VALUES`) for the line under the field, or "" when the
+    label says them all."""
+    words = str(VALUES[value])
+    label = str(BRIEF.get(value, words))
+    return {"label": label, "words": "" if label == words else words}
+
+
+def _teams_for(players: int) -> dict[str, str]:
     """The sides that ``players`` players get when the sides are left alone,
-    as :func:`with_options` sets them, in :func:`_as_played_words`."""
+    as :func:`with_options` sets them, in :func:`_left_alone`'s words."""
     rules = with_options(RULE_SETS["classic"], {"players": players})
-    return _as_played_words(str(VALUES[option_text(option_value(rules, "teams"))]))
+    return _left_alone(option_text(option_value(rules, "teams")))
+
+
+def _left_alone(value: str) -> dict[str, str]:
+    """The choice "as the game plays it" when the game plays ``value`` (as
+    text): ``label``, in its field's list, the choice's label marked "(as
+    played)" ("stays on top (as played)"), and ``words``, the choice's
+    whole words "— as the game plays it" for the line under the field, or
+    "" when the label says them all (:func:`_choice`)."""
+    choice = _choice(value)
+    return {
+        "label": _as_played_label(choice["label"]),
+        "words": _as_played_words(choice["words"]) if choice["words"] else "",
+    }
+
+
+def _as_played_label(label: str) -> str:
+    """A choice's ``label`` as the choice "as the game plays it" shows it in
+    a field, short enough for a phone: "stays on top (as played)"."""
+    return gettext("%(value)s (as played)", value=label)
 
 
 def _as_played_words(words: str) -> str:
-    """A choice's ``words`` as the option "as the game plays it" says
-    them: "stays on top — as the game plays it"."""
+    """A choice's whole ``words`` as the line under a field says them when
+    the choice is "as the game plays it": "stays on top — as the game plays
+    it"."""
     return gettext("%(value)s — as the game plays it", value=words)
 
 
-def _as_played(option: str) -> dict[str, str]:
-    """What each base game plays for ``option``, by the base's name, in the
-    words of the page's choices (:func:`_as_played_words`). The page shows
-    the chosen base's; its script changes it when another base is chosen."""
-    words = {}
+def _as_played(option: str) -> dict[str, dict[str, str]]:
+    """What each base game plays for ``option``, by the base's name, as
+    :func:`_left_alone` says it (a number of points: its ``label`` only).
+    The page shows the chosen base's; its script changes it when another
+    base is chosen."""
+    played = {}
     for name, rules in RULE_SETS.items():
         value = option_value(rules, option)
-        word = str(value) if option in POINTS else str(VALUES[option_text(value)])
-        words[name] = _as_played_words(word)
-    return words
+        if option in POINTS:
+            played[name] = {"label": _as_played_label(str(value)), "words": ""}
+        else:
+            played[name] = _left_alone(option_text(value))
+    return played
 
 
 def _target_as_played() -> dict[str, str]:
-    """The match each base game plays, as :func:`_as_played` says it."""
+    """The match each base game plays, as :func:`_as_played_label` says it."""
     return {
-        name: _as_played_words(
+        name: _as_played_label(
             gettext("%(points)s points", points=rules.default_target)
             if rules.default_target
             else gettext("one hand")
@@ -146,7 +187,6 @@ def _page(
         base=base,
         target_as_played=_target_as_played(),
         groups=_groups(refused[0] if refused else None, base),
-        value_names=VALUES,
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
         targets=MATCH_TARGETS,

@@ -158,6 +158,26 @@ VALUES: dict[str, Any] = {
     "hidden": lazy_gettext("nobody sees them"),
     "capturer": lazy_gettext("the side that takes them may look"),
 }
+#: A choice in a few words where its words (:data:`VALUES`) would not fit
+#: a phone's select (a select cannot wrap): the House rules page's lists
+#: show these, and the whole words under the field for the one chosen.
+BRIEF: dict[str, Any] = {
+    "2": lazy_gettext("two"),
+    "3": lazy_gettext("three"),
+    "4": lazy_gettext("four"),
+    "solo": lazy_gettext("each plays alone"),
+    "partners": lazy_gettext("partners"),
+    "swap": lazy_gettext("swapped"),
+    "pass": lazy_gettext("passed over"),
+    "under": lazy_gettext("under the stock"),
+    "redeal": lazy_gettext("redeal"),
+    "any": lazy_gettext("hidden"),
+    "no_jack": lazy_gettext("shown to all"),
+    "27": lazy_gettext("27 or more"),
+    "more": lazy_gettext("strictly more"),
+    "cards": lazy_gettext("more cards"),
+    "capturer": lazy_gettext("the taker may look"),
+}
 #: The base games in a word, for the compact line.
 BASE_NAMES: dict[str, Any] = {
     "cardems": lazy_gettext("Single hand"),

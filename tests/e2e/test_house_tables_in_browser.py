@@ -180,35 +180,51 @@ def test_the_house_rules_page_starts_a_three_player_game(
 
 def test_the_house_rules_page_says_what_the_chosen_game_plays(browser: Browser, live_server):
     """Choosing another game changes what "as the game plays it" says, in
-    the folds and for the match."""
+    the folds and for the match, and the whole words under a field."""
     page = browser.new_page(viewport=SIZES["390x844"])
     page.goto(f"{live_server}/house")
     page.locator("summary", has_text="The deal").click()
     blank = page.locator("#opening_jack option").first
-    expect(blank).to_have_text("stays on top — as the game plays it")
-    expect(page.locator("#target option").first).to_have_text("51 points — as the game plays it")
+    words = page.locator("#opening_jack-chosen")
+    expect(blank).to_have_text("stays on top (as played)")
+    expect(words).to_be_hidden()
+    expect(page.locator("#target option").first).to_have_text("51 points (as played)")
     page.get_by_label("Partners (2 v 2)").check()
-    expect(blank).to_have_text("passed over: the next card is turned up — as the game plays it")
-    expect(page.locator("#target option").first).to_have_text("151 points — as the game plays it")
+    expect(blank).to_have_text("passed over (as played)")
+    expect(words).to_have_text("passed over: the next card is turned up — as the game plays it")
+    expect(words).to_be_visible()
+    expect(page.locator("#target option").first).to_have_text("151 points (as played)")
     page.get_by_label("Single hand (2 players)").check()
-    expect(blank).to_have_text("swapped with a card under it — as the game plays it")
-    expect(page.locator("#target option").first).to_have_text("one hand — as the game plays it")
+    expect(blank).to_have_text("swapped (as played)")
+    expect(words).to_have_text("swapped with a card under it — as the game plays it")
+    expect(page.locator("#target option").first).to_have_text("one hand (as played)")
+    # a choice made: its own whole words, and none for one that says them all
+    page.locator("#opening_jack").select_option("under")
+    expect(words).to_have_text("put under the stock: the dealer gets it last")
+    page.locator("#opening_jack").select_option("stay")
+    expect(words).to_be_hidden()
     page.locator("summary", has_text="Points").click()
-    expect(page.locator("#jack_pisti")).to_have_attribute(
-        "placeholder", "20 — as the game plays it"
-    )
+    expect(page.locator("#jack_pisti")).to_have_attribute("placeholder", "20 (as played)")
     # the sides left alone follow the number of players chosen
     page.get_by_label("Classic match (2 players)").check()
     page.locator("summary", has_text="Players and sides").click()
     sides = page.locator("#teams option").first
-    expect(sides).to_have_text("each for themselves — as the game plays it")
+    sides_words = page.locator("#teams-chosen")
+    expect(sides).to_have_text("each plays alone (as played)")
+    expect(sides_words).to_have_text("each for themselves — as the game plays it")
     page.locator("#players").select_option("4")
-    expect(sides).to_contain_text("partners: you and North against East and West")
+    expect(sides).to_have_text("partners (as played)")
+    expect(sides_words).to_contain_text("partners: you and North against East and West")
+    expect(page.locator("#players-chosen")).to_have_text("four: you, East, North and West")
     page.get_by_label("Partners (2 v 2)").check()
     page.locator("#players").select_option("3")
-    expect(sides).to_have_text("each for themselves — as the game plays it")
+    expect(sides).to_have_text("each plays alone (as played)")
+    expect(sides_words).to_have_text("each for themselves — as the game plays it")
     page.locator("#players").select_option("")
-    expect(sides).to_contain_text("partners: you and North")
+    expect(sides_words).to_contain_text("partners: you and North")
+    expect(page.locator("#players-chosen")).to_have_text(
+        "four: you, East, North and West — as the game plays it"
+    )
     page.close()
 
 

@@ -3,6 +3,7 @@ whose record is format 2 and replays to the page's totals."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -10,13 +11,15 @@ import pytest
 
 from app.engine import CLASSIC, RULE_SETS, GameState, RuleSet, load_record, with_options
 from app.engine.rules import CHOICES, option_value
-from app.web.rule_words import GROUPS, LABELS, SHORT, VALUES, rules_summary
+from app.web.rule_words import GROUPS, LABELS, SHORT, VALUES, choices, rules_summary
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable, play_hand
 
 SEEN = "Your side took the face-down cards"
 COUNTER = re.compile(r'<span class="seen" aria-hidden="true">(\d+)</span>')
 GROUPED = [name for _, names in GROUPS for name in names]
+#: The options chosen in a select (the others are numbers of points).
+SELECTS = [name for name in GROUPED if choices(name) is not None]
 ENGLISH = ("An opening Jack", "as the game plays it", "Play with these rules", "Most cards")
 
 
@@ -30,21 +33,25 @@ def test_the_house_page_offers_every_option(client):
     html = page.get_data(as_text=True)
     for name in ("opening_jack", "jack_pisti", "last_sweep_bonus", "face_down", "tie_break"):
         assert f'name="{name}"' in html
-    assert '<option value="under">put under the stock: the dealer gets it last</option>' in html
+    assert (
+        '<option value="under" data-words="put under the stock: the dealer gets it last">'
+        "under the stock</option>"
+    ) in html
     assert "Play with house rules" in client.get("/").get_data(as_text=True)
 
 
 def test_the_house_page_offers_players_and_sides(client):
     html = client.get("/house").get_data(as_text=True)
-    assert '<option value="3">three: you, East and West</option>' in html
-    assert '<option value="solo">each for themselves</option>' in html
+    assert '<option value="3" data-words="three: you, East and West">three</option>' in html
+    assert '<option value="solo" data-words="each for themselves">each plays alone</option>' in html
     assert "not offered at the table" not in html
 
 
 def test_every_option_is_explained_with_its_source(client):
     html = client.get("/house").get_data(as_text=True)
     for option in LABELS:
-        assert f'aria-describedby="{option}-explained"' in html, option
+        described = f'aria-describedby="{option}-explained"'
+        assert described in html or described.replace('"', f'"{option}-chosen ', 1) in html
     notes = re.findall(r'<p class="option-note" id="([a-z_]+)-explained">([^<]+)</p>', html)
     assert {option for option, _ in notes} == set(LABELS)
     # each fold says where its rules come from, one line an option
@@ -95,10 +102,14 @@ def test_a_refused_option_is_told_by_its_field(client):
         '<p class="field-problem" id="teams-problem">partners need four players; choose four '
         "players or each for themselves.</p>"
     ) in page
-    assert 'aria-describedby="teams-explained teams-problem" aria-invalid="true"' in page
+    assert (
+        'aria-describedby="teams-chosen teams-explained teams-problem" aria-invalid="true"'
+    ) in page
     assert page.count("aria-invalid") == 1
     # the choices made are kept
-    assert '<option value="3" selected>' in page and '<option value="partners" selected>' in page
+    assert '<option value="3" data-words="three: you, East and West" selected>' in page
+    assert 'value="partners" data-words="partners: you and North' in page
+    assert '(four players)" selected>partners</option>' in page
 
 
 def test_a_combination_that_cannot_be_played_is_refused_in_turkish(client):
@@ -278,40 +289,123 @@ def test_the_page_says_what_each_game_plays_when_an_option_is_left_alone(client)
     page = client.get("/house").get_data(as_text=True)
     opening = re.search(r'<select id="opening_jack".*?</select>', page, re.S).group(0)
     assert (
-        '<option value="" data-cardems="swapped with a card under it — as the game plays it" '
-        'data-classic="stays on top — as the game plays it" data-partners="passed over: the '
-        'next card is turned up — as the game plays it" >stays on top — as the game plays '
-        "it</option>"
+        '<option value="" data-cardems="swapped (as played)" data-cardems-words="swapped with '
+        'a card under it — as the game plays it" data-classic="stays on top (as played)" '
+        'data-partners="passed over (as played)" data-partners-words="passed over: the next '
+        'card is turned up — as the game plays it" >stays on top (as played)</option>'
     ) in opening
-    assert ">51 points — as the game plays it</option>" in page
-    assert 'data-cardems="one hand — as the game plays it"' in page
-    assert 'placeholder="10 — as the game plays it"' in page
-    assert 'placeholder="20 — as the game plays it"' in page
+    assert ">51 points (as played)</option>" in page
+    assert 'data-cardems="one hand (as played)"' in page
+    assert 'placeholder="10 (as played)"' in page
+    assert 'placeholder="20 (as played)"' in page
     assert 'title="A whole number of points, from 0 to 999999"' in page
     # a form sent back shows its own game's
     data = {"csrf_token": token(client), "rules": "partners", "level": "easy", "pisti": "x"}
     refused = client.post("/house", data=data).get_data(as_text=True)
-    assert ">151 points — as the game plays it</option>" in refused
-    assert ">passed over: the next card is turned up — as the game plays it</option>" in refused
+    assert ">151 points (as played)</option>" in refused
+    assert ">passed over (as played)</option>" in refused
+    assert (
+        '<p class="chosen-words" id="opening_jack-chosen">passed over: the next card is turned '
+        "up — as the game plays it</p>"
+    ) in refused
 
 
 @pytest.mark.parametrize(
-    ("rules", "players", "shown", "teams"),
+    ("rules", "players", "label", "shown", "teams"),
     [
-        ("classic", "4", "partners: you and North against East and West", "partners"),
-        ("partners", "3", "each for themselves", "solo"),
-        ("partners", "", "partners: you and North against East and West", "partners"),
+        ("classic", "4", "partners", "partners: you and North against East and West", "partners"),
+        ("partners", "3", "each plays alone", "each for themselves", "solo"),
+        ("partners", "", "partners", "partners: you and North against East and West", "partners"),
     ],
 )
-def test_sides_left_alone_say_what_the_players_chosen_get(client, rules, players, shown, teams):
+def test_sides_left_alone_say_what_the_players_chosen_get(
+    client, rules, players, label, shown, teams
+):
     """With a number of players chosen and the sides left alone, the sides'
     "as the game plays it" says what is played: partners for four, each
     for themselves otherwise (format 2's default), not the game's own."""
     data = {"csrf_token": token(client), "rules": rules, "level": "easy", "players": players}
     page = client.post("/house", data={**data, "pisti": "x"}).get_data(as_text=True)
     select = re.search(r'<select id="teams".*?</select>', page, re.S).group(0)
-    assert re.search(r'<option value="" [^>]*>' + re.escape(shown), select)
+    assert re.search(r'<option value="" [^>]*>' + re.escape(f"{label} (as played)<"), select)
+    assert f'<p class="chosen-words" id="teams-chosen">{shown}' in page
     assert client.post("/house", data=data).status_code == 303
     table = client.get("/game").get_data(as_text=True)
     sides = re.findall(r'class="who">([^<]*)', table)
     assert (sides == ["You & North", "East & West"]) == (teams == "partners")
+
+
+def chosen_words(page: str) -> dict[str, str | None]:
+    """The line under each select of a House rules ``page``: its words, or
+    ``None`` when it is hidden (the choice's label says them all)."""
+    lines = {}
+    for name in SELECTS:
+        line = re.search(f'<p class="chosen-words" id="{name}-chosen"( hidden)?>([^<]*)</p>', page)
+        assert line is not None, name
+        assert (line.group(1) is None) == bool(line.group(2)), name
+        lines[name] = html.unescape(line.group(2)) or None
+    return lines
+
+
+def test_each_choice_is_short_in_its_field_and_whole_under_it(client):
+    """A select cannot wrap: its choices say what they are in a few words
+    (a phone's select is some 240 px of text), and the line under it, tied
+    to it, gives the whole words of the one chosen; the server writes it for
+    the page and for a form sent back, which shows its own choices."""
+    page = client.get("/house").get_data(as_text=True)
+    for name in SELECTS:
+        assert f'aria-describedby="{name}-chosen {name}-explained"' in page
+    assert chosen_words(page) == {
+        "players": "two: you and the computer — as the game plays it",
+        "teams": "each for themselves — as the game plays it",
+        "opening_jack": None,
+        "four_jacks": None,
+        "bottom_card": "any card, not shown — as the game plays it",
+        "face_down": None,
+        "pisti_on_last_play": None,
+        "most_cards": "strictly more cards than every other side — as the game plays it",
+        "no_capture_leftovers": None,
+        "tie_break": None,
+    }
+    assert ">hidden (as played)</option>" in page and ">stays on top (as played)</option>" in page
+    # every choice's whole words are on the page: its label says them, or its line
+    for name in SELECTS:
+        select = re.search(f'<select id="{name}".*?</select>', page, re.S).group(0)
+        for value in choices(name) or ():
+            words = html.escape(str(VALUES[value]))
+            assert (
+                f'<option value="{value}">{words}</option>' in select
+                or f'<option value="{value}" data-words="{words}">' in select
+            ), (name, value)
+    data = {
+        "csrf_token": token(client),
+        "rules": "partners",
+        "level": "easy",
+        "players": "4",
+        "opening_jack": "under",
+        "most_cards": "more",
+        "face_down": "hidden",
+        "pisti": "x",
+    }
+    refused = client.post("/house", data=data)
+    assert refused.status_code == 400
+    assert chosen_words(refused.get_data(as_text=True)) == {
+        "players": "four: you, East, North and West",
+        "teams": "partners: you and North against East and West (four players) — as the "
+        "game plays it",
+        "opening_jack": "put under the stock: the dealer gets it last",
+        "four_jacks": "deal again — as the game plays it",
+        "bottom_card": "never a Jack, shown to all — as the game plays it",
+        "face_down": None,
+        "pisti_on_last_play": None,
+        "most_cards": "strictly more cards than every other side",
+        "no_capture_leftovers": None,
+        "tie_break": None,
+    }
+    turkish = client.post("/house", data=data, headers={"Accept-Language": "tr"})
+    page = turkish.get_data(as_text=True)
+    lines = chosen_words(page)
+    assert lines["opening_jack"] == "destenin altına konur: dağıtan en son alır"
+    assert lines["four_jacks"] == "yeniden dağıtılır — oyundaki gibi"
+    assert ">yeni dağıtım (oyundaki gibi)</option>" in page
+    assert "selected>destenin altına</option>" in page
