@@ -3,8 +3,9 @@ laptop sizes: boxes to tick keep their size beside long labels, each
 computer's level sits beside its name, a review's Previous, Summary and Next
 share one line on a 360 px phone, "face-down" is not split on a phone, the
 home page's New game button is on a small phone's first screen, links that
-stand alone are a finger's height, and the centre of a table of three or
-four keeps clear of the side seats on a phone."""
+stand alone are a finger's height, the centre of a table of three or
+four keeps clear of the side seats on a phone, and a long house-rules line
+keeps a phone's bar low on every page of the game."""
 
 from __future__ import annotations
 
@@ -305,4 +306,27 @@ def test_the_centre_keeps_clear_of_the_side_seats_on_a_phone(
         assert play_card(page, page.locator(".hand button").first)
     assert widest == 6
     page.screenshot(path=screenshots / f"centre-{rules.count('=')}-{size}.png")
+    context.close()
+
+
+HOUSE = "rules=cardems&players=3&opening_jack=stay&pisti=15&jack_pisti=30&last_sweep_bonus=5"
+
+
+def test_a_long_house_rules_line_keeps_a_phones_bar_low(browser: Browser, live_server):
+    # On the table, and after the game, the line takes two lines at most (a
+    # tap opens the list, as wide as the bar); after the game it took six,
+    # a bar 128 px high.
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/long-line?{HOUSE}&level=easy")
+    page.locator(".deal-link button[type=submit]").click()
+    assert box(page.locator(".bar"))["height"] <= 80
+    page.locator(".rules-line summary").click()
+    listed = box(page.locator(".rules-line ul"))
+    assert (listed["x"], listed["width"]) == (0, 360)
+    page.keyboard.press("Escape")
+    while cards_in_hand(page):
+        assert play_card(page, page.locator(".hand button").first)
+    expect(page.locator("h1.verdict")).to_be_visible()
+    assert box(page.locator(".bar"))["height"] <= 64
     context.close()
