@@ -1,7 +1,8 @@
 """The House rules page on a phone: a select cannot wrap, so each field's
 choice is said in a few words that fit its box, in English and in Turkish,
 whatever game, number of players and choice; the line under a select,
-tied to it, gives the whole words of the choice when the label does not."""
+tied to it, gives the whole words of the choice when the label does not.
+On a laptop the page fits the screen, its folds' rules in two columns."""
 
 from __future__ import annotations
 
@@ -95,6 +96,54 @@ def test_every_field_says_its_choice_whole_on_a_phone(
     expect(page.locator("#opening_jack")).to_have_attribute(
         "aria-describedby", "opening_jack-chosen opening_jack-explained"
     )
+    page.screenshot(
+        path=screenshots / f"house-fields-{size_name}-{language[:2].lower()}.png", full_page=True
+    )
+    context.close()
+
+
+#: Rules side by side whose fields do not start at the same height: the
+#: tops of each open fold's fields, row by row of the fold's two columns.
+UNEVEN = """() => {
+  const uneven = [];
+  for (const rules of document.querySelectorAll("details.rule-group[open] .rules")) {
+    const fields = [...rules.querySelectorAll(".rule")].map(
+      (rule) => rule.querySelector("select, input").getBoundingClientRect());
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      if (fields[i].left >= fields[i + 1].left) uneven.push("one column: " + i);
+      else if (Math.abs(fields[i].top - fields[i + 1].top) > 1) uneven.push("row " + i / 2);
+    }
+  }
+  return uneven;
+}"""
+
+
+@pytest.mark.parametrize("size_name", ["1280x700", "1280x800"])
+@pytest.mark.parametrize("language", ["English", "Türkçe"])
+def test_house_rules_fit_a_laptop(
+    browser: Browser, live_server, screenshots, language: str, size_name: str
+):
+    """On a laptop the page's start button is in sight with the folds
+    closed (the games on a line, the match and level side by side), and an
+    open fold's rules stand in two columns whose fields line up."""
+    context = browser.new_context(viewport=SIZES[size_name])
+    page = context.new_page()
+    page.goto(f"{live_server}/house")
+    if language != "English":
+        with page.expect_navigation():
+            page.get_by_role("button", name=language).click()
+        expect(page.locator("html")).to_have_attribute("lang", "tr")
+    start = page.locator("form[data-base] button[type=submit]")
+    box = start.bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= SIZES[size_name]["height"]
+    assert page.evaluate("scrollY") == 0
+    page.evaluate(
+        "() => document.querySelectorAll('details.rule-group').forEach((f) => { f.open = true; })"
+    )
+    assert page.evaluate(UNEVEN) == []
+    found = page.evaluate(SWEEP, ARROW)
+    assert found == {"cut": [], "unsaid": []}
     page.screenshot(
         path=screenshots / f"house-fields-{size_name}-{language[:2].lower()}.png", full_page=True
     )
