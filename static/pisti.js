@@ -577,11 +577,12 @@ function waitUntilSettled() {
   });
 }
 
-// The open aids panel, or the house rules' list in the bar, closes with
-// Escape or a click or tap anywhere outside it. Escape moves the focus to
+// The open aids panel, the house rules' list in the bar, or the games put
+// aside (dropped down over the column on a laptop) close with Escape or a
+// click or tap anywhere outside them. Escape moves the focus to
 // its summary only when the focus was inside it (or nowhere); a card
 // keeps it.
-const CLOSABLE = "details.settings[open], details.rules-line[open]";
+const CLOSABLE = "details.settings[open], details.rules-line[open], details.kept[open]";
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
   for (const open of document.querySelectorAll(CLOSABLE)) {

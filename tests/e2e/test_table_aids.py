@@ -736,6 +736,62 @@ def test_the_heaviest_table_fits_a_laptop(browser, live_server, screenshots):
     context.close()
 
 
+@pytest.mark.parametrize("size_name", ["1280x700", "1280x800"])
+def test_the_games_put_aside_open_over_the_column_on_a_laptop(
+    browser, live_server, screenshots, size_name
+):
+    """Three games put aside at a table of four with the counter on: opened
+    on a laptop, their list drops down over the column and the table still
+    fits, your hand in sight (taking the column's height, it made the page
+    94 px taller than a 1280×700 screen, the hand under its edge). Each
+    game's "Back to it" is in reach; Escape or a click outside closes it."""
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    for number in range(3):
+        deal(page, live_server, f"aside-{number}-{size_name}", "classic")
+    deal(page, live_server, f"aside-last-{size_name}", "classic&players=4&teams=solo")
+    set_aid(page, "Played-cards counter", True)
+    page.locator("details.settings summary").click()
+    page.locator("details.kept summary").click()
+    backs = page.locator(".kept").get_by_role("button", name="Back to it")
+    expect(backs).to_have_count(3)
+    page.screenshot(path=screenshots / f"aside-open-{size_name}.png")
+    assert_fits(page)
+    height = page.evaluate("innerHeight")
+    for number in range(3):
+        found = backs.nth(number).bounding_box()
+        assert found is not None and found["y"] + found["height"] <= height
+    page.keyboard.press("Escape")
+    expect(backs.first).to_be_hidden()
+    page.locator("details.kept summary").click()
+    page.locator(".pile").click()
+    expect(backs.first).to_be_hidden()
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["English", "Türkçe"])
+@pytest.mark.parametrize("width", [900, 1024, 1199])
+def test_the_aids_title_keeps_clear_of_the_language_links(browser, live_server, language, width):
+    """Where the column beside the felt is at its narrowest (from 900 px),
+    the aids' title and the language links share its last line without
+    touching ("Oyun yardımcıları" ran into "English" at 1024 px)."""
+    context = browser.new_context(viewport={"width": width, "height": 768})
+    page = context.new_page()
+    deal(page, live_server, f"aids-title-{width}", "partners")
+    if language != "English":
+        page.get_by_role("button", name=language).click()
+        expect(page.locator("html")).to_have_attribute("lang", "tr")
+    title_ends, links_start = page.evaluate(
+        """() => [
+          document.querySelector('details.settings > summary').getBoundingClientRect().right,
+          Math.min(...[...document.querySelectorAll('.foot button')]
+            .map((link) => link.getBoundingClientRect().left)),
+        ]"""
+    )
+    assert title_ends + 8 <= links_start, (title_ends, links_start)
+    context.close()
+
+
 @pytest.mark.parametrize("rules", ["classic&players=3", "classic&players=4&teams=solo"])
 def test_what_happened_is_read_whole_on_a_wide_phone_held_sideways(browser, live_server, rules):
     """On a phone held sideways (844×390) with three or four sides, the
