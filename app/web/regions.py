@@ -114,7 +114,11 @@ def _place_name(heading_id: str, name: str, tags: list[Tag]) -> str:
     heading's ``aria-label``: the heading is a flex row, whose items a
     browser reads with a space before each comma ("North , partner")."""
     label = ", ".join(str(text) for text in [name, *(tag[0] for tag in tags)])
+    # The tags in a wrapper: on a phone held upright the seat across puts
+    # them on a line of their own under the name (pisti.css).
     shown = "".join(f" {_tag(tag)}" for tag in tags)
+    if shown:
+        shown = f' <span class="tags">{shown.lstrip()}</span>'
     return (
         f'<h2 class="place-name" id="{heading_id}" aria-label="{escape(label)}">'
         f"{escape(name)}{shown}</h2>"
