@@ -608,12 +608,21 @@ LATEST_IN_VIEW = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("rules", "language"), [("cardems", "en"), ("partners", "tr")])
-def test_the_hand_stays_put_through_a_whole_hand_on_a_phone(browser, live_server, rules, language):
+@pytest.mark.parametrize(
+    ("rules", "language"),
+    [("cardems", "en"), ("partners", "tr"), ("classic&players=3&teams=solo", "en")],
+    ids=["cardems-en", "partners-tr", "three-en"],
+)
+def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
+    browser, live_server, rules, language
+):
     """On a phone what happened and the hints keep a fixed number of lines
     under the felt, scrolling when there are more: the felt, and your hand
     at its foot, stay put from turn to turn (the hand moved by up to 102 px
-    at 360x740 as lines came and went), and the latest play is in view."""
+    at 360x740 as lines came and went), and the latest play is in view.
+    The pile stays put too, whatever lines come and go around it: the
+    seat across's, your last card's, the pile's count and your side's
+    face-down cards under it (centred, it moved by up to 26 px)."""
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/steady-hand?rules={rules}&level=medium")
@@ -628,15 +637,17 @@ def test_the_hand_stays_put_through_a_whole_hand_on_a_phone(browser, live_server
         box.click()
         wait_settled(page, before)
         page.locator("details.settings summary").click()
-    tops, hinted = [], 0
+    tops, piles, hinted = [], [], 0
     while cards_in_hand(page):
         tops.append(round(page.locator(".you .hand").bounding_box()["y"]))
+        piles.append(round(page.locator(".pile .fan").bounding_box()["y"]))
         hinted += page.locator(".hints").count()
         assert page.evaluate(LATEST_IN_VIEW), f"turn {len(tops)}: the latest play is out of view"
         assert play_card(page, page.locator(".hand button").first)
-    assert len(tops) == (12 if rules == "partners" else 24)
+    assert len(tops) == {"cardems": 24, "partners": 12}.get(rules, 16)
     assert hinted
     assert max(tops) - min(tops) <= 2, tops
+    assert max(piles) - min(piles) <= 3, piles
     context.close()
 
 
