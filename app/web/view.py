@@ -203,13 +203,17 @@ def _taker_words(
     names: Names,
     match: Match,
     sweep_told: bool = False,
+    buried: bool = False,
 ) -> Markup:
     """Say what became of a logged play's card: the pişti or capture it
     made, or, for a card that stayed on the pile, who took it later in the
     log (``taker``: the play that captured it, or the play that ended the
-    hand and swept the table) — else that it still lies on the pile. With
-    ``sweep_told`` (a list of plays whose sweep has its own line) a card
-    the sweep took only "stayed on the table to the end"."""
+    hand and swept the table) — else that it still lies on the pile. A
+    card ``buried`` under later cards when the pile was taken "went with
+    the pile" (an Ace taking an Ace took the 9 under it: "West took it
+    with A♦" read as an Ace taking a 9). With ``sweep_told`` (a list of
+    plays whose sweep has its own line) a card the sweep took only "stayed
+    on the table to the end"."""
     rules = match.rules
     if event["jack_pisti"]:
         return markup_gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
@@ -224,6 +228,16 @@ def _taker_words(
         )
     if taker is None:
         return markup_gettext("it stays on the pile")
+    if taker["captured"] and buried and taker["position"] == HUMAN:
+        return markup_gettext(
+            "it went with the pile you took with %(card)s", card=spoken_card(taker["card"])
+        )
+    if taker["captured"] and buried:
+        return markup_gettext(
+            "it went with the pile %(taker)s took with %(card)s",
+            taker=names.taker[taker["position"]],
+            card=spoken_card(taker["card"]),
+        )
     if taker["captured"] and taker["position"] == HUMAN:
         # Its own sentence: the verb agrees with "you" (Turkish "aldınız").
         return markup_gettext("you took it with %(card)s", card=spoken_card(taker["card"]))
@@ -241,19 +255,21 @@ def _taker_words(
     )
 
 
-def _takers(log: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+def _takers(log: list[dict[str, Any]]) -> list[tuple[dict[str, Any] | None, bool]]:
     """For each logged play, the later play that took its card off the
     pile (a capture, or the hand's last play sweeping the table; a play
-    that sweeps takes its own card), or ``None``."""
-    takers: list[dict[str, Any] | None] = []
+    that sweeps takes its own card), or ``None``; and whether other cards
+    lay on it by then (plays between the two, none of which captured)."""
+    takers: list[tuple[dict[str, Any] | None, bool]] = []
     for step, event in enumerate(log):
-        taker = None
+        taker, buried = None, False
         if not event["captured"]:
-            for later in log[step:]:
+            for later_step in range(step, len(log)):
+                later = log[later_step]
                 if (later is not event and later["captured"]) or later["swept"]:
-                    taker = later
+                    taker, buried = later, later_step > step + 1
                     break
-        takers.append(taker)
+        takers.append((taker, buried))
     return takers
 
 
@@ -268,7 +284,7 @@ def describe_plays(
     (:func:`table_names`), by default the computer's."""
     names = names or names_for(match.players, sides=match.sides)
     lines = []
-    for step, (event, taker) in enumerate(zip(log, _takers(log), strict=True)):
+    for step, (event, (taker, buried)) in enumerate(zip(log, _takers(log), strict=True)):
         card = spoken_card(event["card"])
         who = names.who[event["position"]]
         if taker is event:
@@ -280,7 +296,7 @@ def describe_plays(
                     "%(who)s played %(card)s: the hand's last card.", who=who, card=card
                 )
         else:
-            result = _taker_words(event, taker, names, match, sweep_told=True)
+            result = _taker_words(event, taker, names, match, sweep_told=True, buried=buried)
             if event["position"] == HUMAN:
                 line = markup_gettext("You played %(card)s: %(result)s.", card=card, result=result)
             else:
@@ -381,10 +397,12 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
             }
         )
     last = {}
-    for step, (event, taker) in enumerate(zip(table.log, _takers(table.log), strict=True)):
+    for step, (event, (taker, buried)) in enumerate(
+        zip(table.log, _takers(table.log), strict=True)
+    ):
         last[event["position"]] = {
             "card": event["card"],
-            "said": _taker_words(event, taker, names, match),
+            "said": _taker_words(event, taker, names, match, buried=buried),
             "step": step,
         }
     places = [

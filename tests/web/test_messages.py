@@ -160,3 +160,31 @@ def test_a_jack_on_a_lone_card_takes_the_piles_only_card(app):
     with app.test_request_context():
         three = _taker_words({**event, "captured": 4}, None, position_names(2), match)
     assert three == "captured the pile's 3 cards"
+
+
+def test_a_card_under_the_pile_went_with_it(client):
+    """A card under others when the pile was taken went with the pile
+    ("East played 9♦: West took it with A♦" read as an Ace taking a 9: the
+    Ace took the Ace on top). "Took it with" is said only of a card taken
+    as the pile's top card, so by its rank or a Jack; in Turkish too."""
+    took = re.compile(r"played (\S+): (?:\w+|the computer) took it with (\S+)\.")
+    went = re.compile(r"played \S+: it went with the pile (?:\w+|the computer) took with \S+\.")
+
+    def rank(label: str) -> str:
+        return label[:-1]  # "10♥" → "10"
+
+    seen_went = 0
+    for number, rules in enumerate(["partners", "classic&players=3", "partners"]):
+        start_deal(client, f"/deal/buried-{number}?rules={rules}")
+        page = client.get("/game").get_data(as_text=True)
+        while cards := re.findall(r'name="card" value="([^"]+)"', page):
+            for card, taker in took.findall(shown(page)):
+                assert rank(card) == rank(taker) or rank(taker) == "J", (card, taker)
+            if went.search(shown(page)) and not seen_went:
+                turkish = client.get("/game", headers={"Accept-Language": "tr"})
+                assert "altta kaldı; yerdekileri" in turkish.get_data(as_text=True)
+            seen_went += len(went.findall(shown(page)))
+            fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+            assert client.post("/play", data={**fields, "card": cards[0]}).status_code == 303
+            page = client.get("/game").get_data(as_text=True)
+    assert seen_went
