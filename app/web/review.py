@@ -223,18 +223,23 @@ def upload() -> BaseResponse | tuple[str, int]:
 
 def _unreadable(error: InvalidRecord) -> str:
     """What is wrong with an uploaded record, in the page's language: the
-    part :attr:`InvalidRecord.problem` names, a play by its index in the
-    record's list of plays, from 0, as the reader's own line counts."""
+    part :attr:`InvalidRecord.problem` names, a play by its number counted
+    from 1, as a player counts, then by its index in the record's list of
+    plays, from 0, as the reader's own line and the file count."""
     if error.problem == "hand":
         return gettext(
-            "This game record cannot be replayed: play %(index)s of its list of plays "
-            "(counting from 0) is not a card in the hand of the player whose turn it was.",
+            "This game record cannot be replayed: its play number %(number)s (play "
+            "%(index)s in the file, which counts from 0) is not a card in the hand of "
+            "the player whose turn it was.",
+            number=error.play + 1,
             index=error.play,
         )
     if error.problem == "card":
         return gettext(
-            "This game record cannot be replayed: play %(index)s of its list of plays "
-            "(counting from 0) is not a card (a card is written like 7H, TD or 10D).",
+            "This game record cannot be replayed: its play number %(number)s (play "
+            "%(index)s in the file, which counts from 0) is not a card (a card is "
+            "written like 7H, TD or 10D).",
+            number=error.play + 1,
             index=error.play,
         )
     if error.problem == "plays":

@@ -216,12 +216,12 @@ def choices(option: str) -> list[str] | None:
 
 
 def _seating(rules: RuleSet) -> str:
-    """The players and sides in a few words: "3 players", "4 each for
-    themselves", "2 v 2"."""
+    """The players and sides in a few words: "3 players", "4 players, each
+    for themselves", "2 v 2"."""
     if rules.teams == "partners":
         return gettext("2 v 2")
     if rules.players == 4:
-        return gettext("4 each for themselves")
+        return gettext("4 players, each for themselves")
     return gettext("%(num)s players", num=rules.players)
 
 
@@ -263,7 +263,7 @@ def _summary(rules: RuleSet, target: int | None, catalogue: object) -> dict[str,
     overrides = rules.overrides
     base = BASE_NAMES[rules.name]
     if rules.name == "partners" and rules.teams != "partners":
-        # Not "Partners · 4 each for themselves": the partnership rules,
+        # Not "Partners · 4 players, each for themselves": the partnership rules,
         # played without partners.
         base = PARTNERSHIP_RULES
     parts = [str(base)]

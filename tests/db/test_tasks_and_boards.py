@@ -240,7 +240,7 @@ def test_statistics_tell_house_rules_apart_by_their_options(app, visitor):
         [
             "Classic · pişti 20 · Easy",
             "Classic match (2 players) · Easy",
-            "Partnership rules · 4 each for themselves · Easy",
+            "Partnership rules · 4 players, each for themselves · Easy",
             "Partners (2 v 2) · Easy",
         ]
     )

@@ -187,14 +187,19 @@ def test_an_illegal_play_in_a_record_is_named(client):
     # Said in the page's words as a record that cannot be replayed (not as
     # a file that is no record), the reader's own line folded under it, and
     # the file field marked and given the focus.
-    # The play counted from 0 in both, as the record's list of plays is.
-    assert "play 1 of its list of plays (counting from 0) is not a card in the hand" in page
+    # The play counted from 1 as a player counts, then from 0 as the
+    # record's list of plays and the reader's line count.
+    assert (
+        "its play number 2 (play 1 in the file, which counts from 0) is not a card in the hand"
+        in page
+    )
     assert "not a game record" not in page
     assert "play 1: " in page
     assert 'aria-invalid="true" aria-describedby="upload-problem" autofocus' in page
     turkish = upload(client, json.dumps(record).encode(), headers={"Accept-Language": "tr"})
     said = turkish.get_data(as_text=True)
-    assert "Bu oyun kaydı yeniden oynatılamıyor: hamle listesindeki 1 numaralı" in said
+    assert "Bu oyun kaydı yeniden oynatılamıyor: 2. hamlesi (0" in said
+    assert "dosyada 1 numaralı hamle), sırası gelen" in said
 
 
 @pytest.mark.parametrize(
@@ -202,11 +207,11 @@ def test_an_illegal_play_in_a_record_is_named(client):
     [
         (
             lambda record: record["plays"].__setitem__(5, "XX"),
-            "play 5 of its list of plays (counting from 0) is not a card (a card is",
+            "its play number 6 (play 5 in the file, which counts from 0) is not a card (a card",
         ),
         (
             lambda record: record["plays"].__setitem__(5, 10),
-            "play 5 of its list of plays (counting from 0) is not a card (a card is",
+            "its play number 6 (play 5 in the file, which counts from 0) is not a card (a card",
         ),
         (
             lambda record: record["plays"].append("AS"),
