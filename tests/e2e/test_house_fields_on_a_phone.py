@@ -2,7 +2,8 @@
 choice is said in a few words that fit its box, in English and in Turkish,
 whatever game, number of players and choice; the line under a select,
 tied to it, gives the whole words of the choice when the label does not.
-On a laptop the page fits the screen, its folds' rules in two columns."""
+On a laptop the start button is on the first screen, the folds' rules
+in two columns."""
 
 from __future__ import annotations
 
