@@ -2,7 +2,8 @@
 laptop sizes: boxes to tick keep their size beside long labels, each
 computer's level sits beside its name, a review's Previous, Summary and Next
 share one line on a 360 px phone, "face-down" is not split on a phone, the
-home page's New game button is on a small phone's first screen, links that
+home page's New game button is on a small phone's first screen and its
+ways on to the Daily deal and the rest on a laptop's, links that
 stand alone are a finger's height, the centre of a table of three or
 four keeps clear of the side seats on a phone, and a long house-rules line
 keeps a phone's bar low on every page of the game."""
@@ -71,6 +72,27 @@ def test_the_new_game_button_is_on_a_small_phones_first_screen(
     form.locator(f"input[name=rules][value={rules}]").check()
     button = box(form.get_by_role("button", name="New game"))
     assert button["y"] + button["height"] <= SIZES["360x740"]["height"]
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["English", "Türkçe"])
+def test_the_home_pages_first_screen_on_a_laptop_shows_where_to_go(
+    browser: Browser, live_server, language
+):
+    """On a 1280×700 laptop the home page's first screen holds the New game
+    form, its two links and the Daily deal, leaderboards, profile and story
+    (they began below it: the games one under the other, the links too)."""
+    context = browser.new_context(viewport=SIZES["1280x700"])
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    if language != "English":
+        with page.expect_navigation():
+            page.get_by_role("button", name=language).click()
+    links = page.locator(".home-links a")
+    expect(links).to_have_count(4)
+    for number in range(4):
+        found = box(links.nth(number))
+        assert found["y"] + found["height"] <= SIZES["1280x700"]["height"], number
     context.close()
 
 
