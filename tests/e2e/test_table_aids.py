@@ -98,6 +98,24 @@ def test_hints_toggle(page: Page, live_server):
     expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
 
 
+def test_a_hint_is_hidden_once_you_play(page: Page, live_server):
+    """The hint is about your turn: from your click until the replies have
+    landed it is not shown (it stayed, "would play your 4 of diamonds",
+    over the 4♦ on its way to the pile), then the next turn's is."""
+    deal(page, live_server, CAPTURE_SEED)
+    hint = page.locator(".hints").first
+    expect(hint).to_be_visible()
+    before = settled(page)
+    page.locator(".hand button").first.click()
+    seen_while_busy = []
+    while settled(page) == before:
+        if page.evaluate("document.documentElement.dataset.state") == "busy":
+            seen_while_busy.append(hint.is_visible())
+    assert seen_while_busy and not any(seen_while_busy)
+    expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
+    expect(page.locator(".hints").first).to_be_visible()
+
+
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("rules", ["partners", "classic&players=3"])
 def test_clockwise_puts_the_next_player_on_your_left(
