@@ -70,11 +70,10 @@ SWEEP = """(arrow) => {
 }"""
 
 
-@pytest.mark.parametrize("size_name", ["360x740", "390x844"])
-@pytest.mark.parametrize("language", ["English", "Türkçe"])
-def test_every_field_says_its_choice_whole_on_a_phone(
-    browser: Browser, live_server, screenshots, language: str, size_name: str
-):
+def house_page(browser: Browser, live_server: str, size_name: str, language: str):
+    """A new context at ``size_name`` on the House rules page in
+    ``language`` (switched with the page's own links); returns it and the
+    page."""
     context = browser.new_context(viewport=SIZES[size_name])
     page = context.new_page()
     page.goto(f"{live_server}/house")
@@ -82,9 +81,22 @@ def test_every_field_says_its_choice_whole_on_a_phone(
         with page.expect_navigation():
             page.get_by_role("button", name=language).click()
         expect(page.locator("html")).to_have_attribute("lang", "tr")
+    return context, page
+
+
+def open_every_fold(page) -> None:
     page.evaluate(
         "() => document.querySelectorAll('details.rule-group').forEach((f) => { f.open = true; })"
     )
+
+
+@pytest.mark.parametrize("size_name", ["360x740", "390x844"])
+@pytest.mark.parametrize("language", ["English", "Türkçe"])
+def test_every_field_says_its_choice_whole_on_a_phone(
+    browser: Browser, live_server, screenshots, language: str, size_name: str
+):
+    context, page = house_page(browser, live_server, size_name, language)
+    open_every_fold(page)
     found = page.evaluate(SWEEP, ARROW)
     assert found == {"cut": [], "unsaid": []}
     # No field makes the page scroll sideways; the lines wrap.
@@ -127,21 +139,13 @@ def test_house_rules_fit_a_laptop(
     """On a laptop the page's start button is in sight with the folds
     closed (the games on a line, the match and level side by side), and an
     open fold's rules stand in two columns whose fields line up."""
-    context = browser.new_context(viewport=SIZES[size_name])
-    page = context.new_page()
-    page.goto(f"{live_server}/house")
-    if language != "English":
-        with page.expect_navigation():
-            page.get_by_role("button", name=language).click()
-        expect(page.locator("html")).to_have_attribute("lang", "tr")
+    context, page = house_page(browser, live_server, size_name, language)
     start = page.locator("form[data-base] button[type=submit]")
     box = start.bounding_box()
     assert box is not None
     assert box["y"] + box["height"] <= SIZES[size_name]["height"]
     assert page.evaluate("scrollY") == 0
-    page.evaluate(
-        "() => document.querySelectorAll('details.rule-group').forEach((f) => { f.open = true; })"
-    )
+    open_every_fold(page)
     assert page.evaluate(UNEVEN) == []
     found = page.evaluate(SWEEP, ARROW)
     assert found == {"cut": [], "unsaid": []}
