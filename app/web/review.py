@@ -226,21 +226,22 @@ def _unreadable(error: InvalidRecord) -> str:
     part :attr:`InvalidRecord.problem` names, a play by its number counted
     from 1, as a player counts, then by its index in the record's list of
     plays, from 0, as the reader's own line and the file count."""
+    index = error.play or 0  # set for the two problems of a play
     if error.problem == "hand":
         return gettext(
             "This game record cannot be replayed: its play number %(number)s (play "
             "%(index)s in the file, which counts from 0) is not a card in the hand of "
             "the player whose turn it was.",
-            number=error.play + 1,
-            index=error.play,
+            number=index + 1,
+            index=index,
         )
     if error.problem == "card":
         return gettext(
             "This game record cannot be replayed: its play number %(number)s (play "
             "%(index)s in the file, which counts from 0) is not a card (a card is "
             "written like 7H, TD or 10D).",
-            number=error.play + 1,
-            index=error.play,
+            number=index + 1,
+            index=index,
         )
     if error.problem == "plays":
         return gettext(
