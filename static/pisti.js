@@ -185,11 +185,16 @@ function showFrame(template) {
 }
 
 // On a phone what happened and the hints keep a fixed number of lines
-// under the felt (pisti.css) and scroll when there are more: the latest
-// play's line stays in view, with as much as fits of what follows it (the
-// hints), else of what came before.
+// under the felt (pisti.css) and scroll when there are more; on a laptop
+// what happened beside the felt scrolls when the column is full: the
+// latest play's line stays in view, with as much as fits of what follows
+// it (the hints), else of what came before.
 function showNews() {
-  const said = document.querySelector(".said");
+  // The box that scrolls: the lines under the felt on a phone, what
+  // happened beside it on a laptop when the column is full.
+  const said = [".said", ".board > .happened"]
+    .map((selector) => document.querySelector(selector))
+    .find((box) => box && box.scrollHeight > box.clientHeight);
   const last = said?.querySelector(".log > li:last-child");
   const room = said ? said.scrollHeight - said.clientHeight : 0;
   if (!last || room <= 0) return;

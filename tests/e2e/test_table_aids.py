@@ -762,6 +762,17 @@ def test_the_heaviest_table_fits_a_laptop(browser, live_server, screenshots):
     expect(other.locator(".counter")).to_be_visible()
     other.screenshot(path=screenshots / "heaviest-table-1280x700.png")
     assert_fits(other)
+    # What happened gives way when the column is full, scrolling within
+    # itself to the latest play and the hint after it.
+    box, last, hint = (
+        other.locator(selector).evaluate("(element) => element.getBoundingClientRect().toJSON()")
+        for selector in (
+            ".board > .happened",
+            ".happened .log > li:last-child",
+            ".happened .hints li:last-child",
+        )
+    )
+    assert box["top"] <= last["top"] and hint["bottom"] <= box["bottom"] + 0.5, (box, last, hint)
     context.close()
 
 
