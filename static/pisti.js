@@ -192,14 +192,14 @@ function showFrame(template) {
 function showNews() {
   // The box that scrolls: the lines under the felt on a phone, what
   // happened beside it on a laptop when the column is full.
-  const said = [".said", ".board > .happened"]
+  const box = [".said", ".board > .happened"]
     .map((selector) => document.querySelector(selector))
-    .find((box) => box && box.scrollHeight > box.clientHeight);
-  const last = said?.querySelector(".log > li:last-child");
-  const room = said ? said.scrollHeight - said.clientHeight : 0;
+    .find((found) => found && found.scrollHeight > found.clientHeight);
+  const last = box?.querySelector(".log > li:last-child");
+  const room = box ? box.scrollHeight - box.clientHeight : 0;
   if (!last || room <= 0) return;
-  const top = last.getBoundingClientRect().top - said.getBoundingClientRect().top + said.scrollTop;
-  said.scrollTop = Math.min(room, top);
+  const top = last.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  box.scrollTop = Math.min(room, top);
 }
 
 // Replace the page by `doc`, keeping the live region (so its new text is
