@@ -239,6 +239,12 @@ def _queue_answers(app: Flask) -> None:
     jobs.review_queue(app).connection.ping()
 
 
+def _current(table: Table | None) -> dict[str, Any] | None:
+    """The game in progress in a line (:func:`.store.summary`), for its
+    "Continue your game" button; ``None`` with none or when it is over."""
+    return None if table is None or table.match.over else store.summary(table)
+
+
 @bp.get("/")
 def home() -> str:
     """Show the home page: a new game, or a deal from a seed."""
@@ -264,7 +270,7 @@ def home() -> str:
             2: gettext("North (your partner)"),
             3: gettext("West (opponent)"),
         },
-        in_progress=table is not None and not table.match.over,
+        current=_current(table),
         kept=store.kept_games(),
     )
 
@@ -327,7 +333,7 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
         seats=list(zip(position_names(players)[1:], settings["levels"], strict=True)),
         summary=rules_summary(settings["rule_set"], settings["target"]),
         rule_names=RULE_NAMES,
-        in_progress=table is not None and not table.match.over,
+        current=_current(table),
         start_url=_deal_url(seed, settings),
     )
 

@@ -161,8 +161,9 @@ def save_table(table: Table) -> None:
     session[_TABLE] = table.to_dict()
 
 
-def _summary(table: Table) -> dict[str, Any]:
-    """What the list of kept games shows of ``table`` (plain data)."""
+def summary(table: Table) -> dict[str, Any]:
+    """What the pages show of a game ``table`` in a line (plain data): the
+    list of kept games, and the current game's "Continue" button."""
     match = table.match
     return {
         "game_id": table.game_id,
@@ -192,7 +193,7 @@ def _kept() -> list[dict[str, Any]]:
     entries = [e for e in kept if isinstance(e, dict)] if isinstance(kept, list) else []
     previous = session.get(_PREVIOUS)
     if previous is not None and (table := _table(previous)) is not None:
-        entries.insert(0, {"table": previous, "summary": _summary(table)})
+        entries.insert(0, {"table": previous, "summary": summary(table)})
     return [e for e in entries if isinstance(e.get("summary"), dict) and "table" in e][:KEEP]
 
 
@@ -201,7 +202,7 @@ def _keep_current(kept: list[dict[str, Any]]) -> None:
     and store the list (at most :data:`KEEP`)."""
     current = load_table()
     if current is not None and not current.match.over:
-        kept.insert(0, {"table": current.to_dict(), "summary": _summary(current)})
+        kept.insert(0, {"table": current.to_dict(), "summary": summary(current)})
     session[_KEPT] = kept[:KEEP]
     session.pop(_PREVIOUS, None)
 

@@ -102,8 +102,9 @@ def test_deal_from_seed_and_play_a_whole_hand(
 
 def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, screenshots):
     # A seed may be 64 characters without a break; on a 360 px phone it
-    # wraps rather than push the page sideways: on its deal link, on the
-    # home page's list of games in progress, and in the refusal of one
+    # wraps rather than push the page sideways: on its deal link (also
+    # naming a game in progress), on the home page's list of games in
+    # progress and its "Continue" line, and in the refusal of one
     # character too many.
     page.set_viewport_size({"width": 360, "height": 740})
     seed = "Cuma-aksami_" + "x" * 52
@@ -114,6 +115,9 @@ def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, 
     page.get_by_role("button", name="Start this deal").click()
     expect(page.locator(".hand button").first).to_be_visible()
     page.goto(f"{live_server}/deal/{seed}?rules=cardems")
+    # The game in progress is named, its seed too.
+    expect(page.locator(".alert")).to_contain_text(seed)
+    assert page.evaluate(wider) <= 0
     page.get_by_role("button", name="Start this deal").click()
     page.goto(f"{live_server}/")
     expect(page.get_by_text(seed).first).to_be_visible()

@@ -151,7 +151,12 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
     for method in ("get", "head"):
         assert getattr(client, method)("/deal/second-game").status_code == 200
     asked = client.get("/deal/second-game").get_data(as_text=True)
-    assert "You have a game in progress" in asked and "Start this deal" in asked
+    assert "Start this deal" in asked
+    # It says which game is kept, as the home page's "Continue" does.
+    which = "Classic match (2 players) · “first-game” · Medium · hand 1, 0–0 · play 2 of 48"
+    assert f"You have a game in progress ({which}). It is kept" in " ".join(asked.split())
+    home = " ".join(client.get("/").get_data(as_text=True).split())
+    assert f'Continue your game</a> <span class="small" id="current-game">{which}</span>' in home
     # (the security token carries a timestamp, so it may differ between two pages)
     assert without_token(client.get("/game")) == without_token(client.get("/game"))
     assert 'name="move" value="2"' in client.get("/game").get_data(as_text=True)
@@ -178,7 +183,8 @@ def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
         assert ('<details class="kept">' in home) == (number >= 3), number
     page = client.get("/").get_data(as_text=True)
     kept = re.findall(r"“(kept-\d)”", page)
-    assert kept == ["kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
+    # The game in progress beside "Continue your game", then those kept.
+    assert kept == ["kept-6", "kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
     assert "Continue your game" in page
     # The note is outside the folded list, and only while a game is in
     # progress (a new game puts it aside; a finished one is not kept).
