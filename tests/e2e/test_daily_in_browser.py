@@ -76,6 +76,12 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     # the bar's end), and the pişti chart's two lines named.
     expect(page.locator(".bar-label").first).to_have_text(re.compile(r"^\d+\s?% · Single hand"))
     expect(page.locator(".legend")).to_have_text(re.compile(r"Piştis\s+Jack piştis"))
+    # A bar is a thin track under its figure, not an outlined box that a
+    # 0 % bar would make look like an empty field.
+    track = page.locator(".bar-back").first.bounding_box()
+    label = page.locator(".bar-label").first.bounding_box()
+    assert track["height"] <= 10 and track["y"] >= label["y"] + label["height"] - 1
+    assert page.locator(".bar-back").first.evaluate("(r) => getComputedStyle(r).stroke") == "none"
     page.screenshot(path=screenshots / f"stats-{size_name}.png", full_page=True)
     # Every column shown is in sight: none left behind the table's own scroll.
     hidden = page.evaluate(
@@ -96,7 +102,8 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
         }"""
     )
     assert misplaced == []
-    # Dark: the lines stand out from the panel, the labels from their bars.
+    # Dark: the lines and bars stand out from the panel, and the labels,
+    # written over the bars' thin tracks, read on it.
     page.emulate_media(color_scheme="dark")
     colours = page.evaluate(
         """() => {
@@ -110,7 +117,8 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
         }"""
     )
     assert contrast(colours["line"], colours["panel"]) >= 3
-    assert contrast(colours["label"], colours["bar"]) >= 4.5
+    assert contrast(colours["bar"], colours["panel"]) >= 3
+    assert contrast(colours["label"], colours["panel"]) >= 4.5
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow
 
