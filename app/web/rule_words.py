@@ -77,9 +77,9 @@ EXPLAINED: dict[str, Any] = {
     "pisti": lazy_gettext("Points for taking a lone card with the same rank."),
     "jack_pisti": lazy_gettext("Points for taking a lone Jack with a Jack."),
     "most_cards": lazy_gettext(
-        "Who earns the most-cards points: 27 cards or more, or strictly more than everyone "
-        "else. 27 needs two sides: with three or four, left as the game plays it, strictly "
-        "more."
+        "Who earns the most-cards points: the side with 27 cards or more, or the side with "
+        "more cards than any other. 27 works with two sides only; with three or four, the "
+        "side with more cards than any other earns them."
     ),
     "most_cards_points": lazy_gettext("Points for the most cards."),
     "last_sweep_bonus": lazy_gettext(
