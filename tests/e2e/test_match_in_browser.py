@@ -9,6 +9,8 @@ from playwright.sync_api import Page, expect
 from tests.conftest import leading
 from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
 
+LAPTOP = {"width": 1280, "height": 700}
+
 
 def shoot(page: Page, screenshots, name: str) -> None:
     """Screenshot the page at phone and desktop sizes."""
@@ -29,6 +31,14 @@ def play_hand(page: Page, screenshots, name: str) -> int:
         if plays == 3:
             shoot(page, screenshots, name)
     return plays
+
+
+def in_first_screen(page: Page, locator, size: dict) -> bool:
+    """Whether ``locator`` lies wholly in the first screen of ``size``."""
+    page.set_viewport_size(size)
+    page.evaluate("window.scrollTo(0, 0)")
+    box = locator.bounding_box()
+    return box is not None and box["y"] + box["height"] <= size["height"]
 
 
 def start(page: Page, live_server: str, seed: str, rules: str, target: str | None = None) -> None:
@@ -58,6 +68,14 @@ def test_partners_hand(page: Page, live_server, screenshots):
     assert play_hand(page, screenshots, "partners-table") == 12
     expect(page.locator(".verdict")).to_have_text("Hand 1 is over")
     shoot(page, screenshots, "partners-between")
+    # On a laptop the hand's score stands beside its end, in the first
+    # screen with the Next hand button; a phone keeps them one under the other.
+    total = page.locator(".score tfoot").first
+    next_hand = page.get_by_role("button", name="Next hand")
+    for size in (LAPTOP, DESKTOP):
+        assert in_first_screen(page, total, size) and in_first_screen(page, next_hand, size)
+    page.set_viewport_size(PHONE)
+    assert page.locator(".score").first.bounding_box()["y"] > next_hand.bounding_box()["y"]
     rows = page.locator(".score").first.locator("tbody tr").first.locator("td.score-count")
     rows = rows.all_inner_texts()
     assert sum(int(cards) for cards in rows) == 52
@@ -85,12 +103,19 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
     verdict = "You won!" if totals[0] > totals[1] else "The computer won"
     expect(page.locator(".verdict")).to_have_text(verdict)
     assert page.locator(".totals tbody tr").count() == hands
-    # What to do next is on the first screen, above the score tables.
-    for size in (PHONE, DESKTOP):
-        page.set_viewport_size(size)
-        page.evaluate("window.scrollTo(0, 0)")
-        box = page.get_by_role("button", name="Play again").bounding_box()
-        assert box is not None and box["y"] + box["height"] <= size["height"]
+    # What to do next is on the first screen, above the score tables; on a
+    # laptop the last hand's score is beside it, in the first screen too.
+    for size in (PHONE, LAPTOP, DESKTOP):
+        assert in_first_screen(page, page.get_by_role("button", name="Play again"), size)
+    for size in (LAPTOP, DESKTOP):
+        assert in_first_screen(page, page.locator(".score tfoot").first, size)
+    # A phone: the verdict, what to do next, the score, then keeping the result.
+    page.set_viewport_size(PHONE)
+    order = [
+        page.locator(selector).first.bounding_box()["y"]
+        for selector in (".verdict", ".actions", ".score", ".your-result")
+    ]
+    assert order == sorted(order)
     expect(page.locator("#share")).to_have_value(
         f"{live_server}/deal/e2e-classic?rules=classic&target=51&level=medium"
     )
