@@ -175,6 +175,21 @@ def test_every_lesson_step_fits_the_screen(
     context.close()
 
 
+def test_the_lesson_s_cards_grow_with_a_taller_phone(browser: Browser, live_server):
+    """The cards are 74 px tall where the longest step just fits (360×740)
+    and use a taller phone's room (they were 88 px at 390×844, a third of
+    its screen empty under the hand)."""
+    heights = {}
+    for name in ("small-phone", "phone"):
+        context = browser.new_context(viewport=SIZES[name])
+        page = context.new_page()
+        page.goto(live_server + "/story/lesson")
+        heights[name] = round(page.locator(".hand .card").first.bounding_box()["height"])
+        context.close()
+    assert heights["small-phone"] == 74
+    assert heights["phone"] >= 105, heights
+
+
 @pytest.mark.parametrize("size_name", ["phone", "laptop"])
 def test_a_story_match_with_remarks_that_never_cover_the_table(
     browser: Browser, live_server, screenshots, size_name
