@@ -220,35 +220,46 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"--listen must be HOST:PORT with a port from 0 to {MAX_PORT}, not {args.listen!r}"
         )
-    try:
-        app = create_app()
-    except click.ClickException as error:  # ConfigError, StartupError
-        return _fail(error.format_message())
-    except ImportError as error:
-        return _fail(f"the app cannot start: {first_line(error)}")
     waitress_log = logging.getLogger("waitress")
     waitress_log.handlers[:] = [json_handler()]
     waitress_log.setLevel(logging.INFO)
     waitress_log.propagate = False
-    try:
-        server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
-    except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
-        return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
-    _warn_if_redis_is_down(app)
-    # The summary of the setup, like "serving on", is logged whatever
-    # FLASK_LOG_LEVEL says: it is what a self-hoster reads first.
-    _describe_setup(app, waitress_log)
-    searches.POOL.start()
+    # The handlers come before the start-up's work (the schema's migration,
+    # a replica waiting its turn on the migration lock, the search pool), so
+    # a stop asked for meanwhile ends the server cleanly too: in a container
+    # the server is process 1, which a SIGTERM without a handler leaves
+    # running until the runtime kills it.
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    host, port = server.getsockname()[:2]
-    waitress_log.info("serving on %s", address_url(str(host), int(port)))
+    serving = False
     try:
-        server.run()
-    finally:
-        searches.shutdown()
+        try:
+            app = create_app()
+        except click.ClickException as error:  # ConfigError, StartupError
+            return _fail(error.format_message())
+        except ImportError as error:
+            return _fail(f"the app cannot start: {first_line(error)}")
+        try:
+            server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
+        except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
+            return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
+        _warn_if_redis_is_down(app)
+        # The summary of the setup, like "serving on", is logged whatever
+        # FLASK_LOG_LEVEL says: it is what a self-hoster reads first.
+        _describe_setup(app, waitress_log)
+        try:
+            searches.POOL.start()
+            host, port = server.getsockname()[:2]
+            waitress_log.info("serving on %s", address_url(str(host), int(port)))
+            serving = True
+            server.run()
+        finally:
+            searches.shutdown()
+    except KeyboardInterrupt:  # a stop asked for (_stop) before or after serving
+        pass
     # A stop asked for, told from a crash (which logs its error instead).
-    waitress_log.info("stopped on %s", _STOPPED_BY[-1] if _STOPPED_BY else "request")
+    stopped_by = _STOPPED_BY[-1] if _STOPPED_BY else "request"
+    waitress_log.info("stopped on %s%s", stopped_by, "" if serving else " while starting")
     return 0
 
 

@@ -3,6 +3,7 @@ clear message when unknown or broken."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -643,6 +644,63 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
     assert "serving on" in output
     assert '"event": "stopped on SIGINT"' in output.splitlines()[-1]
     assert "Traceback" not in output and "KeyboardInterrupt" not in output
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda stop: stop.name)
+def test_a_stop_while_the_server_starts_ends_it_cleanly(tmp_path, stop):
+    """A replica waiting its turn to migrate the schema (here: another
+    process holds the SQLite database's migration lock) stops at once on
+    SIGTERM or Ctrl-C, with status 0 and the "stopped on" line, not a
+    traceback, nor a container runtime's kill after its grace period."""
+    database = tmp_path / "pisti.db"
+    lock_path = Path(f"{database}.migrate-lock")
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{free_port()}"],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "FLASK_SECRET_KEY": "0123456789abcdef",
+                "FLASK_DATABASE_URL": f"sqlite:///{database}",
+                "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            # Waiting on the lock: the start-up's work has begun.
+            deadline = time.monotonic() + 90
+            while not _holds_open(server.pid, lock_path):
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(0.2)
+            server.send_signal(stop)
+            output, _ = server.communicate(timeout=20)
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.communicate()
+    assert server.returncode == 0, output
+    assert "serving on" not in output
+    assert f'"event": "stopped on {stop.name} while starting"' in output.splitlines()[-1]
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output
+
+
+def _holds_open(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has the file ``path`` open (Linux's /proc)."""
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if fd.readlink() == path:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 @pytest.mark.parametrize(
