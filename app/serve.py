@@ -220,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             f"--listen must be HOST:PORT with a port from 0 to {MAX_PORT}, not {args.listen!r}"
         )
+    refused = _refuse_debug()
+    if refused is not None:
+        return _fail(refused)
     waitress_log = logging.getLogger("waitress")
     waitress_log.handlers[:] = [json_handler()]
     waitress_log.setLevel(logging.INFO)
@@ -261,6 +264,27 @@ def main(argv: list[str] | None = None) -> int:
     stopped_by = _STOPPED_BY[-1] if _STOPPED_BY else "request"
     waitress_log.info("stopped on %s%s", stopped_by, "" if serving else " while starting")
     return 0
+
+
+def _refuse_debug() -> str | None:
+    """Take ``FLASK_DEBUG`` out of this process's environment, so Flask
+    never reads it; return the error to stop with when it asked for debug
+    mode (anything but empty, ``0``, ``false`` or ``no``), else ``None``.
+
+    Debug mode is for development: here it would read the templates again
+    for every page and serve the static files without their digests and
+    year-long caching (:mod:`app.web.static_files`); under ``flask run``
+    it adds the debugger, which lets anyone who reaches it run code. The
+    server is never meant to be either.
+    """
+    value = os.environ.pop("FLASK_DEBUG", None)
+    if value is None or value.strip().lower() in ("", "0", "false", "no"):
+        return None
+    return (
+        f"FLASK_DEBUG={value!r}: the server does not run in debug mode, which is for "
+        "development (`flask --app app run --debug` on your own machine, whose debugger "
+        "lets anyone who reaches it run code); unset FLASK_DEBUG"
+    )
 
 
 def _fail(message: str) -> int:

@@ -646,6 +646,49 @@ def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
     assert "Traceback" not in output and "KeyboardInterrupt" not in output
 
 
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on"])
+def test_the_server_refuses_debug_mode(tmp_path, value):
+    """FLASK_DEBUG is the flask command's, for development: the server
+    stops with one line rather than serve in debug mode."""
+    done = subprocess.run(
+        [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{free_port()}"],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "FLASK_DEBUG": value,
+            "FLASK_SECRET_KEY": "0123456789abcdef",
+            "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(
+        f"Error: FLASK_DEBUG={value!r}: the server does not run in debug mode"
+    )
+    assert len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "pisti.db").exists()  # refused before anything started
+
+
+@pytest.mark.parametrize("value", ["0", "false", "No", ""])
+def test_the_server_drops_a_debug_flag_that_asks_for_none(monkeypatch, tmp_path, value):
+    # Flask itself would read "no" as true (its JSON reading keeps it text).
+    monkeypatch.setenv("FLASK_DEBUG", value)
+    assert serve_module._refuse_debug() is None
+    assert "FLASK_DEBUG" not in os.environ
+    database = f"sqlite:///{tmp_path / 'pisti.db'}"
+    app = create_app(
+        {
+            "SECRET_KEY": "0123456789abcdef",
+            "SESSION_FILE_DIR": str(tmp_path),
+            "DATABASE_URL": database,
+        }
+    )
+    assert not app.debug
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda stop: stop.name)
 def test_a_stop_while_the_server_starts_ends_it_cleanly(tmp_path, stop):
     """A replica waiting its turn to migrate the schema (here: another
