@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import redis
 import yaml
+from flask import request
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -72,12 +73,122 @@ def test_compose_app_settings_are_accepted(compose, monkeypatch, tmp_path):
     assert environment["FLASK_REDIS_URL"].startswith("redis://redis:6379/")
     assert environment["FLASK_SECRET_KEY"].startswith("${FLASK_SECRET_KEY:?")  # required, shared
     for name, value in environment.items():
-        monkeypatch.setenv(name, str(value))
+        monkeypatch.setenv(name, _compose_default(str(value)))
     monkeypatch.setenv("FLASK_SECRET_KEY", "a-compose-secret-key")
     # No "postgres" host here: the same settings with SQLite in its place.
     monkeypatch.setenv("FLASK_DATABASE_URL", f"sqlite:///{tmp_path / 'pisti.db'}")
     app = create_app()
     assert app.config["SESSION_BACKEND"] == "redis" and app.config["TRUSTED_PROXIES"] == 1
+    assert app.config["SESSION_COOKIE_SECURE"] is False
+
+
+def _compose_default(value: str) -> str:
+    """``value`` as Compose reads it with nothing set: each ``${NAME:-default}``
+    its default."""
+    return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", value)
+
+
+def _through_compose_nginx(nginx: str, headers: dict[str, str], remote_addr: str) -> dict:
+    """The headers the compose file's nginx sends the app for a request that
+    came with ``headers`` from ``remote_addr``: its ``proxy_set_header``
+    lines, with nginx's variables as nginx fills them (a ``$$`` in the
+    compose file is Compose's way of writing ``$``)."""
+    came = {name.lower(): value for name, value in headers.items()}
+    forwarded_for = came.get("x-forwarded-for")
+    variables = {
+        "scheme": "http",
+        "remote_addr": remote_addr,
+        "proxy_add_x_forwarded_for": (
+            f"{forwarded_for}, {remote_addr}" if forwarded_for else remote_addr
+        ),
+        **{f"http_{name.replace('-', '_')}": value for name, value in came.items()},
+    }
+    sent = {}
+    for name, value in re.findall(r"proxy_set_header (\S+) (\"[^\"]*\"|\S+);", nginx):
+        value = re.sub(r"\$\$(\w+)", lambda m: variables.get(m.group(1), ""), value.strip('"'))
+        sent[name] = value
+    return sent
+
+
+CLIENT, NGINX, TLS_PROXY = "203.0.113.7", "172.18.0.9", "172.18.0.1"
+
+
+@pytest.mark.parametrize(
+    ("proxies", "headers", "remote_addr", "seen"),
+    [
+        # The compose file alone: a client's own X-Forwarded-* are not believed.
+        (
+            None,
+            {
+                "Host": "localhost:8000",
+                "X-Forwarded-Proto": "https",
+                "X-Forwarded-Host": "evil.example",
+                "X-Forwarded-For": "198.51.100.1",
+            },
+            CLIENT,
+            ("http", "localhost:8000", CLIENT),
+        ),
+        # A TLS proxy in front (FLASK_TRUSTED_PROXIES=2): its https, host and
+        # client address are.
+        (
+            "2",
+            {
+                "Host": "pisti.example",
+                "X-Forwarded-Proto": "https",
+                "X-Forwarded-Host": "pisti.example",
+                "X-Forwarded-For": CLIENT,
+            },
+            TLS_PROXY,
+            ("https", "pisti.example", CLIENT),
+        ),
+        # ... one that sends its own Host (nginx's default) but says the
+        # site's in X-Forwarded-Host.
+        (
+            "2",
+            {
+                "Host": "127.0.0.1:8000",
+                "X-Forwarded-Proto": "https",
+                "X-Forwarded-Host": "pisti.example",
+                "X-Forwarded-For": CLIENT,
+            },
+            TLS_PROXY,
+            ("https", "pisti.example", CLIENT),
+        ),
+        # ... and behind it, a client's own copies are not believed either.
+        (
+            "2",
+            {
+                "Host": "pisti.example",
+                "X-Forwarded-Proto": "http, https",
+                "X-Forwarded-Host": "evil.example, pisti.example",
+                "X-Forwarded-For": f"198.51.100.1, {CLIENT}",
+            },
+            TLS_PROXY,
+            ("https", "pisti.example", CLIENT),
+        ),
+    ],
+)
+def test_the_app_behind_the_compose_nginx_sees_the_players_scheme_host_and_address(
+    compose, tmp_path, proxies, headers, remote_addr, seen
+):
+    environment = compose["services"]["app"]["environment"]
+    setting = environment["FLASK_TRUSTED_PROXIES"]
+    trusted = int(proxies or _compose_default(str(setting)))
+    if proxies:  # as the README says to set it: in .env, which Compose reads
+        assert setting == "${FLASK_TRUSTED_PROXIES:-1}"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "a-compose-secret-key",
+            "SESSION_FILE_DIR": str(tmp_path),
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+            "TRUSTED_PROXIES": trusted,
+        }
+    )
+    app.add_url_rule("/probe", "probe", lambda: [request.scheme, request.host, request.remote_addr])
+    sent = _through_compose_nginx(compose["configs"]["nginx"]["content"], headers, remote_addr)
+    answer = app.test_client().get("/probe", headers=sent, environ_base={"REMOTE_ADDR": NGINX})
+    assert tuple(answer.get_json()) == seen
 
 
 def _locked() -> dict[str, tuple[str, int]]:
