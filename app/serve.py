@@ -316,8 +316,9 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
     sessions, the database (passwords hidden), the schema's migration,
     where the secret key comes from and where the reviews' summaries are
     computed; then a warning if sessions are shared in Redis while the
-    secret key is this instance's own (another instance could not read its
-    cookies or check its forms)."""
+    secret key is this instance folder's own (a server with another
+    instance folder would make its own key and refuse this one's forms;
+    servers sharing the folder share the key)."""
     config = app.config
     store = app.session_interface
     if isinstance(store, FileSessions):
@@ -372,8 +373,11 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
     if shared and own_key:
         app.logger.warning(
             "sessions are in Redis but the secret key is this instance's own: set "
-            "FLASK_SECRET_KEY (or FLASK_SECRET_KEY_FILE), the same on every instance, or "
-            "another instance will refuse this one's forms and games"
+            "FLASK_SECRET_KEY (or FLASK_SECRET_KEY_FILE), the same on every server, or a "
+            "server with another instance folder than %s (on another machine, in another "
+            "container) will refuse this one's forms and plays; servers sharing this folder "
+            "share its key",
+            app.instance_path,
         )
 
 

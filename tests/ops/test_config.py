@@ -594,6 +594,9 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     assert said[1]["event"].startswith(
         "sessions are in Redis but the secret key is this instance's own: set FLASK_SECRET_KEY"
     )
+    # Only a server with another instance folder makes another key.
+    assert f"another instance folder than {app.instance_path} " in said[1]["event"]
+    assert said[1]["event"].endswith("servers sharing this folder share its key")
     monkeypatch.setenv("FLASK_SECRET_KEY", "0123456789abcdef" * 2)
     app = create_app({"SESSION_FILE_DIR": str(tmp_path), "DATABASE_URL": database})
     capfd.readouterr()
