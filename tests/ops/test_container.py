@@ -90,12 +90,14 @@ def _compose_default(value: str) -> str:
 
 def _through_compose_nginx(nginx: str, headers: dict[str, str], remote_addr: str) -> dict:
     """The headers the compose file's nginx sends the app for a request that
-    came with ``headers`` from ``remote_addr``: its ``proxy_set_header``
-    lines, with nginx's variables as nginx fills them (a ``$$`` in the
+    came with ``headers`` from ``remote_addr``: those, with its
+    ``proxy_set_header`` lines in place of the ones they name, nginx's
+    variables filled as nginx fills them (a ``$$`` in the
     compose file is Compose's way of writing ``$``)."""
     came = {name.lower(): value for name, value in headers.items()}
     forwarded_for = came.get("x-forwarded-for")
     variables = {
+        "request_id": NGINX_REQUEST_ID,
         "scheme": "http",
         "remote_addr": remote_addr,
         "proxy_add_x_forwarded_for": (
@@ -103,14 +105,19 @@ def _through_compose_nginx(nginx: str, headers: dict[str, str], remote_addr: str
         ),
         **{f"http_{name.replace('-', '_')}": value for name, value in came.items()},
     }
-    sent = {}
-    for name, value in re.findall(r"proxy_set_header (\S+) (\"[^\"]*\"|\S+);", nginx):
+    settings = re.findall(r"proxy_set_header (\S+) (\"[^\"]*\"|\S+);", nginx)
+    # nginx passes a request's headers on, those it sets replaced.
+    replaced = {name.lower() for name, _ in settings}
+    sent = {name: value for name, value in headers.items() if name.lower() not in replaced}
+    for name, value in settings:
         value = re.sub(r"\$\$(\w+)", lambda m: variables.get(m.group(1), ""), value.strip('"'))
         sent[name] = value
     return sent
 
 
 CLIENT, NGINX, TLS_PROXY = "203.0.113.7", "172.18.0.9", "172.18.0.1"
+#: nginx's ``$request_id``: 32 hex digits, new for each request.
+NGINX_REQUEST_ID = "6f1e0c3b9a8d4e2f8c7b6a5d4e3f2a1b"
 
 
 @pytest.mark.parametrize(
@@ -124,6 +131,7 @@ CLIENT, NGINX, TLS_PROXY = "203.0.113.7", "172.18.0.9", "172.18.0.1"
                 "X-Forwarded-Proto": "https",
                 "X-Forwarded-Host": "evil.example",
                 "X-Forwarded-For": "198.51.100.1",
+                "X-Request-ID": "chosen-by-the-client",
             },
             CLIENT,
             ("http", "localhost:8000", CLIENT),
@@ -176,9 +184,9 @@ def test_the_app_behind_the_compose_nginx_sees_the_players_scheme_host_and_addre
     trusted = int(proxies or _compose_default(str(setting)))
     if proxies:  # as the README says to set it: in .env, which Compose reads
         assert setting == "${FLASK_TRUSTED_PROXIES:-1}"
+    # Not a test app: with its request log, which names each request.
     app = create_app(
         {
-            "TESTING": True,
             "SECRET_KEY": "a-compose-secret-key",
             "SESSION_FILE_DIR": str(tmp_path),
             "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
@@ -189,6 +197,8 @@ def test_the_app_behind_the_compose_nginx_sees_the_players_scheme_host_and_addre
     sent = _through_compose_nginx(compose["configs"]["nginx"]["content"], headers, remote_addr)
     answer = app.test_client().get("/probe", headers=sent, environ_base={"REMOTE_ADDR": NGINX})
     assert tuple(answer.get_json()) == seen
+    # The request's id is the compose nginx's, never a client's.
+    assert answer.headers["X-Request-ID"] == NGINX_REQUEST_ID
 
 
 def _locked() -> dict[str, tuple[str, int]]:
