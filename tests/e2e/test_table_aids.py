@@ -752,28 +752,35 @@ def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
     context.close()
 
 
-@pytest.mark.parametrize("size_name", ["1280x700", "1280x800"])
+@pytest.mark.parametrize("size", ["1280x700", "1280x800", "1024x768"])
 def test_the_stock_and_the_pile_stay_put_through_a_whole_hand_on_a_laptop(
-    browser, live_server, size_name
+    browser, live_server, size
 ):
     """Two players on a laptop: the stock and the pile's first card keep
     their place as the pile grows and is taken (centred together, the stock
     slid sideways by up to 108 px at 1280x700), and as the pile's words
     wrap or your first card's line appears (the centre moved up and down
-    by 7 and 11 px)."""
-    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    by 7 and 11 px). The widest fan (a face-down card, the face-up edges
+    and four cards: this deal has it) stays on the felt."""
+    width, height = (int(n) for n in size.split("x"))
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
     page = context.new_page()
-    page.goto(f"{live_server}/deal/steady-stock?rules=cardems&level=easy")
+    page.goto(f"{live_server}/deal/-9sZmSCpzoW5-7B_xuhbow?rules=cardems&level=easy")
     page.locator(".deal-link button[type=submit]").click()
-    stocks, piles, widths = set(), set(), set()
+    felt = page.locator(".board > .table").bounding_box()
+    stocks, piles, fans = set(), set(), set()
     while cards_in_hand(page):
         stock = page.locator(".stock .card").bounding_box()
         pile = page.locator(".pile .fan").bounding_box()
         stocks.add((round(stock["x"]), round(stock["y"])))
         piles.add((round(pile["x"]), round(pile["y"])))
-        widths.add(round(pile["width"]))
+        fan = page.locator(".pile .fan > .card").count()
+        fans.add(fan)
+        assert pile["x"] + pile["width"] <= felt["x"] + felt["width"], f"a fan of {fan}"
         assert play_card(page, page.locator(".hand button").first)
-    assert len(widths) >= 4, widths
+    assert max(fans) == 6 and len(fans) >= 4, fans
     assert len(stocks) == 1, stocks
     assert len(piles) == 1, piles
     context.close()
