@@ -200,7 +200,22 @@ function showNews() {
   if (!last || room <= 0) return;
   const top = last.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
   box.scrollTop = Math.min(room, top);
+  fadeCutLine(box);
 }
+
+// The lines under the felt on a phone, scrolled down, fade their first
+// line out (pisti.css) rather than show it cut through the middle, which
+// looked like a drawing fault.
+function fadeCutLine(box) {
+  if (box.matches(".said")) box.classList.toggle("scrolled", box.scrollTop > 1);
+}
+document.addEventListener(
+  "scroll",
+  (event) => {
+    if (event.target instanceof Element) fadeCutLine(event.target);
+  },
+  true,
+);
 
 // Replace the page by `doc`, keeping the live region (so its new text is
 // read out: the table's log, or the hand's or the game's result, whose
