@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, TypeVar, cast
 
 import redis
 from flask import after_this_request, current_app, has_request_context, request, session
+from flask_babel import format_timedelta
 
 from app.db import queries
 from app.engine import InvalidState, rules_to_json
@@ -184,8 +187,21 @@ def kept_games() -> list[dict[str, Any]]:
     """Return the unfinished games put aside by newer ones, most recent
     first: plain summaries (``game_id``, ``rules``, ``target``, ``levels``,
     ``hand`` from 1, ``move``, ``plays`` in a hand, ``totals`` of a match,
-    ``seed`` when public)."""
-    return [entry["summary"] for entry in _kept()]
+    ``seed`` when public, and ``put_aside``, how long ago in words in the
+    page's language, "12 minutes ago", for games kept since that was
+    recorded: games alike in everything else are told apart by it)."""
+    now = time.time()
+    return [_with_age(entry["summary"], now) for entry in _kept()]
+
+
+def _with_age(summary: dict[str, Any], now: float) -> dict[str, Any]:
+    """``summary`` with ``put_aside`` worked out from its ``kept_at`` (Unix
+    time in seconds), unchanged without one."""
+    kept_at = summary.get("kept_at")
+    if not isinstance(kept_at, int | float):
+        return summary
+    ago = timedelta(seconds=min(0.0, kept_at - now))
+    return {**summary, "put_aside": format_timedelta(ago, "minute", add_direction=True)}
 
 
 def _kept() -> list[dict[str, Any]]:
@@ -202,7 +218,10 @@ def _keep_current(kept: list[dict[str, Any]]) -> None:
     and store the list (at most :data:`KEEP`)."""
     current = load_table()
     if current is not None and not current.match.over:
-        kept.insert(0, {"table": current.to_dict(), "summary": summary(current)})
+        kept_at = int(time.time())
+        kept.insert(
+            0, {"table": current.to_dict(), "summary": {**summary(current), "kept_at": kept_at}}
+        )
     session[_KEPT] = kept[:KEEP]
     session.pop(_PREVIOUS, None)
 

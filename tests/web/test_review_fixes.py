@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -197,6 +198,29 @@ def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
     assert all(f'<span class="kept-what" id="kept-{game}">' in page for game in described)
 
 
+def test_games_kept_aside_say_when_they_were_put_aside(client, monkeypatch):
+    """Games alike in rules, levels and progress (each one card in, no
+    seed shown) are told apart by when they were put aside, in words."""
+    for _ in range(3):
+        client.post("/new", data={"csrf_token": token(client, "/"), "rules": "cardems"})
+        page = client.get("/game").get_data(as_text=True)
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        card = re.findall(r'name="card" value="([^"]+)"', page)[0]
+        assert client.post("/play", data={**fields, "card": card}).status_code == 303
+        now = time.time()
+        monkeypatch.setattr(time, "time", lambda now=now: now + 2 * 3600)
+    said = re.findall(
+        r'class="kept-what"[^>]*>(.*?)</span>', client.get("/").get_data(as_text=True), re.S
+    )
+    said = [" ".join(text.split()) for text in said]
+    assert [text.split(" · ")[-1] for text in said] == [
+        "put aside 2 hours ago",
+        "put aside 4 hours ago",
+    ], said
+    turkish = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "2 saat önce kenara alındı" in turkish
+
+
 def test_a_finished_game_is_not_kept(client):
     start_deal(client, "/deal/finished-then-new")
     play_hand(client)
@@ -241,7 +265,10 @@ def test_kept_matches_say_how_far_their_hand_has_gone(client, player):
     page = client.get("/").get_data(as_text=True)
     said = re.findall(r'class="kept-what"[^>]*>(.*?)</span>', page, re.S)
     ends = [
-        re.search(r"hand 1, \d+–\d+ · play (\d+) of 48$", " ".join(text.split())) for text in said
+        re.search(
+            r"hand 1, \d+–\d+ · play (\d+) of 48 · put aside 1 minute ago$", " ".join(text.split())
+        )
+        for text in said
     ]
     assert all(ends), said
     first, second = (int(end.group(1)) for end in ends)
