@@ -49,7 +49,8 @@ EXACT_WORLDS_MANY_SIDES = 30
 #: position always gets the same estimates.
 SEED = "review/1"
 #: A play is a mistake when it loses more than this many points (rest of
-#: the hand) against the best card, its 95% interval clear of zero.
+#: the hand) against the best card, as the page shows it, to one decimal
+#: (a loss shown as 2.0 is not one, 2.1 is), its 95% interval clear of zero.
 MISTAKE_POINTS = 2.0
 #: A sentence of why is given when the card played loses at least this
 #: many points against the best, rounded to one decimal as the page shows
@@ -279,7 +280,7 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
         )
     estimates.sort(key=lambda estimate: (estimate.loss, estimate.card != played))
     mine = next(estimate for estimate in estimates if estimate.card == played)
-    mistake = mine.loss > MISTAKE_POINTS and mine.loss_low > 0
+    mistake = is_mistake(mine.loss, mine.loss_low)
     # A loss within the worlds' noise is no reason to tell a why.
     clear = tells_why(mine.loss) and mine.loss_low > 0
     why = explain(observation, played, best, mine.loss) if clear else None
@@ -294,6 +295,15 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
         why=why,
         worlds=len(values[played]),
     )
+
+
+def is_mistake(loss: float, loss_low: float) -> bool:
+    """Whether a card that lost ``loss`` points (rest of the hand) against
+    the best, the low end of its 95% interval ``loss_low``, is a mistake:
+    more than :data:`MISTAKE_POINTS` as the page shows it, to one decimal
+    (a loss of 2.04 is shown as 2.0 and is not one), the interval clear of
+    zero."""
+    return round(loss, 1) > MISTAKE_POINTS and loss_low > 0
 
 
 def tells_why(loss: float) -> bool:

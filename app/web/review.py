@@ -419,6 +419,7 @@ def step(key: str, number: int) -> str | BaseResponse:
         you=you,
         step=reviewed,
         verdict=verdict(reviewed),
+        mistake_points=MISTAKE_POINTS,
         decision=decision,
         seen=_seen(decision, players),
         total=len(found),

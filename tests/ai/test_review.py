@@ -19,6 +19,7 @@ from app.ai.review import (
     Why,
     evaluate,
     explain,
+    is_mistake,
     summarize,
     tells_why,
 )
@@ -339,3 +340,19 @@ def test_a_lone_ten_of_diamonds_is_told_by_its_own_points_when_the_counts_are_ev
     position = observe(GameState.replay(CLASSIC, deck, ["JS"]), 1)
     why = explain(position, played="TD", best="AH", loss=1.5)
     assert why == Why("card_points", {"best": "AH", "played": "TD", "points": 3, "best_points": 1})
+
+
+@pytest.mark.parametrize(
+    ("loss", "low", "mistake"),
+    [
+        (2.04, 0.9, False),
+        (2.0, 0.9, False),
+        (2.06, 0.9, True),
+        (3.5, 0.01, True),
+        (3.5, -0.2, False),
+    ],
+)
+def test_a_mistake_is_a_loss_past_two_points_as_the_page_shows_it(loss, low, mistake):
+    """Judged on the loss the page shows, to one decimal: a 2.0 beside a
+    "Mistake" at 2.1 and not beside a "not a mistake" (it was, at 2.04)."""
+    assert is_mistake(loss, low) is mistake
