@@ -279,3 +279,36 @@ def test_the_house_rules_list_in_the_bar_closes_with_escape(browser: Browser, li
     expect(page.locator(".bar .rules-line ul")).to_be_hidden()
     expect(page.locator(".hand button")).to_have_count(4)  # nothing played
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["tr-TR", "en-GB"])
+def test_the_house_rules_line_keeps_its_last_words_together_on_a_phone(
+    browser: Browser, live_server, locale
+):
+    """At 360 px the bar's house-rules line takes two lines of like length:
+    the target's word and its number on one ("hedef" ended the first line
+    and "51" stood alone on the second, in Turkish)."""
+    context = browser.new_context(viewport=SIZES["360x740"], locale=locale)
+    page = context.new_page()
+    start(page, live_server, "bar-words", "rules=classic&players=3")
+    target = page.locator(".rules-line summary")
+    expect(target).to_contain_text(" 51")
+    tops = target.evaluate(
+        """(summary) => {
+            const text = [...summary.childNodes].find(
+                (n) => n.nodeType === 3 && /\\d+$/.test(n.data.trim())
+            );
+            const data = text.data.trimEnd();
+            const top = (from, to) => {
+                const range = document.createRange();
+                range.setStart(text, from);
+                range.setEnd(text, to);
+                return Math.round(range.getClientRects()[0].top);
+            };
+            const space = data.lastIndexOf(" ");
+            const word = data.lastIndexOf(" ", space - 1) + 1;
+            return [top(word, space), top(space + 1, data.length)];
+        }"""
+    )
+    assert tops[0] == tops[1], tops
+    context.close()
