@@ -151,6 +151,30 @@ def save_steps(key: str, steps: list[dict[str, Any]], finished: bool) -> bool:
     return bool(cast("CursorResult[Any]", stored).rowcount)
 
 
+def keep_step(key: str, number: int, step: dict[str, Any]) -> bool:
+    """Store ``step``, decision ``number`` (from 1) evaluated for its own
+    page, when it is the next one the summary would evaluate (``number``
+    decisions less one are stored), not the last (the job marks the review
+    done with it), and no summary job runs (one that does stores its own):
+    the summary then starts from it and its progress counts it. Return
+    whether it was stored; a concurrent store or claim makes it ``False``."""
+    review = find_review(key)
+    if review is None or number >= review.total or review.done != number - 1:
+        return False
+    steps = [*review_steps(review)[: number - 1], step]
+    stored = db.session.execute(
+        update(Review)
+        .where(
+            Review.key == key,
+            Review.status.in_(("new", "failed")),
+            Review.done == number - 1,
+        )
+        .values(steps=json.dumps(steps), done=number, updated_at=utcnow())
+    )
+    db.session.commit()
+    return bool(cast("CursorResult[Any]", stored).rowcount)
+
+
 def fail_review(key: str) -> None:
     """Mark the summary job of review ``key`` as failed."""
     db.session.execute(

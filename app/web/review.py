@@ -62,6 +62,7 @@ from app.db.reviews import (
     fail_review,
     find_review,
     keep_review,
+    keep_step,
     release_review,
     review_steps,
     running_summaries,
@@ -412,6 +413,8 @@ def step(key: str, number: int) -> str | BaseResponse:
             _evaluate, STEP_BUDGET_MS, decision.observation, decision.played, number
         )
         setattr(g, SEARCHED, True)  # counted in the play limit
+        # The next one the summary would evaluate: kept, so it starts past it.
+        keep_step(key, number, reviewed.to_dict())
     return render_template(
         "review/step.html",
         review=review,

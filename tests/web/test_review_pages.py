@@ -377,6 +377,36 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
     assert CSRF.sub("", client.get(f"/review/{key}/1").get_data(as_text=True)) == stored
 
 
+def test_steps_seen_in_order_before_the_summary_count_in_its_progress(client, monkeypatch):
+    """Decisions looked at one by one from the first are kept as the
+    summary's first steps: its page starts at "2 of N", not at 0 with the
+    first two done already (a step seen out of order, or the last, is not
+    kept), and it evaluates only the rest, to the same figures."""
+    record = finished_record(seed="review-seen-first")
+    key = key_of(upload(client, json.dumps(record).encode()))
+    total = len(decisions(load_record(json.dumps(record)), 0))
+    for number in (1, 2, 4, 1):
+        assert client.get(f"/review/{key}/{number}").status_code == 200
+    status = client.get(f"/review/{key}/status").get_json()
+    assert (status["status"], status["done"]) == ("new", 2)
+    assert client.get(f"/review/{key}/{total}").status_code == 200
+    assert client.get(f"/review/{key}/status").get_json()["done"] == 2
+    seen = CSRF.sub("", client.get(f"/review/{key}/2").get_data(as_text=True))
+    evaluated: list[int] = []
+    real = review_pages._pooled
+
+    def counted(decision, number):
+        evaluated.append(number)
+        return real(decision, number)
+
+    monkeypatch.setattr(review_pages, "_pooled", counted)
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert "Points lost per decision" in page or f"2 of {total} decisions evaluated" in page
+    assert wait_until_done(client, key)["done"] == total
+    assert sorted(evaluated) == list(range(3, total + 1))
+    assert CSRF.sub("", client.get(f"/review/{key}/2").get_data(as_text=True)) == seen
+
+
 def fail_if_called(*args, **kwargs):
     raise AssertionError("a stored step was evaluated again")
 
