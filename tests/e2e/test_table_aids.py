@@ -772,7 +772,7 @@ def test_the_stock_and_the_pile_stay_put_through_a_whole_hand_on_a_laptop(
     felt = page.locator(".board > .table").bounding_box()
     stocks, piles, fans = set(), set(), set()
     while cards_in_hand(page):
-        stock = page.locator(".stock .card").bounding_box()
+        stock = page.locator(".stock > .card").bounding_box()
         pile = page.locator(".pile .fan").bounding_box()
         stocks.add((round(stock["x"]), round(stock["y"])))
         piles.add((round(pile["x"]), round(pile["y"])))
@@ -781,6 +781,35 @@ def test_the_stock_and_the_pile_stay_put_through_a_whole_hand_on_a_laptop(
         assert pile["x"] + pile["width"] <= felt["x"] + felt["width"], f"a fan of {fan}"
         assert play_card(page, page.locator(".hand button").first)
     assert max(fans) == 6 and len(fans) >= 4, fans
+    assert len(stocks) == 1, stocks
+    assert len(piles) == 1, piles
+    context.close()
+
+
+@pytest.mark.parametrize("size_name", ["1280x700", "1440x900"])
+@pytest.mark.parametrize("rules", ["partners", "classic&players=3&teams=solo"])
+def test_the_stock_and_the_pile_stay_put_at_a_laptop_table_of_three_or_four(
+    browser, live_server, size_name, rules
+):
+    """Between the side seats too: the stock and the pile's first card keep
+    their place through a hand (the stock slid by up to 90 px at 1280x700
+    and the centre moved 15 px down when the stock ran out), the fan on the
+    felt and clear of the side seats."""
+    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/stock-3?rules={rules}&level=easy")
+    page.locator(".deal-link button[type=submit]").click()
+    east = page.locator(".place-1").bounding_box()
+    stocks, piles, widths = set(), set(), set()
+    while cards_in_hand(page):
+        stock = page.locator(".stock > .card").bounding_box()
+        pile = page.locator(".pile .fan").bounding_box()
+        stocks.add((round(stock["x"]), round(stock["y"])))
+        piles.add((round(pile["x"]), round(pile["y"])))
+        widths.add(round(pile["width"]))
+        assert pile["x"] + pile["width"] <= east["x"], widths
+        assert play_card(page, page.locator(".hand button").first)
+    assert len(widths) >= 3, widths
     assert len(stocks) == 1, stocks
     assert len(piles) == 1, piles
     context.close()
