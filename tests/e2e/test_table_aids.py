@@ -752,6 +752,39 @@ def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
     context.close()
 
 
+def a_laptop_hand(browser, live_server: str, size: dict, deal: str) -> list[tuple]:
+    """Play the hand of the deal link ``deal`` (its seed and query) by the
+    first card at ``size``; return, at each of your turns, the stock's card
+    and the pile's fan as ``(x, y)`` rounded, the fan's right edge and its
+    cards, and the right edge it must stay left of: the felt's with two
+    players, East's seat's with more."""
+    context = browser.new_context(viewport=size, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/{deal}")
+    page.locator(".deal-link button[type=submit]").click()
+    if page.locator(".players-2").count():
+        felt = page.locator(".board > .table").bounding_box()
+        limit = felt["x"] + felt["width"]
+    else:
+        limit = page.locator(".place-1").bounding_box()["x"]
+    turns = []
+    while cards_in_hand(page):
+        stock = page.locator(".stock > .card").bounding_box()
+        pile = page.locator(".pile .fan").bounding_box()
+        turns.append(
+            (
+                (round(stock["x"]), round(stock["y"])),
+                (round(pile["x"]), round(pile["y"])),
+                pile["x"] + pile["width"],
+                page.locator(".pile .fan > .card").count(),
+                limit,
+            )
+        )
+        assert play_card(page, page.locator(".hand button").first)
+    context.close()
+    return turns
+
+
 @pytest.mark.parametrize("size", ["1280x700", "1280x800", "1024x768"])
 def test_the_stock_and_the_pile_stay_put_through_a_whole_hand_on_a_laptop(
     browser, live_server, size
@@ -763,27 +796,17 @@ def test_the_stock_and_the_pile_stay_put_through_a_whole_hand_on_a_laptop(
     by 7 and 11 px). The widest fan (a face-down card, the face-up edges
     and four cards: this deal has it) stays on the felt."""
     width, height = (int(n) for n in size.split("x"))
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    turns = a_laptop_hand(
+        browser,
+        live_server,
+        {"width": width, "height": height},
+        "-9sZmSCpzoW5-7B_xuhbow?rules=cardems&level=easy",
     )
-    page = context.new_page()
-    page.goto(f"{live_server}/deal/-9sZmSCpzoW5-7B_xuhbow?rules=cardems&level=easy")
-    page.locator(".deal-link button[type=submit]").click()
-    felt = page.locator(".board > .table").bounding_box()
-    stocks, piles, fans = set(), set(), set()
-    while cards_in_hand(page):
-        stock = page.locator(".stock > .card").bounding_box()
-        pile = page.locator(".pile .fan").bounding_box()
-        stocks.add((round(stock["x"]), round(stock["y"])))
-        piles.add((round(pile["x"]), round(pile["y"])))
-        fan = page.locator(".pile .fan > .card").count()
-        fans.add(fan)
-        assert pile["x"] + pile["width"] <= felt["x"] + felt["width"], f"a fan of {fan}"
-        assert play_card(page, page.locator(".hand button").first)
+    assert all(right <= limit for _, _, right, _, limit in turns), turns
+    fans = {fan for *_, fan, _ in turns}
     assert max(fans) == 6 and len(fans) >= 4, fans
-    assert len(stocks) == 1, stocks
-    assert len(piles) == 1, piles
-    context.close()
+    assert len({stock for stock, *_ in turns}) == 1, turns
+    assert len({pile for _, pile, *_ in turns}) == 1, turns
 
 
 @pytest.mark.parametrize("size_name", ["1280x700", "1440x900"])
@@ -793,26 +816,15 @@ def test_the_stock_and_the_pile_stay_put_at_a_laptop_table_of_three_or_four(
 ):
     """Between the side seats too: the stock and the pile's first card keep
     their place through a hand (the stock slid by up to 90 px at 1280x700
-    and the centre moved 15 px down when the stock ran out), the fan on the
-    felt and clear of the side seats."""
-    context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
-    page = context.new_page()
-    page.goto(f"{live_server}/deal/stock-3?rules={rules}&level=easy")
-    page.locator(".deal-link button[type=submit]").click()
-    east = page.locator(".place-1").bounding_box()
-    stocks, piles, widths = set(), set(), set()
-    while cards_in_hand(page):
-        stock = page.locator(".stock > .card").bounding_box()
-        pile = page.locator(".pile .fan").bounding_box()
-        stocks.add((round(stock["x"]), round(stock["y"])))
-        piles.add((round(pile["x"]), round(pile["y"])))
-        widths.add(round(pile["width"]))
-        assert pile["x"] + pile["width"] <= east["x"], widths
-        assert play_card(page, page.locator(".hand button").first)
-    assert len(widths) >= 3, widths
-    assert len(stocks) == 1, stocks
-    assert len(piles) == 1, piles
-    context.close()
+    and the centre moved 15 px down when the stock ran out), the fan clear
+    of East's seat."""
+    turns = a_laptop_hand(
+        browser, live_server, SIZES[size_name], f"stock-3?rules={rules}&level=easy"
+    )
+    assert all(right <= limit for _, _, right, _, limit in turns), turns
+    assert len({fan for *_, fan, _ in turns}) >= 3, turns
+    assert len({stock for stock, *_ in turns}) == 1, turns
+    assert len({pile for _, pile, *_ in turns}) == 1, turns
 
 
 @pytest.mark.parametrize("size_name", ["360x740", "390x844"])

@@ -614,22 +614,30 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     assert f"secret key: the file {tmp_path / 'key'} (FLASK_SECRET_KEY_FILE)" in said[0]
 
 
-def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
-    port = free_port()
-    server = subprocess.Popen(
+def a_server(tmp_path: Path, database: Path, port: int, **options) -> subprocess.Popen:
+    """``python -m app.serve`` on ``port`` with SQLite ``database`` and
+    sessions under ``tmp_path``, its output (text) on one pipe; ``options``
+    go to :class:`subprocess.Popen`."""
+    return subprocess.Popen(
         [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env={
             **os.environ,
             "FLASK_SECRET_KEY": "0123456789abcdef",
-            "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+            "FLASK_DATABASE_URL": f"sqlite:///{database}",
             "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
         },
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        start_new_session=True,  # its own process group, as a terminal gives it
+        **options,
     )
+
+
+def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):
+    port = free_port()
+    # Its own process group, as a terminal gives it.
+    server = a_server(tmp_path, tmp_path / "pisti.db", port, start_new_session=True)
     try:
         for _ in range(300):
             try:
@@ -702,19 +710,7 @@ def test_a_stop_while_the_server_starts_ends_it_cleanly(tmp_path, stop):
     lock_path = Path(f"{database}.migrate-lock")
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{free_port()}"],
-            cwd=ROOT,
-            env={
-                **os.environ,
-                "FLASK_SECRET_KEY": "0123456789abcdef",
-                "FLASK_DATABASE_URL": f"sqlite:///{database}",
-                "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
-            },
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
+        server = a_server(tmp_path, database, free_port())
         try:
             # Waiting on the lock: the start-up's work has begun.
             deadline = time.monotonic() + 90

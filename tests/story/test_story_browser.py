@@ -192,6 +192,15 @@ def test_the_lesson_s_cards_grow_with_a_taller_phone(browser: Browser, live_serv
     assert heights["phone"] >= 105, heights
 
 
+def to_aunt_hayriye(page: Page, live_server: str) -> None:
+    """From the story's path, past the lesson, to a match with Aunt Hayriye."""
+    page.goto(live_server + "/story")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Skip the lesson").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Play · Aunt Hayriye").click()
+
+
 def test_the_lines_under_the_felt_fade_their_cut_first_line(browser: Browser, live_server):
     """On a phone her remark and the hint push the lines under the felt to
     scroll: the first line shown, cut through the middle (it looked like a
@@ -199,11 +208,7 @@ def test_the_lines_under_the_felt_fade_their_cut_first_line(browser: Browser, li
     back to the top, nothing fades."""
     context = browser.new_context(viewport=SIZES["phone"], reduced_motion="reduce")
     page = context.new_page()
-    page.goto(live_server + "/story")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Skip the lesson").click()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Play · Aunt Hayriye").click()
+    to_aunt_hayriye(page, live_server)
     said = page.locator(".said")
     mask = "e => getComputedStyle(e).maskImage"
     for _ in range(6):
@@ -225,11 +230,7 @@ def test_a_story_match_with_remarks_that_never_cover_the_table(
 ):
     context = browser.new_context(viewport=SIZES[size_name])
     page = context.new_page()
-    page.goto(live_server + "/story")
-    with page.expect_navigation():
-        page.get_by_role("button", name="Skip the lesson").click()
-    with page.expect_navigation():
-        page.get_by_role("button", name="Play · Aunt Hayriye").click()
+    to_aunt_hayriye(page, live_server)
     expect(page.locator(".place-1 .place-name")).to_contain_text("Aunt Hayriye")
     crest = page.locator(".place-1 img.crest")
     expect(crest).to_be_visible()

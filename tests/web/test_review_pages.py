@@ -331,10 +331,9 @@ def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
     wait_until_done(client, key)
 
 
-def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monkeypatch):
-    record = finished_record(seed="review-summary")
-    key = key_of(upload(client, json.dumps(record).encode()))
-    total = len(decisions(load_record(json.dumps(record)), 0))
+def count_evaluations(monkeypatch) -> list[int]:
+    """The numbers of the decisions the summary's job evaluates from now
+    on, in the order it does (a list that fills as it runs)."""
     evaluated: list[int] = []
     real = review_pages._pooled
 
@@ -343,6 +342,14 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
         return real(decision, number)
 
     monkeypatch.setattr(review_pages, "_pooled", counted)
+    return evaluated
+
+
+def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monkeypatch):
+    record = finished_record(seed="review-summary")
+    key = key_of(upload(client, json.dumps(record).encode()))
+    total = len(decisions(load_record(json.dumps(record)), 0))
+    evaluated = count_evaluations(monkeypatch)
     status = client.get(f"/review/{key}/status").get_json()
     assert status == {"status": "new", "done": 0, "total": total, "ahead": None, "busy": False}
     # Several visitors at once start one job.
@@ -392,14 +399,7 @@ def test_steps_seen_in_order_before_the_summary_count_in_its_progress(client, mo
     assert client.get(f"/review/{key}/{total}").status_code == 200
     assert client.get(f"/review/{key}/status").get_json()["done"] == 2
     seen = CSRF.sub("", client.get(f"/review/{key}/2").get_data(as_text=True))
-    evaluated: list[int] = []
-    real = review_pages._pooled
-
-    def counted(decision, number):
-        evaluated.append(number)
-        return real(decision, number)
-
-    monkeypatch.setattr(review_pages, "_pooled", counted)
+    evaluated = count_evaluations(monkeypatch)
     page = client.get(f"/review/{key}").get_data(as_text=True)
     assert "Points lost per decision" in page or f"2 of {total} decisions evaluated" in page
     assert wait_until_done(client, key)["done"] == total
