@@ -752,16 +752,31 @@ def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
     context.close()
 
 
-def a_laptop_hand(browser, live_server: str, size: dict, deal: str) -> list[tuple]:
-    """Play the hand of the deal link ``deal`` (its seed and query) by the
-    first card at ``size``; return, at each of your turns, the stock's card
-    and the pile's fan as ``(x, y)`` rounded, the fan's right edge and its
-    cards, and the right edge it must stay left of: the felt's with two
-    players, East's seat's with more."""
+@pytest.mark.parametrize("size", [{"width": 1024, "height": 768}, {"width": 1280, "height": 700}])
+def test_a_laptop_from_900_px_has_the_score_beside_the_felt(browser, live_server, size):
+    """From 900 px wide the board is two columns, the felt and beside it
+    the score, fitting the screen (a rule for 1200 px and wider, inserted
+    into the 900 px block, took the board's rules with it: at 1024x768 the
+    felt spanned the page under the score and the page scrolled)."""
     context = browser.new_context(viewport=size, reduced_motion="reduce")
     page = context.new_page()
-    page.goto(f"{live_server}/deal/{deal}")
-    page.locator(".deal-link button[type=submit]").click()
+    deal(page, live_server, "beside-the-felt", "cardems")
+    felt = page.locator(".board > .table").bounding_box()
+    score = page.locator(".scoreboard").bounding_box()
+    assert score["x"] >= felt["x"] + felt["width"] and score["y"] == felt["y"], (felt, score)
+    assert page.evaluate("document.documentElement.scrollHeight") == size["height"]
+    context.close()
+
+
+def a_laptop_hand(browser, live_server: str, size: dict, seed: str, rules: str) -> list[tuple]:
+    """Play the hand of ``seed`` under ``rules`` (a deal link's query, as
+    :func:`deal` takes it) by the first card at ``size``; return, at each
+    of your turns, the stock's card and the pile's fan as ``(x, y)``
+    rounded, the fan's right edge and its cards, and the right edge it must
+    stay left of: the felt's with two players, East's seat's with more."""
+    context = browser.new_context(viewport=size, reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, seed, rules)
     if page.locator(".players-2").count():
         felt = page.locator(".board > .table").bounding_box()
         limit = felt["x"] + felt["width"]
@@ -800,7 +815,8 @@ def test_the_stock_and_the_pile_stay_put_through_a_whole_hand_on_a_laptop(
         browser,
         live_server,
         {"width": width, "height": height},
-        "-9sZmSCpzoW5-7B_xuhbow?rules=cardems&level=easy",
+        "-9sZmSCpzoW5-7B_xuhbow",
+        "cardems&level=easy",
     )
     assert all(right <= limit for _, _, right, _, limit in turns), turns
     fans = {fan for *_, fan, _ in turns}
@@ -818,9 +834,7 @@ def test_the_stock_and_the_pile_stay_put_at_a_laptop_table_of_three_or_four(
     their place through a hand (the stock slid by up to 90 px at 1280x700
     and the centre moved 15 px down when the stock ran out), the fan clear
     of East's seat."""
-    turns = a_laptop_hand(
-        browser, live_server, SIZES[size_name], f"stock-3?rules={rules}&level=easy"
-    )
+    turns = a_laptop_hand(browser, live_server, SIZES[size_name], "stock-3", f"{rules}&level=easy")
     assert all(right <= limit for _, _, right, _, limit in turns), turns
     assert len({fan for *_, fan, _ in turns}) >= 3, turns
     assert len({stock for stock, *_ in turns}) == 1, turns
