@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from . import config
 from .db import init_db
+from .jobs import WORKER_COMMAND, stop_while_starting
 from .logs import first_line, init_logging
 from .sessions import init_sessions
 from .web import security, static_files
@@ -70,6 +71,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
         register_cli(app)
         return app
+    if config.flask_command() == WORKER_COMMAND:
+        stop_while_starting()
     if not app.config["SECRET_KEY"]:
         with _starting("the instance folder (for the secret key)"):
             path = Path(app.instance_path) / "secret_key"

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import os
 import sys
 from typing import Any, NoReturn, cast
@@ -130,7 +129,7 @@ def arena_command(
     click.echo(report(result, level_a, level_b))
 
 
-@click.command("review-worker")
+@click.command(jobs.WORKER_COMMAND)
 @click.option("--burst", is_flag=True, help="Stop once the queue is empty.")
 @with_appcontext
 def review_worker_command(burst: bool) -> None:
@@ -149,13 +148,10 @@ def review_worker_command(burst: bool) -> None:
             "no review queue to work on: set FLASK_REDIS_URL and FLASK_SESSION_BACKEND=redis "
             "(or FLASK_REVIEW_QUEUE=true); without them the server runs its reviews itself"
         )
-    # Like the server's first line: what this worker works on, whatever
-    # FLASK_LOG_LEVEL says.
-    said = logging.getLogger("app.worker")
-    said.setLevel(logging.INFO)
+    # Like the server's first line: what this worker works on.
     redis_url = hide_password(app.config["REDIS_URL"])
     database = shown_url()
-    said.info(
+    jobs.WORKER_LOG.info(
         "review worker: queue %r in Redis at %s; database: %s",
         jobs.QUEUE,
         redis_url,

@@ -25,10 +25,13 @@ one is waiting or running.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import signal
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from types import FrameType
 from typing import Any, cast
 
 import redis
@@ -42,12 +45,18 @@ from app.db import db
 from app.db.reviews import fail_review, find_review, review_steps, save_steps
 from app.engine import load_record
 from app.engine.decisions import Decision, decisions
-from app.logs import short_key
+from app.logs import json_handler, short_key
 from app.searches import NICENESS
 from app.sessions import redis_client
 
 #: The RQ queue's name.
 QUEUE = "pisti-reviews"
+#: The ``flask`` command that runs a review worker (:func:`work`).
+WORKER_COMMAND = "review-worker"
+#: The review worker's own log lines (what it works on, a stop while it
+#: starts): always at ``INFO``, whatever ``FLASK_LOG_LEVEL`` says, as the
+#: server's first line is.
+WORKER_LOG = logging.getLogger("app.worker")
 #: The most a summary job may run in a worker, seconds (a hand's summary
 #: takes well under a second of CPU: BENCHMARKS.md "Review").
 JOB_TIMEOUT = 600
@@ -247,6 +256,31 @@ def worker_queue(app: Flask) -> Queue:
     """The queue of summary jobs as a worker reads it: a connection without
     the web's short timeout (RQ sets the one its blocking reads need)."""
     return Queue(QUEUE, connection=redis.Redis.from_url(app.config["REDIS_URL"]))
+
+
+def stop_while_starting() -> None:
+    """Until RQ's worker puts its own handlers in place (:func:`work`: a
+    warm stop, the job in hand finished first), end this process at once on
+    SIGTERM or SIGINT, with status 0 and one JSON line on standard output
+    ("review worker stopped on SIGTERM while starting").
+
+    :func:`app.create_app` calls it for the ``review-worker`` command (see
+    :data:`WORKER_COMMAND`) before the start-up's work: the schema's
+    migration, or waiting a turn on its lock while another replica
+    migrates. In a container the worker is process 1, which a SIGTERM
+    without a handler leaves running until the runtime kills it after its
+    grace period (30 s in ``docker-compose.yml``).
+    """
+    WORKER_LOG.handlers[:] = [json_handler()]
+    WORKER_LOG.setLevel(logging.INFO)
+    WORKER_LOG.propagate = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        WORKER_LOG.info("review worker stopped on %s while starting", signal.Signals(signum).name)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
 
 
 def work(app: Flask, burst: bool = False) -> bool:

@@ -3,6 +3,13 @@
 
 from __future__ import annotations
 
+import fcntl
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from app import create_app
@@ -55,3 +62,45 @@ def serve(tmp_path):
     yield start
     for server in servers:
         server.stop()
+
+
+def stop_while_migrating(
+    start: Callable[[], subprocess.Popen], database: Path, stop: signal.Signals
+) -> tuple[int, str]:
+    """Start a process (``start()``, its output as text on one pipe) whose
+    start-up migrates the SQLite ``database``, while another process holds
+    the migration's lock; once it waits on that lock, send it ``stop``.
+    Return its exit status and output (it must end within 20 s)."""
+    lock_path = Path(f"{database}.migrate-lock")
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        process = start()
+        try:
+            # Waiting on the lock: the start-up's work has begun.
+            deadline = time.monotonic() + 90
+            while not _holds_open(process.pid, lock_path):
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(0.2)
+            process.send_signal(stop)
+            output, _ = process.communicate(timeout=20)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    return process.returncode, output
+
+
+def _holds_open(pid: int, path: Path) -> bool:
+    """Whether process ``pid`` has the file ``path`` open (Linux's /proc)."""
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if fd.readlink() == path:
+                return True
+        except OSError:
+            continue
+    return False

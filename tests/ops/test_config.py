@@ -3,7 +3,6 @@ clear message when unknown or broken."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -24,6 +23,7 @@ from app import serve as serve_module
 from app.config import ConfigError, hide_password
 from app.sessions import FileSessions, RedisSessions
 from benchmarks.load_servers import free_port
+from tests.ops.conftest import stop_while_migrating
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -707,42 +707,13 @@ def test_a_stop_while_the_server_starts_ends_it_cleanly(tmp_path, stop):
     SIGTERM or Ctrl-C, with status 0 and the "stopped on" line, not a
     traceback, nor a container runtime's kill after its grace period."""
     database = tmp_path / "pisti.db"
-    lock_path = Path(f"{database}.migrate-lock")
-    with open(lock_path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        server = a_server(tmp_path, database, free_port())
-        try:
-            # Waiting on the lock: the start-up's work has begun.
-            deadline = time.monotonic() + 90
-            while not _holds_open(server.pid, lock_path):
-                assert server.poll() is None and time.monotonic() < deadline
-                time.sleep(0.05)
-            time.sleep(0.2)
-            server.send_signal(stop)
-            output, _ = server.communicate(timeout=20)
-        finally:
-            if server.poll() is None:
-                server.kill()
-                server.communicate()
-    assert server.returncode == 0, output
+    returncode, output = stop_while_migrating(
+        lambda: a_server(tmp_path, database, free_port()), database, stop
+    )
+    assert returncode == 0, output
     assert "serving on" not in output
     assert f'"event": "stopped on {stop.name} while starting"' in output.splitlines()[-1]
     assert "Traceback" not in output and "KeyboardInterrupt" not in output
-
-
-def _holds_open(pid: int, path: Path) -> bool:
-    """Whether process ``pid`` has the file ``path`` open (Linux's /proc)."""
-    try:
-        fds = list(Path(f"/proc/{pid}/fd").iterdir())
-    except OSError:
-        return False
-    for fd in fds:
-        try:
-            if fd.readlink() == path:
-                return True
-        except OSError:
-            continue
-    return False
 
 
 @pytest.mark.parametrize(

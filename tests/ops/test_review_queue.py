@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from app.engine import CLASSIC, GameState, load_record, make_record, seeded_deck
 from app.engine.decisions import decisions
 from app.web import review as review_pages
 from tests.conftest import visit_at_once
-from tests.ops.conftest import SECRET
+from tests.ops.conftest import SECRET, stop_while_migrating
 from tests.web.test_review_pages import silence
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,6 +284,35 @@ def test_the_review_worker_command_says_in_one_line_that_redis_does_not_answer(t
         "127.0.0.1:1. Connection refused."
     )
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda stop: stop.name)
+def test_a_stop_while_the_review_worker_starts_ends_it_cleanly(tmp_path, stop):
+    """A worker waiting its turn to migrate the schema (another process
+    holds the migration's lock) stops at once on SIGTERM or Ctrl-C, with
+    status 0 and one JSON line saying so: as process 1 of a container, a
+    SIGTERM without a handler would wait out the 30 s grace period."""
+    database = tmp_path / "pisti.db"
+    env = {
+        **os.environ,
+        "FLASK_SECRET_KEY": SECRET,
+        "FLASK_REVIEW_QUEUE": "true",
+        "FLASK_REDIS_URL": "redis://127.0.0.1:1/0",  # never reached
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "FLASK_DATABASE_URL": f"sqlite:///{database}",
+    }
+    flask = [sys.executable, "-m", "flask", "--app", "app", "review-worker"]
+    returncode, output = stop_while_migrating(
+        lambda: subprocess.Popen(
+            flask, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        ),
+        database,
+        stop,
+    )
+    assert returncode == 0, output
+    assert [json.loads(line)["event"] for line in output.splitlines()] == [
+        f"review worker stopped on {stop.name} while starting"
+    ]
 
 
 def test_the_queue_is_chosen_by_the_session_backend_or_the_setting(tmp_path, redis_server):
