@@ -189,19 +189,25 @@ def load_record(text: str | bytes) -> GameState:
 
 
 def replay_summary(
-    state: GameState, version: int = 1, rules: str | dict[str, Any] | None = None
+    state: GameState, version: int | None = None, rules: str | dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """Return the replay output object of ``docs/record-format.md``:
     rules, finished, plays, teams (one score object per team; with
     ``version`` 2 each has ``last_sweep_bonus``) and winner.
 
-    ``rules`` is echoed as the record wrote it (:attr:`Record.rules`);
+    ``version`` is the record's format (:attr:`Record.version`); without
+    it, the format :func:`make_record` writes for the state's rules: 1 for
+    a preset, 2 for house rules, whose ``points`` may hold a last-sweep
+    bonus. ``rules`` is echoed as the record wrote it (:attr:`Record.rules`);
     without it, the rule set's own spelling (:func:`rules_to_json`: the
     name of a preset, else its base and the options that differ)."""
+    own_rules = rules_to_json(state.rules)
+    if version is None:
+        version = 1 if isinstance(own_rules, str) else 2
     scores = score_hand(state)
     winner, _reason = hand_winner(state, scores)
     return {
-        "rules": rules_to_json(state.rules) if rules is None else rules,
+        "rules": own_rules if rules is None else rules,
         "finished": state.finished,
         "plays": len(state.plays),
         "teams": [score.to_dict(sweep_bonus=version == 2) for score in scores],

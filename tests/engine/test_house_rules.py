@@ -291,6 +291,30 @@ def test_option_last_sweep_bonus(deck_from_plays, no_match_plays, play_all, bonu
     assert [team["last_sweep_bonus"] for team in summary["teams"]] == [bonus, 0]
 
 
+def test_a_house_rules_summary_without_a_version_is_format_2s(deck_from_plays, no_match_plays):
+    # replay_summary(load_record(text)), the way to a record's summary
+    # without the command line: a format-2 record's team objects gain
+    # last_sweep_bonus, and its points add up from the fields given.
+    centre = ["JC", "JD", "5D", "6D"]
+    plays = no_match_plays({21: "JH", 24: "JS"}, centre)
+    rules = with_options(CLASSIC, {"last_sweep_bonus": 3})
+    record = make_record(GameState.replay(rules, deck_from_plays(centre, plays), plays))
+    summary = replay_summary(load_record(json.dumps(record)))
+    assert summary["rules"] == {"base": "classic", "last_sweep_bonus": 3}
+    assert [team["last_sweep_bonus"] for team in summary["teams"]] == [3, 0]
+    for team in summary["teams"]:
+        assert team["points"] == (
+            team["aces"]
+            + team["jacks"]
+            + 2 * team["two_of_clubs"]
+            + 3 * team["ten_of_diamonds"]
+            + team["most_cards"]
+            + 10 * team["pisti"]
+            + 20 * team["jack_pisti"]
+            + team["last_sweep_bonus"]
+        )
+
+
 def test_option_last_sweep_bonus_needs_cards_left(deck_from_plays, no_match_plays, play_all):
     centre, plays = last_play_pisti_plays(no_match_plays)  # the last play captures
     state = GameState.deal(
