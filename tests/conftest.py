@@ -24,6 +24,22 @@ def leading(seed: str, players: int) -> str:
     return next(name for name in candidates if first_rotation(name, players) == 0)
 
 
+def points_from_fields(team: dict) -> int:
+    """A replay output's team object's points as its own fields add up
+    (the record format's default values: a pişti 10, a Jack pişti 20; the
+    last-sweep bonus of format 2 when the object has one)."""
+    return (
+        team["aces"]
+        + team["jacks"]
+        + 2 * team["two_of_clubs"]
+        + 3 * team["ten_of_diamonds"]
+        + team["most_cards"]
+        + 10 * team["pisti"]
+        + 20 * team["jack_pisti"]
+        + team.get("last_sweep_bonus", 0)
+    )
+
+
 def visit_at_once(app, url: str, visitors: int = 4) -> list:
     """GET ``url`` from ``visitors`` new clients at the same time (threads);
     return their responses, in the order they were answered."""

@@ -32,6 +32,7 @@ from app.engine import (
     with_options,
 )
 from app.engine.match import Match
+from tests.conftest import points_from_fields
 
 CENTRE = ["3D", "4D", "5D", "6D"]
 THREE = with_options(CLASSIC, {"players": 3})
@@ -302,17 +303,9 @@ def test_a_house_rules_summary_without_a_version_is_format_2s(deck_from_plays, n
     summary = replay_summary(load_record(json.dumps(record)))
     assert summary["rules"] == {"base": "classic", "last_sweep_bonus": 3}
     assert [team["last_sweep_bonus"] for team in summary["teams"]] == [3, 0]
-    for team in summary["teams"]:
-        assert team["points"] == (
-            team["aces"]
-            + team["jacks"]
-            + 2 * team["two_of_clubs"]
-            + 3 * team["ten_of_diamonds"]
-            + team["most_cards"]
-            + 10 * team["pisti"]
-            + 20 * team["jack_pisti"]
-            + team["last_sweep_bonus"]
-        )
+    assert [team["points"] for team in summary["teams"]] == [
+        points_from_fields(team) for team in summary["teams"]
+    ]
 
 
 def test_option_last_sweep_bonus_needs_cards_left(deck_from_plays, no_match_plays, play_all):

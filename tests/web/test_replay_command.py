@@ -21,6 +21,7 @@ from app.engine import (
     seeded_deck,
     with_options,
 )
+from tests.conftest import points_from_fields
 
 
 def write(tmp_path, data) -> str:
@@ -53,16 +54,9 @@ def test_replay_prints_the_score(runner, tmp_path, rules):
     assert [team["points"] for team in out["teams"]] == [s.points for s in score_hand(state)]
     assert sum(team["cards"] for team in out["teams"]) == 52
     assert out["teams"][0]["seats"] == ([0] if rules.players == 2 else [0, 2])
-    for team in out["teams"]:
-        assert team["points"] == (
-            team["aces"]
-            + team["jacks"]
-            + 2 * team["two_of_clubs"]
-            + 3 * team["ten_of_diamonds"]
-            + team["most_cards"]
-            + 10 * team["pisti"]
-            + 20 * team["jack_pisti"]
-        )
+    assert [team["points"] for team in out["teams"]] == [
+        points_from_fields(team) for team in out["teams"]
+    ]
 
 
 def test_replay_reads_standard_input(runner):
