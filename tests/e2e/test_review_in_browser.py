@@ -239,3 +239,37 @@ def test_a_photo_picked_as_a_record_is_refused_before_it_is_sent(page: Page, liv
     )
     assert sent == []
     assert page.evaluate("document.activeElement.id") == "record"
+
+
+INSETS = """e => {
+  const box = e.getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const words = range.getBoundingClientRect();
+  const first = e.firstElementChild ? e.firstElementChild.getBoundingClientRect() : words;
+  const last = e.lastElementChild ? e.lastElementChild.getBoundingClientRect() : words;
+  return [Math.round(first.top - box.top), Math.round(box.bottom - last.bottom)];
+}"""
+
+
+def test_a_refused_record_is_said_in_a_box_like_every_other_alert(page: Page, live_server):
+    """The upload's refusal sits as close to its box's edges as the alert of
+    any other page (the 404's): its paragraph's own margins doubled the
+    box's height, the server's words and the page's own alike."""
+    page.goto(live_server + "/no-such-page")
+    usual = page.get_by_role("alert").evaluate(INSETS)
+    page.goto(live_server + "/review/")
+    page.locator("#record").set_input_files(
+        {"name": "notes.json", "mimeType": "application/json", "buffer": b'{"a": 1}'}
+    )
+    page.get_by_role("button", name="Review this record").click()
+    refused = page.get_by_role("alert")
+    expect(refused).to_contain_text("That file is not a game record.")
+    top, bottom = refused.evaluate(INSETS)
+    # Below the words, the folded reader's words keep a small gap of their own.
+    assert top == usual[0] and bottom <= usual[1] + 8, (top, bottom, usual)
+    photo = {"name": "photo.png", "mimeType": "image/png", "buffer": b"\x89PNG" + b"x" * 20_000}
+    page.locator("#record").set_input_files(photo)
+    page.get_by_role("button", name="Review this record").click()
+    expect(refused).to_contain_text("That file is too big to be a game record")
+    assert refused.evaluate(INSETS) == usual
