@@ -352,3 +352,32 @@ def test_a_long_house_rules_line_keeps_a_phones_bar_low(browser: Browser, live_s
     expect(page.locator("h1.verdict")).to_be_visible()
     assert box(page.locator(".bar"))["height"] <= 64
     context.close()
+
+
+LINES = """e => {
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
+def test_a_games_name_in_the_statistics_keeps_one_line_on_a_laptop(browser: Browser, live_server):
+    """The statistics' table of games and win rates as wide as its words
+    need on a laptop: capped at 28rem like a score table, it folded
+    'Tek el (2 oyuncu) · Orta' into three lines beside an empty half panel."""
+    context = browser.new_context(viewport=SIZES["1280x800"], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/me")
+    page.get_by_label("Your display name").fill("Stats width")
+    page.get_by_role("button", name="Keep my results").click()
+    page.goto(f"{live_server}/deal/stats-width")
+    page.locator(".deal-link button[type=submit]").click()
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    page.goto(f"{live_server}/me/stats")
+    page.get_by_role("button", name="Türkçe").click()
+    names = page.locator(".by-rules tbody th")
+    expect(names.first).to_have_text("Tek el (2 oyuncu) · Orta")
+    for name in names.all():
+        assert name.evaluate(LINES) == 1, name.inner_text()
+    context.close()
