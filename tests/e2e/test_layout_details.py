@@ -381,3 +381,40 @@ def test_a_games_name_in_the_statistics_keeps_one_line_on_a_laptop(browser: Brow
     for name in names.all():
         assert name.evaluate(LINES) == 1, name.inner_text()
     context.close()
+
+
+RING_ROOM = """() => {
+  const focused = document.activeElement;
+  if (focused.tagName === 'BODY') return [null, 0];
+  const drawn = focused.matches('.card-button') ? focused.querySelector('.card') : focused;
+  const style = getComputedStyle(drawn);
+  const out = style.outlineStyle === 'none'
+    ? 0 : parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+  const box = drawn.getBoundingClientRect();
+  const room = Math.min(
+    box.left - out, box.top - out, innerWidth - box.right - out, innerHeight - box.bottom - out);
+  return [(focused.innerText || focused.tagName).trim().split('\\n')[0], room];
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "360x740", "1280x700", "1280x800"])
+def test_every_focus_ring_at_the_table_is_drawn_whole(browser: Browser, live_server, size):
+    """Tabbing round the table, each control's ring is inside the screen:
+    the aids' summary at a phone's bottom edge had its ring's lower side
+    cut off (and its left by a pixel), the bar's New game the top of its
+    own, the language buttons (the browser's own thin ring) their bottom."""
+    context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/focus-room")
+    page.locator(".deal-link button[type=submit]").click()
+    expect(page.locator(".hand button")).to_have_count(4)
+    seen = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        name, room = page.evaluate(RING_ROOM)
+        if name is None:
+            break
+        seen.append(name)
+        assert room >= 0, f"{size}: the ring of {name!r} runs {-room} px off the screen"
+    assert "Playing aids" in seen and "Türkçe" in seen and "New game" in seen, seen
+    context.close()
