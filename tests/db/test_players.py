@@ -333,3 +333,36 @@ def test_a_first_name_chosen_while_another_tab_plays_is_kept_and_answered_so(
         assert queries.story_progress(player.id)["lesson"] == "skipped"
     visitor.get("/game")
     assert card not in re.findall(r'name="card" value="(\w+)"', visitor.page)  # the play stands
+
+
+#: Each mark kept on the line of its word (a no-break space).
+NAME_SIGNS = {
+    "en": ("hyphens\u00a0(-)", "underscores\u00a0(_)", "full stops\u00a0(.)"),
+    "tr": ("kısa çizgi\u00a0(-)", "alt çizgi\u00a0(_)", "nokta\u00a0(.)"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_the_name_rule_and_its_refusal_name_each_sign_they_allow(visitor, language):
+    """The signs a name may have are named, each beside its mark: bare, as
+    "spaces, - _ or . — unique", they read as stray punctuation (a full
+    stop before a dash that seemed to end the sentence; "- _" and "." on
+    two lines on a phone), and "1 to 24 letters" left out the digits.
+    Each mark stays on its word's line."""
+    page = visitor.client.get("/me", headers={"Accept-Language": language})
+    rule = re.search(r'id="name-rule">(.*?)</p>', page.get_data(as_text=True), re.S)
+    assert rule is not None
+    for sign in NAME_SIGNS[language]:
+        assert sign in rule.group(1)
+    assert ("1 to 24 characters" if language == "en" else "1–24 karakter") in rule.group(1)
+    visitor.get("/me")
+    refused = visitor.client.post(
+        "/me/name",
+        data={"csrf_token": visitor.token, "name": "a&b"},
+        headers={"Accept-Language": language},
+    )
+    assert refused.status_code == 400
+    alert = re.search(r'id="name-error">(.*?)</p>', refused.get_data(as_text=True), re.S)
+    assert alert is not None
+    for sign in NAME_SIGNS[language]:
+        assert sign in alert.group(1)
