@@ -418,3 +418,34 @@ def test_every_focus_ring_at_the_table_is_drawn_whole(browser: Browser, live_ser
         assert room >= 0, f"{size}: the ring of {name!r} runs {-room} px off the screen"
     assert "Playing aids" in seen and "Türkçe" in seen and "New game" in seen, seen
     context.close()
+
+
+@pytest.mark.parametrize("language", ["English", "Türkçe"])
+def test_a_long_name_keeps_one_line_on_a_laptops_leaderboard(
+    browser: Browser, live_server, language
+):
+    """On a laptop the all-time board leaves a name of the longest kind
+    whole on its line: at 40rem, with any name free to break anywhere, it
+    cut 'Zeynep Öztürk-Yılmazoğlu' after the hyphen and a one-word name of
+    24 letters before its last, with half the panel empty beside it."""
+    names = [f"Zeynep Öztürk-Yılmazoğ {language[0]}", f"Abdurrahmangazioğlu{language[0]}ıııı"]
+    context = browser.new_context(viewport=SIZES["1280x800"])
+    for name in names:
+        context.clear_cookies()
+        page = context.new_page()
+        page.goto(f"{live_server}/me")
+        page.get_by_label("Your display name").fill(name)
+        page.get_by_role("button", name="Keep my results").click()
+        expect(page.locator("h1")).to_have_text(name)
+        page.close()
+    page = context.new_page()
+    page.goto(f"{live_server}/leaderboard")
+    if language != "English":
+        page.get_by_role("button", name=language).click()
+    for name in names:
+        cell = page.locator(".leaderboard th[scope=row]", has_text=name)
+        assert cell.evaluate(LINES) == 1, name
+    assert page.evaluate(
+        "[...document.querySelectorAll('.board-wrap')].every((b) => b.scrollWidth <= b.clientWidth)"
+    )
+    context.close()
