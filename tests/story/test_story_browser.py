@@ -14,7 +14,7 @@ from app import create_app
 from app.story.lesson import STEPS, position
 from app.web.i18n import card_name
 from tests.conftest import serve
-from tests.e2e.conftest import play_card
+from tests.e2e.conftest import cards_in_hand, play_card
 
 SIZES = {
     "phone": {"width": 390, "height": 844},
@@ -348,3 +348,27 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server, loca
             v["id"] for v in result.response["violations"] if v["impact"] in ("serious", "critical")
         ]
         assert serious == [], f"{name}: {serious}"
+
+
+def test_her_word_after_a_hand_keeps_the_last_plays_heading_apart(browser: Browser, live_server):
+    """Between hands her line sits above "The last plays" as the result's
+    own sentence does, a line's height apart (at .35rem, the heading
+    pressed against it)."""
+    context = browser.new_context(viewport=SIZES["small-phone"], reduced_motion="reduce")
+    page = context.new_page()
+    to_aunt_hayriye(page, live_server)
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    heading = page.get_by_role("heading", name="The last plays")
+    expect(heading).to_be_visible()
+    remark = page.locator(".result .remark")
+    if not remark.count():  # a drawn hand: she says nothing
+        pytest.skip("a drawn hand has no remark")
+    said = page.locator(".result .why").bounding_box()
+    first = page.locator(".result .story-remark").bounding_box()
+    line = remark.bounding_box()
+    title = heading.bounding_box()
+    assert said and first and line and title
+    gap = title["y"] - (line["y"] + line["height"])
+    assert gap >= first["y"] - (said["y"] + said["height"]) - 1, gap
+    context.close()
