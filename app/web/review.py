@@ -49,7 +49,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import format_decimal
+from flask_babel import format_decimal, lazy_gettext
 from redis import RedisError
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -260,6 +260,14 @@ def _unreadable(error: InvalidRecord) -> str:
     )
 
 
+#: Why "Review this game" from the page of an earlier game shows the table.
+OTHER_GAME = lazy_gettext(
+    "That page's game is no longer this browser's game: a newer one was started "
+    "(in another tab, say), so that game can no longer be reviewed here. Nothing "
+    "was played; here is the table as it stands."
+)
+
+
 @bp.post("/game")
 def from_game() -> BaseResponse | tuple[str, int]:
     """Review the player's own seat in a finished hand of their game
@@ -274,7 +282,9 @@ def from_game() -> BaseResponse | tuple[str, int]:
             return page, status
         return render_template("game/no_game.html"), 404
     if request.form.get("game") != table.game_id:
-        return game.render_table(table, str(game.REFUSALS["stale"])), 409
+        # The table is this answer's page: its address, not the upload's.
+        g.answer_page = "game.table"
+        return game.render_table(table, str(OTHER_GAME)), 409
     match = table.match
     if not table.seed_public and daily.seed_secret(match):
         return _refused(str(game.DAILY_RECORDS_LATER), status=409, file=False)

@@ -4,6 +4,7 @@ computed once in the background, and its progress as JSON."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -495,7 +496,10 @@ def test_reviewing_a_game_needs_a_game(client):
 def test_a_review_form_of_another_game_is_refused_not_answered_with_this_one(player):
     """ "Review this game" on the final page of an earlier game, sent after a
     newer game was started and finished in another tab: 409 with the table
-    as it stands, not a review of the newer game."""
+    as it stands, not a review of the newer game. It says why in a review's
+    words (the play's "the move was already played" told of no move), and
+    the table takes the table's address (it took the upload page's, which
+    a reload then opened)."""
     play_out(player, "review-old")
     old = player.page
     fields = {
@@ -506,7 +510,12 @@ def test_a_review_form_of_another_game_is_refused_not_answered_with_this_one(pla
     play_out(player, "review-new")
     response = player.client.post("/review/game", data=fields)
     assert response.status_code == 409
-    assert "That page was out of date" in response.get_data(as_text=True)
+    page = html.unescape(response.get_data(as_text=True))
+    assert "That page's game is no longer this browser's game" in page
+    assert "move was already played" not in page
+    assert 'data-address="/game"' in page
+    turkish = player.client.post("/review/game", data=fields, headers={"Accept-Language": "tr"})
+    assert "O sayfanın oyunu artık bu tarayıcının oyunu değil" in turkish.get_data(as_text=True)
     fields["game"] = GAME.search(player.page).group(1)
     assert player.client.post("/review/game", data=fields).status_code == 303
 
