@@ -16,6 +16,7 @@ from flask import (
     Response,
     after_this_request,
     current_app,
+    g,
     redirect,
     render_template,
     request,
@@ -666,6 +667,9 @@ def _out_of_date(message: str) -> tuple[str, int]:
     if table is None:
         page, status, _ = stale_page()
         return page, status
+    # The table's address, whichever page's form this answers (the Daily
+    # page's, the story's, the house rules'), so that a reload reads it.
+    g.answer_page = "game.table"
     return render_table(table, message), 409
 
 

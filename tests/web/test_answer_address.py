@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import CSRF, Player
+import pytest
+
+from tests.conftest import CSRF, Player, form_fields, start_deal
 from tests.web.test_house_page import token
 from tests.web.test_review_pages import upload
 
@@ -59,3 +61,30 @@ def test_a_missing_page_offers_the_game_only_to_someone_with_a_game(client):
     Player(client).deal("missing-page")
     page = client.get("/no-such-page").get_data(as_text=True)
     assert 'href="/game">Back to your game</a>' in page
+
+
+@pytest.mark.parametrize(
+    ("page", "action", "choice"),
+    [
+        ("/daily", "/daily/play", {"rules": "cardems"}),
+        ("/story", "/story/play", {"opponent": "hayriye"}),
+        ("/house", "/house", {"rules": "classic", "level": "medium", "target": ""}),
+        ("/", "/new", {"rules": "cardems", "level": "easy"}),
+    ],
+)
+def test_a_start_from_an_out_of_date_page_shows_the_table_at_its_address(
+    client, page, action, choice
+):
+    """A start refused as out of date (a newer game began in another tab)
+    answers with the table: its address is the table's, not the Daily
+    page's, the story's or the house rules' (a reload opened those)."""
+    if page == "/story":
+        skip = client.get("/story").get_data(as_text=True)
+        client.post("/story/lesson/skip", data={"csrf_token": CSRF.search(skip).group(1)})
+    start_deal(client, "/deal/address-a")
+    fields = form_fields(client.get(page).get_data(as_text=True), action)
+    assert fields["replaces"]
+    start_deal(client, "/deal/address-b")
+    response = client.post(action, data={**fields, **choice})
+    assert response.status_code == 409
+    assert address(response) == "/game"
