@@ -5,6 +5,7 @@ English and Turkish."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -273,3 +274,42 @@ def test_a_refused_record_is_said_in_a_box_like_every_other_alert(page: Page, li
     page.get_by_role("button", name="Review this record").click()
     expect(refused).to_contain_text("That file is too big to be a game record")
     assert refused.evaluate(INSETS) == usual
+
+
+def test_a_costly_moves_sentence_keeps_even_lines_on_a_phone(page: Page, live_server, tmp_path):
+    """On a 360 px phone a costly move's sentence wraps: its first line,
+    with the decision's link (a finger's height to tap), stood some 20 px
+    apart from the next as if a new paragraph began."""
+    record = finished_record(CLASSIC, "e2e-costly-lines")
+    (tmp_path / "costly.json").write_text(json.dumps(record))
+    page.set_viewport_size({"width": 360, "height": 740})
+    upload_record(page, live_server, tmp_path / "costly.json")
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page.locator(".review-figures")).to_be_visible(timeout=60_000)
+    items = page.locator(".costliest li")
+    assert items.count() >= 1
+    for item in items.all():
+        link = item.locator("a")
+        assert link.bounding_box()["height"] >= 44
+        # The link's sentence up to the mark or the reason: its lines'
+        # bottoms evenly apart.
+        bottoms = item.evaluate(
+            """li => {
+              const stop = li.querySelector('.mark, br');
+              const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+              const bottoms = new Set();
+              for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+                const after = stop && stop.compareDocumentPosition(text);
+                if (after & Node.DOCUMENT_POSITION_FOLLOWING) break;
+                const range = document.createRange();
+                range.selectNodeContents(text);
+                for (const r of range.getClientRects()) {
+                  if (r.width) bottoms.add(Math.round(r.bottom));
+                }
+              }
+              return [...bottoms].sort((a, b) => a - b);
+            }"""
+        )
+        assert len(bottoms) >= 3, bottoms  # wrapped, or the test shows nothing
+        steps = {b - a for a, b in itertools.pairwise(bottoms)}
+        assert max(steps) - min(steps) <= 2, bottoms
