@@ -313,3 +313,20 @@ def test_a_costly_moves_sentence_keeps_even_lines_on_a_phone(page: Page, live_se
         assert len(bottoms) >= 3, bottoms  # wrapped, or the test shows nothing
         steps = {b - a for a, b in itertools.pairwise(bottoms)}
         assert max(steps) - min(steps) <= 2, bottoms
+
+
+def test_the_shown_cards_note_keeps_even_lines_on_a_phone(page: Page, live_server, tmp_path):
+    """With the hidden cards shown, the note on what is shown goes under
+    its link, in even lines: after the link and a "·" on the link's line,
+    44 px tall, its first words stood apart from the rest."""
+    record = finished_record(CLASSIC, "e2e-shown-note")
+    (tmp_path / "shown.json").write_text(json.dumps(record))
+    page.set_viewport_size({"width": 360, "height": 740})
+    upload_record(page, live_server, tmp_path / "shown.json")
+    page.get_by_role("link", name="Show the hidden cards").click()
+    link = page.get_by_role("link", name="Hide those cards again")
+    expect(link).to_be_visible()
+    assert link.bounding_box()["height"] >= 44
+    note = page.locator(".reveal-note")
+    expect(note).to_have_text(re.compile(r"^Shown: the other hands"))
+    assert note.bounding_box()["y"] >= link.bounding_box()["y"] + link.bounding_box()["height"] - 1
