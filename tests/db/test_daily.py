@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import re
 from datetime import date, timedelta
 
@@ -363,3 +364,18 @@ def test_the_bar_says_a_daily_game_is_one(app, visitor):
         table = other.get("/game").get_data(as_text=True)
         assert '<div class="meta">Single hand (2 players)' in table
         assert "Daily deal" not in table
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "Today's Daily deal"), ("tr", "Bugünün dağıtımı")]
+)
+def test_a_past_days_page_links_to_today_in_its_game(visitor, language, words):
+    """From a past day's page (opened from "Yesterday's deals") the way on
+    to today's deal of the same game is a link, beside the leaderboards;
+    the page had none (only New game and the profile), and today's page
+    needs none."""
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = html.unescape(visitor.get("/daily/2026-11-30?rules=classic").get_data(as_text=True))
+    assert f'<a href="/daily?rules=classic">{words}</a>' in page
+    today = html.unescape(visitor.get("/daily?rules=classic").get_data(as_text=True))
+    assert f">{words}</a>" not in today
