@@ -264,3 +264,21 @@ def test_house_rules_that_set_points_add_no_points_to_the_boards(app, visitor):
     # Both boards' formulas say so.
     assert "piştis are worth add no points" in page
     assert "piştis are worth add no points" in visitor.get("/leaderboard").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("language", "you"), [("en", "(you)"), ("tr", "(siz)")])
+def test_your_row_under_a_board_page_says_it_is_you(app, visitor, language, you):
+    """Your own row under a page of the board you are not on is marked
+    "(you)"; in Turkish "(siz)", not "(size)" ("to you"), the word of the
+    score's "the cards go to you" that it shared."""
+    visitor.choose_name("Bottom Row")
+    with app.app_context():
+        for number in range(25):
+            player, _ = queries.create_player(f"Top{number:02d}")
+            player.score = 100 + number
+        db.session.commit()
+        queries.recount_scores()
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = visitor.get("/leaderboard").get_data(as_text=True)
+    foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
+    assert f"Bottom Row {you}" in foot
