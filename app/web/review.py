@@ -506,12 +506,24 @@ def _is_you(players: list[str] | None, seat: int) -> bool:
 def _result(state: GameState, reviewed: int, players: list[str] | None) -> list[tuple[str, int]]:
     """The points each side made in the hand, the reviewed seat's side
     first: (its seats' names as the review pages call them, joined with
-    " & ", points); none for an unfinished hand."""
+    " & " in the order of play from the reviewed seat, as the table says
+    "You & North" and "East & West" whatever the seats' numbers, points);
+    none for an unfinished hand."""
     if not state.finished:
         return []
     names = _seat_names(state.rules, reviewed, players)
     sides = sorted(score_hand(state), key=lambda side: reviewed not in side.seats)
-    return [(" & ".join(names[seat] for seat in side.seats), side.points) for side in sides]
+    count = state.rules.players
+    # The positions as the names go (seats drawn clockwise swap East and West).
+    order = mirrored(list(range(count)), store.clockwise())
+
+    def from_reviewed(seat: int) -> int:
+        return order.index((seat - reviewed) % count)
+
+    return [
+        (" & ".join(names[seat] for seat in sorted(side.seats, key=from_reviewed)), side.points)
+        for side in sides
+    ]
 
 
 def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> list[str]:

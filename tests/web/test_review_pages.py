@@ -307,6 +307,9 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
         (CLASSIC, None, ["Seat 0 (plays first)", "Opponent"]),
         (CLASSIC, ["computer", "you"], ["You", "The computer"]),
         (PARTNERS, ["you", "East", "North", "West"], ["You &amp; North", "East &amp; West"]),
+        # Reviewed from seat 1: still "You & North" (in seat order it was
+        # "North & You", where the table and the final page say "You & North").
+        (PARTNERS, ["West", "you", "East", "North"], ["You &amp; North", "East &amp; West"]),
     ],
 )
 def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
@@ -317,7 +320,7 @@ def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
         record["players"] = players
     state = load_record(json.dumps(record))
     points = {team.team: team.points for team in score_hand(state)}
-    seat = 1 if players == ["computer", "you"] else 0
+    seat = players.index("you") if players else 0
     mine = state.rules.team_of(seat)
     expected = [points[mine], points[1 - mine]]
     key = key_of(upload(client, json.dumps(record).encode()))
