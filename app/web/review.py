@@ -352,14 +352,14 @@ def status(key: str) -> Response:
     (else ``null``), and ``busy``: whether a new one waits for room among
     the :data:`MAX_SUMMARIES` (the page's script visits the page, which
     starts it, once there is)."""
-    review = _review(key)
+    review = _review(key, page=False)
     if _job_lost(review):
-        review = _review(key)
+        review = _review(key, page=False)
     elif _gone_silent(review):
         # Its server or worker died: started again, so an open page goes
         # on by itself.
         _start(review)
-        review = _review(key)
+        review = _review(key, page=False)
     busy = review.status == "new" and not _room_for(review)
     return jsonify(
         status=review.status,
@@ -451,10 +451,21 @@ def _open(state: GameState, record: dict[str, Any], seat: int) -> BaseResponse |
     return redirect(url_for("review.step", key=key, number=1), 303)
 
 
-def _review(key: str) -> Review:
-    """Return the review kept under ``key``, or answer 404."""
+#: The 404 of a review's page whose key keeps no review.
+REVIEW_GONE = lazy_gettext(
+    "There is no review at this address. Reviews are kept while there is room, so an old "
+    "one may be gone: review the game again from its record (the file of “Download "
+    "record” on its last page)."
+)
+
+
+def _review(key: str, page: bool = True) -> Review:
+    """Return the review kept under ``key``, or answer 404: on a page,
+    saying that the review is not kept (:data:`REVIEW_GONE`)."""
     review = find_review(key) if KEY.fullmatch(key) else None
     if review is None:
+        if page:
+            abort(Response(errors.error_page(404, REVIEW_GONE), 404))
         abort(404)
     return review
 

@@ -1005,3 +1005,25 @@ def test_the_reasons_name_a_jack_pisti_the_pile_left_and_the_points_banked(
         assert "you" not in str(macro(why, False)).replace("Your", "").split()
     with app.test_request_context(headers={"Accept-Language": "tr"}):
         assert turkish in str(macro(why, True))
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "There is no review at this address"),
+        ("tr", "Bu adreste bir inceleme yok"),
+    ],
+)
+def test_a_review_no_longer_kept_says_so(client, language, words):
+    """A review's address that keeps none (an old one pruned when many are
+    kept, a link mistyped) says what is missing and how to get it back, not
+    the bare "There is no page here."; the summary and a step alike."""
+    gone = "0" * 64
+    for path in (f"/review/{gone}", f"/review/{gone}/1", f"/review/{gone}/status"):
+        response = client.get(path, headers={"Accept-Language": language})
+        assert response.status_code == 404
+        if path.endswith("status"):
+            continue  # the summary's script reads this one
+        page = html.unescape(response.get_data(as_text=True))
+        assert words in page, path
+        assert "Download record" in page or "Kaydı indir" in page
