@@ -773,8 +773,8 @@ def _no_game() -> tuple[str, int]:
 
 def _bad_seed(seed: str) -> tuple[str, int]:
     message = gettext(
-        "“%(seed)s” cannot be used: a seed is 1 to 64 letters (ç ğ ı ö ş ü too), digits, "
-        "- or _, with no spaces or other signs.",
+        "“%(seed)s” cannot be used: a seed is 1 to 64 characters, each a letter (ç ğ ı ö ş ü "
+        "too), a digit, a hyphen (-) or an underscore (_), with no spaces or other signs.",
         seed=seed[:80],
     )
     return _bad_request(gettext("That is not a valid seed"), message)

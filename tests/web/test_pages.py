@@ -190,7 +190,10 @@ def test_bad_seed_is_a_400_page_that_says_so(client, path):
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert "not a valid seed" in page
-    assert "1 to 64 letters (ç ğ ı ö ş ü too), digits, - or _, with no spaces" in page
+    assert (
+        "a seed is 1 to 64 characters, each a letter (ç ğ ı ö ş ü too), a digit, a hyphen (-) "
+        "or an underscore (_), with no spaces or other signs."
+    ) in page
     assert "<script>" not in page
 
 
@@ -198,7 +201,10 @@ def test_a_seed_with_turkish_letters_deals(client, player):
     # The home page's form says so, in the page's language.
     tr = {"Accept-Language": "tr"}
     home = client.get("/", headers=tr).get_data(as_text=True)
-    assert 'title="1 ile 64 arası harf (ç ğ ı ö ş ü de olur), rakam, - ya da _' in home
+    assert (
+        'title="1 ile 64 arası karakter: harf (ç ğ ı ö ş ü de olur), rakam, kısa çizgi (-) ya da '
+        'alt çizgi (_); boşluk olmadan."'
+    ) in home
     response = client.get("/deal?seed=cuma-ak%C5%9Fam%C4%B1")
     assert response.status_code == 303
     assert response.headers["Location"].startswith("/deal/cuma-ak%C5%9Fam%C4%B1?")
