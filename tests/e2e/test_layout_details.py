@@ -6,7 +6,8 @@ home page's New game button is on a small phone's first screen and its
 ways on to the Daily deal and the rest on a laptop's, links that
 stand alone are a finger's height, the centre of a table of three or
 four keeps clear of the side seats on a phone, and a long house-rules line
-keeps a phone's bar low on every page of the game."""
+keeps a phone's bar low on every page of the game, and the bar keeps each
+number with its words ("deal 1 of 6", "to 51") on a phone."""
 
 from __future__ import annotations
 
@@ -448,4 +449,60 @@ def test_a_long_name_keeps_one_line_on_a_laptops_leaderboard(
     assert page.evaluate(
         "[...document.querySelectorAll('.board-wrap')].every((b) => b.scrollWidth <= b.clientWidth)"
     )
+
+
+#: How many lines ``phrase``, a part of the bar's line, is drawn on.
+PHRASE_LINES = """([selector, phrase]) => {
+  const meta = document.querySelector(selector);
+  const texts = [];
+  const walker = document.createTreeWalker(meta, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) texts.push(walker.currentNode);
+  const whole = texts.map((text) => text.data).join("");
+  const start = whole.indexOf(phrase);
+  if (start < 0) return -1;
+  const place = (offset) => {
+    for (const text of texts) {
+      if (offset <= text.data.length) return [text, offset];
+      offset -= text.data.length;
+    }
+  };
+  const range = document.createRange();
+  range.setStart(...place(start));
+  range.setEnd(...place(start + phrase.length));
+  return new Set([...range.getClientRects()].filter((box) => box.width > 0)
+    .map((box) => Math.round(box.top))).size;
+}"""
+
+#: The bar's phrases with a number, by language: each kept on one line.
+BAR_PHRASES = {
+    "en-GB": {"cardems": "deal 1 of 6", "classic": "deal 1 of 6", "partners": "deal 1 of 3"},
+    "tr-TR": {"cardems": "dağıtım 1/6", "classic": "dağıtım 1/6", "partners": "dağıtım 1/3"},
+}
+
+
+@pytest.mark.parametrize("size", ["360x740", "390x844"])
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+def test_the_phone_bar_keeps_each_number_with_its_words(
+    browser: Browser, live_server, size, locale
+):
+    """On a phone the bar breaks its line between its parts, never inside
+    one: at 390 px "deal" ended the first line and "1 of 6" began the
+    second; at 360 px in Turkish "1/6" stood alone under "dağıtım", and
+    after a hand "51" under "Partners (2 v 2) · to"."""
+    context = browser.new_context(viewport=SIZES[size], locale=locale, reduced_motion="reduce")
+    page = context.new_page()
+    for rules, phrase in BAR_PHRASES[locale].items():
+        page.goto(f"{live_server}/deal/bar-1?rules={rules}")
+        page.locator(".deal-link button[type=submit]").click()
+        expect(page.locator(".hand button").first).to_be_visible()
+        hand = "hand 1" if locale == "en-GB" else "1.\u00a0el"
+        for part in [phrase] + ([hand] if rules != "cardems" else []):
+            assert page.evaluate(PHRASE_LINES, [".bar .meta", part]) == 1, (rules, part)
+    if size == "360x740" and locale == "en-GB":
+        page.goto(f"{live_server}/deal/bar-2?rules=partners&target=51&level=easy")
+        page.locator(".deal-link button[type=submit]").click()
+        while cards_in_hand(page):
+            assert play_card(page, page.locator(".hand button").first)
+        expect(page.locator("h1.verdict")).to_have_text("Hand 1 is over")
+        assert page.evaluate(PHRASE_LINES, [".bar .meta", "to 51"]) == 1
     context.close()
