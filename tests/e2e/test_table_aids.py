@@ -768,6 +768,60 @@ def test_a_laptop_from_900_px_has_the_score_beside_the_felt(browser, live_server
     context.close()
 
 
+#: Each side's chips as a late hand of a long match shows them, by language.
+LATE_FIGURES = {
+    "en-GB": ["26 cards", "2 piştis", "23 points", "150 / 151 pts"],
+    "tr-TR": ["26 kart", "2 pişti", "23 puan", "150 / 151 puan"],
+}
+
+#: Each side's box height, and its chips that stand alone on a line (the
+#: face-down cards' chip may).
+SIDE_LINES = """() => [...document.querySelectorAll(".scoreboard .side")].map((side) => {
+  const parts = [side.querySelector(".who"), ...side.querySelectorAll(".chip")]
+    .filter((part) => part.getBoundingClientRect().width > 0);
+  const middles = parts.map((part) => {
+    const box = part.getBoundingClientRect();
+    return (box.top + box.bottom) / 2;
+  });
+  const alone = parts
+    .filter((part, i) => middles.filter((middle) => Math.abs(middle - middles[i]) < 4).length === 1)
+    .filter((part) => part.matches(".chip:not(.unseen)")).map((part) => part.textContent.trim());
+  return [Math.round(side.getBoundingClientRect().height), alone];
+})"""
+
+#: Put ``figures`` into every side's first four chips (the total's shown words).
+LATE_CHIPS = """(figures) => document.querySelectorAll(".scoreboard .side").forEach((side) => {
+  [...side.querySelectorAll(".chip")].slice(0, 4).forEach((chip, i) => {
+    (chip.querySelector("[aria-hidden]") || chip).textContent = figures[i];
+  });
+})"""
+
+
+@pytest.mark.parametrize("size", ["1024x768", "1280x700"])
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+@pytest.mark.parametrize("rules", ["classic", "partners"])
+def test_a_laptops_score_keeps_its_lines_as_the_match_goes_on(
+    browser, live_server, size, locale, rules
+):
+    """On a laptop each side's score keeps its height as the figures grow
+    and the match total never stands on a line of its own: with three
+    digits (Partners at 1280x700, "11 cards · 0 piştis · 3 points") it
+    dropped under the hand's chips, at 1024x768 from the first card, and
+    the log under the score moved down a line."""
+    width, height = map(int, size.split("x"))
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    deal(page, live_server, "late-figures", rules)
+    first = page.evaluate(SIDE_LINES)
+    page.evaluate(LATE_CHIPS, LATE_FIGURES[locale])
+    late = page.evaluate(SIDE_LINES)
+    assert [lines for _height, lines in first + late] == [[]] * (len(first) * 2), (first, late)
+    assert [height for height, _lines in late] == [height for height, _lines in first]
+    context.close()
+
+
 def a_laptop_hand(browser, live_server: str, size: dict, seed: str, rules: str) -> list[tuple]:
     """Play the hand of ``seed`` under ``rules`` (a deal link's query, as
     :func:`deal` takes it) by the first card at ``size``; return, at each
