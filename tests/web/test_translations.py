@@ -61,3 +61,17 @@ def test_every_message_has_its_turkish():
                 wrong.append(f"{where}: {form!r}")
     assert missing == []
     assert wrong == []
+
+
+def test_a_score_keeps_its_dash_between_its_numbers():
+    """A score written "40 – 6" in Turkish is one unbreakable group
+    (no-break spaces around the dash): at 360 px the hand's verdict ended
+    a line with "(40 –" and began the next with "6).", and "64 – 24" and
+    "22 – 4 puan" could break the same way."""
+    with CATALOGUE.open("rb") as file:
+        catalogue = read_po(file)
+    broken = []
+    for entry in catalogue:
+        forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        broken += [form for form in forms if re.search(r"\)s – %\(", str(form))]
+    assert broken == []
