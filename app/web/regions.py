@@ -69,12 +69,12 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
         parts.append(
             f'\n  <li class="side side-{index}"><span class="who">{escape(side["name"])}</span>\n'
             f'    <span class="chip">'
-            f"{_bound(ngettext('%(num)s card', '%(num)s cards', side['captured']))}</span>\n"
+            f"{ngettext('%(num)s card', '%(num)s cards', side['captured'])}</span>\n"
             f'    <span class="chip">'
             f"{_bound(ngettext('%(num)s pişti', '%(num)s piştis', side['pisti']))}{jacks}</span>\n"
             f'    <span class="chip points" title="'
             f'{_("Card points and piştis so far in this hand")}">'
-            f"{_bound(ngettext('%(num)s point', '%(num)s points', running[index]))}</span>\n"
+            f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
             f"    {total}{_unseen_chip(unseen[index], to_come=last == index and not any(unseen))}"
             "\n  </li>\n  "
         )
@@ -83,11 +83,16 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
 
 
 def _bound(count: str) -> Markup:
-    """A count's number bound to its first word by a no-break space, so a
-    chip that wraps on a phone breaks between its counts, never after the
-    number ("2 piştis · 1" over "Jack pişti" at 390 px). Only the first
-    word: more made the chips too wide for a 360 px phone."""
-    return Markup(str(count).replace(" ", "\u00a0", 1))
+    """``count`` ("2 piştis", "1 Jack pişti") with its number and first
+    word in a span that does not wrap (``.nowrap``), so a chip that wraps
+    on a phone breaks between its counts, never after the number ("2
+    piştis · 1" over "Jack pişti" at 390 px). The text keeps its plain
+    spaces. Only the first word: more made the chips too wide for a 360 px
+    phone."""
+    number, _, words = str(count).partition(" ")
+    first, _, rest = words.partition(" ")
+    kept = Markup('<span class="nowrap">{} {}</span>').format(number, first)
+    return kept + Markup(" {}").format(rest) if rest else kept
 
 
 def _unseen_chip(count: int, to_come: bool = False) -> str:

@@ -28,7 +28,7 @@ TABLES = {
 }
 SIDE = re.compile(
     r'<li class="side side-(\d)"><span class="who">([^<]+)</span>\s*'
-    r'<span class="chip">(\d+)\scards?</span>'
+    r'<span class="chip">(\d+) cards?</span>'
 )
 
 
