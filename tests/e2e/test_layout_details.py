@@ -362,25 +362,59 @@ LINES = """e => {
 }"""
 
 
+def stats_after_games(page: Page, live_server: str, name: str, seeds: list[str]) -> None:
+    """Choose ``name``, play each seed's single deal to its end (the first
+    card each turn), and open the statistics."""
+    page.goto(f"{live_server}/me")
+    page.get_by_label("Your display name").fill(name)
+    page.get_by_role("button", name="Keep my results").click()
+    for seed in seeds:
+        page.goto(f"{live_server}/deal/{seed}")
+        page.locator(".deal-link button[type=submit]").click()
+        while cards_in_hand(page):
+            play_card(page, page.locator(".hand button").first)
+    page.goto(f"{live_server}/me/stats")
+
+
 def test_a_games_name_in_the_statistics_keeps_one_line_on_a_laptop(browser: Browser, live_server):
     """The statistics' table of games and win rates as wide as its words
     need on a laptop: capped at 28rem like a score table, it folded
     'Tek el (2 oyuncu) · Orta' into three lines beside an empty half panel."""
     context = browser.new_context(viewport=SIZES["1280x800"], reduced_motion="reduce")
     page = context.new_page()
-    page.goto(f"{live_server}/me")
-    page.get_by_label("Your display name").fill("Stats width")
-    page.get_by_role("button", name="Keep my results").click()
-    page.goto(f"{live_server}/deal/stats-width")
-    page.locator(".deal-link button[type=submit]").click()
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
-    page.goto(f"{live_server}/me/stats")
+    stats_after_games(page, live_server, "Stats width", ["stats-width"])
     page.get_by_role("button", name="Türkçe").click()
     names = page.locator(".by-rules tbody th")
     expect(names.first).to_have_text("Tek el (2 oyuncu) · Orta")
     for name in names.all():
         assert name.evaluate(LINES) == 1, name.inner_text()
+    context.close()
+
+
+DRAWN = """e => {
+  const style = getComputedStyle(e);
+  return [style.stroke, style.strokeDasharray, style.borderTopStyle];
+}"""
+
+
+def test_the_jack_pisti_line_is_told_apart_without_its_colour(browser: Browser, live_server):
+    """The piştis chart's two lines differ by more than colour: the Jack
+    piştis' line and its key are dashed, so where the lines meet (both at
+    0 most games) the piştis' shows between the dashes, and a player who
+    cannot tell green from gold tells them apart."""
+    context = browser.new_context(viewport=SIZES["390x844"], reduced_motion="reduce")
+    page = context.new_page()
+    stats_after_games(page, live_server, "Two lines", ["two-lines-1", "two-lines-2"])
+    pisti = page.locator(".chart .line-pisti").evaluate(DRAWN)
+    jack = page.locator(".chart .line-jack").evaluate(DRAWN)
+    assert pisti[1] == "none" and jack[1] not in ("none", "")
+    assert pisti[0] != jack[0]
+    assert page.locator(".legend .key-jack").evaluate(DRAWN)[2] == "dashed"
+    assert page.locator(".legend .key-pisti").evaluate(DRAWN)[2] == "solid"
+    title = page.locator("#pisti-title")
+    expect(title).to_have_text(
+        "Piştis (green line) and Jack piştis (gold, dashed) per hand, game by game"
+    )
     context.close()
 
 
