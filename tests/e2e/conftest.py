@@ -116,6 +116,14 @@ def settled_when_ready(page) -> int:
     return int(handle.json_value())
 
 
+def take_deal(page) -> None:
+    """On a deal link's page, take the deal, and wait until the table it
+    leads to has loaded (a click that navigates returns before the new
+    page is there: what a test reads next would be the old page's)."""
+    with page.expect_navigation():
+        page.locator(".deal-link button[type=submit]").click()
+
+
 def cards_in_hand(page) -> int:
     """How many cards the player's hand shows, once the page has loaded
     (just after a click that navigates, the new page may not be parsed)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import cards_in_hand, play_card, settled
+from tests.e2e.conftest import cards_in_hand, play_card, settled, take_deal
 from tests.e2e.test_table_motion import COUNT_STEPS, SIZES, a_card, assert_fits
 
 #: The two new tables, as deal-link queries with Easy computers.
@@ -24,8 +24,7 @@ SIDES = {"three": ("You", "East", "West"), "four-solo": ("You", "East", "North",
 def start(page: Page, live_server: str, seed: str, query: str) -> None:
     """Open a deal link and start the deal, up to the table's page load."""
     page.goto(f"{live_server}/deal/{seed}?{query}")
-    with page.expect_navigation():
-        page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     expect(page.locator(".hand button").first).to_be_visible()
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import cards_in_hand, contrast, play_card
+from tests.e2e.conftest import cards_in_hand, contrast, play_card, take_deal
 from tests.e2e.test_table_motion import SIZES
 
 
@@ -29,7 +29,7 @@ def test_ticks_keep_their_size_beside_long_labels(browser: Browser, live_server)
         context = browser.new_context(viewport=SIZES[size])
         page = context.new_page()
         page.goto(f"{live_server}/deal/ticks")
-        page.locator(".deal-link button[type=submit]").click()
+        take_deal(page)
         page.locator("details.settings summary").click()
         ticks = page.locator("details.settings input[type=checkbox]")
         widths = {round(box(tick)["width"], 1) for tick in ticks.all()}
@@ -113,7 +113,7 @@ def test_the_face_down_cards_label_keeps_face_down_whole_on_a_phone(browser: Bro
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/fd-0?rules=partners&level=medium")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     label = page.locator(".seen-face-down > span[aria-hidden]")
     for _ in range(4):
         if label.count():
@@ -128,7 +128,7 @@ def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/layout-review")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     page.get_by_role("button", name="Review this game").click()
@@ -183,7 +183,7 @@ def test_the_focus_ring_stands_out_from_what_is_behind_it(browser: Browser, live
         context = browser.new_context(viewport=SIZES["390x844"], color_scheme=scheme)
         page = context.new_page()
         page.goto(f"{live_server}/deal/focus-ring")
-        page.locator(".deal-link button[type=submit]").click()
+        take_deal(page)
         page.locator("details.settings summary").press("Enter")
         _assert_rings_stand_out(
             page,
@@ -252,7 +252,7 @@ def test_a_focused_card_s_ring_is_drawn_clear_of_the_cards(browser: Browser, liv
     context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/focus-2?rules=cardems&level=easy")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     takes = page.locator(".hand .card-button.captures")
     expect(takes).to_have_count(1)
     page.locator(".hand .card-button").nth(2).focus()
@@ -321,7 +321,7 @@ def test_the_centre_keeps_clear_of_the_side_seats_on_a_phone(
     context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/first-look?rules={rules}")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     widest = 0
     for _ in range(4):
         assert page.evaluate(CENTRE_OVERLAPS) == []
@@ -342,7 +342,7 @@ def test_a_long_house_rules_line_keeps_a_phones_bar_low(browser: Browser, live_s
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/long-line?{HOUSE}&level=easy")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     assert box(page.locator(".bar"))["height"] <= 80
     page.locator(".rules-line summary").click()
     listed = box(page.locator(".rules-line ul"))
@@ -370,7 +370,7 @@ def stats_after_games(page: Page, live_server: str, name: str, seeds: list[str])
     page.get_by_role("button", name="Keep my results").click()
     for seed in seeds:
         page.goto(f"{live_server}/deal/{seed}")
-        page.locator(".deal-link button[type=submit]").click()
+        take_deal(page)
         while cards_in_hand(page):
             play_card(page, page.locator(".hand button").first)
     page.goto(f"{live_server}/me/stats")
@@ -441,7 +441,7 @@ def test_every_focus_ring_at_the_table_is_drawn_whole(browser: Browser, live_ser
     context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/focus-room")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     expect(page.locator(".hand button")).to_have_count(4)
     seen = []
     for _ in range(20):
@@ -527,14 +527,14 @@ def test_the_phone_bar_keeps_each_number_with_its_words(
     page = context.new_page()
     for rules, phrase in BAR_PHRASES[locale].items():
         page.goto(f"{live_server}/deal/bar-1?rules={rules}")
-        page.locator(".deal-link button[type=submit]").click()
+        take_deal(page)
         expect(page.locator(".hand button").first).to_be_visible()
         hand = "hand 1" if locale == "en-GB" else "1.\u00a0el"
         for part in [phrase] + ([hand] if rules != "cardems" else []):
             assert page.evaluate(PHRASE_LINES, [".bar .meta", part]) == 1, (rules, part)
     if size == "360x740" and locale == "en-GB":
         page.goto(f"{live_server}/deal/bar-2?rules=partners&target=51&level=easy")
-        page.locator(".deal-link button[type=submit]").click()
+        take_deal(page)
         while cards_in_hand(page):
             assert play_card(page, page.locator(".hand button").first)
         expect(page.locator("h1.verdict")).to_have_text("Hand 1 is over")

@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CLASSIC, PARTNERS, with_options
-from tests.e2e.conftest import cards_in_hand, play_card
+from tests.e2e.conftest import cards_in_hand, play_card, take_deal
 from tests.web.test_review_pages import finished_record
 
 SIZES = {
@@ -195,7 +195,7 @@ def test_the_summary_comes_in_place_and_keeps_the_focus(page: Page, live_server)
     progress text's live region, kept, says the summary is in."""
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server + "/deal/e2e-review-focus")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     # The status says "running" until the test lets the real one through.

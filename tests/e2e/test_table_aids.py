@@ -16,6 +16,7 @@ from tests.e2e.conftest import (
     play_card,
     settled,
     settled_when_ready,
+    take_deal,
     wait_settled,
 )
 from tests.e2e.test_table_motion import SIZES, assert_fits
@@ -42,7 +43,7 @@ def set_aid(page: Page, label: str, on: bool) -> None:
 def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> None:
     query = "" if rules == "cardems" else f"?rules={rules}"
     page.goto(f"{live_server}/deal/{seed}{query}")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     expect(page.locator(".hand button").first).to_be_visible()
 
 
@@ -401,7 +402,7 @@ def test_text_at_twice_its_size_on_a_phone(browser: Browser, live_server, rules)
     fits("house rules")
     page.goto(f"{live_server}/deal/large-text-{rules}?rules={rules}")
     fits("deal link")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     expect(page.locator(".hand button").first).to_be_visible()
     fits("table")
     assert page.evaluate(COVERED_NAMES) == []
@@ -669,7 +670,7 @@ def test_the_cards_keep_their_size_through_a_deal_with_hints_on(browser, live_se
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/steady-cards?rules=cardems&level=medium")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     heights, hinted = [], []
     for _ in range(4):
         heights.append(page.locator(".hand button").first.bounding_box()["height"])
@@ -686,7 +687,7 @@ def test_the_felt_stays_put_when_a_side_takes_the_face_down_cards(browser, live_
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/steady-felt?rules=classic&level=easy")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     tops, taken = set(), False
     while not taken and page.locator(".hand button").count():
         tops.add(round(page.locator(".board > .table").bounding_box()["y"]))
@@ -727,7 +728,7 @@ def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
     context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/steady-hand?rules={rules}&level=medium")
-    page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     if language != "en":
         with page.expect_navigation():
             page.locator(f".languages button[value={language}]").click()

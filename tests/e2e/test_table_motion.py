@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     never_answer_the_first,
     play_card,
     settled,
+    take_deal,
     wait_settled,
 )
 
@@ -83,8 +84,7 @@ def you_can_capture(state) -> bool:
 def deal(page: Page, live_server: str, seed: str, rules: str = "cardems") -> None:
     """Open a deal link and start the deal, up to the table's page load."""
     page.goto(f"{live_server}/deal/{seed}?rules={rules}")
-    with page.expect_navigation():
-        page.locator(".deal-link button[type=submit]").click()
+    take_deal(page)
     expect(page.locator(".hand button").first).to_be_visible()
 
 
