@@ -667,8 +667,13 @@ def _out_of_date(message: str) -> tuple[str, int]:
     if table is None:
         page, status, _ = stale_page()
         return page, status
-    # The table's address, whichever page's form this answers (the Daily
-    # page's, the story's, the house rules'), so that a reload reads it.
+    return table_out_of_date(table, message)
+
+
+def table_out_of_date(table: Table, message: str) -> tuple[str, int]:
+    """409 with ``table`` and ``message``, at the table's address whichever
+    page's form this answers (the Daily page's, the story's, the house
+    rules', a review's), so that a reload reads the table."""
     g.answer_page = "game.table"
     return render_table(table, message), 409
 

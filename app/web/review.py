@@ -282,9 +282,7 @@ def from_game() -> BaseResponse | tuple[str, int]:
             return page, status
         return render_template("game/no_game.html"), 404
     if request.form.get("game") != table.game_id:
-        # The table is this answer's page: its address, not the upload's.
-        g.answer_page = "game.table"
-        return game.render_table(table, str(OTHER_GAME)), 409
+        return game.table_out_of_date(table, str(OTHER_GAME))
     match = table.match
     if not table.seed_public and daily.seed_secret(match):
         return _refused(str(game.DAILY_RECORDS_LATER), status=409, file=False)
