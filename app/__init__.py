@@ -64,6 +64,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    # A typed address with a slash at its end (/story/) is the page without
+    # it, and /review is /review/: both spellings answer, neither is a 404.
+    app.url_map.strict_slashes = False
     app.jinja_environment = PageEnvironment
     config.load(app.config, test_config)
     if config.flask_command() in STORELESS_COMMANDS:

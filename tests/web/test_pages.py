@@ -489,3 +489,23 @@ def test_a_row_of_links_has_no_dots_to_wrap_raggedly(client):
     page = client.get("/daily", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     row = page.split('<p class="nav-links">')[1].split("</p>")[0]
     assert row.count("<a ") == 2 and "·" not in row
+
+
+@pytest.mark.parametrize(
+    ("typed", "address"),
+    [
+        ("/story/", "/story"),
+        ("/daily/", "/daily"),
+        ("/house/", "/house"),
+        ("/leaderboard/", "/leaderboard"),
+        ("/me/", "/me"),
+        ("/review", "/review/"),
+    ],
+)
+def test_an_address_typed_with_or_without_its_last_slash_is_the_page(client, typed, address):
+    answer = client.get(typed)
+    assert answer.status_code == 200, typed
+    heading = re.compile(r"<h1[^>]*>(.*?)</h1>", re.S)
+    assert heading.search(answer.get_data(as_text=True)).group(1) == heading.search(
+        client.get(address).get_data(as_text=True)
+    ).group(1)
