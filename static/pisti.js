@@ -618,6 +618,24 @@ document.addEventListener("pointerdown", (event) => {
   }
 });
 
+// A table's alert from the server (a play from an out-of-date tab refused)
+// closes with its button, or with Escape, showing again the lines of what
+// happened that it lay over on a phone. Its button's focus, if it had it,
+// goes to your hand.
+function closeAlerts() {
+  for (const alert of document.querySelectorAll(".alert:has(> .alert-close)")) {
+    const focused = alert.contains(document.activeElement);
+    alert.remove();
+    if (focused) document.querySelector(".you .hand button")?.focus();
+  }
+}
+document.addEventListener("click", (event) => {
+  if (event.target instanceof Element && event.target.closest(".alert-close")) closeAlerts();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") closeAlerts();
+});
+
 // Aids apply as soon as they are toggled (the Save button is for pages
 // without this script).
 document.addEventListener("change", (event) => {

@@ -664,6 +664,58 @@ def test_an_alert_at_a_phone_table_leaves_the_cards_and_the_pile_as_they_were(
     context.close()
 
 
+#: Whether the log's last line is drawn on top at its middle (not under an
+#: alert).
+LAST_LINE_SHOWN = """() => {
+  const line = document.querySelector(".log > li:last-child").getBoundingClientRect();
+  const found = document.elementFromPoint(line.left + 8, (line.top + line.bottom) / 2);
+  return Boolean(found && found.closest(".log"));
+}"""
+
+
+@pytest.mark.parametrize("close", ["button", "Escape"])
+def test_a_phone_tables_alert_closes_and_shows_what_happened_under_it(browser, live_server, close):
+    """On a phone the alert of a stale tab's play lies over the lines of
+    what happened: its close button (named in words) or Escape takes it
+    away and shows them, with no request to the server; the keyboard's
+    focus on the button goes on to your hand."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, "alert-closes", "classic")
+    other = a_stale_tab(context, page, live_server)
+    assert not other.evaluate(LAST_LINE_SHOWN)
+    asked = []
+    other.on("request", lambda request: asked.append(request.url))
+    button = other.get_by_role("button", name="Close this message")
+    if close == "button":
+        button.click()
+    else:
+        button.focus()
+        other.keyboard.press("Escape")
+        expect(other.locator(".you .hand button").first).to_be_focused()
+    expect(other.locator(".happened > .alert")).to_have_count(0)
+    assert other.evaluate(LAST_LINE_SHOWN)
+    assert asked == []
+    context.close()
+
+
+def test_a_tables_alert_has_no_close_button_without_the_script(browser, live_server):
+    """Without the script the close button would do nothing: it is not
+    shown, and the alert is there as before."""
+    context = browser.new_context(viewport=SIZES["390x844"], java_script_enabled=False)
+    page = context.new_page()
+    deal(page, live_server, "alert-no-script", "classic")
+    other = context.new_page()
+    other.goto(f"{live_server}/game")
+    with page.expect_navigation():
+        page.locator(".hand button").first.click()
+    with other.expect_navigation():
+        other.locator(".hand button").first.click()
+    expect(other.locator(".happened > .alert")).to_contain_text("the table as it stands")
+    expect(other.locator(".alert-close")).to_be_hidden()
+    context.close()
+
+
 def test_the_cards_keep_their_size_through_a_deal_with_hints_on(browser, live_server):
     """With hints on (Medium's default) the last card of a deal has no
     hint, yet its row is kept: the cards do not grow for that one turn."""
