@@ -45,11 +45,18 @@ class InvalidCard(ValueError):
 def written(value: object) -> str:
     """``value`` spelled as a record's JSON writes it (``"XX"``, ``true``,
     ``null``, ``10``), for the messages about a record; Python's ``repr``
-    for a value JSON cannot write."""
+    for a value JSON cannot write. A string with a lone surrogate (JSON's
+    ``"\\ud800"``, which no page or log line can carry in UTF-8) is written
+    with JSON's escapes."""
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value)
+    return text
 
 
 def parse_card(text: object) -> str:

@@ -241,6 +241,36 @@ def test_a_records_problem_is_named_in_the_headline(client, change, headline):
     assert "not a game record" not in page
 
 
+#: A lone surrogate as a record's JSON may write it (``\ud800``): a str
+#: Python reads but that no UTF-8 page can carry.
+LONE = "\\ud800"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('"format": "pisti-record/1"', f'"format": "{LONE}"'),
+        ('"rules": "classic"', f'"rules": "{LONE}"'),
+        (
+            '"format": "pisti-record/1", "rules": "classic"',
+            f'"format": "pisti-record/2", "rules": {{"base": "classic", "{LONE}": 1}}',
+        ),
+        (
+            '"format": "pisti-record/1", "rules": "classic"',
+            f'"format": "pisti-record/2", "rules": {{"base": "classic", "opening_jack": "{LONE}"}}',
+        ),
+        ('"deck": ["5H"', f'"deck": ["{LONE}"'),
+    ],
+)
+def test_a_lone_surrogate_in_a_record_is_refused_with_its_escape_not_a_500(client, before, after):
+    text = json.dumps(finished_record())
+    assert before in text
+    response = upload(client, text.replace(before, after, 1).encode())
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert '<code lang="en">' in page and LONE in page
+
+
 def test_a_refused_record_is_told_in_the_pages_language(client):
     page = client.get("/review/").get_data(as_text=True)
     token = CSRF.search(page).group(1)
