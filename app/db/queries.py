@@ -101,9 +101,11 @@ def check_name(text: object) -> str:
 
     Raises:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
-            not allowed, or a letter that draws nothing) or ``"spelled"``
+            not allowed, or a letter that draws nothing), ``"spelled"``
             (ligatures that spell out to more than :data:`NAME_KEY_MAX`
-            letters).
+            letters) or ``"scripts"`` (letters of scripts that are not
+            written together, :func:`mixes_scripts`: a Cyrillic ``А`` in
+            ``Аyşe`` would pass for another player's ``Ayşe``).
     """
     name = " ".join(unicodedata.normalize("NFC", str(text or "")).split(" "))
     name = " ".join(part for part in name.split(" ") if part)
@@ -119,7 +121,37 @@ def check_name(text: object) -> str:
             raise NameRefused("characters")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
+    if mixes_scripts(name):
+        raise NameRefused("scripts")
     return name
+
+
+#: Scripts written together in one name (Unicode's "highly restrictive"
+#: level, UTS #39): Latin with Japanese, Chinese or Korean writing; any
+#: other name keeps to one script.
+SCRIPTS_TOGETHER = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+#: The first words of letters' Unicode names that are one script here.
+_SCRIPT_NAMES = {"CJK": "HAN", "IDEOGRAPHIC": "HAN", "KATAKANA-HIRAGANA": "KATAKANA"}
+
+
+def mixes_scripts(name: str) -> bool:
+    """Whether ``name``'s letters (in compatibility form, NFKC: a
+    full-width ``ａ`` is Latin; modifier letters, such as the okina ``ʻ``,
+    left out) come from more than one script, other than the ones of
+    :data:`SCRIPTS_TOGETHER`. A letter's script is the first word of its
+    Unicode name (``CYRILLIC CAPITAL LETTER A``)."""
+    scripts = set()
+    for char in unicodedata.normalize("NFKC", name):
+        if unicodedata.category(char) in ("Ll", "Lu", "Lt", "Lo"):
+            word = unicodedata.name(char, "").split(" ")[0]
+            scripts.add(_SCRIPT_NAMES.get(word, word))
+    if len(scripts) <= 1:
+        return False
+    return not any(scripts <= together for together in SCRIPTS_TOGETHER)
 
 
 def name_key(name: str) -> str:

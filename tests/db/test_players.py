@@ -17,7 +17,20 @@ from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
 
 @pytest.mark.parametrize(
     "name",
-    ["Ayşe", "İlker Çağlar", "ğüşıöç", "Иван", "山田", "x" * 24, "a.b-c_d 9", "  Ozan  "],
+    [
+        "Ayşe",
+        "İlker Çağlar",
+        "ğüşıöç",
+        "Иван",
+        "山田",
+        "x" * 24,
+        "a.b-c_d 9",
+        "  Ozan  ",
+        # Scripts written together: Japanese, Korean, with Latin too.
+        "山田たろう",
+        "Tom 東京",
+        "김민수",
+    ],
 )
 def test_good_names_are_kept(visitor, app, name):
     response = visitor.choose_name(name)
@@ -46,6 +59,9 @@ def test_good_names_are_kept(visitor, app, name):
         ("\u115f\u1160", "letters, digits, spaces"),
         # A ligature that unfolds to 18 letters, six times: past the key.
         ("\ufdfa" * 6 + "a", "too long once its letters are spelled out"),
+        # Look-alike letters of another script: a Cyrillic А, a Lisu ꓮ.
+        ("\u0410y\u015fe", "keeps to one alphabet"),
+        ("\ua4eedmin", "keeps to one alphabet"),
     ],
 )
 def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
@@ -57,6 +73,21 @@ def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
     assert COOKIE not in response.headers.get("Set-Cookie", "")
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+
+
+def test_a_look_alike_of_a_taken_name_in_another_script_is_refused(app):
+    from tests.db.conftest import Browser
+
+    assert Browser(app.test_client()).choose_name("Ayşe Kaya").status_code == 303
+    # The same to the eye: a Cyrillic А and а.
+    response = Browser(app.test_client()).choose_name("\u0410yşe K\u0430ya")
+    assert response.status_code == 400
+    assert "keeps to one alphabet" in response.get_data(as_text=True)
+    turkish = Browser(app.test_client())
+    turkish.get("/")
+    turkish.post("/language", language="tr")
+    response = turkish.choose_name("\u0410yşe")
+    assert "Bir ad tek bir alfabeyle yazılır" in response.get_data(as_text=True)
 
 
 def test_names_are_unique_whatever_the_case(app):
