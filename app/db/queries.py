@@ -101,9 +101,10 @@ def check_name(text: object) -> str:
 
     Raises:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
-            not allowed, or a letter that draws nothing), ``"spelled"``
-            (ligatures that spell out to more than :data:`NAME_KEY_MAX`
-            letters) or ``"scripts"`` (letters of scripts that are not
+            not allowed, or a letter that draws nothing), ``"marks"`` (no
+            letter or digit: a "-" or "." reads as a row with no name),
+            ``"spelled"`` (ligatures that spell out to more than
+            :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of scripts that are not
             written together, :func:`mixes_scripts`: a Cyrillic ``А`` in
             ``Аyşe`` would pass for another player's ``Ayşe``).
     """
@@ -121,6 +122,8 @@ def check_name(text: object) -> str:
             raise NameRefused("characters")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
+    if all(char in NAME_MARKS for char in name):
+        raise NameRefused("marks")
     if mixes_scripts(name):
         raise NameRefused("scripts")
     return name

@@ -38,6 +38,7 @@ NAME_REFUSALS = {
         "stops (.) only (no other signs)."
     ),
     "taken": lazy_gettext("That name is taken (names are unique whatever their case)."),
+    "marks": lazy_gettext("A name needs at least one letter or digit."),
     "scripts": lazy_gettext(
         "A name keeps to one alphabet: letters of two that look alike (a Cyrillic А among "
         "Latin letters, say) would pass for another player's name."

@@ -62,6 +62,10 @@ def test_good_names_are_kept(visitor, app, name):
         # Look-alike letters of another script: a Cyrillic А, a Lisu ꓮ.
         ("\u0410y\u015fe", "keeps to one alphabet"),
         ("\ua4eedmin", "keeps to one alphabet"),
+        # No letter or digit: a row with no name on the leaderboards.
+        ("-", "at least one letter or digit"),
+        ("...", "at least one letter or digit"),
+        (" _ . ", "at least one letter or digit"),
     ],
 )
 def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
