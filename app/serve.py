@@ -38,6 +38,7 @@ import redis
 from flask import Flask
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
@@ -121,11 +122,22 @@ class _SecureErrorTask(ErrorTask):
         self.write(TOO_LARGE_PAGE)
 
 
+class _RequestParser(HTTPRequestParser):
+    """Waitress's request parser, whose ``path`` is empty until its request
+    line is read. Waitress 3.0.2 names ``request.path`` in the log line of a
+    client that hung up while its answer was written, so the 400 of a
+    request line it could not read (``GARBAGE``), answered to a client
+    gone already, logged an ``AttributeError`` traceback instead."""
+
+    path = ""
+
+
 class _Channel(HTTPChannel):
     """A connection that closes when a request takes longer than
     :data:`REQUEST_READ_SECONDS` to arrive."""
 
     error_task_class = _SecureErrorTask
+    parser_class = _RequestParser
     #: ``time.time()`` of the first byte of a request not yet received whole.
     request_began: float | None = None
 

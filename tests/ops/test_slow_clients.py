@@ -6,13 +6,16 @@ or not."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest
+from waitress.channel import ClientDisconnected
 
+from app import serve as serve_module
 from app.web.security import HEADERS
 from benchmarks.load_test import Player
 
@@ -151,3 +154,31 @@ def test_a_chunked_body_over_the_limit_is_refused_with_413(serve, tmp_path):
     # its missing CSRF token, not its size).
     small = _exchange(_port(server), _chunked(8 * 1024))
     assert small.startswith(b"HTTP/1.1 400")
+
+
+def _nothing(environ, start_response):  # a WSGI app the requests never reach
+    return []
+
+
+def test_a_client_gone_before_the_400_of_its_request_line_is_no_traceback(caplog):
+    # A request line waitress cannot read ("GARBAGE") from a client that
+    # hangs up before its 400 is written: the worker thread logs the hang-up
+    # (at INFO); it raised an AttributeError, logged as an ERROR traceback.
+    class GoneBeforeTheAnswer(serve_module._SecureErrorTask):
+        def execute(self) -> None:
+            raise ClientDisconnected
+
+    server = serve_module.make_server(_nothing, "127.0.0.1", 0, threads=1)
+    ours, theirs = socket.socketpair()
+    try:
+        channel = serve_module._Channel(server, ours, ("127.0.0.1", 1), server.adj, map={})
+        channel.error_task_class = GoneBeforeTheAnswer
+        channel.received(b"GARBAGE\r\n\r\n")
+        assert channel.requests and channel.requests[0].error
+        with caplog.at_level(logging.INFO, logger="waitress"):
+            channel.service()
+        assert "Client disconnected while serving" in caplog.text
+    finally:
+        ours.close()
+        theirs.close()
+        server.close()
