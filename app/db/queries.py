@@ -741,6 +741,32 @@ def drop_daily_claim(player_id: int, day: date, rules: str, game_id: str) -> Non
     db.session.commit()
 
 
+#: The game id of a Daily entry whose rank was spent (:func:`spend_daily_claim`):
+#: no game has it (a game's id is 8 hex digits), so no game finishes it.
+SPENT_GAME = ""
+
+
+def spend_daily_claim(player_id: int, day: date, rules: str) -> bool:
+    """Give up the rank of the player's unfinished ranked Daily game of
+    ``day`` and ``rules``, as another game of the same deal has started:
+    that game would show every card, and the ranked one, kept aside, could
+    be played on knowing them. Return whether there was one to give up."""
+    db.session.rollback()
+    spent = db.session.execute(
+        update(DailyEntry)
+        .where(
+            DailyEntry.day == day,
+            DailyEntry.rules == rules,
+            DailyEntry.player_id == player_id,
+            DailyEntry.finished_at.is_(None),
+            DailyEntry.game_id != SPENT_GAME,
+        )
+        .values(game_id=SPENT_GAME)
+    )
+    db.session.commit()
+    return bool(cast("CursorResult[Any]", spent).rowcount)
+
+
 def daily_entry(player_id: int, day: date, rules: str) -> DailyEntry | None:
     """Return the player's Daily entry of ``day`` and ``rules``, if any."""
     return db.session.get(DailyEntry, (day, rules, player_id))

@@ -202,13 +202,23 @@ def page() -> str:
         yesterday=yesterday,
         yesterday_seeds={name: daily_seed(yesterday, name) for name in DAILY_RULES},
         past=False,
+        rank_spent=player is not None and _rank_spent(player.id, day, rules),
     )
+
+
+def _rank_spent(player_id: int, day: date, rules: str) -> bool:
+    """Whether the player's ranked game of ``day`` and ``rules`` lost its
+    rank to a second start before it ended (:func:`app.db.queries.spend_daily_claim`)."""
+    entry = queries.daily_entry(player_id, day, rules)
+    return entry is not None and entry.finished_at is None and entry.game_id == queries.SPENT_GAME
 
 
 @bp.post("/play")
 def play() -> Response | tuple[str, int]:
     """Deal today's Daily game of the posted ``rules``; ranked when the
-    player is known and has not started one of today's before."""
+    player is known and has not started one of today's before. Started
+    while the player's ranked game of it is unfinished, it spends that
+    game's rank (:func:`app.db.queries.spend_daily_claim`)."""
     refused = _unknown_rules()
     if refused is not None:
         return refused
@@ -234,6 +244,10 @@ def play() -> Response | tuple[str, int]:
         if isinstance(failure, store.Stale):
             return game.start_refused()
         raise
+    if player is not None and not claimed:
+        # Started again while the ranked game is unfinished: this one shows
+        # every card, so the ranked one, kept aside, is ranked no more.
+        queries.spend_daily_claim(player.id, day, rules)
     return redirect(url_for("game.table"), 303)
 
 

@@ -185,6 +185,7 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     visitor.start_daily()
     started = visitor.get("/daily").get_data(as_text=True)
     assert "You have started today's ranked game" in started
+    assert "starting one before the ranked game ends takes its rank away" in started
     assert "Your place:" not in started  # not on the board until it ends
     first = visitor.play_to_the_end()
     assert "This was your ranked Daily game." in first
@@ -306,6 +307,25 @@ def test_looking_at_the_cards_spends_the_rank(app, visitor):
     assert "Daily deal, unranked." in page
     with app.app_context():
         assert db.session.scalar(select(Result.ranked)) is False
+
+
+def test_the_ranked_game_put_aside_by_a_second_start_is_ranked_no_more(app, visitor):
+    # The second game shows every card, and the Hard computers answer the
+    # same to the same plays: the ranked game, resumed, could be played
+    # knowing them.
+    visitor.choose_name("Peeker Again")
+    visitor.start_daily()
+    ranked = re.search(r'name="game" value="(\w+)"', visitor.get("/game").get_data(as_text=True))
+    visitor.start_daily()
+    assert "Daily deal, unranked." in visitor.play_to_the_end()
+    assert visitor.post("/resume", game=ranked.group(1)).status_code == 303
+    page = visitor.play_to_the_end()
+    assert "Daily deal, unranked." in page and "your ranked Daily game" not in page
+    with app.app_context():
+        assert db.session.scalars(select(Result.ranked)).all() == [False, False]
+    told = visitor.get("/daily").get_data(as_text=True)
+    assert "You started today's deal again before your ranked game ended" in told
+    assert "Your place:" not in told
 
 
 def test_anonymous_daily_games_are_not_ranked(app, visitor):
