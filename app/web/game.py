@@ -425,16 +425,17 @@ DAILY_RECORDS_LATER = lazy_gettext(
 @bp.get("/record")
 def record() -> BaseResponse | tuple[str, int]:
     """Download a finished hand's record (``pisti-record/1`` JSON);
-    ``?hand=N`` (from 1) picks a hand of the match, default the current one:
-    one not over yet is a 409, one the game has not dealt (or no number) a
-    404, each with the table and why."""
+    ``?hand=N`` (from 1) picks a hand of the match, default (or empty) the
+    current one: one not over yet is a 409, one the game has not dealt (or
+    no number) a 404, each with the table and why."""
     table = store.load_table()
     if table is None:
         return _no_game()
     match = table.match
     if not table.seed_public and daily.seed_secret(match):
         return render_table(table, str(DAILY_RECORDS_LATER)), 409
-    number = _whole_number(request.args.get("hand", str(match.hand_number + 1)))
+    # ``?hand=`` with nothing after it is the current hand, as no ``hand``.
+    number = _whole_number(request.args.get("hand") or str(match.hand_number + 1))
     if number is None or not 1 <= number <= match.hand_number + 1:
         # Not a hand of this game (``?hand=abc``, 0, one not dealt yet).
         message = gettext(

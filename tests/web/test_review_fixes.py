@@ -49,6 +49,8 @@ def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
         ("0", 404, "This game has no hand “0”."),
         ("3", 404, "This game has no hand “3”."),
         ("2", 409, "can be downloaded when that hand is over"),
+        # Nothing after "hand=" is the current hand, which is not over.
+        ("", 409, "can be downloaded when that hand is over"),
     ],
 )
 def test_a_hand_the_game_has_not_played_has_no_record(client, hand, status, message):
