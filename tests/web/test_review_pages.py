@@ -88,11 +88,12 @@ def test_a_finished_game_offers_its_review_and_the_steps_show_the_players_cards(
     for fields in ({}, {"hand": ""}):
         again = player.client.post("/review/game", data={**form, **fields})
         assert again.status_code == 303 and key_of(again) == key
-    # A hand not played is told on the upload page, whose file field the
-    # player did not use: it is not marked invalid nor given the focus.
+    # A hand the game does not have is told on the upload page, whose file
+    # field the player did not use: it is not marked invalid nor given the
+    # focus.
     later = player.client.post("/review/game", data={**form, "hand": "2"})
     assert later.status_code == 400
-    assert "once it is over" in later.get_data(as_text=True)
+    assert "This game has no hand “2”." in later.get_data(as_text=True)
     assert "aria-invalid" not in later.get_data(as_text=True)
     step = player.client.get(response.headers["Location"])
     html = step.get_data(as_text=True)
@@ -477,8 +478,8 @@ def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     page = play_hand(client)
     fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
     assert client.post("/next", data=fields).status_code == 303
-    page = play_hand(client)
-    form = {"csrf_token": CSRF.search(page).group(1), "game": game.group(1)}
+    between = play_hand(client)
+    form = {"csrf_token": CSRF.search(between).group(1), "game": game.group(1)}
     # In the second hand the player deals: seat 1.
     response = client.post("/review/game", data={**form, "hand": "2"})
     assert response.status_code == 303
@@ -498,7 +499,13 @@ def test_a_later_hand_of_a_match_reviews_the_seat_the_player_had(client):
     assert key_of(uploaded) != key_of(response)
     page = client.get(uploaded.headers["Location"]).get_data(as_text=True)
     assert "Review · Classic · hand 2</span>" in page
-    # A hand not played yet cannot be reviewed.
+    # A hand not dealt yet is not a hand of the game; dealt, it cannot be
+    # reviewed before it is over.
+    response = client.post("/review/game", data={**form, "hand": "3"})
+    assert response.status_code == 400
+    assert "This game has no hand “3”." in response.get_data(as_text=True)
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', between))
+    assert client.post("/next", data=fields).status_code == 303
     response = client.post("/review/game", data={**form, "hand": "3"})
     assert response.status_code == 400
     assert "once it is over" in response.get_data(as_text=True)
