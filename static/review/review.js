@@ -14,7 +14,10 @@
   function show(done, total, ahead) {
     bar.max = total;
     bar.value = done;
-    text.textContent = text.dataset.template.replace("{done}", done).replace("{total}", total);
+    // Only a new count is put in the live region: the same words set again
+    // each second would be read out again each second.
+    const said = text.dataset.template.replace("{done}", done).replace("{total}", total);
+    if (text.textContent !== said) text.textContent = said;
     if (waiting) {
       waiting.hidden = ahead === null || ahead === undefined;
       if (!waiting.hidden) waiting.textContent = waiting.dataset.template.replace("{place}", ahead + 1);

@@ -330,3 +330,52 @@ def test_the_shown_cards_note_keeps_even_lines_on_a_phone(page: Page, live_serve
     note = page.locator(".reveal-note")
     expect(note).to_have_text(re.compile(r"^Shown: the other hands"))
     assert note.bounding_box()["y"] >= link.bounding_box()["y"] + link.bounding_box()["height"] - 1
+
+
+def test_the_progress_is_read_out_only_when_it_moves(page: Page, live_server):
+    """The progress text is a live region and the page asks for the status
+    every second: an answer that brings no new decision leaves the text as
+    it is, so a screen reader does not read "2 of 18 decisions evaluated"
+    out again every second while the Expert works."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server + "/deal/e2e-review-quiet")
+    take_deal(page)
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    answers = [2, 2, 2, 3]
+    asked: list[int] = []
+
+    def status(route):
+        done = answers[min(len(asked), len(answers) - 1)]
+        asked.append(done)
+        route.fulfill(
+            json={"status": "running", "done": done, "total": 18, "ahead": None, "busy": False}
+        )
+
+    page.route("**/status", status)
+    page.clock.install()
+    page.get_by_role("button", name="Review this game").click()
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page.locator("#review-progress")).to_be_visible()
+    page.evaluate(
+        """() => {
+          window.told = [];
+          const text = document.getElementById("review-progress-text");
+          new MutationObserver(() => window.told.push(text.textContent))
+            .observe(text, { childList: true, subtree: true, characterData: true });
+        }"""
+    )
+    # Each answer is shown before the next is asked for (real time, up to
+    # 20 s each: the page's clock only runs when told to).
+    for count in range(1, len(answers) + 1):
+        for _ in range(200):
+            if len(asked) >= count:
+                break
+            page.clock.run_for(100)
+            page.wait_for_timeout(100)
+        assert len(asked) >= count, "the page stopped asking for the status"
+    expect(page.locator("#review-progress-text")).to_have_text("3 of 18 decisions evaluated")
+    assert page.evaluate("window.told") == [
+        "2 of 18 decisions evaluated",
+        "3 of 18 decisions evaluated",
+    ]
