@@ -27,7 +27,7 @@ document.documentElement.classList.add("js");
 
 let busy = false; // a play is on its way or being shown
 let skipping = false; // the player asked for the end at once
-let byKeyboard = false; // whether the last input was a key
+let byKeyboard = false; // whether the last input was a key (or a press no pointer made)
 let queue = Promise.resolve(); // aids changes wait for the play being shown
 let saving = Promise.resolve(); // the aids change on its way: a play waits for it
 let wake = null; // ends the pause on the hand's last cards at once
@@ -475,6 +475,20 @@ window.addEventListener(
   () => {
     byKeyboard = false;
     skip();
+  },
+  true,
+);
+
+// A button or a link pressed by no pointer (a click of detail 0: the
+// keyboard's, or a screen reader's or voice control's, which send no key
+// to the page) counts as pressed from the keyboard: after a play the focus
+// stays in the hand, not on the page's body, from where a screen reader
+// would start again at the top of the page.
+window.addEventListener(
+  "click",
+  (event) => {
+    const pressed = event.target instanceof Element && event.target.closest("button, a, summary");
+    if (pressed && event.detail === 0) byKeyboard = true;
   },
   true,
 );
