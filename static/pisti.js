@@ -28,6 +28,7 @@ document.documentElement.classList.add("js");
 let busy = false; // a play is on its way or being shown
 let skipping = false; // the player asked for the end at once
 let byKeyboard = false; // whether the last input was a key (or a press no pointer made)
+let heard = null; // the live region's content when a play began: what was last read out
 let queue = Promise.resolve(); // aids changes wait for the play being shown
 let saving = Promise.resolve(); // the aids change on its way: a play waits for it
 let wake = null; // ends the pause on the hand's last cards at once
@@ -220,15 +221,24 @@ document.addEventListener(
 // Replace the page by `doc`, keeping the live region (so its new text is
 // read out: the table's log, or the hand's or the game's result, whose
 // region takes the new page's attributes, which ends a play's aria-busy)
-// and the aids panel open if it was.
+// and the aids panel open if it was. A region whose lines are those last
+// read out (an aids change, a refused play) is left as it is: a screen
+// reader would read them out again. An alert in it (the lesson's word on a
+// wrong card, tried again) is read out each time.
 function showPage(doc) {
   const body = document.adoptNode(doc.body);
   const live = document.querySelector(".live");
   const fresh = body.querySelector(".live");
   if (live && fresh) {
+    const said = heard ?? live.innerHTML;
+    heard = null;
+    const same =
+      fresh.innerHTML === live.innerHTML &&
+      fresh.innerHTML === said &&
+      !fresh.querySelector("[role=alert]");
     live.getAttributeNames().forEach((name) => live.removeAttribute(name));
     [...fresh.attributes].forEach(({ name, value }) => live.setAttribute(name, value));
-    live.replaceChildren(...fresh.childNodes);
+    if (!same) live.replaceChildren(...fresh.childNodes);
     fresh.replaceWith(live);
   }
   if (document.querySelector("details.settings[open]")) {
@@ -306,7 +316,9 @@ async function play(form, submitter) {
   const card = hand.querySelector(`button[value="${submitter?.value}"]`) || submitter;
   hand.inert = true;
   // The log is read out once, when the plays have landed, not at each step.
-  document.querySelector(".live")?.setAttribute("aria-busy", "true");
+  const live = document.querySelector(".live");
+  heard = live?.innerHTML ?? null;
+  live?.setAttribute("aria-busy", "true");
   const moving = !reducedMotion.matches && document.querySelector(".table");
   const lifted = moving ? lift(card) : null;
   let answer;

@@ -4,10 +4,20 @@ focus goes after a play, and what the live region reads out."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import DESKTOP, settled_when_ready, wait_settled
-from tests.e2e.test_table_aids import deal
+from tests.e2e.conftest import DESKTOP, play_card, settled, settled_when_ready, wait_settled
+from tests.e2e.test_table_aids import deal, set_aid
+
+#: Record each change of the live region's content that a screen reader
+#: would read out (made while the region is not marked busy), as its text.
+WATCH_THE_LIVE_REGION = """() => {
+  window.told = [];
+  const live = document.querySelector(".live");
+  new MutationObserver(() => {
+    if (live.getAttribute("aria-busy") !== "true") window.told.push(live.innerText);
+  }).observe(live, { childList: true, subtree: true, characterData: true });
+}"""
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -28,3 +38,38 @@ def test_a_card_pressed_without_a_pointer_keeps_the_focus_in_the_hand(
     expect(page.locator(".hand button")).to_have_count(3)
     expect(page.locator(".hand button").first).to_be_focused()
     context.close()
+
+
+def test_an_aids_change_does_not_read_the_log_again(page: Page, live_server):
+    """Turning an aid on updates the page in place; the log's live region,
+    whose lines are the same, is left alone, so a screen reader does not
+    read the last round out a second time."""
+    deal(page, live_server, "aids-quiet")
+    settled_when_ready(page)
+    assert play_card(page, page.locator(".hand button").first)
+    page.evaluate(WATCH_THE_LIVE_REGION)
+    set_aid(page, "Played-cards counter", True)
+    expect(page.locator(".counter")).to_be_visible()
+    assert page.evaluate("window.told") == []
+    # A play after it is read out, once.
+    assert play_card(page, page.locator(".hand button").first)
+    told = page.evaluate("window.told")
+    assert len(told) == 1 and told[0].count("You played") == 1
+
+
+def test_the_lessons_word_on_a_wrong_card_is_read_out_each_time(page: Page, live_server):
+    """A wrong card at Aunt Hayriye's lesson, tried twice: her word on it
+    (an alert in the live region) is read out both times, though the page
+    is the same."""
+    page.goto(f"{live_server}/story/lesson")
+    settled_when_ready(page)
+    # Her first question: the 7 of hearts takes the 7 of clubs.
+    assert play_card(page, page.get_by_role("button", name="7 of hearts"))
+    expect(page.get_by_role("heading", name="A pişti")).to_be_visible()
+    page.evaluate(WATCH_THE_LIVE_REGION)
+    for tries in (1, 2):
+        before = settled(page)
+        page.get_by_role("button", name="Jack of clubs").click()
+        wait_settled(page, before)
+        told = page.evaluate("window.told")
+        assert len(told) == tries and "no pişti" in told[-1], told
