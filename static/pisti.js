@@ -369,12 +369,12 @@ async function play(form, submitter) {
   // Keyboard players go on from the first card; at the end of a hand or of
   // the game, from its result's heading (read out, and a second Enter
   // there does not leave the score unseen). After a click or a tap no card
-  // is focused, so none looks selected.
+  // is focused, so none looks selected; the result's heading is (it shows
+  // no ring), so a screen reader's user on a touch screen hears who won.
+  const first = document.querySelector(".hand button");
   const next =
-    document.querySelector(".hand button") ||
-    document.querySelector("main h1[tabindex]") ||
-    document.querySelector("main .button");
-  if (byKeyboard && next) next.focus();
+    first || document.querySelector("main h1[tabindex]") || document.querySelector("main .button");
+  if (next && (byKeyboard || (!first && next.matches("h1")))) next.focus();
 }
 
 async function saveAids(form, data, field) {

@@ -57,6 +57,31 @@ def test_an_aids_change_does_not_read_the_log_again(page: Page, live_server):
     assert len(told) == 1 and told[0].count("You played") == 1
 
 
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_end_of_a_hand_reads_out_its_last_plays(browser: Browser, live_server, motion):
+    """The hand's last card played with a click or a tap: the result's
+    heading takes the focus (a screen reader reads who won) and the live
+    region reads out the result and the hand's last plays - the
+    computer's last card, which the table's log never read out - once."""
+    context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
+    page = context.new_page()
+    deal(page, live_server, f"last-plays-{motion}")
+    settled_when_ready(page)
+    for _ in range(23):  # all but your last card of the hand
+        assert play_card(page, page.locator(".hand button").first)
+    page.evaluate(WATCH_THE_LIVE_REGION)
+    before = settled(page)
+    page.locator(".hand button").first.click()
+    wait_settled(page, before)
+    expect(page.locator(".verdict")).to_be_focused()
+    told = page.evaluate("window.told")
+    assert len(told) == 1, told
+    assert "points to" in told[0]
+    assert "The last plays" in told[0] and "The computer played" in told[0]
+    assert page.locator(".verdict:focus-visible").count() == 0
+    context.close()
+
+
 def test_the_lessons_word_on_a_wrong_card_is_read_out_each_time(page: Page, live_server):
     """A wrong card at Aunt Hayriye's lesson, tried twice: her word on it
     (an alert in the live region) is read out both times, though the page
