@@ -1064,3 +1064,32 @@ def test_a_review_no_longer_kept_says_so(client, language, words):
         page = html.unescape(response.get_data(as_text=True))
         assert words in page, path
         assert "Download record" in page or "Kaydı indir" in page
+
+
+def read_out(page: str, seat: str) -> str:
+    """What a screen reader reads of a step page's seat (``you``, a role,
+    or ``pile-place``): the cards' names, which the faces (hidden from it)
+    show."""
+    part = re.search(
+        rf'<div class="review-seat {seat}[ "].*?<div class="review-cards">(.*?)</div>', page, re.S
+    )
+    assert part, seat
+    return "".join(re.findall(r'<span class="visually-hidden">(.*?)</span>', part.group(1)))
+
+
+def test_a_steps_cards_are_read_apart_with_their_marks(client):
+    """The hand under review is read as a list, its card played and the
+    best one named as the rings round them show them ("7 of hearts (your
+    card), King of diamonds, 4 of spades (best)"), not as names run
+    together; so are the hidden cards shown on request."""
+    record = finished_record()
+    key = key_of(upload(client, json.dumps(record).encode()))
+    first = decisions(load_record(json.dumps(record)), 0)[0]
+    shown = client.get(f"/review/{key}/1?reveal=1").get_data(as_text=True)
+    hand = read_out(shown, "you")
+    names = [card_name(card) for card in first.observation.hand]
+    assert hand.split(", ")[0].startswith(names[0])
+    assert len(hand.split(", ")) == len(names), hand
+    assert f"{card_name(first.played)} (played)" in hand
+    other = read_out(shown, "opponent")
+    assert other == ", ".join(card_name(card) for card in first.state.hands[1]), other
