@@ -262,9 +262,12 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
     taken_by = f' data-taken-by="{taken["position"]}"' if taken else ""
     seen = ""
     if obs.seen_face_down:
+        # Read apart: "Ace of clubs, Jack of diamonds, 3 of clubs".
+        last_seen = len(obs.seen_face_down) - 1
         shown = "".join(
-            f'{face(card, "tiny")}<span class="visually-hidden">{escape(card_name(card))}</span>'
-            for card in obs.seen_face_down
+            f'{face(card, "tiny")}<span class="visually-hidden">{escape(card_name(card))}'
+            f"{', ' if index < last_seen else ''}</span>"
+            for index, card in enumerate(obs.seen_face_down)
         )
         said = _("Your side took the face-down cards; only your side sees them:")
         # Short on the table (a phone has no room for the sentence), whole

@@ -98,3 +98,18 @@ def test_the_lessons_word_on_a_wrong_card_is_read_out_each_time(page: Page, live
         wait_settled(page, before)
         told = page.evaluate("window.told")
         assert len(told) == tries and "no pişti" in told[-1], told
+
+
+def test_the_face_down_cards_your_side_took_are_read_apart(page: Page, live_server):
+    """The face-down centre cards your side has taken, shown beside the
+    pile, are read as a list ("Ace of clubs, Jack of diamonds, 3 of
+    clubs"), not as names run together."""
+    deal(page, live_server, "abc", "partners")
+    settled_when_ready(page)
+    for _ in range(2):  # North takes the centre's face-down cards
+        assert play_card(page, page.locator(".hand button").first)
+    names = page.locator(".seen-cards .visually-hidden").all_text_contents()
+    assert len(names) == 3
+    read = "".join(names)  # the faces are hidden from a screen reader
+    assert read == ", ".join(name.rstrip(", ") for name in names), read
+    assert " of " in names[0]
