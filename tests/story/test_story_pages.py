@@ -59,7 +59,10 @@ def test_the_path_shows_the_cast_in_order_with_the_lesson_first(client):
     response = client.get("/story")
     assert response.status_code == 200
     page = text(response)
-    places = re.findall(r"<h2>\s*([^<]+?)\s*<span class=\"tag", response.get_data(as_text=True))
+    places = re.findall(
+        r"<h2>\s*([^<]+?)\s*<span class=\"visually-hidden\">,</span>\s*<span class=\"tag",
+        response.get_data(as_text=True),
+    )
     assert places == [str(member.name) for member in CAST]
     assert "Start the lesson" in page and "Skip the lesson" in page
     assert "To go on: win a match to 51 against Aunt Hayriye." in page
@@ -511,3 +514,16 @@ def test_only_a_match_started_from_the_story_counts(app, monkeypatch, seed_publi
         table = Table.start(CLASSIC, "story-deal", ["hayriye"], seed_public=seed_public, target=51)
         story.record_result(table)
         assert story.beaten() == beaten
+
+
+def test_the_paths_headings_read_each_players_state_apart(client):
+    """A player's heading on the path is read "Cousin Sevim, locked" (a
+    comma for a screen reader, as the table's seats have), not "Cousin
+    Sevim locked", the tag run into the name."""
+    page = client.get("/story").get_data(as_text=True)
+    headings = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", heading)).strip()
+        for heading in re.findall(r"<h2>(.*?)</h2>", page, re.S)
+    ]
+    assert f"{CAST[0].name}, next" in headings
+    assert f"{CAST[1].name}, locked" in headings
