@@ -42,6 +42,12 @@ UrlFor = Callable[..., str]
 CsrfToken = Callable[[], str]
 
 
+#: Before each of a side's chips, for a screen reader: a comma, so that
+#: "You, 26 cards, 2 piştis, 43 points" is read with pauses, not as one
+#: run of figures ("You 26 cards 2 piştis 43 points").
+PAUSE = '<span class="visually-hidden">, </span>'
+
+
 def scoreboard(v: Mapping[str, Any]) -> Markup:
     """The score so far, a line per side (``data-region="score"``)."""
     target = v["match"].target
@@ -60,7 +66,7 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
         total = (
             f'<span class="chip total"><span aria-hidden="true">'
             f"{_('%(points)s / %(target)s pts', points=side['total'], target=target)}</span>"
-            f'<span class="visually-hidden">'
+            f'<span class="visually-hidden">, '
             f"{_('%(points)s of %(target)s points', points=side['total'], target=target)}"
             f"</span></span>"
             if target
@@ -68,12 +74,12 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
         )
         parts.append(
             f'\n  <li class="side side-{index}"><span class="who">{escape(side["name"])}</span>\n'
-            f'    <span class="chip">'
+            f'    <span class="chip">{PAUSE}'
             f"{ngettext('%(num)s card', '%(num)s cards', side['captured'])}</span>\n"
-            f'    <span class="chip">'
+            f'    <span class="chip">{PAUSE}'
             f"{_bound(ngettext('%(num)s pişti', '%(num)s piştis', side['pisti']))}{jacks}</span>\n"
             f'    <span class="chip points" title="'
-            f'{_("Card points and piştis so far in this hand")}">'
+            f'{_("Card points and piştis so far in this hand")}">{PAUSE}'
             f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
             f"    {total}{_unseen_chip(unseen[index], to_come=last == index and not any(unseen))}"
             "\n  </li>\n  "
@@ -108,7 +114,7 @@ def _unseen_chip(count: int, to_come: bool = False) -> str:
         return ""
     title = _("Taken face down: their points count when the hand is scored")
     return (
-        f'<span class="chip unseen" title="{title}">'
+        f'<span class="chip unseen" title="{title}">{PAUSE}'
         f"{ngettext('%(num)s of them face down', '%(num)s of them face down', count)}</span>\n    "
     )
 

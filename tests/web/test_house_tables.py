@@ -28,7 +28,7 @@ TABLES = {
 }
 SIDE = re.compile(
     r'<li class="side side-(\d)"><span class="who">([^<]+)</span>\s*'
-    r'<span class="chip">(\d+) cards?</span>'
+    r'<span class="chip"><span class="visually-hidden">, </span>(\d+) cards?</span>'
 )
 
 

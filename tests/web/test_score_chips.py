@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
-from app.web.regions import scoreboard
+from app.web.regions import PAUSE, scoreboard
 
 
 def side(name: str, pisti: int, jack: int) -> dict:
@@ -29,8 +29,39 @@ def test_a_chips_numbers_stay_with_their_words(app):
         jack, rest = words.split(" ", 1)
         assert f'<span class="nowrap">1 {jack}</span> {rest}' in html, language
         pistis = "piştis" if language == "en" else "pişti"
-        assert f'<span class="chip"><span class="nowrap">2 {pistis}</span> · ' in html, language
+        chip = f'<span class="chip">{PAUSE}<span class="nowrap">2 {pistis}</span> · '
+        assert chip in html, language
         # The words as they read: plain spaces, nothing between them.
-        text = re.sub(r"<[^>]+>", "", html)
+        text = re.sub(r"<[^>]+>", "", html.replace(PAUSE, ""))
         assert f"2 {pistis} · 1 {words}" in text, language
         assert "\u00a0" not in html
+
+
+def read_out(html: str) -> str:
+    """What a screen reader reads of markup: its text without the parts
+    hidden from it (``aria-hidden``), its spaces collapsed (and none kept
+    before a comma, which a screen reader does not read)."""
+    shown = re.sub(r'<span[^>]*aria-hidden="true">.*?</span>', "", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", shown)).replace(" ,", ",").strip()
+
+
+def test_a_sides_counts_are_read_apart(app):
+    """A side's line is read with a pause between its counts ("You, 26
+    cards, 2 piştis · 1 Jack pişti, 43 points, 100 of 101 points"), not as
+    one run of figures ("You 26 cards 2 piştis 43 points 100 of 101
+    points"), in both languages."""
+    view = {
+        "match": SimpleNamespace(target=101),
+        "running": [43, 12],
+        "unseen_taken": [3, 0],
+        "sides": [side("You", 2, 1), side("Computer", 1, 0)],
+    }
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        lines = re.findall(r"<li.*?</li>", str(scoreboard(view)), re.S)
+    assert [read_out(line) for line in lines] == [
+        "You, 26 cards, 2 piştis · 1 Jack pişti, 43 points, 100 of 101 points, 3 of them face down",
+        "Computer, 26 cards, 1 pişti, 12 points, 100 of 101 points",
+    ]
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        lines = re.findall(r"<li.*?</li>", str(scoreboard(view)), re.S)
+    assert read_out(lines[1]).startswith("Computer, 26 kart, 1 pişti, 12 puan, ")

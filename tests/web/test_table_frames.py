@@ -12,7 +12,9 @@ from tests.conftest import leading
 
 FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</template>', re.S)
 FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
-POINTS = re.compile(r'<span class="chip points"[^>]*>(\d+) points?</span>')
+POINTS = re.compile(
+    r'<span class="chip points"[^>]*><span class="visually-hidden">, </span>(\d+) points?</span>'
+)
 #: What the page's script sends with a play (and asks for the page with).
 ASK = {"Pisti-Frames": "1"}
 
