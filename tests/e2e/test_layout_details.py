@@ -206,6 +206,25 @@ def test_the_focus_ring_stands_out_from_what_is_behind_it(browser: Browser, live
         context.close()
 
 
+@pytest.mark.parametrize("address", ["/daily", "/me", "/leaderboard"])
+def test_every_link_has_the_sites_focus_ring(browser: Browser, live_server, address):
+    """A link reached by the keyboard gets the site's 3 px ring, in the bar
+    (the brand) and on the page (the links at a page's foot drew the
+    browser's own thin ring)."""
+    context = browser.new_context(viewport=SIZES["390x844"])
+    page = context.new_page()
+    page.goto(live_server + address)
+    links = page.locator(".bar a:visible, main a:visible")
+    assert links.count() >= 2
+    for link in links.all():
+        link.focus()
+        width, style = link.evaluate(
+            "e => [getComputedStyle(e).outlineWidth, getComputedStyle(e).outlineStyle]"
+        )
+        assert (width, style) == ("3px", "solid"), link.inner_text()
+    context.close()
+
+
 def _assert_rings_stand_out(page: Page, scheme: str, targets: dict) -> None:
     for name, target in targets.items():
         target.focus()
