@@ -128,6 +128,14 @@ def _starting(part: str) -> Iterator[None]:
                 "; a newer version of Pişti has upgraded this database: run that "
                 "version, or restore the backup taken before the upgrade"
             )
+        elif isinstance(error, SQLAlchemyError) and "permission denied for schema" in str(error):
+            # PostgreSQL 15 and later let only the database's owner make
+            # tables in its public schema.
+            hint = (
+                "; the user in FLASK_DATABASE_URL makes the tables, so it must own the "
+                "database (createdb --owner pisti pisti, or ALTER DATABASE pisti OWNER TO "
+                "pisti)"
+            )
         elif isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             hint = (
                 "; it must be writable by the user the server runs as "

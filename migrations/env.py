@@ -1,19 +1,24 @@
 """Alembic's environment: the app's engine and models (Flask-Migrate).
 
 Online upgrades on PostgreSQL first take a transaction-wide advisory lock,
-so replicas starting together run the migrations one after the other; the
-second finds the schema up to date, and the revision each found is kept
-for its start-up log (``app.db.FOUND``).
+on an SQLite file its file lock (``app.db.migration_lock``), so replicas
+starting together, or a server starting while ``flask --app app db
+upgrade`` runs, run the migrations one after the other; the second finds
+the schema up to date, and the revision each found is kept for its
+start-up log (``app.db.FOUND``).
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 from alembic import context
 from flask import current_app
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from app.db import (
     FOUND,
+    migration_lock,
     models,  # noqa: F401 (registers the tables on the metadata)
 )
 
@@ -36,9 +41,18 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+def _sqlite_turn(connection: Connection) -> AbstractContextManager[None]:
+    """The SQLite file's migration lock (none for PostgreSQL, whose lock is
+    taken in the transaction, nor for a database in memory)."""
+    database = connection.engine.url.database
+    if connection.dialect.name != "sqlite" or not database or database == ":memory:":
+        return nullcontext()
+    return migration_lock(database)
+
+
 def run_migrations_online() -> None:
     """Run the migrations on the app's database, in one transaction."""
-    with db.engine.connect() as connection:
+    with db.engine.connect() as connection, _sqlite_turn(connection):
         context.configure(
             connection=connection, target_metadata=target_metadata, render_as_batch=True
         )

@@ -18,7 +18,9 @@ import fcntl
 import logging
 import os
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +109,7 @@ def init_db(app: Flask) -> None:
             raise FileNotFoundError(
                 errno.ENOENT, "the SQLite database's folder does not exist", str(file.parent)
             )
-        with open(f"{database}.migrate-lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with migration_lock(database):
             if not file.exists():
                 # Players' names and results: for the server's user only, as
                 # the sessions and the secret key are. Made empty (an empty
@@ -117,6 +118,33 @@ def init_db(app: Flask) -> None:
                 # file made by its owner keeps the mode the owner gave it.
                 os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
             app.extensions[SCHEMA] = _upgrade()
+
+
+#: The SQLite files whose migration lock this thread holds
+#: (:func:`migration_lock`).
+_held = threading.local()
+
+
+@contextmanager
+def migration_lock(database: str) -> Iterator[None]:
+    """Take turns with every other process migrating the SQLite file
+    ``database``, on the file lock ``<database>.migrate-lock``, as
+    PostgreSQL's replicas do on an advisory lock (``migrations/env.py``):
+    two servers starting at once, or a server and ``flask --app app db
+    upgrade``. Re-entrant in one thread: the start-up's upgrade takes it
+    around the migrations' environment, which takes it for the ``db``
+    commands."""
+    held: set[str] = _held.__dict__.setdefault("databases", set())
+    if database in held:
+        yield
+        return
+    with open(f"{database}.migrate-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        held.add(database)
+        try:
+            yield
+        finally:
+            held.discard(database)
 
 
 def _schema_command() -> bool:
@@ -138,6 +166,8 @@ def _upgrade() -> tuple[str | None, str | None]:
             version does not have (a newer release upgraded it); the
             engine's pooled connections are closed first, as the app will
             not start.
+        sqlalchemy.exc.SQLAlchemyError: a migration failed (a user that
+            may not make tables); the pooled connections are closed too.
     """
     before = _revision()
     if _schema_command():
@@ -150,7 +180,13 @@ def _upgrade() -> tuple[str | None, str | None]:
         except CommandError:
             db.engine.dispose()
             raise
-    flask_migrate.upgrade(directory=str(MIGRATIONS))
+    try:
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+    except Exception:
+        # The app will not start (a user that may not make tables, say):
+        # its pooled connections are closed, not left to the collector.
+        db.engine.dispose()
+        raise
     # Another replica may have upgraded while this one waited for the lock.
     before = current_app.extensions.pop(FOUND, before)
     return before, _revision()

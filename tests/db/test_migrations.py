@@ -3,12 +3,16 @@ the migrations again (at every start, or by hand) keeps the data."""
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import os
 import sqlite3
 import subprocess
 import sys
+import threading
+import uuid
 
+import flask_migrate
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -77,6 +81,39 @@ def test_a_database_a_newer_version_upgraded_stops_start_up_saying_so(app, datab
         assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == "0099_future"
         db.session.execute(text("UPDATE alembic_version SET version_num = :head"), {"head": HEAD})
         db.session.commit()
+
+
+def test_a_postgresql_user_that_may_not_make_tables_is_told_to_own_the_database(postgres, tmp_path):
+    """PostgreSQL 15 and later let only a database's owner make tables in
+    its public schema: a database made by another role (without
+    ``createdb --owner``) stops start-up with what to do about it."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    role = f"r_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(
+        make_url(postgres.url()).set(drivername="postgresql").render_as_string(hide_password=False),
+        autocommit=True,
+    ) as admin:
+        admin.execute(f'CREATE ROLE "{role}" LOGIN')
+    postgres.create_database(name)  # owned by the cluster's own user, not the app's
+    url = make_url(postgres.url(name)).set(username=role).render_as_string(hide_password=False)
+    settings = {
+        "TESTING": True,
+        "SECRET_KEY": "db-tests-secret",
+        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+        "DATABASE_URL": url,
+    }
+    with pytest.raises(StartupError) as raised:
+        create_app(settings)
+    message = str(raised.value)
+    del raised
+    gc.collect()
+    assert message == (
+        "the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: permission "
+        "denied for schema public; the user in FLASK_DATABASE_URL makes the tables, so it must "
+        "own the database (createdb --owner pisti pisti, or ALTER DATABASE pisti OWNER TO pisti)"
+    )
 
 
 def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
@@ -174,3 +211,38 @@ def test_of_two_servers_starting_at_once_one_says_it_upgraded(database_url, tmp_
     ]
     found = sorted(start.communicate(timeout=120)[0].strip() for start in starts)
     assert found == [f"('{HEAD}', '{HEAD}')", f"(None, '{HEAD}')"]
+
+
+def test_the_db_commands_migrate_an_sqlite_file_in_turn_with_a_starting_server(tmp_path):
+    """``flask --app app db upgrade`` (or ``downgrade``) migrates an SQLite
+    file under the lock a starting server holds while it migrates, so a
+    server started meanwhile does not run the same migrations at the same
+    time (SQLite's DDL is not transactional under Alembic)."""
+    path = tmp_path / "pisti.db"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "db-tests-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "DATABASE_URL": f"sqlite:///{path}",
+        }
+    )
+    done = threading.Event()
+
+    def downgrade() -> None:
+        with app.app_context():
+            flask_migrate.downgrade(directory=str(MIGRATIONS), revision="base")
+        done.set()
+
+    # As a server starting on the same file holds it while it migrates.
+    with open(f"{path}.migrate-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        worker = threading.Thread(target=downgrade)
+        worker.start()
+        assert not done.wait(1.5)  # waiting its turn
+    worker.join(timeout=60)
+    assert done.is_set()
+    with app.app_context():
+        with db.engine.connect() as connection:
+            assert MigrationContext.configure(connection).get_current_revision() is None
+        db.engine.dispose()
