@@ -27,6 +27,7 @@ from .engine import (
     read_record,
     replay_summary,
 )
+from .sessions import redis_refusal
 
 
 @click.command("replay")
@@ -139,8 +140,9 @@ def review_worker_command(burst: bool) -> None:
 
     Run as many workers as the cores the reviews may take. Without a
     review queue (FLASK_SESSION_BACKEND=redis or FLASK_REVIEW_QUEUE=true,
-    and FLASK_REDIS_URL), or when its Redis does not answer, prints one
-    line and exits with status 2 (a process manager may start it again).
+    and FLASK_REDIS_URL), or when its Redis does not answer or refuses it
+    (a wrong password, say), prints one line and exits with status 2 (a
+    process manager may start it again).
     """
     app: Flask = cast(Any, current_app)._get_current_object()
     if not jobs.uses_queue(app):
@@ -160,7 +162,12 @@ def review_worker_command(burst: bool) -> None:
     )
     try:
         jobs.work(app, burst=burst)
-    except redis.ConnectionError as error:
+    except redis.RedisError as error:
+        refused = redis_refusal(error, app.config["REDIS_URL"])
+        if refused is not None:
+            _fail(f"the review queue's {refused}")
+        if not isinstance(error, (redis.ConnectionError, redis.TimeoutError)):
+            raise
         _fail(f"the review queue's Redis (FLASK_REDIS_URL) does not answer: {error}")
 
 

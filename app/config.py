@@ -285,8 +285,13 @@ def _check(config: Config) -> list[str]:
     backend = config["SESSION_BACKEND"]
     if backend not in ("filesystem", "redis"):
         bad("SESSION_BACKEND", "must be filesystem or redis")
-    if not isinstance(config["SESSION_FILE_DIR"], (str, type(None))):
-        bad("SESSION_FILE_DIR", "must be a folder path")
+    # An empty one (a compose file's ${VARIABLE} left unset) is refused, as
+    # an empty FLASK_DATABASE_URL is, rather than read as the default.
+    if (
+        not isinstance(config["SESSION_FILE_DIR"], (str, type(None)))
+        or config["SESSION_FILE_DIR"] == ""
+    ):
+        bad("SESSION_FILE_DIR", "must be a folder path (unset: the instance folder's sessions)")
     url = config["REDIS_URL"]
     if url is None:
         if backend == "redis":

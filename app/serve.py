@@ -46,7 +46,7 @@ from . import create_app, jobs, searches
 from .config import hide_password
 from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
-from .sessions import FileSessions
+from .sessions import FileSessions, redis_client, redis_refusal
 from .web.security import HEADERS
 
 if TYPE_CHECKING:
@@ -227,6 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds a request may take to arrive whole",
     )
     args = parser.parse_args(argv)
+    refused = _refuse_container_port(args.listen)
+    if refused is not None:
+        return _fail(refused)
     host, _, port = args.listen.rpartition(":")
     if not host or not (port.isascii() and port.isdigit() and int(port) <= MAX_PORT):
         parser.error(
@@ -258,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
             server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
         except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
             return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
-        _warn_if_redis_is_down(app)
+        refused = _check_redis(app)
+        if refused is not None:
+            server.close()
+            return _fail(refused)
         # The summary of the setup, like "serving on", is logged whatever
         # FLASK_LOG_LEVEL says: it is what a self-hoster reads first.
         _describe_setup(app, waitress_log)
@@ -276,6 +282,24 @@ def main(argv: list[str] | None = None) -> int:
     stopped_by = _STOPPED_BY[-1] if _STOPPED_BY else "request"
     waitress_log.info("stopped on %s%s", stopped_by, "" if serving else " while starting")
     return 0
+
+
+def _refuse_container_port(listen: str) -> str | None:
+    """Return the error to stop with when ``listen`` is the container's
+    ``0.0.0.0:$PORT`` (its ``CMD``) and ``PORT`` is no port the container
+    can be reached on: not a number from 1 to :data:`MAX_PORT` (0 would
+    pick one at random, which neither ``docker run -p`` nor the health
+    check can know). Named as the variable the self-hoster set, not as
+    ``--listen``, which they never typed; else ``None``."""
+    given = os.environ.get("PORT")
+    if given is None or listen != f"0.0.0.0:{given}":
+        return None
+    if given.isascii() and given.isdigit() and 1 <= int(given) <= MAX_PORT:
+        return None
+    return (
+        f"PORT: the port the container serves on must be a number from 1 to {MAX_PORT}, "
+        f"not {given!r}"
+    )
 
 
 def _refuse_debug() -> str | None:
@@ -306,21 +330,31 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _warn_if_redis_is_down(app: Flask) -> None:
-    """Log a warning when the session store is Redis and it does not answer
-    now; the server starts all the same (Redis may still be coming up), and
-    pages that need it answer 503 until it does."""
+def _check_redis(app: Flask) -> str | None:
+    """Ask the Redis of ``FLASK_REDIS_URL``, when the sessions or the review
+    queue are kept there, for a ``PING``. When it does not answer, log a
+    warning; the server starts all the same (Redis may still be coming up),
+    and pages that need it answer 503 until it does. Return the error to
+    stop with when Redis answered and refused this server (a wrong or
+    missing password, a database number it does not have:
+    :func:`redis_refusal`), which no wait mends; else ``None``."""
     client = getattr(app.session_interface, "client", None)
     if not isinstance(client, redis.Redis):
-        return
+        if not jobs.uses_queue(app):
+            return None
+        client = redis_client(app.config["REDIS_URL"])
     try:
         client.ping()
     except redis.RedisError as error:
+        refused = redis_refusal(error, app.config["REDIS_URL"])
+        if refused is not None:
+            return f"the app cannot start: {refused}"
         app.logger.warning(
             "Redis at FLASK_REDIS_URL does not answer (%s); pages that need it answer 503 "
             "until it does",
             first_line(error),
         )
+    return None
 
 
 def _describe_setup(app: Flask, log: logging.Logger) -> None:

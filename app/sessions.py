@@ -60,9 +60,11 @@ from flask_session.cachelib import CacheLibSessionInterface
 from flask_session.defaults import Defaults
 from flask_session.redis import RedisSessionInterface
 from redis.backoff import NoBackoff
+from redis.connection import parse_url
 from redis.retry import Retry
 from werkzeug.exceptions import HTTPException
 
+from .config import hide_password
 from .web.errors import (
     StoreNotReached,
     StoreUnavailable,
@@ -886,6 +888,36 @@ def redis_client(url: str) -> redis.Redis:
         # restarted; more would only delay the 503 of a real outage.
         retry=Retry(NoBackoff(), 1),
     )
+
+
+def redis_refusal(error: redis.RedisError, url: str) -> str | None:
+    """What is wrong with ``FLASK_REDIS_URL`` (``url``) when Redis answered
+    and refused this server, in words that say what to change: a password
+    it wants or does not take, a database number it does not have. ``None``
+    when it did not answer (a refused connection, no such host, a timeout,
+    its data still loading): a Redis that may still be coming up.
+
+    A refusal never mends itself: the server and the review worker stop at
+    start-up with it, rather than answer 503 until someone reads the log.
+    """
+    if not isinstance(error, (redis.AuthenticationError, redis.ResponseError)):
+        return None  # a ConnectionError (BusyLoadingError too) or a TimeoutError
+    reason = " ".join(str(error).split()).rstrip(".")
+    if isinstance(error, redis.AuthenticationError):
+        if parse_url(url).get("password") is None:
+            # Its own words ("HELLO must be called with the client already
+            # authenticated...", with RESP3) say no more than this.
+            what, reason = "it asks for a password, and the URL gives none", ""
+        else:
+            what = "it does not take the user name and password the URL gives"
+        fix = "put Redis's password (its requirepass) in the URL: redis://:password@host:6379/0"
+    elif "DB index" in reason:
+        what = "it has no database of the number the URL ends with"
+        fix = "Redis has 0 to 15 unless its `databases` setting says more"
+    else:
+        what, fix = "it refuses this server", "it must let the app read and write keys"
+    said = f" ({reason})" if reason else ""
+    return f"Redis at FLASK_REDIS_URL ({hide_password(url)}) cannot be used: {what}{said}; {fix}"
 
 
 def init_sessions(app: Flask) -> redis.Redis | None:

@@ -15,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import redis
 import requests
 from flask import Flask
 
@@ -285,6 +286,15 @@ def test_broken_values_stop_start_up(monkeypatch, tmp_path, env, message):
     assert message in str(raised.value)
 
 
+def test_an_empty_session_folder_is_refused_not_read_as_the_default(monkeypatch):
+    monkeypatch.setenv("FLASK_SESSION_FILE_DIR", "")
+    with pytest.raises(ConfigError) as raised:
+        create_app({"SECRET_KEY": "0123456789abcdef"})
+    assert "FLASK_SESSION_FILE_DIR: must be a folder path (unset: the instance folder's " in str(
+        raised.value
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "value", "shown"),
     [
@@ -515,6 +525,25 @@ def test_a_port_taken_or_out_of_range_is_refused_in_one_line(tmp_path):
     assert "Traceback" not in done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("port", ["abc", "", "0", "99999", "8000 "])
+def test_a_container_port_that_is_no_port_is_named_as_port(tmp_path, port):
+    """The container serves on 0.0.0.0:$PORT (its CMD): a PORT that is no
+    port is said as the variable the self-hoster set, in one line, not as
+    argparse's usage and an --listen they never typed; 0 is refused too (a
+    port picked at random: neither -p nor the health check could find it)."""
+    env = {
+        "PORT": port,
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+    }
+    done = start_server(tmp_path, env, "--listen", f"0.0.0.0:{port}")
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"Error: PORT: the port the container serves on must be a number from 1 to 65535, "
+        f"not {port!r}\n"
+    )
+
+
 def test_the_flask_commands_say_a_configuration_error_without_a_traceback(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
@@ -536,6 +565,86 @@ def test_a_redis_that_does_not_answer_at_start_up_is_logged_and_the_server_start
     assert "Redis at FLASK_REDIS_URL does not answer" in log
     assert "Connection refused" in log
     assert "Traceback" not in log
+
+
+@pytest.mark.parametrize(
+    ("password", "url_ending", "said"),
+    [
+        (
+            "the-right-one",
+            "127.0.0.1:{port}/0",
+            "it asks for a password, and the URL gives none; put Redis's password (its "
+            "requirepass) in the URL: redis://:password@host:6379/0",
+        ),
+        (
+            "the-right-one",
+            ":a-wrong-one@127.0.0.1:{port}/0",
+            "it does not take the user name and password the URL gives (",
+        ),
+        (
+            None,
+            "127.0.0.1:{port}/99",
+            "it has no database of the number the URL ends with (DB index is out of range); "
+            "Redis has 0 to 15",
+        ),
+    ],
+    ids=["no password", "a wrong password", "no such database"],
+)
+@pytest.mark.parametrize("command", ["serve", "review-worker"])
+def test_a_redis_that_refuses_the_server_stops_start_up_in_one_line(
+    tmp_path, redis_server, password, url_ending, said, command
+):
+    """A Redis that answers and refuses (a password missing or wrong, a
+    database it does not have) will not mend by waiting, as one still
+    coming up does: the server and the review worker stop, naming
+    FLASK_REDIS_URL, rather than answer 503 (and /healthz 200) for ever."""
+    if password:
+        redis.Redis.from_url(redis_server.url).config_set("requirepass", password)
+    url = "redis://" + url_ending.format(port=redis_server.port)
+    env = {
+        "FLASK_SESSION_BACKEND": "redis",
+        "FLASK_REDIS_URL": url,
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+    }
+    if command == "serve":
+        done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
+        assert done.returncode == 1
+        start = "Error: the app cannot start: Redis at FLASK_REDIS_URL ("
+    else:
+        done = subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"],
+            cwd=ROOT,
+            env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2
+        start = "the review queue's Redis at FLASK_REDIS_URL ("
+    assert done.stderr.startswith(start + hide_password(url) + ") cannot be used: " + said), (
+        done.stderr
+    )
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "a-wrong-one" not in done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_review_queue_s_redis_that_refuses_the_server_stops_it_too(tmp_path, redis_server):
+    """With the sessions on disk and the reviews on the queue
+    (FLASK_REVIEW_QUEUE=true), the queue's Redis is asked too."""
+    url = f"redis://127.0.0.1:{redis_server.port}/99"
+    env = {
+        "FLASK_REVIEW_QUEUE": "true",
+        "FLASK_REDIS_URL": url,
+        "FLASK_DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
+        "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+    }
+    done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        f"Error: the app cannot start: Redis at FLASK_REDIS_URL ({url}) cannot be used: it has "
+        "no database"
+    ), done.stderr
 
 
 def test_the_server_says_at_start_up_what_it_keeps_where(serve, tmp_path):
