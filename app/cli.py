@@ -58,6 +58,8 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+#: The longest seed (``app.engine.shuffle.SEED_PATTERN``).
+SEED_LENGTH = 64
 #: With ``--worlds`` alone, a move's search stops at this time even short of
 #: its worlds, in milliseconds.
 WORLDS_TIME_LIMIT_MS = 10_000.0
@@ -117,9 +119,19 @@ def arena_command(
     confidence interval, the win/draw/loss rate and each level's decision
     time."""
     try:
-        check_seed(f"{seed}-0")
+        check_seed(seed)
+    except InvalidSeed as exc:
+        _fail(f"--seed: {exc}")
+    last = f"-{deals - 1}"
+    if len(seed) + len(last) > SEED_LENGTH:
+        # The deals are seeded SEED-0 .. SEED-<deals - 1>: each must be a seed.
+        _fail(
+            f"--seed: at most {SEED_LENGTH - len(last)} characters with --deals {deals} (the "
+            f"deals are seeded SEED-0 to SEED{last}, each at most {SEED_LENGTH}), not {len(seed)}"
+        )
+    try:
         parse_rules_text(rules_text)
-    except (InvalidSeed, InvalidRules) as exc:
+    except InvalidRules as exc:
         _fail(str(exc))
     if budget_ms is not None and not 1 <= budget_ms <= MAX_BUDGET_MS:
         # FloatRange lets "nan" through (every comparison with it is false).

@@ -132,3 +132,31 @@ def test_arena_plays_a_bot_given_by_name_over_processes():
     easy = run_arena("easy", "hard", 4, "ci", "classic", 1)
     assert extra.differences == easy.differences
     assert len(extra.times["random"]) == len(easy.times["easy"]) == 4 * 2 * 24
+
+
+@pytest.mark.parametrize(
+    ("seed", "said"),
+    [
+        ("", "--seed: a seed is 1 to 64 letters, digits, '-' or '_'\n"),
+        ("a/b", "--seed: a seed is 1 to 64 letters, digits, '-' or '_'\n"),
+        # The deals are seeded SEED-0 .. SEED-11: the last one, 65 characters,
+        # would be no seed, and stopped the command with a traceback.
+        (
+            "x" * 62,
+            "--seed: at most 61 characters with --deals 12 (the deals are seeded SEED-0 to "
+            "SEED-11, each at most 64), not 62\n",
+        ),
+    ],
+    ids=["empty", "a slash", "too long for its deals"],
+)
+def test_arena_refuses_a_seed_its_deals_cannot_take_in_one_line(runner, seed, said):
+    args = ["arena", "--a", "hard", "--b", "easy", "--deals", "12", "--jobs", "1"]
+    result = runner.invoke(args=[*args, "--seed", seed])
+    assert result.exit_code == 2
+    assert result.stderr == said
+
+
+def test_arena_takes_the_longest_seed_its_deals_allow(runner):
+    args = ["arena", "--a", "hard", "--b", "easy", "--deals", "12", "--jobs", "1"]
+    result = runner.invoke(args=[*args, "--seed", "x" * 61])
+    assert result.exit_code == 0, result.output
