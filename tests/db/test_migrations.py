@@ -54,11 +54,9 @@ def test_a_restart_and_the_upgrade_command_keep_the_data(app, database_url, tmp_
         db.engine.dispose()
 
 
-def test_a_database_a_newer_version_upgraded_stops_start_up_saying_so(app, database_url, tmp_path):
-    with app.app_context():
-        db.session.execute(text("UPDATE alembic_version SET version_num = '0099_future'"))
-        db.session.commit()
-        db.engine.dispose()
+def start_up_refusal(database_url: str, tmp_path) -> str:
+    """The one line of the :class:`StartupError` with which an app on
+    ``database_url`` refuses to start."""
     settings = {
         "TESTING": True,
         "SECRET_KEY": "db-tests-secret",
@@ -72,7 +70,15 @@ def test_a_database_a_newer_version_upgraded_stops_start_up_saying_so(app, datab
     # open is an error of this test, not of a later one).
     del raised
     gc.collect()
-    assert message == (
+    return message
+
+
+def test_a_database_a_newer_version_upgraded_stops_start_up_saying_so(app, database_url, tmp_path):
+    with app.app_context():
+        db.session.execute(text("UPDATE alembic_version SET version_num = '0099_future'"))
+        db.session.commit()
+        db.engine.dispose()
+    assert start_up_refusal(database_url, tmp_path) == (
         "the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: Can't locate "
         "revision identified by '0099_future'; a newer version of Pişti has upgraded this "
         "database: run that version, or restore the backup taken before the upgrade"
@@ -98,18 +104,7 @@ def test_a_postgresql_user_that_may_not_make_tables_is_told_to_own_the_database(
         admin.execute(f'CREATE ROLE "{role}" LOGIN')
     postgres.create_database(name)  # owned by the cluster's own user, not the app's
     url = make_url(postgres.url(name)).set(username=role).render_as_string(hide_password=False)
-    settings = {
-        "TESTING": True,
-        "SECRET_KEY": "db-tests-secret",
-        "SESSION_FILE_DIR": str(tmp_path / "sessions"),
-        "DATABASE_URL": url,
-    }
-    with pytest.raises(StartupError) as raised:
-        create_app(settings)
-    message = str(raised.value)
-    del raised
-    gc.collect()
-    assert message == (
+    assert start_up_refusal(url, tmp_path) == (
         "the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: permission "
         "denied for schema public; the user in FLASK_DATABASE_URL makes the tables, so it must "
         "own the database (createdb --owner pisti pisti, or ALTER DATABASE pisti OWNER TO pisti)"

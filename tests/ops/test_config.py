@@ -438,8 +438,19 @@ def test_expert_thinking_time_from_the_environment(tmp_path, monkeypatch):
 def start_server(tmp_path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     """Run ``python -m app.serve`` as served, expecting it to stop at
     start-up; return what it did."""
+    return run_module("app.serve", *args, env=env)
+
+
+def run_flask(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run ``flask --app app`` with ``args`` in the checkout."""
+    return run_module("flask", "--app", "app", *args, env=env)
+
+
+def run_module(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m`` with ``args`` in the checkout, with a secret key
+    and ``env`` over this process's environment (at most 60 s)."""
     return subprocess.run(
-        [sys.executable, "-m", "app.serve", *args],
+        [sys.executable, "-m", *args],
         cwd=ROOT,
         env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
         capture_output=True,
@@ -483,14 +494,7 @@ def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, messag
         done = start_server(tmp_path, env, "--listen", f"127.0.0.1:{free_port()}")
     else:
         # Every command of the app but a replay or an arena starts it first.
-        done = subprocess.run(
-            [sys.executable, "-m", "flask", "--app", "app", *command.split()[1:]],
-            cwd=ROOT,
-            env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = run_flask(*command.split()[1:], env=env)
     assert done.returncode == 1
     assert done.stderr.startswith(message), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -545,14 +549,7 @@ def test_a_container_port_that_is_no_port_is_named_as_port(tmp_path, port):
 
 
 def test_the_flask_commands_say_a_configuration_error_without_a_traceback(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"],
-        cwd=ROOT,
-        env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", "FLASK_EXPERT_MS": "0"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_flask("db", "upgrade", env={"FLASK_EXPERT_MS": "0"})
     assert done.returncode == 1
     assert done.stderr.startswith("Error: configuration error:\n  FLASK_EXPERT_MS: must be")
     assert "Traceback" not in done.stderr
@@ -611,14 +608,7 @@ def test_a_redis_that_refuses_the_server_stops_start_up_in_one_line(
         assert done.returncode == 1
         start = "Error: the app cannot start: Redis at FLASK_REDIS_URL ("
     else:
-        done = subprocess.run(
-            [sys.executable, "-m", "flask", "--app", "app", "review-worker", "--burst"],
-            cwd=ROOT,
-            env={**os.environ, "FLASK_SECRET_KEY": "0123456789abcdef", **env},
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = run_flask("review-worker", "--burst", env=env)
         assert done.returncode == 2
         start = "the review queue's Redis at FLASK_REDIS_URL ("
     assert done.stderr.startswith(start + hide_password(url) + ") cannot be used: " + said), (
