@@ -104,9 +104,10 @@ def check_name(text: object) -> str:
             not allowed, or a letter that draws nothing), ``"marks"`` (no
             letter or digit: a "-" or "." reads as a row with no name),
             ``"spelled"`` (ligatures that spell out to more than
-            :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of scripts that are not
-            written together, :func:`mixes_scripts`: a Cyrillic ``А`` in
-            ``Аyşe`` would pass for another player's ``Ayşe``).
+            :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of
+            scripts that are not written together, :func:`mixes_scripts`: a
+            Cyrillic ``А`` in ``Аyşe`` would pass for another player's
+            ``Ayşe``).
     """
     name = " ".join(unicodedata.normalize("NFC", str(text or "")).split(" "))
     name = " ".join(part for part in name.split(" ") if part)
