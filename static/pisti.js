@@ -625,12 +625,13 @@ function waitUntilSettled() {
 
 // The open aids panel, the house rules' list in the bar, or the games put
 // aside (dropped down over the column on a laptop) close with Escape or a
-// click or tap anywhere outside them. Escape moves the focus to
-// its summary only when the focus was inside it (or nowhere); a card
-// keeps it.
+// click or tap anywhere outside them, and a table's alert with Escape too.
+// Escape moves the focus to a panel's summary only when the focus was
+// inside it (or nowhere); a card keeps it.
 const CLOSABLE = "details.settings[open], details.rules-line[open], details.kept[open]";
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
+  closeAlerts();
   for (const open of document.querySelectorAll(CLOSABLE)) {
     open.removeAttribute("open");
     if (open.contains(document.activeElement) || document.activeElement === document.body) {
@@ -657,9 +658,6 @@ function closeAlerts() {
 }
 document.addEventListener("click", (event) => {
   if (event.target instanceof Element && event.target.closest(".alert-close")) closeAlerts();
-});
-document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape") closeAlerts();
 });
 
 // Aids apply as soon as they are toggled (the Save button is for pages
