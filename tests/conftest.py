@@ -106,6 +106,14 @@ def runner(app):
 
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def without_tokens(page: str) -> str:
+    """``page`` with its CSRF tokens' values left out: a token carries the
+    second it was made, so two renderings of one page differ in them."""
+    return CSRF.sub('name="csrf_token" value=""', page)
+
+
 START = re.compile(r'<form method="post" action="(/deal/[^"]*)"')
 REPLACES = re.compile(r'name="replaces" value="(\w*)"')
 #: The id of each game put aside, in the list of games to go back to.

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from app.engine import InvalidCard, parse_card
-from tests.conftest import Player, expected_state
+from tests.conftest import Player, expected_state, without_tokens
 
 ALERT = re.compile(r'role="alert">\s*([^<\s][^<]*)<')
 SEED = "fuzz-target"
@@ -20,8 +20,7 @@ SEED = "fuzz-target"
 
 def snapshot(client) -> str:
     """The table as shown, minus the per-response CSRF tokens."""
-    page = client.get("/game").get_data(as_text=True)
-    return re.sub(r'name="csrf_token" value="[^"]+"', "", page)
+    return without_tokens(client.get("/game").get_data(as_text=True))
 
 
 def test_fuzzed_posts_are_refused_and_change_nothing():

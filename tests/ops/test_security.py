@@ -13,7 +13,7 @@ from app import create_app
 from app.db.reviews import claim_review
 from app.jobs import compute_summary, evaluate_here
 from app.web.security import CONTENT_SECURITY_POLICY
-from tests.conftest import Player, app_config, start_deal
+from tests.conftest import CSRF, Player, app_config, start_deal, without_tokens
 from tests.web.test_review_pages import finished_record, key_of, upload
 
 COOKIE = "pisti_session"
@@ -28,12 +28,13 @@ def post_endpoints(app) -> list[str]:
     return sorted(rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods)
 
 
-def without_tokens(response) -> str:
-    return re.sub(r'name="csrf_token" value="[^"]+"', "", response.get_data(as_text=True))
+def shown(response) -> str:
+    """The page ``response`` shows, its CSRF tokens left out."""
+    return without_tokens(response.get_data(as_text=True))
 
 
 def token_of(page: str) -> str:
-    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return CSRF.search(page).group(1)
 
 
 @pytest.mark.parametrize(
@@ -132,7 +133,7 @@ def test_cookies_are_secure_when_configured(tmp_path):
 
 def test_every_post_needs_the_csrf_token(app, player):
     player.deal("csrf-everywhere")
-    before = without_tokens(player.client.get("/game"))
+    before = shown(player.client.get("/game"))
     paths = post_endpoints(app)
     assert {"/new", "/play", "/next"} <= set(paths)
     for path in paths:
@@ -143,7 +144,7 @@ def test_every_post_needs_the_csrf_token(app, player):
         )
         assert (path, response.status_code) == (path, 400)
         assert "security token" in response.get_data(as_text=True)
-    assert without_tokens(player.client.get("/game")) == before
+    assert shown(player.client.get("/game")) == before
 
 
 def test_every_post_refuses_a_body_over_16_kib(app, client):
@@ -231,7 +232,7 @@ def test_a_copied_session_id_grants_that_game_only(app, player):
     copy = app.test_client()
     copy.set_cookie(COOKIE, player.client.get_cookie(COOKIE).value)
     # The same game (each browser has its own form tokens).
-    assert without_tokens(copy.get("/game")) == without_tokens(player.client.get("/game"))
+    assert shown(copy.get("/game")) == shown(player.client.get("/game"))
     game = re.compile(r'name="game" value="(\w+)">\s*<button class="card-button')
     copied = game.search(player.client.get("/game").get_data(as_text=True)).group(1)
     assert start_deal(copy, "/deal/copy-starts-over").status_code == 303
