@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if refused is not None:
         return _fail(refused)
     host, _, port = args.listen.rpartition(":")
-    if not host or not (port.isascii() and port.isdigit() and int(port) <= MAX_PORT):
+    if not host or _port(port) is None:
         parser.error(
             f"--listen must be HOST:PORT with a port from 0 to {MAX_PORT}, not {args.listen!r}"
         )
@@ -284,6 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _port(text: str) -> int | None:
+    """``text`` as a port number, 0 to :data:`MAX_PORT` (ASCII digits
+    only), or ``None``."""
+    if text.isascii() and text.isdigit() and int(text) <= MAX_PORT:
+        return int(text)
+    return None
+
+
 def _refuse_container_port(listen: str) -> str | None:
     """Return the error to stop with when ``listen`` is the container's
     ``0.0.0.0:$PORT`` (its ``CMD``) and ``PORT`` is no port the container
@@ -294,7 +302,7 @@ def _refuse_container_port(listen: str) -> str | None:
     given = os.environ.get("PORT")
     if given is None or listen != f"0.0.0.0:{given}":
         return None
-    if given.isascii() and given.isdigit() and 1 <= int(given) <= MAX_PORT:
+    if _port(given):  # a port, and not 0
         return None
     return (
         f"PORT: the port the container serves on must be a number from 1 to {MAX_PORT}, "
