@@ -218,13 +218,22 @@ document.addEventListener(
   true,
 );
 
+// The live region's lines, its hints left out (regions.log), as HTML.
+function linesOf(html) {
+  const copy = document.createElement("template");
+  copy.innerHTML = html;
+  copy.content.querySelector(".hint-box")?.replaceChildren();
+  return copy.innerHTML;
+}
+
 // Replace the page by `doc`, keeping the live region (so its new text is
 // read out: the table's log, or the hand's or the game's result, whose
 // region takes the new page's attributes, which ends a play's aria-busy)
 // and the aids panel open if it was. A region whose lines are those last
 // read out (an aids change, a refused play) is left as it is: a screen
-// reader would read them out again. An alert in it (the lesson's word on a
-// wrong card, tried again) is read out each time.
+// reader would read them out again; only its hints change when that aid
+// does. An alert in it (the lesson's word on a wrong card, tried again) is
+// read out each time.
 function showPage(doc) {
   const body = document.adoptNode(doc.body);
   const live = document.querySelector(".live");
@@ -232,13 +241,18 @@ function showPage(doc) {
   if (live && fresh) {
     const said = heard ?? live.innerHTML;
     heard = null;
+    const lines = linesOf(fresh.innerHTML);
     const same =
-      fresh.innerHTML === live.innerHTML &&
-      fresh.innerHTML === said &&
+      lines === linesOf(live.innerHTML) &&
+      lines === linesOf(said) &&
       !fresh.querySelector("[role=alert]");
     live.getAttributeNames().forEach((name) => live.removeAttribute(name));
     [...fresh.attributes].forEach(({ name, value }) => live.setAttribute(name, value));
     if (!same) live.replaceChildren(...fresh.childNodes);
+    else if (fresh.innerHTML !== live.innerHTML) {
+      // Only the hints changed (the aid turned on or off): they alone are read out.
+      live.querySelector(".hint-box").replaceChildren(...fresh.querySelector(".hint-box").childNodes);
+    }
     fresh.replaceWith(live);
   }
   if (document.querySelector("details.settings[open]")) {

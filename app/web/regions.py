@@ -416,8 +416,12 @@ def felt(
 
 def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = None) -> Markup:
     """What just happened, a line per play (``data-region="log"``), and after
-    it a story opponent's ``remark`` (HTML) when given: inside the live
-    region, so it is read out with the plays."""
+    it a story opponent's ``remark`` (HTML) when given, then the hints
+    (``v["hints"]``: texts, none when the aid is off) in a box of their own:
+    all inside the live region, so the hints are read out with the plays.
+    An aids change that only turns the hints on or off refills the box
+    alone (pisti.js), so a screen reader reads the hint, not the plays
+    again."""
     if v["happened"]:
         lines = "".join(f"<li>{escape(line)}</li>" for _step, line in v["happened"])
         told = f'\n  <ol class="log">{lines}</ol>\n  '
@@ -429,6 +433,12 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
             f'\n  <p class="log-empty">{_("Your move: choose a card to play it.")}{marked}</p>\n  '
         )
     said = f"{told}{remark}" if remark else told
+    hints = "".join(
+        f'<li><span class="hint-tag">{_("Hint")}</span> {escape(hint)}</li>' for hint in v["hints"]
+    )
+    listed = f'<ul class="hints" aria-label="{_("Hints")}">{hints}</ul>' if hints else ""
+    # The box is there without hints too, for pisti.js to fill.
+    said += f'<div class="hint-box">{listed}</div>'
     return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
 
 

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP, play_card, settled, settled_when_ready, wait_settled
-from tests.e2e.test_table_aids import deal, set_aid
+from tests.e2e.test_table_aids import CAPTURE_SEED, deal, set_aid
 
 #: Record each change of the live region's content that a screen reader
 #: would read out (made while the region is not marked busy), as its text.
@@ -55,6 +55,42 @@ def test_an_aids_change_does_not_read_the_log_again(page: Page, live_server):
     assert play_card(page, page.locator(".hand button").first)
     told = page.evaluate("window.told")
     assert len(told) == 1 and told[0].count("You played") == 1
+
+
+#: Record the text of each piece added to the live region that a screen
+#: reader would read out (added while the region is not marked busy).
+WATCH_WHAT_IS_ADDED = """() => {
+  window.added = [];
+  const live = document.querySelector(".live");
+  new MutationObserver((changes) => {
+    if (live.getAttribute("aria-busy") === "true") return;
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (node.textContent.trim()) window.added.push(node.textContent.trim());
+      }
+    }
+  }).observe(live, { childList: true, subtree: true });
+}"""
+
+
+def test_hints_are_read_out_and_alone_when_turned_on(page: Page, live_server):
+    """The hints are in the live region: a play reads out its lines and
+    the next turn's hint; turning the hints on reads the hint alone, not
+    the plays again, and turning them off reads nothing."""
+    deal(page, live_server, CAPTURE_SEED)
+    settled_when_ready(page)
+    expect(page.locator(".live .hints li").last).to_contain_text("The Hard level would play")
+    page.evaluate(WATCH_WHAT_IS_ADDED)
+    assert play_card(page, page.locator(".hand button").first)
+    added = " ".join(page.evaluate("window.added"))
+    assert added.count("You played") == 1 and added.count("The Hard level would play") == 1
+    page.evaluate("window.added = []")
+    set_aid(page, "Hints on your turn", False)
+    expect(page.locator(".hints")).to_have_count(0)
+    assert page.evaluate("window.added") == []
+    set_aid(page, "Hints on your turn", True)
+    added = page.evaluate("window.added")
+    assert len(added) == 1 and added[0].startswith("Hint The Hard level would play"), added
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
