@@ -47,7 +47,10 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SECURE": False,
     "LOG_LEVEL": "INFO",
     "NEW_GAME_LIMIT": "120 per minute",  # per client address, POST /new and /deal/<seed>
-    "PLAY_LIMIT": "5 per second",  # plays and next hands, per game and per client address
+    "PLAY_LIMIT": "5 per second",  # plays and next hands, per game
+    # ... and per client address: one address may be many players (a school,
+    # a café, a mobile network's shared address, a proxy not yet trusted)
+    "PLAY_ADDRESS_LIMIT": "20 per second",
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
     "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds
@@ -327,7 +330,7 @@ def _check(config: Config) -> list[str]:
         config["LOG_LEVEL"] = level.upper()
     else:
         bad("LOG_LEVEL", f"must be one of {', '.join(_LOG_LEVELS)}")
-    for name in ("NEW_GAME_LIMIT", "PLAY_LIMIT"):
+    for name in ("NEW_GAME_LIMIT", "PLAY_LIMIT", "PLAY_ADDRESS_LIMIT"):
         if not _is_rate(config[name]):
             bad(name, 'must be a rate such as "30 per minute" or "10/second;200/hour", above 0')
     if not (_is_int(config["TRUSTED_PROXIES"]) and config["TRUSTED_PROXIES"] >= 0):

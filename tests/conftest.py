@@ -71,9 +71,11 @@ def serve(app) -> Iterator[str]:
 @pytest.fixture(autouse=True)
 def fast_players(monkeypatch):
     """Tests play far faster than a person: every app they make allows 1000
-    plays a second unless the test sets ``PLAY_LIMIT`` itself (the tests of
-    the limit do)."""
+    plays a second, per game and per address, unless the test sets
+    ``PLAY_LIMIT`` or ``PLAY_ADDRESS_LIMIT`` itself (the tests of the
+    limits do)."""
     monkeypatch.setenv("FLASK_PLAY_LIMIT", "1000 per second")
+    monkeypatch.setenv("FLASK_PLAY_ADDRESS_LIMIT", "1000 per second")
 
 
 def app_config(tmp_path, **config) -> dict:

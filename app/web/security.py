@@ -51,10 +51,11 @@ GAME_CREATION = (
 REVIEW_KEEPING = ("review.upload", "review.from_game")
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
-#: The endpoints that make the computers answer, sharing ``PLAY_LIMIT``.
+#: The endpoints that make the computers answer, sharing ``PLAY_LIMIT`` and
+#: ``PLAY_ADDRESS_LIMIT``.
 PLAYING = ("game.play", "game.next_hand")
 #: A review's step, which searches unless it is stored already: counted in
-#: the same ``PLAY_LIMIT`` only when it searched (:data:`SEARCHED`).
+#: the same limits only when it searched (:data:`SEARCHED`).
 SEARCHING = ("review.step",)
 #: The key of ``flask.g`` a view sets when it ran a search.
 SEARCHED = "searched"
@@ -177,7 +178,8 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     ``RATELIMIT_ENABLED`` is false).
 
     Plays and next hands (:data:`PLAYING`) are limited to ``PLAY_LIMIT``
-    per game and, separately, per client address: every one may make the
+    per game and, separately, to ``PLAY_ADDRESS_LIMIT`` per client address
+    (higher: one address may be many players): every one may make the
     computers search; a review's step (:data:`SEARCHING`) counts in the
     same limits only when it searched (a stored step is read freely).
     Keeping hands for review (:data:`REVIEW_KEEPING`) has a limit of its
@@ -220,7 +222,7 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
             app.config["PLAY_LIMIT"], scope="play", key_func=_game_key, deduct_when=deduct_when
         )
         per_address = limiter.shared_limit(
-            app.config["PLAY_LIMIT"], scope="play-address", deduct_when=deduct_when
+            app.config["PLAY_ADDRESS_LIMIT"], scope="play-address", deduct_when=deduct_when
         )
         for endpoint in endpoints:
             limited = per_address(per_game(app.view_functions[endpoint]))

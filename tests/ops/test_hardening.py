@@ -66,7 +66,7 @@ def test_plays_are_limited_per_game(tmp_path):
 
 
 def test_plays_are_limited_per_address(tmp_path):
-    app = make_app(tmp_path, PLAY_LIMIT="3 per minute")
+    app = make_app(tmp_path, PLAY_ADDRESS_LIMIT="3 per minute")
     first, second = Player(app.test_client()), Player(app.test_client())
     first.deal("address-one")
     second.deal("address-two")
@@ -80,6 +80,30 @@ def test_plays_are_limited_per_address(tmp_path):
     elsewhere = {"REMOTE_ADDR": "192.0.2.7"}
     response = other.client.post("/play", data=play_fields(other.page), environ_base=elsewhere)
     assert response.status_code == 303
+
+
+def test_one_address_may_play_more_than_one_game_may(tmp_path, monkeypatch):
+    """One address is many players (a school, a mobile network's shared
+    address): by default its games together may play four times as fast
+    as one game may, each game still held to its own limit."""
+    monkeypatch.delenv("FLASK_PLAY_LIMIT")
+    monkeypatch.delenv("FLASK_PLAY_ADDRESS_LIMIT")
+    app = make_app(tmp_path)
+    assert (app.config["PLAY_LIMIT"], app.config["PLAY_ADDRESS_LIMIT"]) == (
+        "5 per second",
+        "20 per second",
+    )
+    app = make_app(tmp_path, PLAY_LIMIT="2 per minute", PLAY_ADDRESS_LIMIT="6 per minute")
+    players = [Player(app.test_client()) for _ in range(4)]
+    for number, player in enumerate(players):
+        player.deal(f"shared-address-{number}")
+    for player in players[:3]:
+        for _ in range(2):
+            assert player.client.post("/play", data=play_fields(player.page)).status_code == 303
+            player.get()
+    # The game's own third play, and a fourth game's first, are refused.
+    assert players[0].client.post("/play", data=play_fields(players[0].page)).status_code == 429
+    assert players[3].client.post("/play", data=play_fields(players[3].page)).status_code == 429
 
 
 def served_deal(url: str, seed: str, **options) -> requests.Response:
@@ -107,7 +131,7 @@ def test_the_served_server_counts_plays_for_the_whole_server(serve, tmp_path):
         {
             "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
             "FLASK_RATELIMIT_ENABLED": "true",
-            "FLASK_PLAY_LIMIT": "5 per minute",
+            "FLASK_PLAY_ADDRESS_LIMIT": "5 per minute",
             "FLASK_NEW_GAME_LIMIT": "100 per minute",
         }
     )
@@ -271,6 +295,7 @@ def test_a_server_name_with_or_without_a_port_starts(monkeypatch, tmp_path, name
         ("FLASK_SERVER_NAME", "[::1]:99999", "FLASK_SERVER_NAME: must be a host name"),
         ("FLASK_PLAY_LIMIT", "often", "FLASK_PLAY_LIMIT: must be a rate"),
         ("FLASK_PLAY_LIMIT", "0/second", "FLASK_PLAY_LIMIT: must be a rate"),
+        ("FLASK_PLAY_ADDRESS_LIMIT", "fast", "FLASK_PLAY_ADDRESS_LIMIT: must be a rate"),
         ("FLASK_NEW_GAME_LIMIT", "0 per minute", "FLASK_NEW_GAME_LIMIT: must be a rate"),
         ("FLASK_RANKING_LIMIT", "60/minute;0/hour", "FLASK_RANKING_LIMIT: must be a rate"),
         ("FLASK_REVIEWS_KEPT", "0", "FLASK_REVIEWS_KEPT: must be a whole number, 1 or more"),
