@@ -41,6 +41,8 @@ from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 
 from . import create_app, jobs, searches
 from .config import hide_password
@@ -48,6 +50,7 @@ from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
 from .sessions import FileSessions, redis_client, redis_refusal
 from .web.security import HEADERS
+from .web.store import LANGUAGE_COOKIE
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIApplication
@@ -70,15 +73,40 @@ MAX_HEADER_BYTES = 16 * 1024
 MAX_PORT = 65535
 
 
-#: The page of waitress's 413, for a body over :data:`MAX_BODY_BYTES`: most
-#: often a photo picked as a game record. Made before the app sees the
-#: request, so in both languages, with the site's style sheet.
-TOO_LARGE_PAGE = """<!doctype html>
-<html lang="en">
+#: The words of waitress's 413 page (:func:`too_large_page`) in each
+#: language: the app's catalogue is not at hand before the app sees the
+#: request.
+_TOO_LARGE_WORDS = {
+    "en": {
+        "title": "Too large",
+        "heading": "That was too large",
+        "text": (
+            "The server takes at most 64 KB at once, and nothing was changed. A game record\n"
+            "        is about 1 KB: choose the .json file that “Download record” gave you on a\n"
+            "        game's final page."
+        ),
+        "review": "Review a game record",
+        "home": "Home",
+    },
+    "tr": {
+        "title": "Çok büyük",
+        "heading": "Bu istek çok büyüktü",
+        "text": (
+            "Sunucu bir seferde en çok 64 KB alır; hiçbir şey değişmedi. Bir oyun\n"
+            "        kaydı yaklaşık 1 KB olur: bir oyunun son sayfasında “Kaydı indir” ile\n"
+            "        aldığınız .json dosyasını seçin."
+        ),
+        "review": "Bir oyun kaydını incele",
+        "home": "Ana sayfa",
+    },
+}
+
+_TOO_LARGE_PAGE = """<!doctype html>
+<html lang="{lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Too large · Pişti</title>
+  <title>{title} · Pişti</title>
   <link rel="stylesheet" href="/static/pisti.css">
   <meta name="theme-color" content="#0f4a2d">
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
@@ -88,25 +116,40 @@ TOO_LARGE_PAGE = """<!doctype html>
   <header class="bar"><a class="brand" href="/">Pişti</a></header>
   <main>
     <section class="panel">
-      <h1>That was too large</h1>
-      <p>The server takes at most 64 KB at once, and nothing was changed. A game record
-        is about 1 KB: choose the .json file that “Download record” gave you on a
-        game's final page.</p>
-      <p lang="tr">Sunucu bir seferde en çok 64 KB alır; hiçbir şey değişmedi. Bir oyun
-        kaydı yaklaşık 1 KB olur: bir oyunun son sayfasında “Kaydı indir” ile aldığınız
-        .json dosyasını seçin.</p>
-      <p><a class="button primary" href="/review/">Review a game record</a>
-        <a class="button" href="/">Home</a></p>
+      <h1>{heading}</h1>
+      <p>{text}</p>
+      <p><a class="button primary" href="/review/">{review}</a>
+        <a class="button" href="/">{home}</a></p>
     </section>
   </main>
 </body>
 </html>
-""".encode()
+"""
+
+#: The pages of waitress's 413, for a body over :data:`MAX_BODY_BYTES`
+#: (most often a photo picked as a game record), by language: made before
+#: the app sees the request, each with the site's style sheet.
+TOO_LARGE_PAGES = {
+    lang: _TOO_LARGE_PAGE.format(lang=lang, **words).encode()
+    for lang, words in _TOO_LARGE_WORDS.items()
+}
+
+
+def too_large_page(headers: dict[str, str]) -> bytes:
+    """Return waitress's 413 page in the player's language, from the
+    request's ``headers`` as waitress's parser keeps them (``COOKIE``,
+    ``ACCEPT_LANGUAGE``): the language chosen on a page (its cookie, as
+    the app reads it), else the browser's best match, else English."""
+    chosen = parse_cookie(headers.get("COOKIE", "")).get(LANGUAGE_COOKIE)
+    if chosen not in TOO_LARGE_PAGES:
+        accepted = parse_accept_header(headers.get("ACCEPT_LANGUAGE"), LanguageAccept)
+        chosen = accepted.best_match(list(TOO_LARGE_PAGES)) or "en"
+    return TOO_LARGE_PAGES[chosen]
 
 
 class _SecureErrorTask(ErrorTask):
     """Waitress's own error answers, with the app's security headers; its
-    413 is a page (:data:`TOO_LARGE_PAGE`)."""
+    413 is a page in the player's language (:func:`too_large_page`)."""
 
     def execute(self) -> None:
         self.response_headers = [*self.response_headers, *HEADERS.items()]
@@ -118,8 +161,9 @@ class _SecureErrorTask(ErrorTask):
         self.status = "413 Request Entity Too Large"
         self.response_headers.append(("Content-Type", "text/html; charset=utf-8"))
         self.set_close_on_finish()
-        self.content_length = len(TOO_LARGE_PAGE)
-        self.write(TOO_LARGE_PAGE)
+        page = too_large_page(getattr(self.request, "headers", None) or {})
+        self.content_length = len(page)
+        self.write(page)
 
 
 class _RequestParser(HTTPRequestParser):

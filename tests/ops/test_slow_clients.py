@@ -123,12 +123,50 @@ def test_the_servers_own_error_answers_carry_the_security_headers(
     assert answer.split(b" ")[1] == status
     assert _has_security_headers(answer)
     if status == b"413":
-        # A photo picked as a game record: a page in both languages.
+        # A photo picked as a game record: a page (in English without a
+        # language cookie or an Accept-Language).
         assert b"Content-Type: text/html; charset=utf-8" in answer
         assert b"That was too large" in answer
-        assert "Sunucu bir seferde en çok 64 KB alır".encode() in answer
         assert b'<meta name="theme-color" content="#0f4a2d">' in answer
         assert b'<link rel="manifest" href="/static/manifest.webmanifest">' in answer
+
+
+def test_the_servers_own_too_large_page_is_in_the_players_language(serve, tmp_path):
+    """A Turkish player (the language chosen on a page, kept in its cookie)
+    who picks a photo as a game record gets the 413 page in Turkish: its
+    title, heading and buttons were English on a Turkish player's screen."""
+    server = serve({"FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions")})
+    answer = _exchange(
+        _port(server),
+        b"POST /review/upload HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Cookie: pisti_language=tr\r\nContent-Length: 100000\r\n\r\n",
+    )
+    assert answer.split(b" ")[1] == b"413"
+    page = answer.partition(b"\r\n\r\n")[2].decode()
+    assert '<html lang="tr">' in page
+    assert "<title>Çok büyük · Pişti</title>" in page
+    assert "<h1>Bu istek çok büyüktü</h1>" in page
+    assert ">Bir oyun kaydını incele</a>" in page and ">Ana sayfa</a>" in page
+    assert "That was too large" not in page and "Review a game record" not in page
+
+
+@pytest.mark.parametrize(
+    "headers,language",
+    [
+        ({}, "en"),
+        ({"ACCEPT_LANGUAGE": "tr-TR,tr;q=0.9,en;q=0.5"}, "tr"),
+        ({"ACCEPT_LANGUAGE": "de"}, "en"),
+        # The choice made on a page wins over the browser's.
+        ({"ACCEPT_LANGUAGE": "tr", "COOKIE": "a=b; pisti_language=en"}, "en"),
+        ({"ACCEPT_LANGUAGE": "en", "COOKIE": "pisti_language=tr"}, "tr"),
+        ({"COOKIE": "pisti_language=xx"}, "en"),
+    ],
+)
+def test_the_too_large_page_picks_the_language_as_the_app_does(headers, language):
+    page = serve_module.too_large_page(headers).decode()
+    assert f'<html lang="{language}">' in page
+    heading = {"en": "That was too large", "tr": "Bu istek çok büyüktü"}[language]
+    assert f"<h1>{heading}</h1>" in page
 
 
 def _chunked(size: int) -> bytes:
