@@ -61,7 +61,7 @@ from .errors import (
     retry_after,
     stale_page,
 )
-from .i18n import gettext, lazy_gettext
+from .i18n import gettext, lazy_gettext, pgettext
 from .rule_words import refusal, rules_summary
 from .table import Refused, Table
 from .view import (
@@ -458,8 +458,10 @@ def record() -> BaseResponse | tuple[str, int]:
     if seed and _has_link(table):
         extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
+    # The file's name in the page's language too ("pisti-oyun-el2.json").
+    hand = pgettext("record file name", "hand%(number)s", number=number) if match.target else ""
     name = "-".join(
-        part for part in ("pisti", seed or "game", f"hand{number}" if match.target else "") if part
+        part for part in ("pisti", seed or pgettext("record file name", "game"), hand) if part
     )
     # send_file writes a name with letters beyond ASCII (a seed "şans") as
     # RFC 6266 asks, with an ASCII fallback.

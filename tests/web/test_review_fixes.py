@@ -38,6 +38,18 @@ def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
     assert response.headers["Content-Disposition"] == "attachment; filename=pisti-game-hand1.json"
 
 
+def test_a_turkish_players_record_files_are_named_in_turkish(client):
+    """A Turkish page's record downloads as pisti-oyun-el1.json, not
+    pisti-game-hand1.json (English words in a Turkish player's folder)."""
+    turkish = {"Accept-Language": "tr"}
+    fields = {"csrf_token": token(client), "rules": "classic", "target": "101"}
+    client.post("/new", data=fields, headers=turkish)
+    play_hand(client)
+    response = client.get("/record?hand=1", headers=turkish)
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == "attachment; filename=pisti-oyun-el1.json"
+
+
 @pytest.mark.parametrize(
     ("hand", "status", "message"),
     [
