@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import format_decimal, gettext
 from werkzeug.wrappers import Response
 
 from app.ai import DEFAULT_LEVEL, LEVELS
@@ -23,7 +23,7 @@ from app.engine import (
     new_seed,
     with_options,
 )
-from app.engine.rules import POINTS, option_text, option_value
+from app.engine.rules import MAX_PLAYED_POINTS, POINTS, option_text, option_value
 
 from . import store
 from .game import LEVEL_NAMES, RULE_NAMES, start_refused
@@ -190,6 +190,7 @@ def _page(
         rule_sets=RULE_SETS,
         rule_names=RULE_NAMES,
         targets=MATCH_TARGETS,
+        most_points=format_decimal(MAX_PLAYED_POINTS),
         levels=LEVELS,
         level_names=LEVEL_NAMES,
         default_level=store.settings().get("level", DEFAULT_LEVEL),

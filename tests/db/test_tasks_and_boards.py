@@ -282,3 +282,33 @@ def test_your_row_under_a_board_page_says_it_is_you(app, visitor, language, you)
     page = visitor.get("/leaderboard").get_data(as_text=True)
     foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
     assert f"Bottom Row {you}" in foot
+
+
+@pytest.mark.parametrize(
+    "language,score,place",
+    [
+        ("tr", "12.345", "Sıralamadaki yeriniz: 1. (1.001 kişi arasında)"),
+        ("en", "12,345", "Your place: 1 of 1,001"),
+    ],
+)
+def test_big_counts_are_written_the_way_of_the_pages_language(app, language, score, place):
+    """A Pişti score of 12345 is "12.345" on a Turkish page and "12,345" on
+    an English one, on the board and the profile, and so is a board of 1001
+    players in "Your place"; they were bare digits ("12345", "1001")."""
+    visitor = Browser(app.test_client())
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    visitor.choose_name("Şükrü")
+    with app.app_context():
+        mine = db.session.scalars(select(Player).where(Player.name == "Şükrü")).one()
+        mine.score, mine.points, mine.rewards = 12345, 12000, 345
+        db.session.commit()
+        for number in range(1000):
+            queries.create_player(f"P{number:04d}")
+        db.session.commit()
+        queries.recount_scores()
+    board = visitor.get("/leaderboard").get_data(as_text=True)
+    assert f'<td class="col-score">{score}</td>' in board
+    assert place in board
+    profile = visitor.get("/me").get_data(as_text=True)
+    assert f"<dd>{score}</dd>" in profile
+    assert "12345" not in board + profile

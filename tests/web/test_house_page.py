@@ -298,7 +298,10 @@ def test_the_page_says_what_each_game_plays_when_an_option_is_left_alone(client)
     assert 'data-cardems="one hand (as played)"' in page
     assert 'placeholder="10 (as played)"' in page
     assert 'placeholder="20 (as played)"' in page
-    assert 'title="A whole number of points, from 0 to 999999"' in page
+    # written as the refusal writes it ("from 0 to 999,999")
+    assert 'title="A whole number of points, from 0 to 999,999"' in page
+    turkish = client.get("/house", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert 'title="0 ile 999.999 arasında tam sayı puan"' in turkish
     # a form sent back shows its own game's
     data = {"csrf_token": token(client), "rules": "partners", "level": "easy", "pisti": "x"}
     refused = client.post("/house", data=data).get_data(as_text=True)
