@@ -517,8 +517,8 @@ def _is_you(players: list[str] | None, seat: int) -> bool:
 
 def _result(state: GameState, reviewed: int, players: list[str] | None) -> list[tuple[str, int]]:
     """The points each side made in the hand, the reviewed seat's side
-    first: (its seats' names as the review pages call them, joined with
-    " & " in the order of play from the reviewed seat, as the table says
+    first: (its seats' names as the review pages call them, joined by
+    :func:`_side_name` in the order of play from the reviewed seat, as the table says
     "You & North" and "East & West" whatever the seats' numbers, points);
     none for an unfinished hand."""
     if not state.finished:
@@ -533,9 +533,18 @@ def _result(state: GameState, reviewed: int, players: list[str] | None) -> list[
         return order.index((seat - reviewed) % count)
 
     return [
-        (" & ".join(names[seat] for seat in sorted(side.seats, key=from_reviewed)), side.points)
+        (_side_name([names[seat] for seat in sorted(side.seats, key=from_reviewed)]), side.points)
         for side in sides
     ]
+
+
+def _side_name(names: list[str]) -> str:
+    """Return a side's seats' ``names`` joined as the table names a side, in
+    the page's language: "You & North" ("Siz ve Kuzey")."""
+    joined = names[0]
+    for name in names[1:]:
+        joined = gettext("%(first)s & %(second)s", first=joined, second=name)
+    return joined
 
 
 def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> list[str]:

@@ -366,6 +366,20 @@ def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
     wait_until_done(client, key)
 
 
+def test_a_turkish_summary_names_the_sides_as_the_table_does(client):
+    """In Turkish a partners hand's points are "Siz ve Kuzey" and "Doğu ve
+    Batı", as the table and the final page say; the review joined the
+    names with an English "&" ("Siz & Kuzey")."""
+    record = finished_record(PARTNERS)
+    record["players"] = ["you", "East", "North", "West"]
+    key = key_of(upload(client, json.dumps(record).encode()))
+    page = client.get(f"/review/{key}", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    said = re.search(r'<p class="review-result">(.*?)</p>', page).group(1)
+    names = re.findall(r'<span class="side">(.*?) <strong>', said)
+    assert names == ["Siz ve Kuzey", "Doğu ve Batı"]
+    wait_until_done(client, key)
+
+
 def count_evaluations(monkeypatch) -> list[int]:
     """The numbers of the decisions the summary's job evaluates from now
     on, in the order it does (a list that fills as it runs)."""
