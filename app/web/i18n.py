@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 
 from babel.support import NullTranslations
 from flask import Flask, g, request
-from flask_babel import Babel, get_translations
+from flask_babel import Babel, format_number, get_translations
 from flask_babel.speaklater import LazyString
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -61,10 +61,19 @@ def gettext(string: str, **variables: Any) -> str:
     return text % variables if variables else text
 
 
+def count_text(num: int) -> int | str:
+    """Return ``num`` as a plural message shows it: as it is below 1000,
+    else grouped in the page's language ("12,345", "12.345")."""
+    if -1000 < num < 1000:
+        return num  # the usual case, without Babel's formatting (some µs)
+    return str(format_number(num))
+
+
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """Return ``singular`` or ``plural`` for ``num`` in the page's language,
-    formatted with ``variables`` and ``num``, as Flask-Babel's ``ngettext``."""
-    variables.setdefault("num", num)
+    formatted with ``variables`` and ``num`` (written by :func:`count_text`),
+    as Flask-Babel's ``ngettext``."""
+    variables.setdefault("num", count_text(num))
     text: str = translations().ungettext(singular, plural, num)
     return text % variables
 
@@ -170,9 +179,9 @@ def markup_gettext(string: str, **variables: Any) -> Markup:
 
 def markup_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
     """Return ``singular`` or ``plural`` for ``num`` in the page's language as
-    markup, formatted with ``variables`` (escaped) and ``num``, as a
-    template's ``{{ ngettext(...) }}`` is."""
-    variables.setdefault("num", num)
+    markup, formatted with ``variables`` (escaped) and ``num`` (written by
+    :func:`count_text`), as a template's ``{{ ngettext(...) }}`` is."""
+    variables.setdefault("num", count_text(num))
     return _format(translations().ungettext(singular, plural, num), variables)
 
 
@@ -196,7 +205,7 @@ def template_ngettext(
     when autoescaping)."""
     if context.eval_ctx.autoescape:
         return markup_ngettext(singular, plural, num, **variables)
-    variables.setdefault("num", num)
+    variables.setdefault("num", count_text(num))
     return str(translations().ungettext(singular, plural, num)) % variables
 
 

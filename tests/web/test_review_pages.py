@@ -121,6 +121,17 @@ def test_hidden_cards_show_only_on_request(client):
     assert "Show the hidden cards" in plain and "Hide those cards again" in shown
 
 
+def test_a_count_in_a_sentence_is_written_the_way_of_the_pages_language(client):
+    """The estimates' sentence says "1.000 örnek dağıtımından" in Turkish
+    and "from 1,000 sampled deals" in English: a plural message's count was
+    bare digits ("1000"), where a Turkish reader writes 1.000."""
+    key = key_of(upload(client, json.dumps(finished_record()).encode()))
+    turkish = client.get(f"/review/{key}/1", headers={"Accept-Language": "tr"})
+    assert "görünmeyen kartların 1.000 örnek dağıtımından" in turkish.get_data(as_text=True)
+    english = client.get(f"/review/{key}/1", headers={"Accept-Language": "en"})
+    assert "from 1,000 sampled deals of the unseen cards" in english.get_data(as_text=True)
+
+
 def test_steps_go_forward_and_back_and_end(client):
     record = finished_record()
     key = key_of(upload(client, json.dumps(record).encode()))
