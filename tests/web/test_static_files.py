@@ -59,3 +59,20 @@ def test_every_page_names_the_web_app_manifest_and_the_bars_colour(client):
     for icon in manifest["icons"]:
         image = client.get(f"/static/{icon['src']}")
         assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+
+
+def test_a_turkish_page_names_the_turkish_manifest(client):
+    """A Turkish player who adds the site to a home screen is shown its
+    description in Turkish: every page named the English manifest ("The
+    Turkish fishing card game against the computer.")."""
+    page = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    link = re.search(r'<link rel="manifest" href="(/static/manifest-tr.webmanifest)\?v=\w+">', page)
+    assert link
+    answer = client.get(link.group(1))
+    assert answer.status_code == 200 and answer.mimetype == "application/manifest+json"
+    turkish = answer.get_json(force=True)
+    assert turkish["lang"] == "tr"
+    assert turkish["description"] == "Bilgisayara karşı sevilen Türk kart oyunu."
+    english = client.get("/static/manifest.webmanifest").get_json(force=True)
+    # The same app in either language: only the words differ.
+    assert {**turkish, "lang": "en", "description": english["description"]} == english
