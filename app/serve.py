@@ -87,6 +87,7 @@ _TOO_LARGE_WORDS = {
         ),
         "review": "Review a game record",
         "home": "Home",
+        "manifest": "manifest.webmanifest",
     },
     "tr": {
         "title": "Çok büyük",
@@ -98,6 +99,7 @@ _TOO_LARGE_WORDS = {
         ),
         "review": "Bir oyun kaydını incele",
         "home": "Ana sayfa",
+        "manifest": "manifest-tr.webmanifest",
     },
 }
 
@@ -110,7 +112,7 @@ _TOO_LARGE_PAGE = """<!doctype html>
   <link rel="stylesheet" href="/static/pisti.css">
   <meta name="theme-color" content="#0f4a2d">
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-  <link rel="manifest" href="/static/manifest.webmanifest">
+  <link rel="manifest" href="/static/{manifest}">
 </head>
 <body>
   <header class="bar"><a class="brand" href="/">Pişti</a></header>

@@ -147,6 +147,7 @@ def test_the_servers_own_too_large_page_is_in_the_players_language(serve, tmp_pa
     assert "<title>Çok büyük · Pişti</title>" in page
     assert "<h1>Bu istek çok büyüktü</h1>" in page
     assert ">Bir oyun kaydını incele</a>" in page and ">Ana sayfa</a>" in page
+    assert '<link rel="manifest" href="/static/manifest-tr.webmanifest">' in page
     assert "That was too large" not in page and "Review a game record" not in page
 
 
