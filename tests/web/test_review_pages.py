@@ -30,6 +30,7 @@ from app.engine import (
     with_options,
 )
 from app.engine.decisions import decisions
+from app.web import i18n
 from app.web import review as review_pages
 from tests.conftest import CSRF, app_config, leading, start_deal, visit_at_once
 from tests.web.test_pages import play_out
@@ -970,6 +971,46 @@ def test_a_jack_spent_on_a_small_pile_is_told_by_the_piles_size(app):
         )
     with app.test_request_context(headers={"Accept-Language": "tr"}):
         assert str(macro(why, True)).startswith("Valeniz yalnızca 1 kartlık bir yer aldı")
+
+
+def test_turkish_verdicts_keep_a_cards_number_apart_from_the_points(client):
+    """In Turkish a card's name ends in its number ("Maça 7"): the verdict
+    read "Maça 7 1,5 puan daha iyiydi", two numbers run together, and the
+    average's reason "Maça 7, Kupa Valesi kartından", a list of two cards to
+    a Turkish reader. Now the card's name and the points stand apart."""
+    record = finished_record(seed="review-verdicts")
+    key = key_of(upload(client, json.dumps(record).encode()))
+    first = decisions(load_record(json.dumps(record)), 0)[0]
+    best = next(card for card in first.observation.hand if card != first.played)
+    step = Step(
+        number=1,
+        play=first.play,
+        played=first.played,
+        best=best,
+        estimates=(
+            Estimate(best, 3.0, 2.0, 4.0, 0.0, 0.0, 0.0),
+            Estimate(first.played, 1.5, 0.5, 2.5, 1.5, 0.8, 2.2),
+        ),
+        loss=1.5,
+        mistake=False,
+        why=Why("average", {"best": best, "played": first.played, "loss": 1.5}),
+        worlds=100,
+    )
+    with client.application.app_context():
+        stored = json.dumps([step.to_dict()])
+        db.session.execute(update(Review).where(Review.key == key).values(steps=stored))
+        db.session.commit()
+    page = client.get(f"/review/{key}/1", headers={"Accept-Language": "tr"})
+    text = html.unescape(page.get_data(as_text=True))
+    with client.application.test_request_context(headers={"Accept-Language": "tr"}):
+        best_name, played_name = i18n.card_name(best), i18n.card_name(first.played)
+    assert (
+        f"{best_name} daha iyiydi (1,5 puan fark): açık bir fark ama hata değil; "
+        "hata, 2,0 puandan fazlasını kaybettirir."
+    ) in text
+    assert (
+        f"örnek dağıtımlarda {best_name} ortalamada {played_name} kartından 1,5 puan fazla getirdi."
+    ) in text
 
 
 @pytest.mark.parametrize(
