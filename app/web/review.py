@@ -625,7 +625,9 @@ def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
     """What the step page shows of the table, from the seat's observation:
     every seat in seat order (the order of play) with its name (:func:`_seat_names`, from the
     record's ``players`` field), role, place at the table (:data:`AREAS`)
-    and cards in hand."""
+    and cards in hand; the cards known at the bottom of the stock
+    (``bottom``) and the face-down cards the seat's side took and may
+    see (``seen_face_down``)."""
     observation = decision.observation
     rules = observation.rules
     names = _seat_names(rules, observation.seat, players)
@@ -643,9 +645,18 @@ def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
         seats.append(
             {"name": names[seat], "role": role, "area": area, "size": size, "cards": cards}
         )
+    # What the seat knew of the stock's bottom while those cards were
+    # still in it (the cut's card shown to all, opening Jacks put under
+    # it), and the face-down cards its side took and may look at: the
+    # step's counts of cards still unseen leave them out, so the page
+    # shows them, as the table did.
+    stock = observation.stock
+    bottom = list(observation.stock_bottom[-stock:]) if stock else []
     return {
         "seats": seats,
         "face_down": decision.state.pile[: observation.face_down],
+        "bottom": bottom,
+        "seen_face_down": list(observation.seen_face_down),
         "points": _points_so_far(observation),
     }
 

@@ -1159,3 +1159,35 @@ def test_a_steps_cards_are_read_apart_with_their_marks(client):
     assert f"{card_name(first.played)} (played)" in hand
     other = read_out(shown, "opponent")
     assert other == ", ".join(card_name(card) for card in first.state.hands[1]), other
+
+
+KNOWN = re.compile(r'<p class="review-known">(.*?)</p>', re.S)
+
+
+def test_a_step_shows_the_cards_its_seat_knew_off_the_table(client):
+    """The stock's bottom card (shown to all in partners) while it is in
+    the stock, and the face-down cards the seat's side took (seed 003: its
+    side may look at them): the seat had seen them, and the step's counts
+    of cards still unseen leave them out, so the page shows them too."""
+    record = finished_record(PARTNERS, "review-partners")
+    key = key_of(upload(client, json.dumps(record).encode()))
+    found = decisions(load_record(json.dumps(record)), 0)
+    bottom = card_name(record["deck"][51])
+    first = client.get(f"/review/{key}/1").get_data(as_text=True)
+    known = " ".join(KNOWN.findall(first))
+    assert "The stock's bottom card, known to all:" in known and bottom in known
+    turkish = client.get(f"/review/{key}/1", headers={"Accept-Language": "tr"})
+    assert "Destenin herkesin bildiği alt kartı:" in turkish.get_data(as_text=True)
+    # In the last deal the bottom card is in the dealer's hand: not shown.
+    last = len(found)
+    assert found[-1].observation.stock == 0
+    assert "bottom card" not in client.get(f"/review/{key}/{last}").get_data(as_text=True)
+    # The face-down cards, once the reviewed seat's side has taken them.
+    taken = [d for d in found if d.observation.seen_face_down]
+    assert taken, "the deal must let seat 0's side take the face-down cards"
+    number = found.index(taken[0]) + 1
+    page = client.get(f"/review/{key}/{number}").get_data(as_text=True)
+    shown = " ".join(KNOWN.findall(page))
+    assert "took the face-down cards; only that side sees them:" in shown
+    for card in taken[0].observation.seen_face_down:
+        assert card_name(card) in shown
