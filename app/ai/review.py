@@ -261,6 +261,7 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
     )
     rest = {card: [value - so_far for value in row] for card, row in values.items()}
     means = {card: sum(row) / len(row) for card, row in rest.items()}
+    rest, means = _same_cards_alike(rest, means)
     best = max(means, key=lambda card: (means[card], card == played))
     estimates = []
     for card, row in rest.items():
@@ -294,6 +295,30 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
         mistake=mistake,
         why=why,
         worlds=len(values[played]),
+    )
+
+
+def _same_cards_alike(
+    rest: dict[str, list[float]], means: dict[str, float]
+) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """Give cards the game cannot tell apart the same estimate: two cards
+    of one rank with the same card points (the 3♦ and the 3♥; any two
+    Aces; not the 2♣ and another 2) capture and score alike, so whatever
+    follows one can follow the other. The playouts' own choices still
+    tell them apart (which card is left in hand, and where, changes how
+    a playout plays on), by as much as 1.5 points, which a page would
+    call a clear difference between equal cards. Each takes the worlds'
+    values of the best of its kind: the seat may play on as that line
+    does."""
+    best_of: dict[tuple[str, int], str] = {}
+    for card in rest:
+        kind = (card[0], CARD_POINTS[card])
+        if kind not in best_of or means[card] > means[best_of[kind]]:
+            best_of[kind] = card
+    alike = {card: best_of[(card[0], CARD_POINTS[card])] for card in rest}
+    return (
+        {card: rest[alike[card]] for card in rest},
+        {card: means[alike[card]] for card in rest},
     )
 
 

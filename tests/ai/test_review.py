@@ -356,3 +356,42 @@ def test_a_mistake_is_a_loss_past_two_points_as_the_page_shows_it(loss, low, mis
     """Judged on the loss the page shows, to one decimal: a 2.0 beside a
     "Mistake" at 2.1 and not beside a "not a mistake" (it was, at 2.04)."""
     assert is_mistake(loss, low) is mistake
+
+
+def _alike(hand: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Pairs of cards of ``hand`` the game cannot tell apart: one rank,
+    the same card points."""
+    return [
+        (a, b)
+        for index, a in enumerate(hand)
+        for b in hand[index + 1 :]
+        if a[0] == b[0] and CARD_POINTS[a] == CARD_POINTS[b]
+    ]
+
+
+def test_cards_the_game_cannot_tell_apart_get_the_same_estimate():
+    """Two cards of one rank worth the same points (3♦ and 3♥) capture and
+    score alike: neither is better, and the review must not call one
+    clearly better (the playouts' own choices set them apart by up to 1.5
+    points, a 'clear difference' with a why between equal cards)."""
+    positions = 0
+    for number in range(12):
+        state = GameState.replay(CLASSIC, seeded_deck(f"alike-{number}", CLASSIC), [])
+        rng = random.Random(number)
+        while state.legal_plays():
+            position = observe(state, state.turn)
+            pairs = _alike(position.hand)
+            if pairs and position.stock:
+                step = evaluate(position, pairs[0][0])
+                by_card = {estimate.card: estimate for estimate in step.estimates}
+                for a, b in pairs:
+                    assert (by_card[a].mean, by_card[a].low, by_card[a].high) == (
+                        by_card[b].mean,
+                        by_card[b].low,
+                        by_card[b].high,
+                    )
+                    assert by_card[a].loss == by_card[b].loss
+                positions += 1
+                break
+            state.play(rng.choice(state.legal_plays()))
+    assert positions >= 6
