@@ -217,7 +217,8 @@ class Summary:
         per_decision: their mean (0 with no decisions).
         mistakes: how many decisions were mistakes.
         costliest: the numbers (1-based) of the costliest decisions, at most
-            three, costliest first, only those that lost something.
+            three, costliest first, only those whose page does not call
+            them a good play (:func:`verdict`).
     """
 
     losses: tuple[float, ...]
@@ -359,7 +360,12 @@ def summarize(steps: list[Step]) -> Summary:
     is the sum of the figures shown beside it."""
     losses = tuple(step.loss for step in steps)
     total = _round(sum(round(loss, 1) for loss in losses))
-    costly = sorted((step for step in steps if step.loss > 0), key=lambda step: -step.loss)
+    # Only plays a step's page does not call good: a loss under half a
+    # point (or one only just over, whose interval stays under it) is
+    # told there as a good play, and is no costly move.
+    costly = sorted(
+        (step for step in steps if verdict(step) != "good"), key=lambda step: -step.loss
+    )
     return Summary(
         losses=losses,
         total=total,

@@ -15,6 +15,7 @@ from app.ai.review import (
     KEEP_JACK_CARDS,
     LAST_ROUNDS,
     MISTAKE_POINTS,
+    Estimate,
     Step,
     Why,
     evaluate,
@@ -22,6 +23,7 @@ from app.ai.review import (
     is_mistake,
     summarize,
     tells_why,
+    verdict,
 )
 from app.engine import (
     CLASSIC,
@@ -287,7 +289,7 @@ def test_every_rule_set_has_its_decisions_and_summary(rules):
     assert (
         list(summary.costliest)
         == sorted(
-            (step.number for step in steps if step.loss > 0),
+            (step.number for step in steps if verdict(step) != "good"),
             key=lambda number: -steps[number - 1].loss,
         )[:3]
     )
@@ -395,3 +397,26 @@ def test_cards_the_game_cannot_tell_apart_get_the_same_estimate():
                 break
             state.play(rng.choice(state.legal_plays()))
     assert positions >= 6
+
+
+def test_a_play_its_page_calls_good_is_not_among_the_costliest_moves():
+    """A step page calls a loss under half a point a good play ("No card
+    was better by half a point or more"): the summary listed it among the
+    three costliest moves all the same, as "0.3 points lost"."""
+    step = evaluate(observe(stacked(), 0), "KD")
+    played = next(estimate for estimate in step.estimates if estimate.card == "KD")
+
+    def with_loss(number: int, loss: float, low: float, high: float) -> Step:
+        mine = Estimate(**{**played.__dict__, "loss": loss, "loss_low": low, "loss_high": high})
+        rows = tuple(mine if row.card == "KD" else row for row in step.estimates)
+        changed = {"number": number, "estimates": rows, "loss": loss, "mistake": False}
+        return Step(**{**step.__dict__, **changed})
+
+    small = with_loss(1, 0.3, 0.1, 0.5 - 0.01)  # clear of zero, under half a point
+    noisy = with_loss(2, 0.8, -0.2, 1.8)  # within the noise: "no card clearly better"
+    clear = with_loss(3, 1.2, 0.6, 1.8)
+    none = with_loss(4, 0.0, 0.0, 0.0)
+    assert verdict(small) == "good"
+    summary = summarize([small, noisy, clear, none])
+    assert summary.costliest == (3, 2)
+    assert summarize([small, none]).costliest == ()

@@ -90,7 +90,8 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     expect(page.locator("#review-progress")).to_have_count(0)
     total = page.locator("table.per-decision tbody tr").count()
     assert total > 0
-    expect(page.locator(".costliest li")).to_have_count(min(3, total))
+    # Up to three: a play the step page calls good is not a costly one.
+    assert 1 <= page.locator(".costliest li").count() <= min(3, total)
     shoot(page, screenshots, "review-summary")
     assert serious_violations(page) == []
 
