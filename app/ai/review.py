@@ -143,7 +143,8 @@ class Why:
     - ``last_capture``: in the last rounds the table goes to the last
       capture; ``best`` keeps the better chance of it (``plays_left``
       plays left, ``ours`` whether the seat's side captured last,
-      ``sides`` how many sides play).
+      ``nobody`` whether nobody has captured yet, ``sides`` how many
+      sides play).
     - ``card_points``: ``played`` is itself worth ``points`` points
       (``best``: ``best_points``), left where the next seat may take it.
     - ``average``: nothing simple stands out; ``best`` scored ``loss``
@@ -437,8 +438,10 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             return Why("gives_pile", {**facts, "cards": pile_cards + 1, "points": points})
         if _near_the_end(observation):
             ours = observation.last_capturer == observation.team
+            nobody = observation.last_capturer is None
             facts = {"best": best, "played": played, "plays_left": observation.plays_left}
-            return Why("last_capture", {**facts, "ours": ours, "sides": rules.team_count})
+            sides = {"ours": ours, "nobody": nobody, "sides": rules.team_count}
+            return Why("last_capture", {**facts, **sides})
         if CARD_POINTS[played] > CARD_POINTS[best]:
             facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
             return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})

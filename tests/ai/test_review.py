@@ -420,3 +420,35 @@ def test_a_play_its_page_calls_good_is_not_among_the_costliest_moves():
     summary = summarize([small, noisy, clear, none])
     assert summary.costliest == (3, 2)
     assert summarize([small, none]).costliest == ()
+
+
+def test_the_last_capture_is_not_said_to_be_the_other_sides_when_nobody_made_one():
+    """A classic hand with the four Jacks face down in the centre and no
+    rank matched all hand (a record written by hand): in its last rounds
+    the reason said 'the other side made it' (the last capture), and
+    nobody had captured."""
+    rng = random.Random(6)
+    for _attempt in range(1000):
+        rest = [card for card in FULL_DECK if card[0] != "J"]
+        rng.shuffle(rest)
+        state = GameState.deal(CLASSIC, ["JC", "JD", "JH", "JS", *rest])
+        while not state.finished:
+            top = state.pile_top
+            fits = [card for card in state.hands[state.turn] if top is None or card[0] != top[0]]
+            if not fits:
+                break
+            state.play(rng.choice(fits))
+        if state.finished and state.last_capturer is None:
+            break
+    else:
+        raise AssertionError("no such hand in 1000 tries")
+    told = []
+    for decision in decisions(state, 0):
+        position = decision.observation
+        for best in position.hand:
+            why = explain(position, decision.played, best, 1.0)
+            if best != decision.played and why.kind == "last_capture":
+                told.append(why)
+    assert told
+    for why in told:
+        assert why.facts["nobody"] and not why.facts["ours"]

@@ -745,6 +745,18 @@ def test_why_is_told_of_the_reviewed_player_unless_it_is_you(app, kind, ours, la
         assert re.search(words, yours, re.I)
 
 
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_a_last_capture_nobody_made_is_told_so(app, language):
+    why = Why("last_capture", {**FACTS, "ours": False, "nobody": True})
+    with app.test_request_context(headers={"Accept-Language": language}):
+        macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+        neutral, yours = str(macro(why, False)), str(macro(why, True))
+    said = {"en": "nobody has made one yet", "tr": "henüz kimse kart almadı"}[language]
+    assert said in neutral and said in yours
+    for wrong in ("the other side made it", "another player made it", "karşı taraf aldı"):
+        assert wrong not in neutral and wrong not in yours
+
+
 @pytest.mark.parametrize(
     ("kind", "unseen", "english"),
     [
