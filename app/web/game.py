@@ -326,16 +326,18 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     if composed != seed:
         return redirect(_deal_url(composed, settings), 308)
     table = store.load_table()
-    players = settings["rule_set"].players
+    seat_count = settings["rule_set"].players
     return render_template(
         "game/deal.html",
         seed=seed,
         settings=settings,
-        seats=list(zip(position_names(players)[1:], settings["levels"], strict=True)),
+        seats=list(zip(position_names(seat_count)[1:], settings["levels"], strict=True)),
         summary=rules_summary(settings["rule_set"], settings["target"]),
         rule_names=RULE_NAMES,
         current=_current(table),
         start_url=_deal_url(seed, settings),
+        results=players.deal_link_results(seed, settings),
+        many_sides=settings["rule_set"].team_count > 2,
     )
 
 

@@ -149,6 +149,24 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
         )
 
 
+def deal_link_results(seed: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Return who finished the deal of the link ``seed`` with ``settings``
+    (:func:`app.web.links.deal_settings`'), for its page, so friends can
+    compare their results on it after the final page is gone: ``{"rows":
+    queries.deal_results' rows, "player": this device's player or None}``;
+    no rows when the database does not answer (the link still deals)."""
+    rule_set = settings["rule_set"]
+    key = deal_key(
+        seed, rule_set.name, settings["target"], tuple(settings["levels"]), house_rules(rule_set)
+    )
+    try:
+        return {"rows": queries.deal_results(key), "player": current_player()}
+    except SQLAlchemyError as error:
+        current_app.logger.warning("database unavailable: %s", first_line(error))
+        db.session.rollback()
+        return {"rows": [], "player": None}
+
+
 @bp.get("/me")
 def profile() -> tuple[str, int]:
     """Show the player's profile: name, totals, tasks, transfer code and

@@ -190,6 +190,32 @@ def test_shared_deal_lists_everyone_best_first(app):
     assert "First" in table and "Second" in table
 
 
+def test_the_deal_link_lists_everyone_who_finished_it_to_compare_later(app):
+    # Ayşe finishes a shared deal and starts another game, so her final page
+    # is gone; Barış plays her link afterwards. Opening the link again, Ayşe
+    # sees how he did beside her own result (the final page was the only
+    # place that listed them, and only until the next game).
+    link = "/deal/cuma-akşamı?rules=classic&level=hard"
+    ayse = Browser(app.test_client())
+    ayse.choose_name("Ayşe")
+    start_deal(ayse.client, link)
+    ayse.play_to_the_end()
+    start_deal(ayse.client, "/deal/another-deal")
+    baris = Browser(app.test_client())
+    baris.choose_name("Barış")
+    start_deal(baris.client, link)
+    baris.play_to_the_end()
+    page = ayse.get(link).get_data(as_text=True)
+    assert "Start this deal" in page
+    listed = _deal_list(page)
+    assert sorted(re.findall(r'<th scope="row">([^<]+)</th>', listed)) == ["Ayşe", "Barış"]
+    assert re.search(r'<tr class="mine"><td>\d</td><th scope="row">Ayşe</th>', listed)
+    # The same seed with other computers is another deal: nobody yet.
+    other = ayse.get("/deal/cuma-akşamı?rules=classic&level=easy").get_data(as_text=True)
+    assert "Everyone who finished this deal" not in other
+    assert "Start this deal" in other
+
+
 def test_a_player_who_plays_a_shared_deal_again_is_listed_once_with_the_best(app):
     with app.app_context():
         again, _ = queries.create_player("Again")
