@@ -596,25 +596,40 @@ document.addEventListener("click", (event) => {
   }
 });
 
-// "Copy link" puts a link to share on the clipboard (where the browser
-// allows it: a secure page) and says so, on the button and in its status
-// (read out), the focus staying on the button; else the link is left
-// selected, with the focus, to copy by hand.
+// "Copy link" puts a link to share on the clipboard and says so, on the
+// button and in its status (read out), the focus staying on the button. A
+// page that is not secure (a server on a home network, over plain http)
+// has no navigator.clipboard: there the selected link is copied with the
+// older copy command, which such a page still may use on a press. Where
+// both fail, the link is left selected, with the focus, to copy by hand.
 document.addEventListener("click", async (event) => {
   const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null;
   if (!button) return;
   const field = document.getElementById(button.dataset.copy);
   field.select();
-  if (!navigator.clipboard) return;
-  try {
-    await navigator.clipboard.writeText(field.value);
-    button.textContent = button.dataset.done;
-    const status = document.getElementById(button.dataset.status);
-    if (status) status.textContent = button.dataset.done;
-    button.focus();
-  } catch {
-    // Refused: the selected link is copied by hand.
+  let copied = false;
+  if (navigator.clipboard) {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch {
+      // Refused: the copy command below may still do it.
+    }
   }
+  if (!copied) {
+    field.focus();
+    field.setSelectionRange(0, field.value.length);
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+  }
+  if (!copied) return;
+  button.textContent = button.dataset.done;
+  const status = document.getElementById(button.dataset.status);
+  if (status) status.textContent = button.dataset.done;
+  button.focus();
 });
 
 // Set (a string) or take (null: read and removed) a value kept for the

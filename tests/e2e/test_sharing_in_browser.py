@@ -1,0 +1,65 @@
+"""Two friends sharing a deal from their phones: the final page's link,
+copied and sent."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from playwright.sync_api import expect
+
+from tests.conftest import form_fields
+
+CARD = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
+
+
+def finish_by_forms(page, base: str, link: str) -> None:
+    """Start the deal ``link`` and play its first card each turn to the end,
+    sending the forms' fields from the page (its cookies, its host)."""
+    page.goto(base + "/healthz")
+    send = (
+        "async ([url, form]) => (await fetch(url, form ? "
+        "{method: 'POST', body: new URLSearchParams(form)} : {})).text()"
+    )
+    deal = page.evaluate(send, [base + link, None])
+    action = re.search(r'<form method="post" action="(/deal/[^"]*)"', deal).group(1)
+    page.evaluate(send, [base + action.replace("&amp;", "&"), form_fields(deal, action)])
+    for _ in range(60):
+        table = page.evaluate(send, [base + "/game", None])
+        card = CARD.search(table)
+        if card is None:
+            return
+        start = table.rindex("<form", 0, card.start())
+        fields = dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', table[start:]))
+        page.evaluate(send, [base + "/play", {**fields, "card": card.group(1)}])
+    raise AssertionError("the game did not end")
+
+
+def test_copy_link_copies_on_a_page_served_over_plain_http(
+    browser_type, browser_type_launch_args, live_server
+):
+    # A server on a home network (http://pisti.test, no HTTPS) is not a
+    # secure page: it has no navigator.clipboard, and "Copy link" only
+    # selected the link, saying nothing, which a phone shows no menu for.
+    port = urlsplit(live_server).port
+    args = [*browser_type_launch_args["args"], "--host-resolver-rules=MAP pisti.test 127.0.0.1"]
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    try:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        home = f"http://pisti.test:{port}"
+        finish_by_forms(page, home, "/deal/kopya-düz?rules=cardems")
+        page.goto(home + "/game")
+        assert page.evaluate("() => window.isSecureContext") is False
+        link = f"{home}/deal/kopya-düz?rules=cardems&level=medium"
+        expect(page.locator("#share")).to_have_value(link)
+        page.get_by_role("button", name="Copy link").click()
+        expect(page.get_by_role("button", name="Copied")).to_be_focused()
+        expect(page.get_by_role("status")).to_have_text("Copied")
+        # The clipboard, read from a secure page of the same browser.
+        context.grant_permissions(["clipboard-read"], origin=live_server)
+        other = context.new_page()
+        other.goto(live_server + "/healthz")
+        assert other.evaluate("() => navigator.clipboard.readText()") == link
+    finally:
+        browser.close()
