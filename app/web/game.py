@@ -323,7 +323,9 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     settings, problem = _deal_settings(composed)
     if problem is not None:
         return problem
-    if composed != seed:
+    escaped = any(links.escaped_name(name) != name for name in request.args)
+    if composed != seed or escaped:
+        # One link for one deal: a decomposed seed, or "&amp;" for "&".
         return redirect(_deal_url(composed, settings), 308)
     table = store.load_table()
     seat_count = settings["rule_set"].players

@@ -83,7 +83,7 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
             has no seat for.
     """
     if isinstance(args, MultiDict):
-        args = _one_value_each(args)
+        args = _one_value_each(unescaped(args))
     rules_name = args.get("rules") or DEFAULT_RULES
     if rules_name not in RULE_SETS:
         raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
@@ -148,6 +148,26 @@ def house_rules(args: dict[str, str]) -> RuleSet:
 
 #: The parameters a deal link may carry, but for the seats' ``level_N``.
 LINK_PARAMETERS = ("rules", "target", "level", *OPTIONS)
+
+
+def unescaped(args: MultiDict[str, str]) -> MultiDict[str, str]:
+    """Return a link's query ``args`` with each parameter named as written
+    before its ``&`` was escaped as ``&amp;`` on the way (a link copied out
+    of a page's source or an e-mail reads ``amp;level=hard``): a link
+    parameter's name is taken without its ``amp;`` prefixes, so the link
+    deals what it says rather than leave its level or target out."""
+    names = [(escaped_name(name), value) for name, value in args.items(multi=True)]
+    return MultiDict(names)
+
+
+def escaped_name(name: str) -> str:
+    """Return ``name`` without the ``amp;`` prefixes that escaping a link's
+    ``&`` put before it, if what remains is a deal link parameter; else
+    ``name`` as it is."""
+    bare = name
+    while bare.startswith("amp;"):
+        bare = bare.removeprefix("amp;")
+    return bare if _is_link_parameter(bare) else name
 
 
 def _one_value_each(args: MultiDict[str, str]) -> dict[str, str]:

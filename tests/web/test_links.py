@@ -201,6 +201,20 @@ def test_what_sharing_adds_to_a_link_is_left_alone(client):
     assert "Classic" in page and shown_levels(page) == ["Hard"]
 
 
+def test_a_link_whose_ampersands_were_escaped_on_the_way_deals_what_it_says(client):
+    # A link copied out of a web page's source or an e-mail comes with its
+    # "&" written "&amp;": its game and levels read "amp;level" and were
+    # left alone as parameters nothing like the link's, so a friend was
+    # dealt the same cards against Medium computers, to 51, without a word.
+    escaped = "/deal/kaçış?rules=classic&amp;target=101&amp;amp;level=hard&amp;utm_source=x"
+    response = client.get(escaped)
+    assert response.status_code == 308
+    assert response.location == "/deal/ka%C3%A7%C4%B1%C5%9F?rules=classic&target=101&level=hard"
+    assert start_deal(client, response.location).status_code == 303
+    page = client.get("/game").get_data(as_text=True)
+    assert "0 of 101 points" in page and shown_levels(page) == ["Hard"]
+
+
 def test_a_bad_link_page_is_in_turkish_too(client):
     page = client.get(
         "/deal/x?rules=classic&target=77", headers={"Accept-Language": "tr"}
