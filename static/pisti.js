@@ -262,6 +262,7 @@ function showPage(doc) {
   document.documentElement.lang = doc.documentElement.lang;
   document.body.replaceWith(body);
   keepAddress();
+  offerSharing();
   showNews();
 }
 
@@ -630,6 +631,25 @@ document.addEventListener("click", async (event) => {
   const status = document.getElementById(button.dataset.status);
   if (status) status.textContent = button.dataset.done;
   button.focus();
+});
+
+// "Share" opens the phone's own share sheet (a chat, a message, e-mail) with
+// the link, where the browser has one (the Web Share API); elsewhere the
+// button stays hidden and "Copy link" does it.
+function offerSharing() {
+  if (typeof navigator.share !== "function") return;
+  for (const button of document.querySelectorAll("button[data-share]")) button.hidden = false;
+}
+offerSharing();
+document.addEventListener("click", async (event) => {
+  const button = event.target instanceof Element ? event.target.closest("button[data-share]") : null;
+  if (!button) return;
+  const field = document.getElementById(button.dataset.share);
+  try {
+    await navigator.share({ title: button.dataset.title, text: button.dataset.text, url: field.value });
+  } catch {
+    // Closed without sharing, or refused: the link is still there to copy.
+  }
 });
 
 // Set (a string) or take (null: read and removed) a value kept for the

@@ -14,8 +14,9 @@ CARD = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 
 
 def finish_by_forms(page, base: str, link: str) -> None:
-    """Start the deal ``link`` and play its first card each turn to the end,
-    sending the forms' fields from the page (its cookies, its host)."""
+    """Start the deal ``link`` and play its first card each turn (and the
+    next hand) to the end, sending the forms' fields from the page (its
+    cookies, its host)."""
     page.goto(base + "/healthz")
     send = (
         "async ([url, form]) => (await fetch(url, form ? "
@@ -24,9 +25,12 @@ def finish_by_forms(page, base: str, link: str) -> None:
     deal = page.evaluate(send, [base + link, None])
     action = re.search(r'<form method="post" action="(/deal/[^"]*)"', deal).group(1)
     page.evaluate(send, [base + action.replace("&amp;", "&"), form_fields(deal, action)])
-    for _ in range(60):
+    for _ in range(1000):
         table = page.evaluate(send, [base + "/game", None])
         card = CARD.search(table)
+        if card is None and 'action="/next"' in table:
+            page.evaluate(send, [base + "/next", form_fields(table, "/next")])
+            continue
         if card is None:
             return
         start = table.rindex("<form", 0, card.start())
@@ -63,3 +67,35 @@ def test_copy_link_copies_on_a_page_served_over_plain_http(
         assert other.evaluate("() => navigator.clipboard.readText()") == link
     finally:
         browser.close()
+
+
+def test_share_opens_the_phones_share_sheet_where_it_has_one(browser, live_server):
+    # On a phone the link goes to a friend through the share sheet (a chat,
+    # a message); the final page offered only a field and "Copy link".
+    phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True}
+    context = browser.new_context(**phone)
+    context.add_init_script(
+        "navigator.share = async (data) => { window.shared = data; };"
+        "navigator.canShare = () => true;"
+    )
+    page = context.new_page()
+    finish_by_forms(page, live_server, "/deal/paylaş?rules=classic&level=hard")
+    page.goto(live_server + "/game")
+    link = f"{live_server}/deal/paylaş?rules=classic&target=51&level=hard"
+    page.get_by_role("button", name="Share", exact=True).click()
+    page.wait_for_function("() => window.shared !== undefined")
+    shared = page.evaluate("() => window.shared")
+    assert shared["url"] == link
+    assert shared["text"] == "Play this Pişti deal: the same cards as mine."
+    # It is beside "Copy link", on the phone's screen width.
+    copy = page.get_by_role("button", name="Copy link").bounding_box()
+    share = page.get_by_role("button", name="Share", exact=True).bounding_box()
+    assert share["x"] + share["width"] <= 360 and abs(share["y"] - copy["y"]) < 2
+    context.close()
+    # A browser without one (a laptop's Chromium) shows no such button.
+    page = browser.new_page()
+    finish_by_forms(page, live_server, "/deal/paylaş?rules=classic&level=hard")
+    page.goto(live_server + "/game")
+    expect(page.get_by_role("button", name="Copy link")).to_be_visible()
+    expect(page.get_by_role("button", name="Share", exact=True)).to_have_count(0)
+    page.close()
