@@ -270,6 +270,25 @@ def test_the_final_page_and_the_record_carry_the_link(client):
     assert record["link"] == link.replace("&amp;", "&")
 
 
+def test_between_hands_a_deal_links_match_offers_its_link_a_new_games_does_not(client):
+    # A friend asks for the link while a match to 101 is under way: a deal
+    # whose seed is public (opened from its link) shows it between hands,
+    # where it was only on the final page; a New game's seed stays secret
+    # until the match is over (it would deal every later hand).
+    start_deal(client, "/deal/maç-arası?rules=classic&target=101&level=hard")
+    page = play_hand(client)
+    assert "Hand 1 is over" in page
+    link = "http://localhost/deal/maç-arası?rules=classic&amp;target=101&amp;level=hard"
+    assert f'id="share" class="share" type="text" readonly value="{link}"' in page
+    assert "Copy link" in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    fields = {"csrf_token": token, "rules": "classic", "target": "101", "level": "hard"}
+    assert client.post("/new", data=fields).status_code == 303
+    page = play_hand(client)
+    assert "Hand 1 is over" in page
+    assert 'id="share"' not in page and "/deal/" not in page
+
+
 def test_a_link_without_a_level_is_medium_whatever_the_players_settings(client):
     token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/").get_data(as_text=True))
     client.post("/new", data={"csrf_token": token.group(1), "level": "expert"})
