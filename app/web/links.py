@@ -73,8 +73,9 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
 
     Raises:
         BadLink: an unknown game, a parameter that is a near miss of one of
-            these (``jack_pist``, ``targte``: field ``"misspelt"``, the name
-            meant in ``allowed``; other unknown parameters, such as the
+            these (``jack_pist``, ``targte``, or the start of one's name
+            with no value, ``&lev`` of a link copied short: field
+            ``"misspelt"``, the name meant in ``allowed``; other unknown parameters, such as the
             ``utm_*`` or ``fbclid`` that sharing adds, are left alone), a
             parameter given twice with different values (field
             ``"repeated"``, the values in ``allowed``), a house rule the
@@ -87,8 +88,8 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     rules_name = args.get("rules") or DEFAULT_RULES
     if rules_name not in RULE_SETS:
         raise BadLink("rules", rules_name, tuple(RULE_SETS), None)
-    for name in args:
-        near = _misspelt(name)
+    for name, value in args.items():
+        near = _misspelt(name) or (None if value else _cut_short(name))
         if near is not None:
             raise BadLink("misspelt", name, (near,), rules_name)
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
@@ -199,6 +200,18 @@ def _misspelt(name: str) -> str | None:
         return None
     near = difflib.get_close_matches(name, [*LINK_PARAMETERS, "level_1"], n=1, cutoff=0.8)
     return near[0] if near else None
+
+
+def _cut_short(name: str) -> str | None:
+    """Return the deal link parameter whose name begins with ``name``, a
+    parameter given with no value (``&lev``: a link copied short), or
+    ``None``. What sharing adds (``t=…``) comes with a value."""
+    if not name:
+        return None
+    for parameter in (*LINK_PARAMETERS, "level_1"):
+        if parameter.startswith(name) and parameter != name:
+            return parameter
+    return None
 
 
 def link_args(form: Mapping[str, str]) -> dict[str, str]:

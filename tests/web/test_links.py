@@ -215,6 +215,24 @@ def test_a_link_whose_ampersands_were_escaped_on_the_way_deals_what_it_says(clie
     assert "0 of 101 points" in page and shown_levels(page) == ["Hard"]
 
 
+@pytest.mark.parametrize(
+    ("cut", "meant"),
+    [("&lev", "level"), ("&le=", "level"), ("&tar", "target"), ("&jack_pi", "jack_pisti")],
+)
+def test_a_link_cut_short_in_a_parameters_name_is_refused_not_dealt_otherwise(client, cut, meant):
+    # A link copied short on a phone ends in part of a parameter's name:
+    # "&lev" was left alone as a parameter nothing like the link's, so the
+    # deal was dealt against Medium computers (or to the game's own target)
+    # where the friend's link said otherwise, without a word.
+    response = client.get(f"/deal/kesik?rules=classic&target=101{cut}")
+    assert response.status_code == 400
+    assert f"did you mean “{meant}”?" in response.get_data(as_text=True)
+    assert start_deal(client, f"/deal/kesik?rules=classic&target=101{cut}").status_code == 400
+    assert client.get("/game").status_code == 404
+    # What sharing adds keeps its value, and is still left alone.
+    assert client.get("/deal/kesik?rules=classic&t=x7&s=20&=").status_code == 200
+
+
 def test_a_bad_link_page_is_in_turkish_too(client):
     page = client.get(
         "/deal/x?rules=classic&target=77", headers={"Accept-Language": "tr"}
