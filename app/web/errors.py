@@ -86,6 +86,11 @@ CSRF_MESSAGE = lazy_gettext(
     "This form was missing its security token or it did not match (it may come from another "
     "site). Nothing was played; reload the page and try again."
 )
+CSRF_NO_COOKIE_MESSAGE = lazy_gettext(
+    "Your browser sent no cookie back: this site keeps your game, and the check of its "
+    "forms, in cookies. Nothing was played; allow cookies for this site, then reload the "
+    "page and try again."
+)
 CSRF_NO_REFERRER_MESSAGE = lazy_gettext(
     "Your browser did not say which page this form was sent from (its Referer header), which "
     "this site checks over HTTPS. Nothing was played; allow it for this site, reload the page "
@@ -216,6 +221,15 @@ def register(app: Flask) -> None:
                 "its cookies were not sent back"
             )
             message = CSRF_OVER_HTTP_MESSAGE
+        elif not request.cookies and request.headers.get("Sec-Fetch-Site", "same-origin") in (
+            "same-origin",
+            "none",
+        ):
+            # A form of this site came back with no cookie at all: the
+            # browser keeps none (a form from another site has none
+            # either, SameSite, but says it is cross-site).
+            app.logger.warning("form refused: no cookie sent back (%s)", error.description)
+            message = CSRF_NO_COOKIE_MESSAGE
         else:
             # Flask-WTF's reason ("The CSRF token is missing.", "The
             # referrer does not match the host.", ...): a proxy that drops

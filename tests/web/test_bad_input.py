@@ -229,3 +229,33 @@ def test_a_daily_game_with_an_unknown_game_is_refused(client, path):
     assert response.status_code == 400
     assert "There is no game called “chess”" in response.get_data(as_text=True)
     assert client.get("/game").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("fetch_site", "said"),
+    [
+        ("same-origin", "sent no cookie back"),
+        (None, "sent no cookie back"),
+        ("cross-site", "security token"),
+    ],
+)
+def test_a_browser_that_keeps_no_cookies_is_told_so(app, fetch_site, said):
+    # A friend's phone that blocks cookies (a setting, some apps' own
+    # browsers) opens a deal link and presses Start: the form's check rides
+    # on a cookie, so the page said to reload and try again, which can
+    # never work. A form from another site (no cookie either: SameSite)
+    # keeps the plain refusal.
+    link = "/deal/çerezsiz?rules=classic"
+    page = app.test_client().get(link).get_data(as_text=True)
+    fields = {
+        "csrf_token": CSRF.search(page).group(1),
+        "replaces": re.search(r'name="replaces" value="(\w*)"', page).group(1),
+    }
+    headers = {"Sec-Fetch-Site": fetch_site} if fetch_site else {}
+    without_cookies = app.test_client(use_cookies=False)
+    response = without_cookies.post(link, data=fields, headers=headers)
+    assert response.status_code == 400
+    text = response.get_data(as_text=True)
+    assert said in text
+    if said != "security token":
+        assert "allow cookies for this site" in text
