@@ -446,3 +446,26 @@ def test_a_cardems_match_of_the_house_rules_page_has_a_link_that_deals_it(client
     assert start_deal(client, f"{link.path}?{link.query}")
     table = client.get("/game").get_data(as_text=True)
     assert "0 / 51" in table and "Easy" in table
+
+
+def test_a_shared_links_preview_in_a_chat_says_what_it_deals(client):
+    # A chat app shows a link's preview from its page's title and
+    # description: the deal page had a title only, so a friend saw
+    # "Deal “cuma-akşamı” · Pişti" and nothing of the game or computers.
+    page = client.get("/deal/cuma-akşamı?rules=partners&target=51&level=hard").get_data(
+        as_text=True
+    )
+    words = (
+        "Partners (2 v 2) · to 51 · computers: Hard. "
+        "Everyone who opens this link gets the same cards."
+    )
+    assert f'<meta name="description" content="{words}">' in page
+    assert f'<meta property="og:description" content="{words}">' in page
+    assert '<meta property="og:title" content="Pişti: a shared deal, “cuma-akşamı”">' in page
+    page = client.get("/deal/üç?rules=classic&players=3&level=easy&level_2=expert").get_data(
+        as_text=True
+    )
+    assert (
+        '<meta name="description" content="Classic · 3 players · to 51 · computers: '
+        'East Easy, West Expert. Everyone who opens this link gets the same cards.">'
+    ) in page
