@@ -206,8 +206,8 @@ def _cut_short(name: str) -> str | None:
     """Return the deal link parameter whose name begins with ``name``, a
     parameter given with no value (``&lev``: a link copied short), or
     ``None``. What sharing adds (``t=…``) comes with a value."""
-    if not name:
-        return None
+    if not name or _is_link_parameter(name):
+        return None  # "pisti=" is left out, not "pisti_on_last_play" cut short
     for parameter in (*LINK_PARAMETERS, "level_1"):
         if parameter.startswith(name) and parameter != name:
             return parameter

@@ -231,6 +231,9 @@ def test_a_link_cut_short_in_a_parameters_name_is_refused_not_dealt_otherwise(cl
     assert client.get("/game").status_code == 404
     # What sharing adds keeps its value, and is still left alone.
     assert client.get("/deal/kesik?rules=classic&t=x7&s=20&=").status_code == 200
+    # A parameter of the link left empty is left out, even one whose name
+    # begins another's (pisti, pisti_on_last_play; most_cards).
+    assert client.get("/deal/kesik?rules=classic&pisti=&most_cards=&level=").status_code == 200
 
 
 def test_a_bad_link_page_is_in_turkish_too(client):
