@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from concurrent import futures
 from typing import Any, cast
+from urllib.parse import quote
 
 import redis
 from flask import (
@@ -469,13 +471,24 @@ def record() -> BaseResponse | tuple[str, int]:
     )
     # send_file writes a name with letters beyond ASCII (a seed "şans") as
     # RFC 6266 asks, with an ASCII fallback.
-    return send_file(
+    response = send_file(
         io.BytesIO(body.encode()),
         mimetype="application/json",
         as_attachment=True,
         download_name=f"{name}.json",
         conditional=False,
     )
+    if "ı" in name:
+        # The fallback drops the dotless ı (no ASCII letter under it, as s
+        # is under ş): "ılık" would be saved as "lk".
+        fallback = unicodedata.normalize("NFKD", f"{name.replace('ı', 'i')}.json")
+        response.headers.set(
+            "Content-Disposition",
+            "attachment",
+            filename=fallback.encode("ascii", "ignore").decode("ascii"),
+            **{"filename*": "UTF-8''" + quote(f"{name}.json", safe="!#$&+-.^_`|~")},
+        )
+    return response
 
 
 def _whole_number(text: str) -> int | None:

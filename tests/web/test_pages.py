@@ -243,6 +243,18 @@ def test_a_turkish_seed_names_its_record_file(player):
     assert json.loads(record.get_data(as_text=True))["seed"] == "şans"
 
 
+def test_a_seed_with_a_dotless_i_keeps_it_in_the_records_ascii_name(player):
+    # The plain name, for a browser that does not read the UTF-8 one, lost
+    # the Turkish dotless ı (it has no ASCII letter under it, as ş has s):
+    # "ılık-İzmir" was saved as "pisti-lk-Izmir.json".
+    player.deal("ılık-İzmir")
+    while player.hand:
+        player.play(player.hand[0])
+    disposition = player.client.get("/record").headers["Content-Disposition"]
+    assert "filename=pisti-ilik-Izmir.json;" in disposition
+    assert "filename*=UTF-8''pisti-%C4%B1l%C4%B1k-%C4%B0zmir.json" in disposition
+
+
 def test_a_play_shows_what_the_computer_did(player):
     player.deal("log-test")
     card = player.hand[0]
