@@ -216,6 +216,18 @@ def test_the_deal_link_lists_everyone_who_finished_it_to_compare_later(app):
     assert "Start this deal" in other
 
 
+def test_a_deal_link_opens_and_deals_with_the_database_down(app, visitor, monkeypatch):
+    # The list of who finished the deal waits for the database; the link
+    # still says what it deals and starts it.
+    visitor.choose_name("Outage")
+    monkeypatch.setattr(Connection, "_execute_context", _database_gone)
+    response = visitor.get("/deal/kesinti?rules=classic")
+    assert response.status_code == 200
+    assert "Start this deal" in visitor.page
+    assert "Everyone who finished this deal" not in visitor.page
+    assert start_deal(visitor.client, "/deal/kesinti?rules=classic").status_code == 303
+
+
 def test_a_player_who_plays_a_shared_deal_again_is_listed_once_with_the_best(app):
     with app.app_context():
         again, _ = queries.create_player("Again")
