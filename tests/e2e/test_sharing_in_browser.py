@@ -99,3 +99,36 @@ def test_share_opens_the_phones_share_sheet_where_it_has_one(browser, live_serve
     expect(page.get_by_role("button", name="Copy link")).to_be_visible()
     expect(page.get_by_role("button", name="Share", exact=True)).to_have_count(0)
     page.close()
+
+
+def test_a_friends_surname_stays_whole_in_the_deals_results_on_a_phone(browser, live_server):
+    # The results of a deal, on its link's page (and the final page), in
+    # Turkish on a 360 px phone: the name's column was squeezed by the
+    # other four, and "Karaosmanoğlu" broke as "Karaosmano-ğlu".
+    link = "/deal/soyadı?rules=cardems&level=hard"
+    for name in ("Ayşe Gül Karaosmanoğlu", "Barış"):
+        page = browser.new_page()
+        page.goto(live_server + "/me")
+        page.get_by_label("Your display name").fill(name)
+        page.get_by_role("button", name="Keep my results").click()
+        expect(page.get_by_role("heading", name=name)).to_be_visible()
+        finish_by_forms(page, live_server, link)
+        page.close()
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="tr-TR")
+    page = context.new_page()
+    page.goto(live_server + link)
+    row = page.locator(".deal-results tbody th", has_text="Karaosmanoğlu")
+    expect(row).to_be_visible()
+    lines = row.evaluate(
+        """(cell) => {
+          const text = cell.firstChild;
+          const range = document.createRange();
+          const start = text.data.indexOf('Karaosmanoğlu');
+          range.setStart(text, start);
+          range.setEnd(text, start + 'Karaosmanoğlu'.length);
+          return range.getClientRects().length;
+        }"""
+    )
+    assert lines == 1
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()
