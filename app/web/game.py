@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import ipaddress
 import json
 import re
 import unicodedata
 from collections.abc import Callable
 from concurrent import futures
 from typing import Any, cast
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import redis
 from flask import (
@@ -727,6 +728,7 @@ def render_table(
     if _has_link(table) and (table.seed_public or (match.over and not secret)):
         # Shown as written (an IRI: "/deal/şans"), not percent-encoded.
         context["share_url"] = uri_to_iri(_table_url(table, external=True))
+        context["share_local"] = _names_this_computer(context["share_url"])
         context["deal_url"] = _table_url(table)
     with_frames = _wants_frames() if frames is None else frames
     steps = motion_frames(table, aids) if with_frames else []
@@ -760,6 +762,19 @@ def render_table(
     return render_template(
         "game/between.html", next_hand=next_hand_words(table), frames=steps, **context
     )
+
+
+def _names_this_computer(url: str) -> bool:
+    """Whether the link ``url`` names the loopback host (``localhost``,
+    ``127.0.0.1``, ``[::1]``): the site opened on the machine that serves
+    it, whose link a friend's phone takes for itself."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _is_daily(table: Table) -> bool:

@@ -472,3 +472,28 @@ def test_a_shared_links_preview_in_a_chat_says_what_it_deals(client):
         '<meta name="description" content="Classic · 3 players · to 51 · computers: '
         'East Easy, West Expert. Everyone who opens this link gets the same cards.">'
     ) in page
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("localhost:5000", True),
+        ("127.0.0.1:5000", True),
+        ("[::1]:5000", True),
+        ("192.168.1.20:5000", False),
+        ("pisti.example", False),
+    ],
+)
+def test_a_share_link_that_names_this_computer_says_a_friend_cannot_open_it(client, host, local):
+    # Pişti served at home and played on the machine that runs it: the
+    # link names localhost, which on a friend's phone is the phone itself.
+    # Opened at the address friends reach the server at, no such note.
+    headers = {"Host": host}
+    start_deal(client, "/deal/ev-sunucusu?rules=cardems", headers=headers)
+    page = client.get("/game", headers=headers).get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="([^"]+)"', page):
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        client.post("/play", data={**fields, "card": cards[0]}, headers=headers)
+        page = client.get("/game", headers=headers).get_data(as_text=True)
+    assert f'value="http://{host}/deal/ev-sunucusu?rules=cardems&amp;level=medium"' in page
+    assert ("names this computer" in page) is local
