@@ -17,7 +17,10 @@ def finish_by_forms(page, base: str, link: str) -> None:
     """Start the deal ``link`` and play its first card each turn (and the
     next hand) to the end, sending the forms' fields from the page (its
     cookies, its host)."""
-    page.goto(base + "/healthz")
+    # A page of the site (its CSRF cookie, its own icon): on /healthz the
+    # browser asked for /favicon.ico, whose 404 page could set another
+    # cookie after the deal page's, and the start was refused.
+    page.goto(base + "/")
     send = (
         "async ([url, form]) => (await fetch(url, form ? "
         "{method: 'POST', body: new URLSearchParams(form)} : {})).text()"
