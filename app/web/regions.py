@@ -57,8 +57,13 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
     last = len(v["sides"]) - 1
     for index, side in enumerate(v["sides"]):
         jack = side["jack_pisti"]
+        # The "·" between the counts stays on the line of the count before
+        # it (in Turkish at 360 px it stood alone on a line of its own).
+        pistis = _bound(
+            ngettext("%(num)s pişti", "%(num)s piştis", side["pisti"]), after=" ·" if jack else ""
+        )
         jacks = (
-            f" · {_bound(ngettext('%(num)s Jack pişti', '%(num)s Jack piştis', jack))}"
+            f" {_bound(ngettext('%(num)s Jack pişti', '%(num)s Jack piştis', jack))}"
             if jack
             else ""
         )
@@ -77,7 +82,7 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             f'    <span class="chip">{PAUSE}'
             f"{ngettext('%(num)s card', '%(num)s cards', side['captured'])}</span>\n"
             f'    <span class="chip">{PAUSE}'
-            f"{_bound(ngettext('%(num)s pişti', '%(num)s piştis', side['pisti']))}{jacks}</span>\n"
+            f"{pistis}{jacks}</span>\n"
             f'    <span class="chip points" title="'
             f'{_("Card points and piştis so far in this hand")}">{PAUSE}'
             f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
@@ -88,17 +93,23 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
     return Markup("".join(parts))
 
 
-def _bound(count: str) -> Markup:
+def _bound(count: str, after: str = "") -> Markup:
     """``count`` ("2 piştis", "1 Jack pişti") with its number and first
     word in a span that does not wrap (``.nowrap``), so a chip that wraps
     on a phone breaks between its counts, never after the number ("2
     piştis · 1" over "Jack pişti" at 390 px). The text keeps its plain
     spaces. Only the first word: more made the chips too wide for a 360 px
-    phone."""
+    phone. ``after`` (a separator, " ·") is kept with the last word."""
     number, _, words = str(count).partition(" ")
     first, _, rest = words.partition(" ")
+    if not rest:
+        return Markup('<span class="nowrap">{} {}{}</span>').format(number, first, after)
     kept = Markup('<span class="nowrap">{} {}</span>').format(number, first)
-    return kept + Markup(" {}").format(rest) if rest else kept
+    if not after:
+        return kept + Markup(" {}").format(rest)
+    head, _, last = rest.rpartition(" ")
+    between = Markup(" {} ").format(head) if head else Markup(" ")
+    return kept + between + Markup('<span class="nowrap">{}{}</span>').format(last, after)
 
 
 def _unseen_chip(count: int, to_come: bool = False) -> str:

@@ -6,14 +6,18 @@ home page's New game button is on a small phone's first screen and its
 ways on to the Daily deal and the rest on a laptop's, links that
 stand alone are a finger's height, the centre of a table of three or
 four keeps clear of the side seats on a phone, and a long house-rules line
-keeps a phone's bar low on every page of the game, and the bar keeps each
-number with its words ("deal 1 of 6", "to 51") on a phone."""
+keeps a phone's bar low on every page of the game, the bar keeps each
+number with its words ("deal 1 of 6", "to 51") on a phone, and a score's
+piştis chip keeps its "·" with a count."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from app.web.regions import scoreboard
 from tests.e2e.conftest import cards_in_hand, contrast, play_card, take_deal
 from tests.e2e.test_table_motion import SIZES
 
@@ -558,4 +562,63 @@ def test_the_phone_bar_keeps_each_number_with_its_words(
             assert play_card(page, page.locator(".hand button").first)
         expect(page.locator("h1.verdict")).to_have_text("Hand 1 is over")
         assert page.evaluate(PHRASE_LINES, [".bar .meta", "to 51"]) == 1
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["360x740", "390x844"])
+@pytest.mark.parametrize("language", ["tr", "en"])
+def test_a_pistis_chip_keeps_its_separator_with_a_count(
+    browser: Browser, live_server, app, size, language
+):
+    """The chip "2 pişti · 1 Vale piştisi" of a partners table wrapped in
+    Turkish at 360 px as "2 pişti", "·", "1 Vale", "piştisi": a line for
+    the separator alone, a fourth line in the score. The "·" stays on the
+    line of the count before it, and the chip takes three lines at most."""
+    names = {"tr": ("Siz ve Kuzey", "Doğu ve Batı"), "en": ("You & North", "East & West")}[language]
+    view = {
+        "match": SimpleNamespace(target=151),
+        "running": [43, 43],
+        "unseen_taken": [0, 0],
+        "sides": [
+            {"name": name, "captured": 26, "pisti": 2, "jack_pisti": 1, "total": 100}
+            for name in names
+        ],
+    }
+    with app.test_request_context(headers={"Accept-Language": language}):
+        markup = str(scoreboard(view))
+    context = browser.new_context(viewport=SIZES[size], locale=language)
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/chips?rules=partners")
+    take_deal(page)
+    page.wait_for_load_state()
+    # The server's own markup of such a score, on a partners table's page.
+    page.locator(".scoreboard").evaluate("(list, markup) => { list.outerHTML = markup; }", markup)
+    lines = (
+        page.locator(".scoreboard .side")
+        .first.locator(".chip")
+        .nth(1)
+        .evaluate(
+            """chip => {
+          const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
+          const tops = [];
+          let node;
+          while ((node = walker.nextNode())) {
+            if (node.parentElement.closest('.visually-hidden')) continue;
+            for (let i = 0; i < node.length; i++) {
+              if (!node.data[i].trim()) continue;
+              const range = document.createRange();
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              tops.push([node.data[i], Math.round(range.getBoundingClientRect().top)]);
+            }
+          }
+          return tops;
+        }"""
+        )
+    )
+    rows: dict[int, str] = {}
+    for char, top in lines:
+        rows[top] = rows.get(top, "") + char
+    assert "·" not in rows.values(), rows
+    assert len(rows) <= 3, rows
     context.close()

@@ -29,7 +29,8 @@ def test_a_chips_numbers_stay_with_their_words(app):
         jack, rest = words.split(" ", 1)
         assert f'<span class="nowrap">1 {jack}</span> {rest}' in html, language
         pistis = "piştis" if language == "en" else "pişti"
-        chip = f'<span class="chip">{PAUSE}<span class="nowrap">2 {pistis}</span> · '
+        # The separator stays with the count before it.
+        chip = f'<span class="chip">{PAUSE}<span class="nowrap">2 {pistis} ·</span> '
         assert chip in html, language
         # The words as they read: plain spaces, nothing between them.
         text = re.sub(r"<[^>]+>", "", html.replace(PAUSE, ""))
