@@ -988,11 +988,13 @@ def test_a_jack_spent_on_a_small_pile_is_told_by_the_piles_size(app):
         assert str(macro(why, True)).startswith("Valeniz yalnızca 1 kartlık bir yer aldı")
 
 
-def test_turkish_verdicts_keep_a_cards_number_apart_from_the_points(client):
-    """In Turkish a card's name ends in its number ("Maça 7"): the verdict
-    read "Maça 7 1,5 puan daha iyiydi", two numbers run together, and the
-    average's reason "Maça 7, Kupa Valesi kartından", a list of two cards to
-    a Turkish reader. Now the card's name and the points stand apart."""
+def review_of_one_step(
+    client, loss: float, low: float, high: float, told: bool
+) -> tuple[str, str, str]:
+    """Upload a record and store its first step as evaluated: the card
+    played ``loss`` points (interval ``low`` to ``high``) below another
+    card of the hand, with the "average" reason when ``told``. Return the
+    review's key, the better card and the card played."""
     record = finished_record(seed="review-verdicts")
     key = key_of(upload(client, json.dumps(record).encode()))
     first = decisions(load_record(json.dumps(record)), 0)[0]
@@ -1004,21 +1006,30 @@ def test_turkish_verdicts_keep_a_cards_number_apart_from_the_points(client):
         best=best,
         estimates=(
             Estimate(best, 3.0, 2.0, 4.0, 0.0, 0.0, 0.0),
-            Estimate(first.played, 1.5, 0.5, 2.5, 1.5, 0.8, 2.2),
+            Estimate(first.played, 3.0 - loss, 2.0 - loss, 4.0 - loss, loss, low, high),
         ),
-        loss=1.5,
+        loss=loss,
         mistake=False,
-        why=Why("average", {"best": best, "played": first.played, "loss": 1.5}),
+        why=Why("average", {"best": best, "played": first.played, "loss": loss}) if told else None,
         worlds=100,
     )
     with client.application.app_context():
         stored = json.dumps([step.to_dict()])
         db.session.execute(update(Review).where(Review.key == key).values(steps=stored))
         db.session.commit()
+    return key, best, first.played
+
+
+def test_turkish_verdicts_keep_a_cards_number_apart_from_the_points(client):
+    """In Turkish a card's name ends in its number ("Maça 7"): the verdict
+    read "Maça 7 1,5 puan daha iyiydi", two numbers run together, and the
+    average's reason "Maça 7, Kupa Valesi kartından", a list of two cards to
+    a Turkish reader. Now the card's name and the points stand apart."""
+    key, best, played = review_of_one_step(client, 1.5, 0.8, 2.2, told=True)
     page = client.get(f"/review/{key}/1", headers={"Accept-Language": "tr"})
     text = html.unescape(page.get_data(as_text=True))
     with client.application.test_request_context(headers={"Accept-Language": "tr"}):
-        best_name, played_name = i18n.card_name(best), i18n.card_name(first.played)
+        best_name, played_name = i18n.card_name(best), i18n.card_name(played)
     assert (
         f"{best_name} daha iyiydi (1,5 puan fark): açık bir fark ama hata değil; "
         "hata, 2,0 puandan fazlasını kaybettirir."
@@ -1046,32 +1057,9 @@ def test_turkish_verdicts_keep_a_cards_number_apart_from_the_points(client):
 )
 def test_a_steps_verdict_tells_a_clear_loss_from_the_noise(client, loss, low, high, verdict, told):
     # A loss whose interval reaches zero is no clear difference, and its
-    # reason is not told, even from a step stored with one.
-    record = finished_record(seed="review-verdicts")
-    key = key_of(upload(client, json.dumps(record).encode()))
-    first = decisions(load_record(json.dumps(record)), 0)[0]
-    best = next(card for card in first.observation.hand if card != first.played)
-    step = Step(
-        number=1,
-        play=first.play,
-        played=first.played,
-        best=best,
-        estimates=(
-            Estimate(best, 3.0, 2.0, 4.0, 0.0, 0.0, 0.0),
-            Estimate(first.played, 3.0 - loss, 2.0 - loss, 4.0 - loss, loss, low, high),
-        ),
-        loss=loss,
-        mistake=False,
-        # As stored before a why needed a clear loss: one from 0.5 points.
-        why=Why("average", {"best": best, "played": first.played, "loss": loss})
-        if loss >= 0.5
-        else None,
-        worlds=100,
-    )
-    with client.application.app_context():
-        stored = json.dumps([step.to_dict()])
-        db.session.execute(update(Review).where(Review.key == key).values(steps=stored))
-        db.session.commit()
+    # reason is not told, even from a step stored with one (as stored
+    # before a why needed a clear loss: one from 0.5 points).
+    key, _best, _played = review_of_one_step(client, loss, low, high, told=loss >= 0.5)
     page = client.get(f"/review/{key}/1").get_data(as_text=True)
     assert verdict in page
     assert ("No single reason stands out" in page) is told
