@@ -1,0 +1,53 @@
+"""Windows' high contrast (forced colours), light and dark: what the pages
+mark with box shadows or backgrounds alone is not drawn there, so each mark
+a player needs is checked for a line of its own in a colour that stands
+out from the page's (3:1, WCAG's figure for a part of the page)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from app.engine import CLASSIC
+from tests.e2e.conftest import contrast
+from tests.web.test_review_pages import finished_record
+
+#: Each element's drawn line (outline, else border): its style, width and colour.
+LINES = """(selector) => [...document.querySelectorAll(selector)].map((element) => {
+  const style = getComputedStyle(element);
+  const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+  return outline
+    ? [style.outlineStyle, parseFloat(style.outlineWidth), style.outlineColor]
+    : [style.borderTopStyle, parseFloat(style.borderTopWidth), style.borderTopColor];
+})"""
+
+CANVAS = "() => getComputedStyle(document.documentElement).backgroundColor"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_reviews_rings_show_in_forced_colours(browser: Browser, live_server, tmp_path, scheme):
+    """The review's rings round the card played and the best card, and the
+    legend's, were box shadows: in forced colours none was drawn."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(finished_record(CLASSIC, "fc-review")))
+    context = browser.new_context(forced_colors="active", color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/review/")
+    page.locator("input[type=file]").set_input_files(record)
+    page.locator("form[action$='/review/upload'] button").click()
+    # Decision 1 of this record: Ace of hearts played, Jack of hearts the best.
+    expect(page.locator(".review-card.played:not(.best)")).to_have_count(1)
+    expect(page.locator(".review-card.best:not(.played)")).to_have_count(1)
+    canvas = page.evaluate(CANVAS)
+    marks = {}
+    for name in ("played", "best"):
+        for selector in (f".review-card.{name}", f".review-legend .ring.{name}"):
+            [(style, width, colour)] = page.evaluate(LINES, selector)
+            assert style != "none" and width >= 2, (selector, style, width)
+            assert contrast(colour, canvas) >= 3, (selector, colour, canvas)
+            marks.setdefault(name, set()).add(style)
+    # Told apart by their lines, not only by a colour the theme chooses.
+    assert marks["played"].isdisjoint(marks["best"]), marks
+    context.close()
