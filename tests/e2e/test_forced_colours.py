@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from app.engine import CLASSIC
-from tests.e2e.conftest import contrast
+from tests.e2e.conftest import contrast, settled_when_ready, take_deal
 from tests.web.test_review_pages import finished_record
 
 #: Each element's drawn line (outline, else border): its style, width and colour.
@@ -50,4 +50,38 @@ def test_the_reviews_rings_show_in_forced_colours(browser: Browser, live_server,
             marks.setdefault(name, set()).add(style)
     # Told apart by their lines, not only by a colour the theme chooses.
     assert marks["played"].isdisjoint(marks["best"]), marks
+    context.close()
+
+
+#: The first colour of an element's box shadow (its ring), or None.
+RING = """(selector) => {
+  const shadow = getComputedStyle(document.querySelector(selector)).boxShadow;
+  return shadow === "none" ? null : shadow.match(/rgba?\\([^)]*\\)/)[0];
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_cards_focus_and_takes_rings_show_in_forced_colours(
+    browser: Browser, live_server, scheme
+):
+    """At the table the keyboard's ring on a card was white and the "takes"
+    ring gold, drawn on the system's background where the felt was: the
+    white one vanished on a light background (1:1), the gold showed at 1.6:1."""
+    context = browser.new_context(forced_colors="active", color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/deal/fc-1?rules=classic")
+    take_deal(page)
+    settled_when_ready(page)
+    # This deal's first hand: the 8 of clubs takes the pile's 8 of hearts.
+    takes = page.locator(".hand .card-button.captures")
+    expect(takes).to_have_count(1)
+    page.keyboard.press("Tab")  # from the page's top to a card, as a keyboard does
+    takes.focus()
+    canvas = page.evaluate(CANVAS)
+    [(style, width, colour)] = page.evaluate(LINES, ".hand .card-button:focus-visible .card")
+    assert style != "none" and width >= 2, (style, width)
+    assert contrast(colour, canvas) >= 3, (colour, canvas)
+    ring = page.evaluate(RING, ".hand .card-button.captures .card")
+    assert ring is not None
+    assert contrast(ring, canvas) >= 3, (ring, canvas)
     context.close()
