@@ -85,3 +85,28 @@ def test_a_cards_focus_and_takes_rings_show_in_forced_colours(
     assert ring is not None
     assert contrast(ring, canvas) >= 3, (ring, canvas)
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_panels_over_the_table_have_an_edge_in_forced_colours(
+    browser: Browser, live_server, scheme
+):
+    """The playing aids and the house rules' list open over the table with
+    a shadow for their only edge: in forced colours nothing showed where
+    they end and the score or the cards under them begin."""
+    context = browser.new_context(forced_colors="active", color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/deal/fc-panels?rules=classic&players=3&jack_pisti=10")
+    take_deal(page)
+    settled_when_ready(page)
+    canvas = page.evaluate(CANVAS)
+    for summary, selector in (
+        ("details.settings summary", "details.settings form"),
+        (".rules-line summary", ".rules-line ul"),
+    ):
+        page.locator(summary).click()
+        expect(page.locator(selector)).to_be_visible()
+        [(style, width, colour)] = page.evaluate(LINES, selector)
+        assert style != "none" and width >= 1, (selector, style, width)
+        assert contrast(colour, canvas) >= 3, (selector, colour, canvas)
+    context.close()
