@@ -257,3 +257,23 @@ def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots
     shot(friend, "8-shared-deal")
     for context in contexts:
         context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+def test_the_daily_page_fits_a_phone_with_text_at_twice_its_size(browser, live_server, locale):
+    """With the text at 200 % on a 390 px phone the Daily page scrolled
+    sideways: the next deal's date and time, "(Dec 5, 2026 00:00 UTC)",
+    were kept on one line wider than the screen."""
+    context = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
+    page = context.new_page()
+    page.goto(live_server + "/daily")
+    page.add_style_tag(content="html { font-size: 200% !important; }")
+    expect(page.locator(".countdown time")).to_contain_text("UTC")
+    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"the Daily page scrolls sideways: {width} > {inner}"
+    # The date and the time each kept whole, on their lines.
+    lines = page.locator(".countdown time .nowrap").evaluate_all(
+        "spans => spans.map((span) => span.getClientRects().length)"
+    )
+    assert lines == [1, 1]
+    context.close()
