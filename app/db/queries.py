@@ -768,6 +768,21 @@ def spend_daily_claim(player_id: int, day: date, rules: str) -> bool:
     return bool(cast("CursorResult[Any]", spent).rowcount)
 
 
+def unfinished_daily_day(player_id: int, game_id: str) -> date | None:
+    """Return the day of the player's ranked Daily entry claimed by the game
+    ``game_id`` and never finished (the game ended after its day, when its
+    deal was public, so it was recorded unranked), or ``None``."""
+    return db.session.scalar(
+        select(DailyEntry.day)
+        .where(
+            DailyEntry.player_id == player_id,
+            DailyEntry.game_id == game_id,
+            DailyEntry.finished_at.is_(None),
+        )
+        .limit(1)
+    )
+
+
 def daily_entry(player_id: int, day: date, rules: str) -> DailyEntry | None:
     """Return the player's Daily entry of ``day`` and ``rules``, if any."""
     return db.session.get(DailyEntry, (day, rules, player_id))

@@ -91,6 +91,7 @@ def finished_game_panel() -> dict[str, Any]:
         "daily_rules": None,
         "ranked": None,
         "place": None,
+        "late_daily": None,
         "unavailable": False,
     }
     if table is None or not table.match.over:
@@ -102,7 +103,9 @@ def finished_game_panel() -> dict[str, Any]:
         # page is shown with the database back.
         current_app.logger.warning("database unavailable: %s", first_line(error))
         db.session.rollback()
-        panel.update(player=None, deal=[], ranked=None, place=None, unavailable=True)
+        panel.update(
+            player=None, deal=[], ranked=None, place=None, late_daily=None, unavailable=True
+        )
     return panel
 
 
@@ -143,6 +146,10 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
             )
     if panel["daily_day"] is not None:
         panel["daily_rules"] = match.rules.name
+    elif player is not None and panel["recorded"]:
+        # A ranked Daily game begun before midnight and finished after it
+        # was recorded unranked (its deal was public by then): say so.
+        panel["late_daily"] = queries.unfinished_daily_day(player.id, table.game_id)
     if not daily.seed_secret(match):
         panel["deal"] = queries.deal_results(
             deal_key(match.seed, match.rules.name, match.target, levels, house_rules(match.rules))

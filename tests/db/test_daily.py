@@ -10,6 +10,7 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from flask_babel import format_date
 from sqlalchemy import select
 
 from app import create_app
@@ -220,7 +221,8 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
         seed = daily.daily_seed(day, "cardems")
     assert seed in visitor.get("/daily").get_data(as_text=True)  # public now
     page = visitor.play_to_the_end()
-    assert "ranked Daily game" not in page and "Daily deal, unranked." not in page
+    assert "This was your ranked Daily game." not in page
+    assert "Daily deal, unranked." not in page
     visitor.post(f"/daily/{day.isoformat()}/play", rules="cardems")
     visitor.play_to_the_end()
     with app.app_context():
@@ -230,6 +232,35 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
     assert entry is not None and entry.points is None  # claimed, never finished
     board = visitor.get(f"/daily/{day.isoformat()}?rules=cardems").get_data(as_text=True)
     assert "Night Owl" not in board
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Your ranked Daily game of {day} ended after midnight UTC"),
+        ("tr", "{day} tarihli sıralamalı Günün Dağıtımı oyununuz UTC gece yarısından sonra"),
+    ],
+)
+def test_a_ranked_game_finished_after_midnight_says_why_it_is_not_ranked(
+    app, visitor, monkeypatch, language, said
+):
+    """The final page of a ranked Daily game begun before midnight and
+    finished after it says that it lost its rank at midnight, and why; it
+    said nothing, so the player looked for it on the day's board in vain. An
+    unranked replay of a past day's deal says nothing of the kind."""
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    visitor.choose_name("Gece Kuşu")
+    visitor.start_daily()
+    day = date.today()
+    monkeypatch.setattr(daily, "today", lambda: day + timedelta(days=1))
+    page = html.unescape(visitor.play_to_the_end())
+    with app.test_request_context(headers={"Accept-Language": language}):
+        written = format_date(day, "long")  # "December 4, 2026", "4 Aralık 2026"
+    assert said.format(day=written) in page
+    visitor.post(f"/daily/{day.isoformat()}/play", rules="cardems")
+    page = html.unescape(visitor.play_to_the_end())
+    assert "ended after midnight UTC" not in page
+    assert "gece yarısından sonra bitti" not in page
 
 
 @pytest.mark.parametrize("page_fields", [{"replaces": ""}, {}], ids=["page", "no-field"])
