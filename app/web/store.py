@@ -200,7 +200,10 @@ def _with_age(summary: dict[str, Any], now: float) -> dict[str, Any]:
     kept_at = summary.get("kept_at")
     if not isinstance(kept_at, int | float):
         return summary
-    ago = timedelta(seconds=min(0.0, kept_at - now))
+    # At least a second ago: in the very second it was put aside (or shown
+    # by a server whose clock is behind the one that put it aside) the
+    # words would be "in 0 minutes", a time to come.
+    ago = timedelta(seconds=min(-1.0, kept_at - now))
     return {**summary, "put_aside": format_timedelta(ago, "minute", add_direction=True)}
 
 

@@ -232,6 +232,26 @@ def test_games_kept_aside_say_when_they_were_put_aside(client, monkeypatch):
     assert "2 saat önce kenara alındı" in turkish
 
 
+@pytest.mark.parametrize("shown", [0, -30], ids=["same-second", "clock-behind"])
+def test_a_game_put_aside_this_second_was_put_aside_a_moment_ago(client, monkeypatch, shown):
+    """A game put aside in the very second the page is shown (or by a
+    server whose clock is ahead of the one showing the page: replicas)
+    was put aside a minute ago at most; the page said "put aside in 0
+    minutes" ("0 dakika sonra kenara alındı"), a time to come."""
+    now = 1_800_000_000.0  # a whole second: the put-aside time is kept in seconds
+    monkeypatch.setattr(time, "time", lambda: now)
+    start_deal(client, "/deal/put-aside-now")
+    start_deal(client, "/deal/the-newer-one")
+    monkeypatch.setattr(time, "time", lambda: now + shown)
+    page = " ".join(client.get("/").get_data(as_text=True).split())
+    assert "put aside 1 minute ago" in page
+    assert "put aside in" not in page
+    turkish = " ".join(
+        client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True).split()
+    )
+    assert "1 dakika önce kenara alındı" in turkish
+
+
 def test_a_finished_game_is_not_kept(client):
     start_deal(client, "/deal/finished-then-new")
     play_hand(client)
