@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
@@ -189,7 +190,9 @@ def page() -> str:
     player = current_player()
     now = datetime.now(UTC)
     next_deal = datetime.combine(day + timedelta(days=1), datetime.min.time(), UTC)
-    left = int((next_deal - now).total_seconds())
+    # Rounded up: the script's countdown must not reach zero (and offer the
+    # new day's deal) while this is still the old day.
+    left = math.ceil((next_deal - now).total_seconds())
     yesterday = day - timedelta(days=1)
     return _day_page(
         day,

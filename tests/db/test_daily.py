@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import html
 import re
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from flask_babel import format_date
@@ -128,6 +128,48 @@ def test_the_next_deals_time_is_written_in_the_pages_language(visitor, language,
     page = visitor.get("/daily").get_data(as_text=True)
     shown = re.sub(r"<[^>]+>", "", page.split('class="countdown"')[1].split("</p>")[0])
     assert re.search(written, shown), shown
+
+
+def _clock_at(monkeypatch, moment: datetime) -> None:
+    """Stop the Daily pages' clock (``datetime.now`` in :mod:`app.web.daily`,
+    which :func:`daily.today` reads too) at ``moment``, UTC."""
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return moment.replace(tzinfo=UTC).astimezone(tz) if tz else moment
+
+    monkeypatch.setattr(daily, "datetime", Frozen)
+
+
+@pytest.mark.parametrize(
+    ("moment", "left", "language", "words"),
+    [
+        (datetime(2026, 12, 31, 23, 59, 59, 500_000), 1, "en", "Next deal in less than a minute"),
+        (datetime(2026, 12, 31, 23, 59, 1), 59, "tr", "Sonraki dağıtıma bir dakikadan az kaldı"),
+        (datetime(2026, 12, 31, 23, 58, 59, 1), 61, "en", "Next deal in 0 h 1 min"),
+        (datetime(2026, 12, 31, 0, 0, 0), 86400, "en", "Next deal in 24 h 0 min"),
+    ],
+)
+def test_the_countdown_never_ends_before_midnight(
+    monkeypatch, visitor, moment, left, language, words
+):
+    """The seconds the page's script counts down are rounded up: half a
+    second before midnight the page said 0 seconds left, so its script at
+    once offered "The new day's deal is out" (and took the play button
+    away) while the server still dealt the old day's deal; without the
+    script, the last minute said "Next deal in 0 h 0 min". The new day is
+    the next year's first (Jan 1, 2027)."""
+    _clock_at(monkeypatch, moment)
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = html.unescape(visitor.get("/daily").get_data(as_text=True))
+    assert f'data-seconds-left="{left}"' in page
+    shown = " ".join(
+        re.sub(r"<[^>]+>", "", page.split('class="countdown"')[1].split("</p>")[0]).split()
+    )
+    assert words in shown, shown
+    assert "0 h 0 min" not in shown and "0 sa 0 dk" not in shown
+    assert ("(Jan 1, 2027 00:00 UTC)" if language == "en" else "(1 Oca 2027 00:00 UTC)") in shown
 
 
 def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_path):
