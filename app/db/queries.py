@@ -13,7 +13,7 @@ import math
 import secrets
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any, cast
@@ -430,7 +430,10 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     score.
 
     Return ``None`` when this game (player and game id) was recorded before:
-    a retry or a second POST changes nothing.
+    a retry or a second POST changes nothing. A game whose ``daily_day`` is
+    not the day of the time it is written (found to be the day's Daily game
+    just before midnight UTC, written just after) is written as the game
+    finished after midnight it is: not a Daily game.
 
     Every statement is a Core statement built once (:func:`_recording`)
     and run with this game's values, so recording spends its time in the
@@ -438,6 +441,12 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     """
     db.session.rollback()  # start the write transaction with the write
     now = utcnow()
+    if facts.daily_day is not None and facts.daily_day != now.date():
+        # Taken for the day's Daily game a moment before midnight, written
+        # a moment after it: a game that ended after its day, unranked (as
+        # a game finished after midnight is), so its finish, its day, its
+        # tasks and its week all agree.
+        facts = replace(facts, daily_day=None)
     sql = _recording(db.engine.dialect.name)
     # The Daily entry first, so the result is written ranked or not in one
     # statement; a second POST finds the entry finished (and its result

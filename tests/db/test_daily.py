@@ -14,8 +14,8 @@ from flask_babel import format_date
 from sqlalchemy import select
 
 from app import create_app
-from app.db import db
-from app.db.models import DailyDeal, DailyEntry, Result
+from app.db import db, queries
+from app.db.models import DailyDeal, DailyEntry, PlayerTask, Result
 from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.engine.rules import parse_rules_text
@@ -303,6 +303,34 @@ def test_a_ranked_game_finished_after_midnight_says_why_it_is_not_ranked(
     page = html.unescape(visitor.play_to_the_end())
     assert "ended after midnight UTC" not in page
     assert "gece yarısından sonra bitti" not in page
+
+
+def test_a_ranked_game_whose_recording_crosses_midnight_is_one_day_throughout(
+    app, visitor, monkeypatch
+):
+    """The game's last play is taken for today's Daily deal a moment before
+    midnight, and the result written a moment after it (the two read the
+    clock apart): the result was ranked on the old day's board with a
+    finish of the new day ("00:00:00 UTC" on the day before's board) and its
+    "Finish a Daily deal" counted for the new day's tasks. It is written as
+    the game that ended after midnight that it is: unranked, no Daily task,
+    and the final page says why."""
+    visitor.choose_name("Tam Vakit")
+    visitor.start_daily()
+    day = date.today()
+    after = datetime.combine(day + timedelta(days=1), datetime.min.time()).replace(microsecond=1)
+    monkeypatch.setattr(queries, "utcnow", lambda: after)
+    page = html.unescape(visitor.play_to_the_end())
+    with app.app_context():
+        result = db.session.scalar(select(Result))
+        entry = db.session.scalar(select(DailyEntry))
+        tasks = db.session.scalars(select(PlayerTask).where(PlayerTask.task == "daily")).all()
+    assert result is not None and result.finished_at == after
+    assert (result.ranked, result.daily_day) == (False, None)
+    assert entry is not None and entry.finished_at is None
+    assert all(task.progress == 0 for task in tasks)
+    assert "This was your ranked Daily game." not in page
+    assert "ended after midnight UTC" in page
 
 
 @pytest.mark.parametrize("page_fields", [{"replaces": ""}, {}], ids=["page", "no-field"])
