@@ -8,7 +8,8 @@ The device cookie is :mod:`.identity`'s.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import math
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
@@ -193,8 +194,14 @@ def _profile_page(
     if about == ("continue" if player is not None else "forget"):
         about = ""
     tasks = []
+    now = datetime.now(UTC)
     if player is not None:
-        tasks = queries.player_tasks(player.id, datetime.now(UTC).date())
+        tasks = queries.player_tasks(player.id, now.date())
+    # The tasks change at 00:00 UTC and the challenge on Monday at 00:00
+    # UTC, which is not the player's midnight: the page says how long is
+    # left (rounded up, so never "0 min" before the change).
+    tomorrow = datetime.combine(now.date() + timedelta(days=1), time.min, UTC)
+    monday = datetime.combine(week_start(now.date()) + timedelta(days=7), time.min, UTC)
     page = render_template(
         "players/profile.html",
         player=player,
@@ -203,6 +210,8 @@ def _profile_page(
         about=about if message else "",
         transfer_code=code,
         forgotten=request.args.get("forgotten") == "1",
+        tasks_left=math.ceil((tomorrow - now).total_seconds()),
+        challenge_left=math.ceil((monday - now).total_seconds()),
     )
     return page, status
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from sqlalchemy import select
@@ -12,6 +13,7 @@ from sqlalchemy import select
 from app.db import db, queries
 from app.db.models import Player, PlayerTask, Result
 from app.db.tasks import DAILY_POOL, TASKS, daily_tasks, week_start, weekly_challenge
+from app.web import players
 from tests.db.conftest import Browser
 from tests.db.test_recording import _facts
 
@@ -66,6 +68,68 @@ def test_the_profile_shows_progress(app, visitor):
         + page.count("of 10,")
         >= 4
     )
+
+
+@pytest.mark.parametrize(
+    ("moment", "language", "tasks", "challenge"),
+    [
+        # Monday 01:00 in Türkiye (UTC+3) is still Sunday in UTC: the
+        # challenge of the week about to end, and Sunday's tasks.
+        (
+            datetime(2026, 12, 6, 22, 0, 0),
+            "tr",
+            "Yeni görevlere 2 sa 0 dk kaldı (her gün 00:00 UTC'de).",
+            "Yeni meydan okumaya 2 sa 0 dk kaldı (her pazartesi 00:00 UTC'de).",
+        ),
+        (
+            datetime(2026, 12, 31, 23, 59, 30),
+            "en",
+            "New tasks in less than a minute (every day at 00:00 UTC).",
+            "A new challenge in 3 days 0 h (every Monday at 00:00 UTC).",
+        ),
+        (
+            datetime(2028, 2, 29, 23, 59, 30),  # the leap day's last minute (a Tuesday)
+            "en",
+            "New tasks in less than a minute (every day at 00:00 UTC).",
+            "A new challenge in 5 days 0 h (every Monday at 00:00 UTC).",
+        ),
+        (
+            datetime(2026, 12, 6, 23, 30, 0),
+            "en",
+            "New tasks in 0 h 30 min (every day at 00:00 UTC).",
+            "A new challenge in 0 h 30 min (every Monday at 00:00 UTC).",
+        ),
+        (
+            datetime(2026, 12, 7, 0, 0, 0),  # Monday's first second: a whole week
+            "en",
+            "New tasks in 24 h 0 min (every day at 00:00 UTC).",
+            "A new challenge in 7 days 0 h (every Monday at 00:00 UTC).",
+        ),
+    ],
+)
+def test_the_profile_says_when_the_tasks_and_the_challenge_change(
+    monkeypatch, visitor, moment, language, tasks, challenge
+):
+    """The tasks and the challenge change at 00:00 UTC, which is not the
+    player's midnight: the profile says how long they have left, and when
+    they change in UTC. It said "a new challenge every Monday" ("her
+    pazartesi"), so a player in Türkiye at 01:00 on Monday was shown last
+    week's challenge on a page that promised a new one, with no word of
+    the three hours to go."""
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return moment.replace(tzinfo=UTC).astimezone(tz) if tz else moment
+
+    monkeypatch.setattr(players, "datetime", Frozen)
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    visitor.choose_name("Saat Kaç")
+    page = html.unescape(visitor.get("/me").get_data(as_text=True))
+    said = " ".join(
+        re.sub(r"<[^>]+>", "", page.split('class="small task-times"')[1].split("</p>")[0]).split()
+    )
+    assert tasks in said and challenge in said, said
 
 
 def test_all_time_board_pages_and_your_row(app):
