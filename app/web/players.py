@@ -45,7 +45,9 @@ NAME_REFUSALS = {
         "Latin letters, say) would pass for another player's name."
     ),
 }
-PERIODS = ("all", "week")
+#: The leaderboards: all time, this week and last week (the week before
+#: this one, whose final standing stays to be seen after Monday 00:00 UTC).
+PERIODS = ("all", "week", "last")
 
 
 def game_finished(table: Table) -> None:
@@ -296,19 +298,28 @@ def forget_me() -> Response | tuple[str, int]:
 
 @bp.get("/leaderboard")
 def leaderboard() -> str:
-    """Show the all-time (``?period=all``) or this week's (``week``)
-    leaderboard, a page at a time (``?page=``), with the player's own row."""
+    """Show the all-time (``?period=all``), this week's (``week``) or last
+    week's (``last``) leaderboard, a page at a time (``?page=``), with the
+    player's own row."""
     period = request.args.get("period", "all")
     period = period if period in PERIODS else "all"
     player = current_player()
     player_id = player.id if player is not None else None
-    if period == "week":
-        board = queries.weekly_leaderboard(
-            week_start(datetime.now(UTC).date()), daily.page_number(), player_id
-        )
+    week = week_start(datetime.now(UTC).date())
+    if period == "last":
+        week -= timedelta(days=7)
+    if period in ("week", "last"):
+        board = queries.weekly_leaderboard(week, daily.page_number(), player_id)
     else:
         board = queries.alltime_leaderboard(daily.page_number(), player_id)
-    return render_template("players/leaderboard.html", board=board, period=period, player=player)
+    return render_template(
+        "players/leaderboard.html",
+        board=board,
+        period=period,
+        player=player,
+        week=week,
+        week_end=week + timedelta(days=6),
+    )
 
 
 @bp.get("/me/stats")

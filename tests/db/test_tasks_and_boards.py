@@ -195,6 +195,41 @@ def test_leaderboard_page_states_the_formula_and_escapes_names(app, visitor):
     assert "This week" in week
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Last week", "from Monday, November 30, 2026 to Sunday, December 6, 2026"]),
+        ("tr", ["Geçen hafta", "30 Kasım 2026 Pazartesi ile 6 Aralık 2026 Pazar"]),
+    ],
+)
+def test_last_weeks_board_stays_to_be_seen_after_monday(app, visitor, monkeypatch, language, words):
+    """At Monday 00:00 UTC this week's board starts empty; last week's
+    final standing stayed in the database with no page to show it, so a
+    player back on Monday could not see who won the week (nor their own
+    place). The board of the week before is a tab of its own."""
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            moment = datetime(2026, 12, 7, 0, 5)  # Monday, five minutes into the week
+            return moment.replace(tzinfo=UTC).astimezone(tz) if tz else moment
+
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    visitor.choose_name("Pazar Akşamı")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        monkeypatch.setattr(queries, "utcnow", lambda: datetime(2026, 12, 6, 23, 50))  # Sunday
+        queries.record_result(player.id, replace(_facts("sunday-night"), points=17))
+    monkeypatch.setattr(players, "datetime", Frozen)
+    this_week = html.unescape(visitor.get("/leaderboard?period=week").get_data(as_text=True))
+    assert "Pazar Akşamı" not in this_week.split("<h1>")[1].split("</section>")[0]
+    last = html.unescape(visitor.get("/leaderboard?period=last").get_data(as_text=True))
+    board = last.split("<h1>")[1].split("</section>")[0]
+    assert "Pazar Akşamı" in board
+    assert all(word in board for word in words), board
+    assert 'href="/leaderboard?period=last"' in this_week
+
+
 def test_statistics_page_draws_charts_with_numbers(app, visitor):
     visitor.choose_name("Stats")
     for seed in ("stats-a", "stats-b"):
