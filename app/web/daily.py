@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import format_date, gettext
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.wrappers import Response
@@ -336,10 +336,27 @@ def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dic
 
 
 def _no_such_day(text: str) -> tuple[str, int]:
-    message = gettext(
-        "There is no finished Daily deal of “%(day)s”: give a past day as YYYY-MM-DD.",
-        day=text[:20],
-    )
+    """The 404 page of a Daily day that has no finished deal: a date before
+    the first Daily deal or one not over yet is told as such (its seed is
+    never shown), anything else is asked for as YYYY-MM-DD."""
+    try:
+        day = date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        day = None
+    if day is not None and day < FIRST_DAY:
+        message = gettext(
+            "The first Daily deal was dealt on %(first)s.", first=format_date(FIRST_DAY, "long")
+        )
+    elif day is not None and day > today():  # today's is out, not finished
+        message = gettext(
+            "The Daily deal of %(day)s is not out yet: it comes at 00:00 UTC that day.",
+            day=format_date(day, "long"),
+        )
+    else:
+        message = gettext(
+            "There is no finished Daily deal of “%(day)s”: give a past day as YYYY-MM-DD.",
+            day=text[:20],
+        )
     return render_template(
         "game/bad_request.html", title=gettext("No such Daily deal"), message=message
     ), 404

@@ -214,7 +214,45 @@ def test_no_page_for_the_future_or_a_bad_date(visitor, day):
     text = (date.today() + timedelta(days=1)).isoformat() if day == "tomorrow" else day
     response = visitor.get(f"/daily/{text}")
     assert response.status_code == 404
-    assert "There is no finished Daily deal" in visitor.page
+    assert "No such Daily deal" in visitor.page
+    told = "There is no finished Daily deal" in visitor.page
+    assert told == (day not in ("tomorrow", "2999-01-01", "2020-01-01"))  # those say why
+
+
+@pytest.mark.parametrize(
+    ("when", "language", "said"),
+    [
+        ("2025-12-31", "en", "The first Daily deal was dealt on January 1, 2026."),
+        ("2025-12-31", "tr", "İlk Günün Dağıtımı 1 Ocak 2026 tarihinde dağıtıldı."),
+        (
+            "tomorrow",
+            "en",
+            "The Daily deal of {day} is not out yet: it comes at 00:00 UTC that day.",
+        ),
+        ("tomorrow", "tr", "{day} tarihli Günün Dağıtımı henüz çıkmadı: o gün 00:00 UTC'de çıkar."),
+        ("2026-12-01/play", "en", "The Daily deal of {day} is not out yet"),
+    ],
+)
+def test_a_day_without_a_daily_deal_says_why(app, visitor, monkeypatch, when, language, said):
+    """A real date before the first Daily deal, or one still to come, is
+    told as such (its deal never leaks: a 404 without a seed); both were
+    told "give a past day as YYYY-MM-DD", which 2025-12-31 is."""
+    if when.startswith("2026-12-01"):
+        monkeypatch.setattr(daily, "today", lambda: date(2026, 11, 30))
+    day = date.fromisoformat(when[:10]) if when[0] == "2" else date.today() + timedelta(days=1)
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    if when.endswith("/play"):
+        visitor.get("/daily")
+        response = visitor.post(f"/daily/{when}", rules="classic")
+    else:
+        response = visitor.get(f"/daily/{day.isoformat() if when == 'tomorrow' else when}")
+    assert response.status_code == 404
+    with app.test_request_context(headers={"Accept-Language": language}):
+        written = format_date(day, "long")
+        seed = daily.keyed_seed(day, "classic")
+    page = html.unescape(visitor.page)
+    assert said.format(day=written) in page
+    assert seed not in page and "give a past day" not in page
 
 
 def test_todays_date_leads_to_todays_page(visitor):
