@@ -48,6 +48,13 @@ EXACT_WORLDS_MANY_SIDES = 30
 #: The seed every estimate starts from (with the play's number): the same
 #: position always gets the same estimates.
 SEED = "review/1"
+#: The version of the estimates: raised whenever a change here (or in what
+#: they rest on: the Expert's playouts, the batched engine) changes any
+#: step's figures, verdict or reason. A review kept with another version
+#: is evaluated again (:func:`app.db.reviews.find_review`), so a server
+#: upgraded never shows stored steps beside steps of the new estimates.
+#: 1: the estimates of December 2026 (cards alike get one estimate).
+ESTIMATES = 1
 #: A play is a mistake when it loses more than this many points (rest of
 #: the hand) against the best card, as the page shows it, to one decimal
 #: (a loss shown as 2.0 is not one, 2.1 is), its 95% interval clear of zero.

@@ -225,7 +225,9 @@ class Review(db.Model):  # type: ignore[name-defined]
     ``"running"`` while one computes it (``updated_at`` moves at every
     step; a job silent too long may be claimed again), then ``"done"``
     (or ``"failed"``). ``steps`` holds the reviewed steps so far as JSON
-    (:meth:`app.ai.review.Step.to_dict`), ``done`` of ``total``.
+    (:meth:`app.ai.review.Step.to_dict`), ``done`` of ``total``, all
+    made by version ``estimates`` of the estimates
+    (:data:`app.ai.review.ESTIMATES`; 0 for those kept before versions).
     """
 
     __tablename__ = "reviews"
@@ -237,5 +239,6 @@ class Review(db.Model):  # type: ignore[name-defined]
     done: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer)
     steps: Mapped[str] = mapped_column(Text, default="[]")
+    estimates: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(), index=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime())

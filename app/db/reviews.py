@@ -12,6 +12,8 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, delete, func, or_, select, update
 from sqlalchemy.orm import aliased
 
+from app.ai.review import ESTIMATES
+
 from . import db, dialect_insert
 from .models import Review
 from .queries import utcnow
@@ -49,6 +51,7 @@ def keep_review(record: dict[str, Any], seat: int, total: int, kept: int | None 
         done=0,
         total=total,
         steps="[]",
+        estimates=ESTIMATES,
         created_at=now,
         updated_at=now,
     )
@@ -73,7 +76,29 @@ def prune_reviews(kept: int) -> int:
 
 
 def find_review(key: str) -> Review | None:
-    """Return the review kept under ``key``, or ``None``."""
+    """Return the review kept under ``key``, or ``None``. A review whose
+    steps were made by an older version of the estimates than this
+    server's (:data:`app.ai.review.ESTIMATES`: it was kept before an
+    upgrade) is first emptied, to be evaluated again: no page shows old
+    figures beside new ones, and a job still storing old steps is stopped
+    (it stores only into a running review). A newer version's (a replica
+    upgraded first) is left as it is, so two versions never undo each
+    other's work."""
+    review = db.session.get(Review, key, populate_existing=True)
+    if review is None or review.estimates >= ESTIMATES:
+        return review
+    db.session.execute(
+        update(Review)
+        .where(Review.key == key, Review.estimates < ESTIMATES)
+        .values(
+            status="done" if review.total == 0 else "new",
+            steps="[]",
+            done=0,
+            estimates=ESTIMATES,
+            updated_at=utcnow(),
+        )
+    )
+    db.session.commit()
     return db.session.get(Review, key, populate_existing=True)
 
 

@@ -26,6 +26,8 @@ from app.db.models import Player
 
 #: The newest migration.
 HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
+#: The one before it.
+PREVIOUS = ScriptDirectory(str(MIGRATIONS)).get_revision(HEAD).down_revision
 
 
 def test_the_migrated_schema_matches_the_models(app):
@@ -132,19 +134,19 @@ def test_the_db_commands_find_the_schema_as_it_is(app, database_url, tmp_path):
         said.append(done.stderr)
         return done.stdout
 
-    flask("db", "downgrade", "0008_results_house")
-    assert said[-1].splitlines()[-1].startswith(f"Running downgrade {HEAD} -> 0008_results_house")
-    assert flask("db", "current").strip() == "0008_results_house"
-    assert flask("db", "history").startswith("0008_results_house -> 0009")
-    assert flask("db", "current").strip() == "0008_results_house"
+    flask("db", "downgrade", PREVIOUS)
+    assert said[-1].splitlines()[-1].startswith(f"Running downgrade {HEAD} -> {PREVIOUS}")
+    assert flask("db", "current").strip() == PREVIOUS
+    assert flask("db", "history").startswith(f"{PREVIOUS} -> {HEAD} (head)")
+    assert flask("db", "current").strip() == PREVIOUS
     # Which database, and what the upgrade did, on standard error; no
     # password.
     where = make_url(database_url).render_as_string(hide_password=True)
-    assert said[-1] == f"Database {where}: at 0008_results_house; this version's newest is {HEAD}\n"
+    assert said[-1] == f"Database {where}: at {PREVIOUS}; this version's newest is {HEAD}\n"
     flask("db", "upgrade")
     first, ran = said[-1].splitlines()
-    assert first == f"Database {where}: at 0008_results_house; this version's newest is {HEAD}"
-    assert ran.startswith(f"Running upgrade 0008_results_house -> {HEAD}, ")
+    assert first == f"Database {where}: at {PREVIOUS}; this version's newest is {HEAD}"
+    assert ran.startswith(f"Running upgrade {PREVIOUS} -> {HEAD}, ")
     assert flask("db", "current").strip() == f"{HEAD} (head)"
     flask("db", "upgrade")
     assert said[-1] == f"Database {where}: at {HEAD}, the newest\n"

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import update
 
 from app import create_app
-from app.ai.review import WHY_KINDS, Estimate, Step, Why
+from app.ai.review import ESTIMATES, WHY_KINDS, Estimate, Step, Why
 from app.db import db, reviews
 from app.db.models import Review
 from app.engine import (
@@ -1194,3 +1194,26 @@ def test_a_step_shows_the_cards_its_seat_knew_off_the_table(client):
     assert "took the face-down cards; only that side sees them:" in shown
     for card in taken[0].observation.seen_face_down:
         assert card_name(card) in shown
+
+
+def test_a_review_kept_by_older_estimates_is_evaluated_again(client):
+    """Steps stored by an older version of the estimates (a review kept
+    before the server's upgrade) are not shown: the review is emptied and
+    evaluated again, so a step's page and the summary show the server's
+    own figures, never old ones beside new. Steps of the server's version
+    are shown as stored."""
+    record = finished_record(seed="review-verdicts")  # review_of_one_step's
+    key = key_of(upload(client, json.dumps(record).encode()))
+    evaluated = CSRF.sub("", client.get(f"/review/{key}/1").get_data(as_text=True))
+    kept, _, _ = review_of_one_step(client, 2.5, 1.5, 3.5, told=True)
+    assert kept == key  # the same record: its stored first step is now a made-up one
+    doctored = CSRF.sub("", client.get(f"/review/{key}/1").get_data(as_text=True))
+    assert doctored != evaluated and "2.5" in doctored
+    with client.application.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(estimates=0))
+        db.session.commit()
+    assert CSRF.sub("", client.get(f"/review/{key}/1").get_data(as_text=True)) == evaluated
+    status = client.get(f"/review/{key}/status").get_json()
+    assert (status["status"], status["done"]) == ("new", 1)
+    with client.application.app_context():
+        assert db.session.get(Review, key).estimates == ESTIMATES
