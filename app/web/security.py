@@ -186,6 +186,7 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     own, as many a minute as new games, so uploads never use up the
     player's new games.
 
+    Every limit holds over any window of its length (a moving window).
     Call after the game, daily and players blueprints are registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     the server process's memory (one process: :mod:`app.serve`).
@@ -201,7 +202,15 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
             "storage_uri": "redis://",
             "storage_options": {"connection_pool": redis_client.connection_pool},
         }
-    limiter = Limiter(get_remote_address, app=app, key_prefix="pisti-limit", **storage)
+    # A moving window: "5 a second" holds over every second, where fixed
+    # windows let 5 at a window's end and 5 at the next one's start through.
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        key_prefix="pisti-limit",
+        strategy="moving-window",
+        **storage,
+    )
     limiter.logger.addFilter(_error_in_one_line)
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:

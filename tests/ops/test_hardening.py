@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import threading
 
+import limits.storage.memory
 import pytest
 import requests
 from werkzeug.test import EnvironBuilder, run_wsgi_app
@@ -63,6 +64,38 @@ def test_plays_are_limited_per_game(tmp_path):
     )
     assert int(refused.headers["Retry-After"]) == 60
     assert player.get().status_code == 200 and player.move == before
+
+
+class Clock:
+    """A stand-in for the ``time`` module of the limits' memory storage:
+    ``time()`` says :attr:`now`, which a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def time(self) -> float:
+        return self.now
+
+
+def test_a_play_limit_holds_over_any_window_not_only_a_fixed_one(tmp_path, monkeypatch):
+    """A limit of "3 plays a minute" holds for every minute: with fixed windows one
+    play, two more at its window's end and three at the next one's start
+    made five plays within two seconds."""
+    clock = Clock()
+    monkeypatch.setattr(limits.storage.memory, "time", clock)
+    app = make_app(tmp_path, PLAY_LIMIT="3 per minute")
+    player = Player(app.test_client())
+    player.deal("any-window")
+    for at in (0.0, 59.0, 59.5, 60.5):
+        clock.now = 1_000_000.0 + at
+        assert player.client.post("/play", data=play_fields(player.page)).status_code == 303
+        player.get()
+    # Three plays within the last minute (59.0, 59.5, 60.5): a fourth waits.
+    clock.now = 1_000_000.0 + 61.0
+    assert player.client.post("/play", data=play_fields(player.page)).status_code == 429
+    # A minute after the play at 59.0, one more may go.
+    clock.now = 1_000_000.0 + 119.5
+    assert player.client.post("/play", data=play_fields(player.page)).status_code == 303
 
 
 def test_plays_are_limited_per_address(tmp_path):
