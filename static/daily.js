@@ -5,6 +5,11 @@
 // the new day's deal (and today's play button, which would deal the new
 // day's deal under this page's old words, goes). The words come from the page (data-template, with
 // {h}, {m} and {s}), so they are in the page's language.
+//
+// The next deal's time is written in UTC by the server, which does not
+// know where the player is; where the browser's clock is not on UTC, the
+// time of day there is added ("00:00 UTC, 03:00 your time"), with its
+// date when that is another day than the UTC one.
 "use strict";
 
 (function () {
@@ -33,4 +38,23 @@
     setTimeout(tick, ((end - Date.now()) % 1000) + 20);
   }
   tick();
+
+  const when = countdown.querySelector("time[datetime]");
+  const local = countdown.querySelector(".local-time");
+  if (!when || !local || !countdown.dataset.local) return;
+  const next = new Date(when.getAttribute("datetime"));
+  if (next.getTimezoneOffset() === 0) return;
+  const language = document.documentElement.lang || undefined;
+  const sameDay = next.getDate() === next.getUTCDate();
+  const format = new Intl.DateTimeFormat(language, {
+    month: sameDay ? undefined : "short",
+    day: sameDay ? undefined : "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  const phrase = document.createElement("span");
+  phrase.className = "nowrap";
+  phrase.textContent = countdown.dataset.local.replace("{t}", format.format(next));
+  local.replaceChildren(", ", phrase);
 })();

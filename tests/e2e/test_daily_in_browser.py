@@ -148,6 +148,44 @@ def test_the_countdown_ticks_and_ends_in_a_link(
     expect(page.locator(".countdown-left")).to_contain_text("Next deal in")
 
 
+@pytest.mark.parametrize(
+    "zone,language,local",
+    [
+        # Türkiye is three hours ahead all year: the same day.
+        ("Europe/Istanbul", "en", re.compile(r"UTC, 03:00 your time\)$")),
+        ("Europe/Istanbul", "tr", re.compile(r"UTC, sizin saatinizle 03:00\)$")),
+        # New York is behind: its time of the next deal falls the day before.
+        (
+            "America/New_York",
+            "en",
+            re.compile(r"UTC, [A-Z][a-z]{2} \d{1,2}, (19|20):00 your time\)$"),
+        ),
+    ],
+)
+def test_the_next_deal_is_also_told_in_the_players_own_time(
+    browser, live_server, screenshots, zone, language, local
+):
+    """The server writes the next deal's time in UTC; a player whose clock is
+    elsewhere is also told it in theirs (a player in Istanbul is not left to
+    work out that "00:00 UTC" is three in the morning). On UTC, nothing is
+    added."""
+    context = browser.new_context(
+        timezone_id=zone, viewport=PHONE, extra_http_headers={"Accept-Language": language}
+    )
+    page = context.new_page()
+    page.goto(live_server + "/daily?rules=classic")
+    when = page.locator(".countdown time")
+    expect(when).to_have_text(local)
+    page.screenshot(path=screenshots / f"daily-local-time-{zone.split('/')[1]}-{language}.png")
+    context.close()
+    context = browser.new_context(timezone_id="UTC")
+    page = context.new_page()
+    page.goto(live_server + "/daily?rules=classic")
+    expect(page.locator(".countdown-left")).to_contain_text("Next deal in")
+    assert page.locator(".countdown time").inner_text().endswith(" UTC)")
+    context.close()
+
+
 def test_without_javascript_the_server_countdown_stays(browser, live_server):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
