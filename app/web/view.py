@@ -204,6 +204,7 @@ def _taker_words(
     match: Match,
     sweep_told: bool = False,
     buried: bool = False,
+    lone: str | None = None,
 ) -> Markup:
     """Say what became of a logged play's card: the pişti or capture it
     made, or, for a card that stayed on the pile, who took it later in the
@@ -213,12 +214,24 @@ def _taker_words(
     the pile" (an Ace taking an Ace took the 9 under it: "West took it
     with A♦" read as an Ace taking a 9). With ``sweep_told`` (a list of
     plays whose sweep has its own line) a card the sweep took only "stayed
-    on the table to the end"."""
+    on the table to the end". ``lone``: the card played before this one
+    (the pile's only card when this play took two), so a lone card taken
+    with no pişti says why: a Jack on a card of another rank, or the hand's
+    last card where the rules do not count it (seeds 000, 001, 003, 004)."""
     rules = match.rules
     if event["jack_pisti"]:
         return markup_gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
     if event["pisti"]:
         return markup_gettext("pişti! %(points)s points", points=rules.pisti_points)
+    if event["captured"] == 2 and lone is not None:
+        if event["card"][0] == "J" and lone[0] != "J":
+            return markup_gettext(
+                "captured the pile's only card (a Jack on a lone card is no pişti)"
+            )
+        if event["hand_over"]:
+            return markup_gettext(
+                "captured the pile's only card (no pişti with the hand's last card)"
+            )
     if event["captured"]:
         # The pile before the play, so the count agrees with "Pile: N cards".
         return markup_ngettext(
@@ -255,6 +268,17 @@ def _taker_words(
     )
 
 
+def _played_before(match: Match, log: list[dict[str, Any]]) -> list[str | None]:
+    """For each logged play, the card played just before it in the hand
+    (``None`` for the hand's first play): the log holds the current hand's
+    last plays."""
+    plays = match.state.plays
+    start = len(plays) - len(log)
+    if start < 0:  # not this hand's plays: say nothing more
+        return [None] * len(log)
+    return [plays[start + step - 1] if start + step > 0 else None for step in range(len(log))]
+
+
 def _takers(log: list[dict[str, Any]]) -> list[tuple[dict[str, Any] | None, bool]]:
     """For each logged play, the later play that took its card off the
     pile (a capture, or the hand's last play sweeping the table; a play
@@ -284,6 +308,7 @@ def describe_plays(
     (:func:`table_names`), by default the computer's."""
     names = names or names_for(match.players, sides=match.sides)
     lines = []
+    lone = _played_before(match, log)
     for step, (event, (taker, buried)) in enumerate(zip(log, _takers(log), strict=True)):
         card = spoken_card(event["card"])
         who = names.who[event["position"]]
@@ -296,7 +321,9 @@ def describe_plays(
                     "%(who)s played %(card)s: the hand's last card.", who=who, card=card
                 )
         else:
-            result = _taker_words(event, taker, names, match, sweep_told=True, buried=buried)
+            result = _taker_words(
+                event, taker, names, match, sweep_told=True, buried=buried, lone=lone[step]
+            )
             if event["position"] == HUMAN:
                 line = markup_gettext("You played %(card)s: %(result)s.", card=card, result=result)
             else:
@@ -397,12 +424,13 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
             }
         )
     last = {}
+    lone = _played_before(match, table.log)
     for step, (event, (taker, buried)) in enumerate(
         zip(table.log, _takers(table.log), strict=True)
     ):
         last[event["position"]] = {
             "card": event["card"],
-            "said": _taker_words(event, taker, names, match, buried=buried),
+            "said": _taker_words(event, taker, names, match, buried=buried, lone=lone[step]),
             "step": step,
         }
     places = [

@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from app.engine import CARDEMS, card_label, would_capture
-from app.web.table import Table
-from app.web.view import _taker_words, position_names
+from app.engine import CARDEMS, FULL_DECK, PARTNERS, GameState, card_label, would_capture
+from app.engine.match import Match
+from app.web.table import Table, logged
+from app.web.view import _taker_words, describe_plays, position_names
 from tests.conftest import start_deal
 from tests.web.test_score_pages import play_hand
 
@@ -160,6 +161,60 @@ def test_a_jack_on_a_lone_card_takes_the_piles_only_card(app):
     with app.test_request_context():
         three = _taker_words({**event, "captured": 4}, None, position_names(2), match)
     assert three == "captured the pile's 3 cards"
+
+
+def hand_told(app, rules, centre: list[str], first: list[str], last: list[str], language: str):
+    """The log's sentences of a whole hand, as the page words them: the
+    centre is ``centre`` (bottom to top), the hand's plays start with
+    ``first`` and end with ``last``, the other cards played in between in
+    the canonical order. The deck deals those plays: in deal ``r`` seat
+    ``s``'s ``k``-th card is play ``r * 4n + k * n + s`` (``n`` seats)."""
+    given = {*centre, *first, *last}
+    middle = [card for card in FULL_DECK if card not in given]
+    plays = [*first, *middle, *last]
+    n, per_deal = rules.players, 4 * rules.players
+    deck = list(centre)
+    for r in range(48 // per_deal):
+        for s in range(n):
+            deck += [plays[r * per_deal + k * n + s] for k in range(4)]
+    match = Match(rules, "told")
+    match.rotation = 0  # position 0 (you) plays first, the last position deals
+    match.state = GameState.deal(rules, deck)
+    log = [logged(match.state.play(card), match.position_of(i % n)) for i, card in enumerate(plays)]
+    with app.test_request_context(headers={"Accept-Language": language}):
+        return [re.sub(r"<[^>]+>", "", str(line)) for _, line in describe_plays(match, log)]
+
+
+def test_a_lone_card_taken_without_a_pisti_says_why(app):
+    # Seeds 000 and 001: a Jack on a lone card of another rank takes it but
+    # is no pişti; seeds 003 and 004: the dealer's very last card makes no
+    # pişti. The log said only "captured the pile's only card", so a player
+    # who took a lone card with a Jack, or by its rank with the hand's last
+    # card, was not told why no pişti was scored.
+    centre = ["2H", "3H", "4H", "5C"]
+    jack = hand_told(app, CARDEMS, centre, ["5D", "8S", "JH"], [], "en")
+    assert jack[2] == (
+        "You played J♥Jack of hearts: captured the pile's only card "
+        "(a Jack on a lone card is no pişti)."
+    )
+    # A Jack on a lone Jack is a Jack pişti, a rank on a lone card a pişti.
+    assert (
+        "Jack pişti! 20 points" in hand_told(app, CARDEMS, centre, ["5D", "JS", "JH"], [], "en")[2]
+    )
+    assert "pişti! 10 points" in hand_told(app, CARDEMS, centre, ["5D", "8S", "8H"], [], "en")[2]
+    # Partners: the dealer's last card takes a lone 7 by its rank, no pişti.
+    last = ["JC", "7H", "7S"]
+    lines = hand_told(app, PARTNERS, centre, ["5D", "8S"], last, "en")
+    assert "took it with J♣" in lines[-4] and "captured" in lines[-3]
+    assert lines[-2] == "North played 7♥7 of hearts: West took it with 7♠7 of spades."
+    assert lines[-1] == (
+        "West played 7♠7 of spades: captured the pile's only card "
+        "(no pişti with the hand's last card)."
+    )
+    turkish = hand_told(app, PARTNERS, centre, ["5D", "8S"], last, "tr")
+    assert turkish[-1].endswith(": yerdeki tek kartı aldı (elin son kartıyla pişti olmaz).")
+    turkish = hand_told(app, CARDEMS, centre, ["5D", "8S", "JH"], [], "tr")
+    assert turkish[2].endswith(": yerdeki tek kartı aldı (tek karta Vale pişti değildir).")
 
 
 def test_a_card_under_the_pile_went_with_it(client):
