@@ -32,6 +32,31 @@ def test_home_offers_new_game_and_seed(client):
     assert 'name="seed"' in page
 
 
+def test_the_rules_in_short_say_what_seeds_stress(client):
+    # Seeds 000 and 001 (FAQ, "Common mistakes"): a Jack on a lone card of
+    # another rank takes it but is no pişti; seed 001: both sides past the
+    # target in one hand, the higher total wins, level totals play one more
+    # hand. The home page's rules in short said neither, and "an opening Jack
+    # is swapped under" read like the house rule that puts it under the stock.
+    rules = re.search(
+        r'<section class="panel rules".*?</section>', client.get("/").get_data(as_text=True), re.S
+    )
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", rules.group(0)))
+    assert "a Jack on a lone card of another rank takes it but is no pişti" in text
+    assert "an opening Jack is swapped with the nearest card under it that is not a Jack" in text
+    assert (
+        "both sides at the target after the same hand: the higher total wins, level totals "
+        "play one more hand" in text
+    )
+    turkish = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "başka değerde tek bir kartı Vale ile almak pişti değildir" in turkish
+    assert "açılıştaki Vale, altındaki Vale olmayan ilk kartla yer değiştirir" in turkish
+    assert (
+        "iki taraf da aynı elde hedefe ulaşırsa yüksek toplam kazanır, toplamlar eşitse bir el "
+        "daha oynanır" in turkish
+    )
+
+
 BAR_NEW_GAME = re.compile(r'<header class="bar">.*?href="/">New game</a>\s*</header>', re.S)
 
 
