@@ -169,6 +169,55 @@ def test_pisti_on_the_last_play(
     )
 
 
+# Only the hand's last play is ruled out (seeds 003/004: "the dealer's very
+# last"), not the dealer's last card of an earlier deal: with four players
+# plays 15 and 31 (the dealer's, before the second and third deals) make a
+# pişti and a Jack pişti.
+DEALS_END = {14: "7H", 15: "7S", 30: "JH", 31: "JS"}
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [PARTNERS, dataclasses.replace(CLASSIC, players=4, teams="partners", pisti_on_last_play=False)],
+    ids=["partners", "classic 4 partners, no pisti on the last play"],
+)
+def test_a_pisti_with_the_dealers_last_card_of_an_earlier_deal_counts(
+    deck_from_plays, no_match_plays, play_all, captures, rules
+):
+    plays = no_match_plays({13: "JC", 29: "JD", **DEALS_END}, CENTRE)
+    deck = deck_from_plays(CENTRE, plays, players=4)
+    state = GameState.deal(rules, deck)
+    results = play_all(state, plays)
+    assert captures(results) == [13, 15, 29, 31]
+    for index in (15, 31):
+        assert (results[index].seat, results[index].captured, results[index].dealt) == (3, 2, True)
+    assert (results[15].pisti, results[15].jack_pisti) == (True, False)
+    assert (results[31].pisti, results[31].jack_pisti) == (False, True)
+    assert (state.pisti, state.jack_pisti) == ([0, 1], [0, 1])
+
+
+@pytest.mark.parametrize("rules", [CARDEMS, CLASSIC, PARTNERS], ids=lambda rules: rules.name)
+def test_the_final_sweep_is_never_a_pisti(
+    deck_from_plays, no_match_plays, play_all, captures, rules
+):
+    # The hand's last card lands alone on a table just cleared by a pişti:
+    # it goes to the last capturer with the sweep, and no pişti is scored
+    # for it (record-format.md, "Rule sets": "that final sweep is never a
+    # pişti").
+    fixed = {10: "JD", 20: "JH", 30: "JS", 44: "JC", 45: "7H", 46: "7S"}
+    plays = no_match_plays(fixed, CENTRE)
+    state = GameState.deal(rules, deck_from_plays(CENTRE, plays, players=rules.players))
+    results = play_all(state, plays)
+    assert captures(results) == [10, 20, 30, 44, 46]
+    capturer = rules.team_of(46 % rules.players)
+    assert (results[46].captured, results[46].pisti) == (2, True)
+    last = results[-1]
+    assert (last.captured, last.pisti, last.jack_pisti) == (0, False, False)
+    assert (last.swept, last.swept_to, state.pile) == (1, capturer, [])
+    assert (sum(state.pisti), sum(state.jack_pisti)) == (1, 0)
+    assert state.pisti[capturer] == 1 and plays[-1] in state.captured[capturer]
+
+
 # --- partners -------------------------------------------------------------------
 
 
