@@ -4,7 +4,10 @@
 // is wrong does not matter; at zero the countdown gives way to a link to
 // the new day's deal (and today's play button, which would deal the new
 // day's deal under this page's old words, goes). The words come from the page (data-template, with
-// {h}, {m} and {s}), so they are in the page's language.
+// {h}, {m} and {s}), so they are in the page's language. A page nobody sees
+// (a tab in the background, a phone's screen turned off) does not tick: it
+// would wake the phone each second for nothing; seen again, it shows the
+// time left at once and ticks on.
 //
 // The next deal's time is written in UTC by the server, which does not
 // know where the player is; where the browser's clock is not on UTC, the
@@ -21,8 +24,10 @@
   const template = countdown.dataset.template;
   const end = Date.now() + Number(countdown.dataset.secondsLeft) * 1000;
   const two = (number) => String(number).padStart(2, "0");
+  let timer = null;
 
   function tick() {
+    timer = null;
     const seconds = Math.max(0, Math.ceil((end - Date.now()) / 1000));
     if (seconds === 0) {
       countdown.hidden = true;
@@ -35,8 +40,13 @@
       .replace("{m}", two(Math.floor((seconds % 3600) / 60)))
       .replace("{s}", two(seconds % 60));
     // The next tick when the shown second changes.
-    setTimeout(tick, ((end - Date.now()) % 1000) + 20);
+    if (!document.hidden) timer = setTimeout(tick, ((end - Date.now()) % 1000) + 20);
   }
+  document.addEventListener("visibilitychange", () => {
+    clearTimeout(timer);
+    timer = null;
+    if (!document.hidden && !countdown.hidden) tick();
+  });
   tick();
 
   const when = countdown.querySelector("time[datetime]");

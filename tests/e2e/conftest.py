@@ -197,3 +197,31 @@ def contrast(first: str, second: str) -> float:
 
     light, dark = sorted((luminance(first), luminance(second)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
+
+
+def set_hidden(page, hidden: bool) -> None:
+    """Make the page's document say it is ``hidden`` (a tab in the
+    background, a phone's screen turned off) or seen again, and tell its
+    scripts (``visibilitychange``): a headless browser's pages are always
+    seen."""
+    page.evaluate(
+        """(hidden) => {
+          const state = hidden ? "hidden" : "visible";
+          for (const [name, value] of [["hidden", hidden], ["visibilityState", state]]) {
+            Object.defineProperty(document, name, { configurable: true, get: () => value });
+          }
+          document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
+#: Counts, in ``window.timersSet``, the timers the page's scripts set from now on.
+COUNT_TIMERS = """() => {
+  window.timersSet = 0;
+  const set = window.setTimeout;
+  window.setTimeout = (...args) => {
+    window.timersSet += 1;
+    return set(...args);
+  };
+}"""

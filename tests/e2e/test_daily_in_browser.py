@@ -9,7 +9,15 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, contrast, play_card
+from tests.e2e.conftest import (
+    COUNT_TIMERS,
+    DESKTOP,
+    PHONE,
+    cards_in_hand,
+    contrast,
+    play_card,
+    set_hidden,
+)
 
 SIZES = [
     ("phone", PHONE),
@@ -184,6 +192,28 @@ def test_the_next_deal_is_also_told_in_the_players_own_time(
     expect(page.locator(".countdown-left")).to_contain_text("Next deal in")
     assert page.locator(".countdown time").inner_text().endswith(" UTC)")
     context.close()
+
+
+def test_the_countdown_does_not_tick_while_nobody_sees_it(page: Page, live_server):
+    """A Daily page left in a background tab, or on a phone whose screen is
+    off, sets no timer and changes nothing (it woke the phone every second);
+    seen again, it shows the time left at once and ticks on."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.clock.install()
+    page.goto(live_server + "/daily?rules=classic")
+    left = page.locator(".countdown-left")
+    expect(left).to_have_text(re.compile(r"^Next deal in \d+ h \d\d min \d\d s$"))
+    page.evaluate(COUNT_TIMERS)
+    set_hidden(page, True)
+    hidden_at = left.inner_text()
+    page.clock.run_for(5000)
+    assert page.evaluate("window.timersSet") == 0
+    assert left.inner_text() == hidden_at
+    set_hidden(page, False)
+    # Five seconds later than when it was hidden, shown at once.
+    expect(left).not_to_have_text(hidden_at)
+    page.clock.run_for(3000)
+    assert page.evaluate("window.timersSet") >= 3
 
 
 def test_without_javascript_the_server_countdown_stays(browser, live_server):
