@@ -3,7 +3,10 @@
 // review worker); once the summary is done, puts the page's new content in
 // place without a reload, the focus staying on the link it was on, and
 // says so in the progress text's live region (without JavaScript, the page
-// reloads itself through its <noscript> refresh).
+// reloads itself through its <noscript> refresh). A page nobody sees (a
+// tab in the background, a phone's screen turned off) does not ask: the
+// summary goes on on the server all the same, and the page asks at once
+// when it is seen again.
 (function () {
   "use strict";
   const bar = document.getElementById("review-progress");
@@ -11,6 +14,9 @@
   const waiting = document.getElementById("review-waiting");
   const busy = document.getElementById("review-busy");
   if (!bar || !text) return;
+  let timer = null; // the next ask, while the page is seen
+  let asking = false; // an ask on its way
+  let over = false; // done, failed or reloading: no more asks
   function show(done, total, ahead) {
     bar.max = total;
     bar.value = done;
@@ -42,13 +48,19 @@
     main.querySelector("h1")?.after(text);
     text.textContent = text.dataset.done;
   }
+  function askLater() {
+    if (!over && !document.hidden) timer = window.setTimeout(poll, 1000);
+  }
   async function poll() {
+    timer = null;
+    asking = true;
     try {
       const answer = await fetch(bar.dataset.status, { headers: { Accept: "application/json" } });
       if (answer.ok) {
         const status = await answer.json();
         show(status.done, status.total, status.ahead);
         if (status.status === "done") {
+          over = true;
           await showDone();
           return;
         }
@@ -58,10 +70,12 @@
           // among the summaries): the page's visit starts it; after a
           // queue that was not answering, in the seconds it asked for.
           const retry = Number(bar.dataset.retry || 0);
+          over = true;
           window.setTimeout(() => window.location.reload(), retry * 1000);
           return;
         }
         if (status.status === "failed") {
+          over = true;
           text.textContent = text.dataset.failed;
           if (waiting) waiting.hidden = true;
           return;
@@ -69,8 +83,15 @@
       }
     } catch (error) {
       // A network hiccup: try again at the next tick.
+    } finally {
+      asking = false;
     }
-    window.setTimeout(poll, 1000);
+    askLater();
   }
-  window.setTimeout(poll, 1000);
+  document.addEventListener("visibilitychange", () => {
+    window.clearTimeout(timer);
+    timer = null;
+    if (!document.hidden && !asking && !over) poll();
+  });
+  askLater();
 })();

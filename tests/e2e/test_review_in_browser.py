@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CLASSIC, PARTNERS, with_options
-from tests.e2e.conftest import cards_in_hand, play_card, take_deal
+from tests.e2e.conftest import COUNT_TIMERS, cards_in_hand, play_card, set_hidden, take_deal
 from tests.web.test_review_pages import finished_record
 
 SIZES = {
@@ -380,3 +380,48 @@ def test_the_progress_is_read_out_only_when_it_moves(page: Page, live_server):
         "2 of 18 decisions evaluated",
         "3 of 18 decisions evaluated",
     ]
+
+
+def test_the_progress_is_not_asked_for_while_nobody_sees_it(page: Page, live_server):
+    """A summary's page left in a background tab, or on a phone whose
+    screen is off, does not ask for the status every second (it woke the
+    phone and its radio each second, the summary going on on the server
+    all the same); seen again, it asks at once."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server + "/deal/e2e-review-hidden")
+    take_deal(page)
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+    asked: list[int] = []
+
+    def status(route):
+        asked.append(2)
+        route.fulfill(
+            json={"status": "running", "done": 2, "total": 18, "ahead": None, "busy": False}
+        )
+
+    page.route("**/status", status)
+    page.clock.install()
+    page.get_by_role("button", name="Review this game").click()
+    page.get_by_role("link", name="Summary").first.click()
+    expect(page.locator("#review-progress")).to_be_visible()
+    page.clock.run_for(1000)
+    # The first answer is shown (the next ask is then waiting a second).
+    expect(page.locator("#review-progress-text")).to_have_text("2 of 18 decisions evaluated")
+    page.evaluate(COUNT_TIMERS)
+    set_hidden(page, True)
+    hidden_at = len(asked)
+    # Ten seconds of the page's clock, each step given real time for an
+    # ask to reach the server and its answer to come back.
+    for _ in range(20):
+        page.clock.run_for(500)
+        page.wait_for_timeout(50)
+    assert len(asked) == hidden_at
+    assert page.evaluate("window.timersSet") == 0
+    set_hidden(page, False)
+    # Asked at once, the page's clock standing still.
+    for _ in range(100):
+        if len(asked) > hidden_at:
+            break
+        page.wait_for_timeout(100)
+    assert len(asked) == hidden_at + 1
