@@ -456,7 +456,15 @@ function cutOff() {
   window.addEventListener("online", again, { once: true });
   const reach = happened?.dataset.reach;
   if (!reach) return;
+  // Asked every REACH_MS while the page is seen; a page nobody sees (a tab
+  // in the background, a phone's screen turned off) asks nothing, which
+  // would wake the phone and its radio for nothing, and asks at once when
+  // it is seen again.
+  let timer = null;
+  let asking = false;
   const ask = async () => {
+    timer = null;
+    asking = true;
     if (navigator.onLine) {
       try {
         if ((await fetch(reach, { cache: "no-store" })).ok) return again();
@@ -464,9 +472,15 @@ function cutOff() {
         // Nothing answers yet.
       }
     }
-    window.setTimeout(ask, REACH_MS);
+    asking = false;
+    if (!document.hidden) timer = window.setTimeout(ask, REACH_MS);
   };
-  window.setTimeout(ask, REACH_MS);
+  document.addEventListener("visibilitychange", () => {
+    window.clearTimeout(timer);
+    timer = null;
+    if (!document.hidden && !asking) ask();
+  });
+  if (!document.hidden) timer = window.setTimeout(ask, REACH_MS);
 }
 window.addEventListener("offline", () => {
   if (document.querySelector(".you .hand")) cutOff();

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.conftest import serve
-from tests.e2e.conftest import PHONE, e2e_app, slowed
+from tests.e2e.conftest import COUNT_TIMERS, PHONE, e2e_app, set_hidden, slowed
 
 #: How long the slowed server waits before it answers a play, in seconds.
 SLOW_PLAY_S = 2.5
@@ -102,6 +102,51 @@ def test_a_card_tapped_with_nothing_answering_leaves_the_table(
     expect(page.locator(".happened .alert")).to_have_count(0)
     if reaches_server:
         expect(page.locator(".log li").first).to_contain_text("You played")
+    context.close()
+
+
+def test_a_table_nobody_sees_does_not_ask_whether_the_server_answers(browser: Browser, live_server):
+    """With nothing answering, the table asks every 3 s whether the server
+    answers again, but not while nobody sees it (a background tab, a
+    phone's screen off: it woke the phone and its radio every 3 s, all
+    night); seen again, it asks at once, and comes back when it does."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.clock.install()
+    page.goto(f"{live_server}/deal/unreachable-hidden")
+    page.get_by_role("button", name="Start this deal").click()
+    hand = page.locator(".you .hand button")
+    expect(hand).to_have_count(4)
+    asked: list[str] = []
+
+    def cut(route: Route) -> None:
+        if route.request.url.endswith("/healthz"):
+            asked.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    page.route("**/*", cut)
+    hand.first.click()
+    expect(page.locator(".happened .alert")).to_have_text(UNREACHABLE)
+    page.clock.run_for(3000)
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert len(asked) == 1
+    set_hidden(page, True)
+    page.evaluate(COUNT_TIMERS)
+    # A minute of the page's clock, each step given real time for an ask
+    # to be sent.
+    for _ in range(20):
+        page.clock.run_for(3000)
+        page.wait_for_timeout(50)
+    assert len(asked) == 1
+    assert page.evaluate("window.timersSet") == 0
+    with page.expect_navigation(url=f"{live_server}/game"):
+        page.unroute("**/*")
+        set_hidden(page, False)
+    assert len(asked) == 1
+    expect(hand).to_have_count(4)
     context.close()
 
 
