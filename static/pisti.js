@@ -448,8 +448,13 @@ function cutOff() {
     hand.inert = true;
     hand.classList.add("offline");
   }
+  // The tag says "offline", still: a play that said it was on its way
+  // ("sending…", pulsing) is not on its way any more.
   const tag = document.querySelector(".you .turn-tag");
-  if (tag && happened?.dataset.offlineTag) tag.textContent = happened.dataset.offlineTag;
+  if (tag && happened?.dataset.offlineTag) {
+    tag.textContent = happened.dataset.offlineTag;
+    tag.classList.remove("sending");
+  }
   if (cut) return;
   cut = true;
   const again = () => window.location.replace(window.location.pathname + window.location.search);

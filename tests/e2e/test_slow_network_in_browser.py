@@ -150,6 +150,36 @@ def test_a_table_nobody_sees_does_not_ask_whether_the_server_answers(browser: Br
     context.close()
 
 
+def test_a_play_slow_and_then_lost_stops_saying_it_is_on_its_way(browser: Browser, live_server):
+    """A play that says it is on its way ("sending…", pulsing) and is then
+    lost leaves the tag saying "offline", still: the pulse went on, for as
+    long as the table was left so (a play that looked sent, and a page
+    that drew frames for nothing)."""
+    context, page = phone_table(browser, live_server, "slow-then-lost")
+    page.emulate_media(reduced_motion="no-preference")
+    held: list[Route] = []
+
+    def cut(route: Route) -> None:
+        if route.request.method == "POST":
+            held.append(route)  # answered late: lost after a while
+        else:
+            route.abort("internetdisconnected")
+
+    page.route("**/*", cut)
+    tag = page.locator(".you .turn-tag")
+    page.locator(".you .hand button").first.click()
+    expect(tag).to_have_text("sending…", timeout=2000)
+    expect(page.locator(".you .turn-tag.sending")).to_have_count(1)
+    held[0].abort("internetdisconnected")
+    expect(page.locator(".happened .alert")).to_have_text(UNREACHABLE)
+    expect(tag).to_have_text("offline")
+    expect(page.locator(".you .turn-tag.sending")).to_have_count(0)
+    moving = "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+    assert page.evaluate(moving) == 0
+    assert page.url == f"{live_server}/game"
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def slow_play_server(tmp_path_factory):
     """The app served with every play answered 2.5 s late; yields its URL."""
