@@ -174,11 +174,14 @@ function lift(button) {
   );
 }
 
-// Put one frame's regions (score, seats, centre, hand, log, counter) in place.
+// Put one frame's regions (score, seats, centre, hand, log, counter) in
+// place. A region the play leaves as it was (the other seats, the score
+// of a play that takes nothing) stays: drawing it anew, at every step of
+// every play, cost a slow phone its style and layout for nothing.
 function showFrame(template) {
   template.content.cloneNode(true).querySelectorAll("[data-region]").forEach((fresh) => {
     const old = document.querySelector(`[data-region="${fresh.dataset.region}"]`);
-    if (!old) return;
+    if (!old || old.isEqualNode(fresh)) return;
     if (old.matches("[aria-live]")) old.replaceChildren(...fresh.childNodes);
     else old.replaceWith(fresh);
   });
