@@ -21,6 +21,7 @@ the game state.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import multiprocessing.forkserver
@@ -31,6 +32,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,14 +56,36 @@ FLOOR_MS = 10.0
 NICENESS = 10
 
 
-def _start_worker() -> None:
+def _start_worker(server_alive: Connection | None = None) -> None:
     """Set up a worker process: niced by :data:`NICENESS`, and deaf to
     Ctrl-C, which stops the server (it shuts the pool down); else every
     worker would print its own ``KeyboardInterrupt`` traceback. (Workers
     of a fork server started by :meth:`SearchPool.start` are deaf from
-    birth already.)"""
+    birth already.)
+
+    With ``server_alive``, the read end of a pipe whose only write end the
+    server holds, the worker ends when the server does, however it ended
+    (see :func:`_exit_with_server`)."""
     os.nice(NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if server_alive is not None:
+        threading.Thread(
+            target=_exit_with_server, args=(server_alive,), name="server-alive", daemon=True
+        ).start()
+
+
+def _exit_with_server(server_alive: Connection) -> None:
+    """End this worker process once ``server_alive`` reads end-of-file: the
+    server's write end was closed, by :meth:`SearchPool.shutdown` or by the
+    server's death. A server killed outright (SIGKILL, the out-of-memory
+    killer) never shuts its pool down, and the workers would wait for work
+    forever, each holding the fork server and the resource tracker alive
+    too (they hold those processes' pipes): a restarted server would find
+    the old ones still there, a ``kill -9`` away. Nothing is ever written
+    to the pipe."""
+    with contextlib.suppress(EOFError, OSError):
+        server_alive.recv_bytes()
+    os._exit(0)
 
 
 T = TypeVar("T")
@@ -129,6 +153,9 @@ class SearchPool:
         self._lock = threading.Lock()
         self._in_flight = 0
         self._executor: ProcessPoolExecutor | None = None
+        #: The write end of the pipe the workers of :attr:`_executor` watch
+        #: (:func:`_exit_with_server`): closing it ends them.
+        self._alive: Connection | None = None
 
     @property
     def in_flight(self) -> int:
@@ -159,9 +186,13 @@ class SearchPool:
             return executor.submit(search, budget_ms, *args).result()
         except BrokenProcessPool as exc:
             with self._lock:
+                alive = None
                 if self._executor is executor:
-                    self._executor = None
+                    self._executor, alive = None, self._alive
+                    self._alive = None
             executor.shutdown(wait=False, cancel_futures=True)
+            if alive is not None:
+                alive.close()  # the broken pool's other workers end too
             raise SearchBusy("a search worker died") from exc
         finally:
             with self._lock:
@@ -192,10 +223,15 @@ class SearchPool:
     def _started(self) -> ProcessPoolExecutor:
         # Call with the lock held.
         if self._executor is None:
+            # The workers get the read end; the write end stays in this
+            # process only (not inheritable, never sent), so it closes
+            # when this process ends, however it ends.
+            server_alive, self._alive = multiprocessing.Pipe(duplex=False)
             self._executor = ProcessPoolExecutor(
                 self.processes,
                 mp_context=multiprocessing.get_context("forkserver"),
                 initializer=_start_worker,
+                initargs=(server_alive,),
             )
         return self._executor
 
@@ -203,8 +239,11 @@ class SearchPool:
         """Stop the worker processes (a later :meth:`run` starts new ones)."""
         with self._lock:
             executor, self._executor = self._executor, None
+            alive, self._alive = self._alive, None
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+        if alive is not None:
+            alive.close()
 
 
 #: The process's pool, shared by every search.

@@ -4,9 +4,11 @@ answers 503 and nothing is played; Expert games play through the pool."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -199,3 +201,72 @@ def test_a_worker_is_deaf_to_ctrl_c_from_birth():
         timeout=60,
     )
     assert done.stdout.split() == ["True", "True"], done.stderr
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes under ``pid`` (children, theirs, ...), from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended, its parent (now init) not told yet
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_workers_end_when_the_server_is_killed():
+    # A server killed outright (SIGKILL, the out-of-memory killer) shuts
+    # nothing down: its search workers, one of them searching, must still
+    # end, and with them the fork server and the resource tracker, not
+    # wait for work forever.
+    script = (
+        "import os, threading, time\n"
+        "from app.searches import SearchPool\n"
+        "pool = SearchPool(processes=2, max_wait_ms=60_000)\n"
+        "pool.start()\n"
+        "threading.Thread(target=pool.run, args=(time.sleep, 60), daemon=True).start()\n"
+        "while not pool.in_flight:\n"
+        "    time.sleep(0.01)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    left: set[int] = set()
+    try:
+        assert server.stdout.readline().strip() == "ready"
+        pool = _descendants(server.pid)
+        assert len(pool) >= 4  # two workers, the fork server, the resource tracker
+        server.kill()
+        server.wait()
+        deadline = time.monotonic() + 30
+        left = {pid for pid in pool if _running(pid)}
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = {pid for pid in left if _running(pid)}
+        assert not left, f"still running after the server was killed: {sorted(left)}"
+    finally:
+        server.kill()
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
