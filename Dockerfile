@@ -7,17 +7,14 @@
 # The base is Python 3.11's moving tag, not a patch release's (frozen once
 # the next comes out): a rebuild picks up Debian's and CPython's security
 # fixes, while the Python packages stay the lock's.
-FROM python:3.11-slim-bookworm
+FROM python:3.11-slim-bookworm AS build
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PATH=/opt/venv/bin:$PATH \
-    PORT=8000
+    PATH=/opt/venv/bin:$PATH
 
-RUN useradd --create-home --uid 10001 pisti \
-    && python3 -m venv /opt/venv
+RUN python3 -m venv /opt/venv
 WORKDIR /srv/pisti
 # Every package, build tools included, at the lock's version and hash, so an
 # image built later has the same packages.
@@ -25,15 +22,38 @@ COPY requirements.lock ./
 RUN pip install --require-hashes --no-deps -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY app ./app
+# Editable, so the app finds templates/ and static/ beside app/; nothing more
+# is fetched. The translations are compiled here, never committed. Then out
+# of the venv goes what only building needs or the app never opens: pip and
+# setuptools (the app's editable finder needs neither), numpy's own tests,
+# and Babel's data for the locales the app does not speak (it keeps the
+# root locale and those of app/web/i18n.py's LANGUAGES, a test checks).
+RUN pip install --no-deps --no-build-isolation --editable . \
+    && pybabel -q compile -d app/translations \
+    && pip uninstall --quiet --yes setuptools pip \
+    && rm -rf /opt/venv/lib/python3*/site-packages/numpy/*/tests \
+              /opt/venv/lib/python3*/site-packages/numpy/tests \
+    && find /opt/venv/lib/python3*/site-packages/babel/locale-data -name '*.dat' \
+        ! -name root.dat ! -name en.dat ! -name tr.dat -delete
+
+# The image itself: the base, the venv and the app, without the build's
+# leftovers (the layers above are not part of it).
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PATH=/opt/venv/bin:$PATH \
+    PORT=8000
+
+RUN useradd --create-home --uid 10001 pisti
+WORKDIR /srv/pisti
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /srv/pisti ./
 COPY templates ./templates
 COPY static ./static
 COPY migrations ./migrations
 COPY scripts/healthcheck /usr/local/bin/pisti-healthcheck
-# Editable, so the app finds templates/ and static/ beside app/; nothing more
-# is fetched. The translations are compiled here, never committed.
-RUN pip install --no-deps --no-build-isolation --editable . \
-    && pybabel -q compile -d app/translations \
-    && mkdir instance \
+RUN mkdir instance \
     && chown 10001:10001 instance
 
 # The commit built, for the server's first log line (the image has no .git):

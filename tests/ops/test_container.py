@@ -22,6 +22,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from app import create_app
+from app.web.i18n import LANGUAGES
 from app.web.security import HEADERS
 from benchmarks.load_servers import free_port
 
@@ -303,3 +304,23 @@ def test_the_health_check_fails_when_nothing_answers():
     )
     assert check.returncode == 1
     assert "unhealthy:" in check.stderr
+
+
+def test_the_image_keeps_babels_data_for_every_language_the_app_speaks():
+    # The image drops Babel's data for other locales; a language added to
+    # the app without its data kept would fail on the first page in it.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    kept = set(re.findall(r"! -name (\S+)\.dat", dockerfile))
+    assert kept == {"root", *LANGUAGES}
+
+
+def test_the_image_is_built_in_two_stages_without_the_build_tools():
+    # pip and setuptools only build the venv; the image copies the venv
+    # out of the build stage, without them.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM (\S+)(?: AS (\w+))?$", dockerfile, re.M)
+    assert [name for _, name in stages] == ["build", ""]
+    final = dockerfile.split("\nFROM ")[-1]
+    assert "COPY --from=build /opt/venv /opt/venv" in final
+    assert "pip install" not in final
+    assert "pip uninstall --quiet --yes setuptools pip" in dockerfile
