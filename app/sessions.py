@@ -277,6 +277,22 @@ class VersionedSessions(ServerSideSessionInterface):
         """
         raise NotImplementedError
 
+    def _write_failed(self, what: str) -> StoreWriteFailed:
+        """The error of ``what`` failing to be written in the folder, saying
+        why (a write tried again now: cachelib only answers ``False``) and
+        what to do, for the log's warning."""
+        try:
+            _check_writable(self.folder)
+        except OSError as error:
+            why = str(error)
+        else:
+            why = "the write failed, though a test write now works (see the warning before)"
+        return StoreWriteFailed(
+            f"{what} in {self.folder}: {why}; free space on its disk, or make the folder "
+            "writable by the user the server runs as (in the container, uid 10001): until "
+            "then no game can change, and nothing already kept is lost"
+        )
+
     def _claimed(self, key: str) -> str | None:
         """The value :meth:`_add` stored under ``key``, or ``None``."""
         raise NotImplementedError
@@ -685,20 +701,20 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
                 written = self.cache.set(new_id, data, timeout=ttl)
             # The errors never name a session: its id is the player's key.
             if not written:
-                raise StoreWriteFailed(f"a session in {self.folder}")
+                raise self._write_failed("a session")
             if old_id not in (None, new_id) and not self.cache.set(
                 old_id, mark, timeout=MOVED_SECONDS
             ):
                 # The 503 keeps the browser on the old id, whose game is
                 # as it was: the new id never reaches it.
-                raise StoreWriteFailed(f"a replaced session's mark in {self.folder}")
+                raise self._write_failed("a replaced session's mark")
 
     def _add(self, key: str, value: str, seconds: int) -> bool:
         with self._lock(key):
             if self.cache.has(key):
                 return False
             if not self.cache.set(key, value, timeout=seconds):
-                raise StoreWriteFailed(f"a first start's claim in {self.folder}")
+                raise self._write_failed("a first start's claim")
             return True
 
     def _claimed(self, key: str) -> str | None:

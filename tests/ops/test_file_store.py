@@ -151,3 +151,34 @@ def test_an_instance_folder_the_server_cannot_write_says_what_to_do(tmp_path, mo
         "[Errno 13] Permission denied"
     )
     assert message.endswith("(in the container, uid 10001: chown 10001 <folder>)")
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (OSError(errno.ENOSPC, "No space left on device"), "[Errno 28] No space left on device"),
+        (OSError(errno.EROFS, "Read-only file system"), "[Errno 30] Read-only file system"),
+    ],
+    ids=["full", "read-only"],
+)
+def test_the_log_says_why_a_session_cannot_be_written_and_what_to_do(
+    tmp_path, monkeypatch, caplog, error, said
+):
+    # cachelib swallows the error (a warning of its own, a traceback) and
+    # answers False: the app's line says why and what to do.
+    player = Player(make_app(tmp_path).test_client())
+    player.deal("full-disk")
+
+    def failing(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(cachelib.file.tempfile, "mkstemp", failing)
+    response = player.post(card=player.hand[0], move=player.move)
+    assert response.status_code == 503
+    logged = [r.getMessage() for r in caplog.records if r.name == "app"]
+    assert logged[-1] == (
+        f"session store cannot write, nothing saved: a session in {tmp_path / 'sessions'}: "
+        f"{said}; free space on its disk, or make the folder writable by the user the server "
+        "runs as (in the container, uid 10001): until then no game can change, and nothing "
+        "already kept is lost"
+    )
