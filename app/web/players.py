@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from werkzeug.wrappers import Response
 
 from app.db import db, queries
@@ -66,6 +66,15 @@ def game_finished(table: Table) -> None:
         levels = tuple(level or "" for level in table.levels[1:])
         day = daily.daily_day_of(table.match, levels)
         queries.record_result(player.id, game_facts(table.match, levels, table.game_id, day))
+    except OperationalError as error:
+        # The database is down, full or read-only: what to do, not a
+        # traceback (one per view of the final page while it lasts).
+        current_app.logger.warning(
+            "could not record a finished game: %s; the game is kept, and its final page "
+            "records it when next shown with the database back (GET /readyz says when)",
+            first_line(error),
+        )
+        db.session.rollback()
     except SQLAlchemyError:
         current_app.logger.exception("could not record a finished game")
         db.session.rollback()

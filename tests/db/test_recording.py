@@ -342,6 +342,29 @@ def test_a_result_the_database_could_not_take_is_recorded_when_it_answers_again(
     assert _count(app, Result) == 1
 
 
+def _database_full(*args, **kwargs):
+    raise OperationalError("COMMIT", {}, Exception("database or disk is full"))
+
+
+def test_a_result_the_database_could_not_take_is_logged_with_what_to_do(
+    app, visitor, monkeypatch, caplog
+):
+    visitor.choose_name("Dolu")
+    visitor.deal("record-full")
+    monkeypatch.setattr(queries, "record_result", _database_full)
+    visitor.play_to_the_end()
+    visitor.get("/game")
+    failed = [r for r in caplog.records if "could not record a finished game" in r.getMessage()]
+    assert len(failed) == 3  # the last move, the final page, shown again
+    for record in failed:
+        assert record.levelname == "WARNING" and record.exc_info is None  # no traceback
+        assert record.getMessage() == (
+            "could not record a finished game: database or disk is full; the game is kept, "
+            "and its final page records it when next shown with the database back (GET "
+            "/readyz says when)"
+        )
+
+
 def test_a_database_that_does_not_answer_leaves_the_final_page_and_the_game(
     app, visitor, monkeypatch
 ):
