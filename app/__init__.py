@@ -15,7 +15,7 @@ import click
 from alembic.util.exc import CommandError
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from . import config
 from .db import init_db
@@ -136,6 +136,18 @@ def _starting(part: str) -> Iterator[None]:
                 "database (createdb --owner pisti pisti, or ALTER DATABASE pisti OWNER TO "
                 "pisti)"
             )
+        elif isinstance(error, OperationalError) and _unreached(error):
+            # Not answering at start-up: the server does not wait for it.
+            hint = (
+                "; start the database server, or correct the host and port in "
+                "FLASK_DATABASE_URL: the server does not wait for it, so start it once the "
+                "database answers (a systemd unit with Restart=on-failure and RestartSec=5 "
+                "tries again by itself)"
+            )
+        elif isinstance(error, OSError) and error.errno == errno.ENOENT:
+            hint = "; correct the path, or make the folders on it first"
+        elif isinstance(error, OSError) and error.errno == errno.ENOSPC:
+            hint = "; free some space on its disk"
         elif isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             hint = (
                 "; it must be writable by the user the server runs as "
@@ -144,6 +156,25 @@ def _starting(part: str) -> Iterator[None]:
         raise StartupError(
             f"the app cannot start: {part} cannot be used: {first_line(error)}{hint}"
         ) from error
+
+
+#: Words of a driver's error that mean the database server was not reached.
+_UNREACHED = (
+    "connection refused",
+    "could not translate host name",
+    "name or service not known",
+    "timeout expired",
+    "no route to host",
+    "network is unreachable",
+    "the database system is starting up",
+)
+
+
+def _unreached(error: OperationalError) -> bool:
+    """Whether ``error`` says the database server could not be reached
+    (down, starting, or another host or port), not that it refused us."""
+    said = str(error).lower()
+    return any(words in said for words in _UNREACHED)
 
 
 def _instance_secret_key(path: Path) -> str:

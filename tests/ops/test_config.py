@@ -466,23 +466,29 @@ def run_module(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[s
             {"FLASK_DATABASE_URL": "postgresql://pisti@127.0.0.1:1/pisti"},
             "Error: the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: "
             'connection failed: connection to server at "127.0.0.1", port 1 failed: '
-            "Connection refused",
+            "Connection refused; start the database server, or correct the host and port in "
+            "FLASK_DATABASE_URL: the server does not wait for it, so start it once the "
+            "database answers (a systemd unit with Restart=on-failure and RestartSec=5 tries "
+            "again by itself)",
         ),
         (
             {"FLASK_DATABASE_URL": "sqlite:////nonexistent/folder/pisti.db"},
             "Error: the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: "
-            "[Errno 2] the SQLite database's folder does not exist: '/nonexistent/folder'",
+            "[Errno 2] the SQLite database's folder does not exist: '/nonexistent/folder'; "
+            "correct the path, or make the folders on it first",
         ),
         (
             {"FLASK_SESSION_FILE_DIR": "/proc/no-such-folder"},
             "Error: the app cannot start: the session folder (FLASK_SESSION_FILE_DIR) cannot "
-            "be used: [Errno 2] No such file or directory: '/proc/no-such-folder'",
+            "be used: [Errno 2] No such file or directory: '/proc/no-such-folder'; "
+            "correct the path, or make the folders on it first",
         ),
         (
             # A mistyped path is not made into a new, empty store.
             {"FLASK_SESSION_FILE_DIR": "/nonexistent/pisti/sessions"},
             "Error: the app cannot start: the session folder (FLASK_SESSION_FILE_DIR) cannot "
-            "be used: [Errno 2] No such file or directory: '/nonexistent/pisti/sessions'",
+            "be used: [Errno 2] No such file or directory: '/nonexistent/pisti/sessions'; "
+            "correct the path, or make the folders on it first",
         ),
     ],
 )
@@ -496,7 +502,7 @@ def test_a_start_up_that_cannot_go_on_says_why_in_one_line(tmp_path, env, messag
         # Every command of the app but a replay or an arena starts it first.
         done = run_flask(*command.split()[1:], env=env)
     assert done.returncode == 1
-    assert done.stderr.startswith(message), done.stderr
+    assert done.stderr.strip() == message
     assert len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stdout + done.stderr
 
