@@ -193,7 +193,10 @@ class SearchPool:
             executor.shutdown(wait=False, cancel_futures=True)
             if alive is not None:
                 alive.close()  # the broken pool's other workers end too
-            raise SearchBusy("a search worker died") from exc
+            raise SearchBusy(
+                "a search worker died (killed from outside, or by the out-of-memory killer: "
+                "see the kernel's log); the next search starts new workers"
+            ) from exc
         finally:
             with self._lock:
                 self._in_flight -= 1

@@ -270,3 +270,22 @@ def test_the_workers_end_when_the_server_is_killed():
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _die(budget_ms: float) -> None:
+    """A search whose worker dies (as one killed from outside)."""
+    os._exit(1)
+
+
+def test_a_worker_that_dies_is_a_busy_search_that_says_why_and_the_next_one_runs():
+    pool = SearchPool(processes=1)
+    try:
+        with pytest.raises(SearchBusy) as raised:
+            pool.run(_die, 10)
+        assert str(raised.value) == (
+            "a search worker died (killed from outside, or by the out-of-memory killer: see "
+            "the kernel's log); the next search starts new workers"
+        )
+        assert pool.run(probe, 10)[0] == 10
+    finally:
+        pool.shutdown()
