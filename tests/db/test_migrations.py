@@ -22,6 +22,7 @@ from sqlalchemy.engine import make_url
 
 from app import StartupError, create_app
 from app.db import MIGRATIONS, db, queries
+from app.db.facts import GameFacts
 from app.db.models import Player
 
 #: The newest migration.
@@ -52,6 +53,39 @@ def test_a_restart_and_the_upgrade_command_keep_the_data(app, database_url, tmp_
     with again.app_context():
         assert db.session.scalar(select(Player.name)) == "Kalıcı"
         assert db.session.scalar(select(func.count()).select_from(Player)) == 1
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_downgrade_to_an_older_versions_migration_keeps_players_and_results(
+    app, database_url, tmp_path
+):
+    # The README's way back to an older version without a restore: the
+    # newer version takes the schema down to the older one's migration
+    # (0004_reviews, before the name keys), and the rows stay.
+    with app.app_context():
+        player = queries.create_player("Geri")[0]
+        facts = GameFacts(
+            game_id="g", rules="cardems", target=None, seed="s", levels=("hard",),
+            outcome="win", points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0,
+            most_cards=1, ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
+        )  # fmt: skip
+        queries.record_result(player.id, facts)
+        db.session.remove()
+        db.engine.dispose()
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["db", "downgrade", "0004_reviews"])
+    assert result.exit_code == 0, result.output
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0004_reviews"
+        assert connection.execute(text("SELECT name, points FROM players")).all() == [("Geri", 12)]
+        assert connection.scalar(text("SELECT points FROM results")) == 12
+    with app.app_context():
+        db.engine.dispose()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert db.session.scalar(select(Player.name)) == "Geri"
         db.session.remove()
         db.engine.dispose()
 
