@@ -95,6 +95,12 @@ class SearchBusy(Exception):
     """Too many searches are in flight; this one was not started."""
 
 
+class SearchWorkerDied(SearchBusy):
+    """The worker process running this search died (killed from outside,
+    or by the out-of-memory killer); the search has no answer, and the
+    next one starts new workers."""
+
+
 def cores() -> int:
     """Return the number of CPU cores this process may use: those it may run
     on (a container's ``cpuset``), fewer when its cgroup's CPU quota (a
@@ -170,8 +176,9 @@ class SearchPool:
 
         Raises:
             SearchBusy: :attr:`max_in_flight` searches are in flight
-                already, or a worker died (the pool restarts on the next
-                call).
+                already.
+            SearchWorkerDied: a worker died (a :class:`SearchBusy`; the
+                pool restarts on the next call).
             Exception: whatever ``search`` raised.
         """
         with self._lock:
@@ -193,7 +200,7 @@ class SearchPool:
             executor.shutdown(wait=False, cancel_futures=True)
             if alive is not None:
                 alive.close()  # the broken pool's other workers end too
-            raise SearchBusy(
+            raise SearchWorkerDied(
                 "a search worker died (killed from outside, or by the out-of-memory killer: "
                 "see the kernel's log); the next search starts new workers"
             ) from exc

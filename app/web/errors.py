@@ -20,7 +20,7 @@ from werkzeug.exceptions import (
 
 from app.db import db
 from app.logs import first_line
-from app.searches import SearchBusy
+from app.searches import SearchBusy, SearchWorkerDied
 
 from .security import UnknownHost
 
@@ -80,6 +80,10 @@ REVIEW_LIMIT_MESSAGE = lazy_gettext(
 MOVES = ("game.play", "game.next_hand")
 SEARCH_BUSY_MESSAGE = lazy_gettext(
     "The computer players are thinking for many games right now. Nothing was played; try "
+    "again in a few seconds."
+)
+SEARCH_DIED_MESSAGE = lazy_gettext(
+    "The computer players' thinking was cut short on the server. Nothing was played; try "
     "again in a few seconds."
 )
 CSRF_MESSAGE = lazy_gettext(
@@ -256,8 +260,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(SearchBusy)
     def search_busy(error: SearchBusy) -> tuple[str, int, dict[str, str]]:
-        app.logger.warning("searches busy: %s", error)
-        page = error_page(503, SEARCH_BUSY_MESSAGE)
+        died = isinstance(error, SearchWorkerDied)
+        app.logger.warning("%s: %s", "search failed" if died else "searches busy", error)
+        page = error_page(503, SEARCH_DIED_MESSAGE if died else SEARCH_BUSY_MESSAGE)
         return page, 503, {"Retry-After": str(RETRY_AFTER)}
 
     @app.errorhandler(redis.RedisError)

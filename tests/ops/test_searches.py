@@ -5,6 +5,7 @@ answers 503 and nothing is played; Expert games play through the pool."""
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import pickle
 import re
@@ -20,7 +21,7 @@ import pytest
 from app import searches
 from app.engine import RULE_SETS, observe
 from app.engine.match import Match
-from app.searches import NICENESS, SearchBusy, SearchPool
+from app.searches import NICENESS, SearchBusy, SearchPool, SearchWorkerDied
 
 
 def probe(budget_ms: float) -> tuple[float, float, float, int]:
@@ -134,6 +135,33 @@ def test_a_full_line_answers_503_and_plays_nothing(client, monkeypatch):
     assert response.status_code == 503
     assert response.headers["Retry-After"] == "5"
     assert "The computer players are thinking for many games" in response.get_data(as_text=True)
+    assert _move(client.get("/game").get_data(as_text=True)) == int(move)
+
+
+@pytest.mark.parametrize(
+    "language,words",
+    [
+        ("en", "The computer players' thinking was cut short on the server. Nothing was played"),
+        ("tr", "Bilgisayar oyuncularının düşünmesi sunucuda yarıda kesildi. Hiçbir kart oynanmadı"),
+    ],
+)
+def test_a_worker_that_died_is_not_told_as_a_busy_server(client, monkeypatch, language, words):
+    """A search whose worker died (killed, out of memory) answers 503 and
+    plays nothing, as a full line does, but does not tell the player the
+    computers are thinking for many games: nobody else may be playing."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = _expert_game(client)
+
+    def died(*args, **kwargs):
+        raise SearchWorkerDied("a search worker died")
+
+    monkeypatch.setattr(searches.POOL, "run", died)
+    move, response = _play_first_card(client, page)
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    said = html.unescape(response.get_data(as_text=True))
+    assert words in said
+    assert "many games" not in said and "pek çok oyun" not in said
     assert _move(client.get("/game").get_data(as_text=True)) == int(move)
 
 
