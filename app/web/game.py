@@ -373,12 +373,18 @@ def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:
 
 
 @bp.get("/game")
-def table() -> str | tuple[str, int]:
-    """Show the table, the hand's score between hands, or the final score."""
+def table() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """Show the table, the hand's score between hands, or the final score.
+
+    The page is never kept by the browser (``no-store``): its plays are
+    shown in place (the page's script), so a copy kept from when it was
+    loaded would be an older table, shown again by Back or Forward (the
+    cards played back in hand, the log empty) when the browser does not
+    keep the live page itself (its back/forward cache)."""
     table = store.load_table()
     if table is None:
         return _no_game()
-    return render_table(table)
+    return render_table(table), 200, {"Cache-Control": "no-store"}
 
 
 @bp.post("/play")
