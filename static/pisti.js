@@ -583,6 +583,14 @@ document.addEventListener("submit", (event) => {
     const field = form.contains(document.activeElement) ? document.activeElement.name : null;
     queue = queue.then(waitUntilSettled).then(() => saveAids(form, data, field));
   } else if (!event.defaultPrevented) {
+    if (!navigator.onLine) {
+      // Offline, the browser would put its own "no internet" page in
+      // place of this one (and stay there once the network is back): the
+      // form is not sent, and the page says so beside it.
+      event.preventDefault();
+      notSent(form);
+      return;
+    }
     if (form.method === "post") {
       // A form on its way is not sent again (a double click, a tap
       // repeated while the server is slow to answer): the browser would
@@ -601,6 +609,23 @@ document.addEventListener("submit", (event) => {
     // one sent by mouse or touch clears a mark left by a stopped load).
     if (!form.matches(".languages")) remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
   }
+});
+
+// A form not sent as the phone is offline: a note above it says so (read
+// out), until the network is back.
+function notSent(form) {
+  const text = document.body.dataset.offlineForm;
+  if (!text) return;
+  let note = form.previousElementSibling;
+  if (!note?.matches(".alert.not-sent")) {
+    note = Object.assign(document.createElement("p"), { className: "alert not-sent" });
+    note.setAttribute("role", "alert");
+    form.before(note);
+  }
+  note.textContent = text;
+}
+window.addEventListener("online", () => {
+  for (const note of document.querySelectorAll(".alert.not-sent")) note.remove();
 });
 
 // A form marked as on its way can be sent again once its page is shown

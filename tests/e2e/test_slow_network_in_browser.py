@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.conftest import serve
-from tests.e2e.conftest import COUNT_TIMERS, PHONE, e2e_app, set_hidden, slowed
+from tests.e2e.conftest import COUNT_TIMERS, PHONE, e2e_app, play_card, set_hidden, slowed
 
 #: How long the slowed server waits before it answers a play, in seconds.
 SLOW_PLAY_S = 2.5
@@ -200,4 +200,55 @@ def test_a_play_slow_to_be_answered_says_it_is_on_its_way(browser: Browser, slow
     expect(tag).to_have_text("sending…", timeout=2000)
     expect(hand).to_have_count(3, timeout=10_000)
     expect(page.locator(".you .turn-tag.sending")).to_have_count(0)
+    context.close()
+
+
+NOT_SENT = "You are offline: this was not sent. Send it again once the connection is back."
+
+
+def test_next_hand_pressed_offline_keeps_the_page_and_says_it_was_not_sent(
+    browser: Browser, live_server
+):
+    # The hand's score, its "Next hand" an ordinary form: offline, the
+    # browser would show its own "no internet" page instead, and stay
+    # there once the network is back.
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/offline-next?rules=classic")
+    page.get_by_role("button", name="Start this deal").click()
+    hand = page.locator(".you .hand button")
+    while hand.count():
+        play_card(page, hand.first)
+    next_hand = page.get_by_role("button", name="Next hand")
+    expect(next_hand).to_be_visible()
+
+    context.set_offline(True)
+    next_hand.click()
+    note = page.locator("p.alert[role=alert]")
+    expect(note).to_have_text(NOT_SENT)
+    next_hand.click()
+    expect(note).to_have_count(1)
+    assert page.url == f"{live_server}/game"
+    expect(page.get_by_role("heading", name="Hand 1 is over")).to_be_visible()
+
+    context.set_offline(False)
+    expect(note).to_have_count(0)
+    with page.expect_navigation(url=f"{live_server}/game"):
+        next_hand.click()
+    expect(hand).to_have_count(4)
+    context.close()
+
+
+def test_new_game_pressed_offline_says_so_in_turkish(browser: Browser, live_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    page.get_by_role("button", name="Türkçe").click()
+    page.wait_for_load_state()
+    context.set_offline(True)
+    page.locator("form[action='/new'] button[type=submit]").first.click()
+    expect(page.locator("p.alert[role=alert]")).to_have_text(
+        "Bağlantınız yok: bu gönderilmedi. Bağlantı gelince yeniden gönderin."
+    )
+    assert page.url == f"{live_server}/"
     context.close()
