@@ -309,8 +309,8 @@ function isPatienceOver(error) {
   return error instanceof DOMException && error.name === "AbortError";
 }
 
-// An answer given up after PATIENCE_MS: post the form the ordinary way (the
-// server plays it once, or says it already did).
+// An answer given up after PATIENCE_MS, online: post the form the ordinary
+// way (the server plays it once, or says it already did).
 function postPlainly(form, submitter) {
   if (submitter?.name) {
     const field = document.createElement("input");
@@ -345,7 +345,9 @@ async function play(form, submitter) {
     // Only a page whose cards move needs the steps.
     answer = await post(form, data, moving ? { "Pisti-Frames": "1" } : {});
   } catch (error) {
-    if (isPatienceOver(error)) {
+    // Offline by now, the form sent the ordinary way would give the page
+    // up for the browser's "no internet" page: the table stays instead.
+    if (isPatienceOver(error) && navigator.onLine) {
       postPlainly(card?.form || form, card);
       return;
     }
@@ -404,7 +406,7 @@ async function saveAids(form, data, field) {
   try {
     answer = await post(form, data);
   } catch (error) {
-    if (isPatienceOver(error)) postPlainly(form);
+    if (isPatienceOver(error) && navigator.onLine) postPlainly(form);
     else cutOff();
     return;
   }

@@ -474,6 +474,34 @@ def test_a_play_whose_answer_never_comes_is_sent_again(
     context.close()
 
 
+def test_a_play_whose_answer_never_comes_while_offline_keeps_the_table(
+    browser: Browser, live_server
+):
+    # The phone went offline while the play's answer was awaited: after
+    # 15 s the play is not sent again the ordinary way (the browser would
+    # show its "no internet" page, and stay there), the table stays with
+    # its note and is read again, as it stands, once the network is back.
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    page.clock.install()
+    held = never_answer_the_first(page, "**/play", reaches_server=True)
+    deal(page, live_server, "unanswered-offline")
+    page.locator(".hand button").first.click()
+    page.wait_for_function("document.documentElement.dataset.state === 'busy'")
+    held.wait(page, reaches_server=True)
+    context.set_offline(True)
+    page.clock.run_for(16_000)
+    assert page.url == f"{live_server}/game"
+    expect(page.locator(".happened .alert")).to_contain_text("You are offline")
+    expect(page.locator(".you .hand")).to_have_class("hand offline")
+    with page.expect_navigation(url=f"{live_server}/game"):
+        context.set_offline(False)
+    assert len(held.routes) == 1
+    assert cards_in_hand(page) == 3
+    expect(page.locator(".log li").first).to_contain_text("You played")
+    context.close()
+
+
 def test_aids_change_in_place_and_nothing_replays(page: Page, live_server):
     page.set_viewport_size(SIZES["1280x800"])
     deal(page, live_server, "in-place")
