@@ -496,6 +496,44 @@ window.addEventListener("offline", () => {
   if (document.querySelector(".you .hand")) cutOff();
 });
 
+// A table brought back into view (its tab in front again, or the page
+// restored by Back or Forward) may be out of date: the game may have gone
+// on in another tab. It is read again and, when it changed, shown as it
+// stands, where a card tapped would only have been refused as out of date.
+const TABLE_PAGES = ".table-page, .between-page, .final-page";
+let freshening = false;
+
+// What tells one table from another: the move, hand and game its forms
+// name, and the page's kind and aids (its body's classes).
+function tableMark(root) {
+  const fields = root.querySelectorAll("main input[name=move], main input[name=hand], main input[name=game]");
+  const named = [...fields].map((field) => `${field.name}=${field.value}`).join("&");
+  return `${root.querySelector("body")?.className}|${named}`;
+}
+
+async function freshen() {
+  if (document.visibilityState !== "visible" || busy || cut || freshening) return;
+  if (!document.body.matches(TABLE_PAGES)) return;
+  freshening = true;
+  try {
+    const response = await fetch(window.location.pathname, { cache: "no-store" });
+    if (!response.ok) return;
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    // A play begun meanwhile brings its own page.
+    if (busy || !doc.body?.matches(TABLE_PAGES) || tableMark(doc) === tableMark(document)) return;
+    showPage(doc);
+    setState("ready");
+  } catch {
+    // No network: a card tapped says so.
+  } finally {
+    freshening = false;
+  }
+}
+document.addEventListener("visibilitychange", freshen);
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) freshen();
+});
+
 // Fields whose keys are typed text.
 const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";
 

@@ -63,3 +63,29 @@ def test_a_deal_link_asks_and_keeps_the_game_in_progress(
     expect(page.locator(".meta")).to_contain_text("Classic match")
     expect(page.get_by_text("Your other games in progress (1)")).to_be_visible()
     context.close()
+
+
+def test_a_tab_brought_back_to_the_front_shows_the_table_as_it_stands(
+    browser: Browser, live_server
+):
+    # The game went on in the other tab: back in front, this tab showed
+    # the old table (the card played there still in hand) until a tap was
+    # refused as out of date.
+    context = browser.new_context(viewport=SIZES["small-phone"])
+    first, second = context.new_page(), context.new_page()
+    first.goto(f"{live_server}/deal/two-tabs-front")
+    first.get_by_role("button", name="Start this deal").click()
+    expect(first.locator(".hand button")).to_have_count(4)
+    second.goto(f"{live_server}/game")
+    played = first.locator(".hand button").first.get_attribute("value")
+    play_card(first, first.locator(".hand button").first)
+
+    before = settled(second)
+    second.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    wait_settled(second, before)
+    hand = second.locator(".hand button")
+    expect(hand).to_have_count(3)
+    assert played not in hand.evaluate_all("cards => cards.map(card => card.value)")
+    expect(second.locator(".log li").first).to_contain_text("You played")
+    expect(second.locator(".alert")).to_have_count(0)
+    context.close()
