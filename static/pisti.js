@@ -641,8 +641,11 @@ document.addEventListener("submit", (event) => {
         event.preventDefault();
         return;
       }
-      form.setAttribute(SENDING, "");
-      window.setTimeout(() => form.removeAttribute(SENDING), SENDING_MS);
+      // The button pressed shows it is on its way (pisti.css): on a slow
+      // network the page may stay a few seconds before the next one.
+      const sent = [form, event.submitter].filter(Boolean);
+      for (const element of sent) element.setAttribute(SENDING, "");
+      window.setTimeout(() => sent.forEach((element) => element.removeAttribute(SENDING)), SENDING_MS);
     }
     // A form sent from the keyboard ("Next hand", "Play again", a deal's
     // start): the table it leads to gives its first card the focus (and
@@ -671,7 +674,9 @@ window.addEventListener("online", () => {
 // A form marked as on its way can be sent again once its page is shown
 // anew (back from the page it led to) or its sending failed or was stopped.
 function sendable() {
-  for (const form of document.querySelectorAll(`form[${SENDING}]`)) form.removeAttribute(SENDING);
+  // (What happened's data-sending is the words of a play on its way.)
+  const marked = document.querySelectorAll(`form[${SENDING}], button[${SENDING}]`);
+  for (const element of marked) element.removeAttribute(SENDING);
 }
 window.addEventListener("pageshow", sendable);
 window.navigation?.addEventListener("navigateerror", sendable);

@@ -19,6 +19,13 @@ PRESS_TWICE = """([selector, gap]) => {
   setTimeout(() => button.click(), gap);
 }"""
 
+SEEN_ON_ITS_WAY = """() => window.addEventListener("submit", (event) => {
+  const style = (pseudo) => getComputedStyle(event.submitter, pseudo);
+  const seen = [style("::after").content, style(null).cursor];
+  seen.push(document.querySelectorAll("button[data-sending]").length);
+  sessionStorage.setItem("seen", JSON.stringify(seen));
+})"""
+
 SEND_THEN_STOP = """(selector) => {
   document.querySelector(selector).click();
   setTimeout(() => window.stop(), 100);
@@ -87,4 +94,22 @@ def test_a_form_whose_sending_was_stopped_can_be_sent_again(browser: Browser, sl
         page.click("#name-form button[type=submit]")
     assert posts["/me/name"] - before == 2
     expect(page.locator("main")).to_contain_text("Sent Again")
+    context.close()
+
+
+def test_a_button_pressed_says_its_form_is_on_its_way(browser: Browser, live_server):
+    # On a slow network the page stayed as it was for seconds after "New
+    # game" was pressed, with nothing to say the press was taken: a player
+    # pressed again, or thought the site was stuck. What the button shows
+    # once the form is on its way is kept for the next page to read.
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(live_server)
+    page.evaluate(SEEN_ON_ITS_WAY)
+    with page.expect_navigation(url=f"{live_server}/game"):
+        page.locator("form[action='/new'] button[type=submit]").first.click()
+    expect(page.locator(".hand button")).to_have_count(4)
+    shown = page.evaluate("JSON.parse(sessionStorage.getItem('seen'))")
+    # Only the button pressed says so.
+    assert shown == ['" …"', "progress", 1]
     context.close()
