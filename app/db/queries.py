@@ -299,10 +299,29 @@ def redeem_transfer(code: object) -> tuple[Player, str] | None:
     return player, token
 
 
+#: Every table with rows of one player (a ``player_id`` column), with the
+#: name its rows have in :func:`player_data`: what "Forget me" deletes and
+#: "Download your data" gives, besides the player's own row.
+PLAYER_TABLES: tuple[tuple[str, Any], ...] = (
+    ("devices", PlayerToken),
+    ("results", Result),
+    ("daily_entries", DailyEntry),
+    ("tasks", PlayerTask),
+    ("weekly_totals", WeeklyTotal),
+    ("story_progress", StoryProgress),
+)
+#: Columns :func:`player_data` leaves out: the row's owner (the player
+#: themself), and hashes of secrets (a device's cookie, an open transfer
+#: code), which tell their owner nothing and are no one else's business.
+_NOT_EXPORTED = {"player_id", "token_hash", "transfer_hash"}
+#: The ``format`` of :func:`player_data`'s answer.
+PLAYER_DATA_FORMAT = "pisti-player-data/1"
+
+
 def forget_player(player_id: int) -> None:
     """Delete a player with their devices, results, Daily entries, tasks,
-    weekly totals and story progress."""
-    for model in (PlayerToken, Result, DailyEntry, PlayerTask, WeeklyTotal, StoryProgress):
+    weekly totals and story progress (every table of :data:`PLAYER_TABLES`)."""
+    for _, model in PLAYER_TABLES:
         db.session.execute(delete(model).where(model.player_id == player_id))
     score = db.session.execute(
         delete(Player).where(Player.id == player_id).returning(Player.score)
@@ -310,6 +329,54 @@ def forget_player(player_id: int) -> None:
     if score is not None:
         _count_scores({score: -1})
     db.session.commit()
+
+
+def _exported(row: Any) -> dict[str, Any]:
+    """A row as plain JSON data: every column but :data:`_NOT_EXPORTED`,
+    times as ISO 8601 (UTC, ``Z``), days as ``YYYY-MM-DD``."""
+    data: dict[str, Any] = {}
+    for column in row.__table__.columns:
+        if column.key in _NOT_EXPORTED:
+            continue
+        value = getattr(row, column.key)
+        if isinstance(value, datetime):
+            value = value.isoformat() + "Z"
+        elif isinstance(value, date):
+            value = value.isoformat()
+        data[column.key] = value
+    return data
+
+
+def player_data(player_id: int) -> dict[str, Any] | None:
+    """Return everything the database keeps about the player ``player_id``
+    (``None``: no such player), for them to download: their row (name,
+    when they joined, totals; ``transfer_expires`` while a transfer code is
+    open) and every row of theirs in :data:`PLAYER_TABLES`, each table's
+    rows in the order they were made. Hashes of secrets are left out
+    (:data:`_NOT_EXPORTED`); a device is its ``created_at``."""
+    player = db.session.get(Player, player_id)
+    if player is None:
+        return None
+    data: dict[str, Any] = {
+        "format": PLAYER_DATA_FORMAT,
+        "made": utcnow().isoformat() + "Z",
+        "player": _exported(player),
+    }
+    for name, model in PLAYER_TABLES:
+        order = list(model.__table__.primary_key.columns)
+        rows = db.session.scalars(
+            select(model).where(model.player_id == player_id).order_by(*_made_order(model), *order)
+        )
+        data[name] = [_exported(row) for row in rows]
+    return data
+
+
+def _made_order(model: Any) -> list[Any]:
+    """The columns that order ``model``'s rows as they were made."""
+    for column in ("created_at", "finished_at", "started_at", "start", "week", "day"):
+        if column in model.__table__.columns:
+            return [model.__table__.columns[column]]
+    return []
 
 
 # --- Mansion Evenings progress ------------------------------------------

@@ -8,12 +8,23 @@ The device cookie is :mod:`.identity`'s.
 
 from __future__ import annotations
 
+import io
+import json
 import math
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask import (
+    Blueprint,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask_babel import gettext, lazy_gettext, pgettext
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from werkzeug.wrappers import Response
 
@@ -303,6 +314,31 @@ def forget_me() -> Response | tuple[str, int]:
         return _profile_page(message, status=400, about="forget")
     queries.forget_player(player.id)
     return forget(redirect(url_for("players.profile", forgotten=1), 303))
+
+
+@bp.get("/me/data")
+def my_data() -> Response | tuple[str, int]:
+    """Download, as a JSON file, everything the database keeps about this
+    device's player (:func:`app.db.queries.player_data`): their name and
+    totals, every result, Daily entry, task, weekly score, their story
+    progress and when each of their devices joined. Never cached; without
+    a name there is nothing to download (404, the profile page saying so)."""
+    player = current_player()
+    data = queries.player_data(player.id) if player is not None else None
+    if data is None:
+        message = gettext("Nothing is kept about you until you choose a name.")
+        return _profile_page(message, status=404)
+    body = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    name = pgettext("data file name", "pisti-my-data")
+    response = send_file(
+        io.BytesIO(body.encode()),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name=f"{name}.json",
+        conditional=False,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/leaderboard")
