@@ -73,6 +73,7 @@ from .web.errors import (
     stale_page,
     store_unavailable_page,
 )
+from .web.security import address_digest
 
 #: Seconds to wait for Redis to accept a connection, and for an answer.
 REDIS_CONNECT_TIMEOUT = 1.0
@@ -725,7 +726,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
         _check_writable(self.folder)
 
     def _register(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
-        key = f"{self.key_prefix}address:{address}"
+        key = f"{self.key_prefix}address:{address_digest(address)}"
         with self._lock(key):
             known = self.cache.get(key)
             sids = [s for s in known if isinstance(s, str)] if isinstance(known, list) else []
@@ -860,7 +861,7 @@ class RedisSessions(VersionedSessions, RedisSessionInterface):
             current_app.logger.warning("sessions per address not counted: %s", exc)
 
     def _count(self, address: str, sid: str, ttl: int, replaced: str | None) -> None:
-        key = f"{self.key_prefix}address:{address}"
+        key = f"{self.key_prefix}address:{address_digest(address)}"
         pipe = self.client.pipeline()
         if replaced is not None:
             # Only a mark now, with its own short life: not a session.

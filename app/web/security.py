@@ -4,6 +4,8 @@ and the rate limits on creating games and on playing."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
@@ -205,7 +207,7 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     # A moving window: "5 a second" holds over every second, where fixed
     # windows let 5 at a window's end and 5 at the next one's start through.
     limiter = Limiter(
-        get_remote_address,
+        _address_key,
         app=app,
         key_prefix="pisti-limit",
         strategy="moving-window",
@@ -255,7 +257,23 @@ def _game_key() -> str:
     game = request.form.get("game") or request.cookies.get(
         current_app.config["SESSION_COOKIE_NAME"], ""
     )
-    return f"game:{game[:64]}" if game else f"address:{get_remote_address()}"
+    return f"game:{game[:64]}" if game else f"address:{_address_key()}"
+
+
+def address_digest(address: str) -> str:
+    """A client address as the stores keep it (the sessions counted per
+    address, the rate limits' counts): an HMAC-SHA256 of it under the
+    secret key, the same on every replica, so the count works while no
+    address is kept in Redis or in the name of a sessions file (a plain
+    hash of an IPv4 address is undone by trying all 2^32)."""
+    key = str(current_app.secret_key or "").encode()
+    return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _address_key() -> str:
+    """The client's address as the rate limits count it: a keyed digest
+    (:func:`address_digest`), so Redis keeps no address."""
+    return address_digest(get_remote_address())
 
 
 class UnknownHost(BadRequest):

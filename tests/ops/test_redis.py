@@ -13,6 +13,7 @@ import pytest
 import redis
 
 from app import create_app, sessions
+from app.web.security import address_digest
 from benchmarks.load_test import Player
 from tests.conftest import Player as ClientPlayer
 from tests.conftest import form_fields, start_deal
@@ -136,13 +137,17 @@ def test_a_failed_save_is_a_503_and_the_move_is_not_kept(redis_server, monkeypat
 
 
 def test_the_new_game_limit_is_shared_through_redis(redis_server):
-    a, b = (redis_app(redis_server, NEW_GAME_LIMIT="2 per minute").test_client() for _ in "ab")
+    apps = [redis_app(redis_server, NEW_GAME_LIMIT="2 per minute") for _ in "ab"]
+    a, b = (app.test_client() for app in apps)
     assert start_deal(a, "/deal/one").status_code == 303
     assert start_deal(b, "/deal/two").status_code == 303
     assert start_deal(a, "/deal/three").status_code == 429
     assert start_deal(b, "/deal/three").status_code == 429
     keys = redis.Redis.from_url(redis_server.url).keys("*")
-    assert any(b"/pisti-limit/127.0.0.1/new-game/" in key for key in keys)
+    # Counted under the address's keyed digest, the same on both.
+    with apps[0].test_request_context():
+        counted = f"/pisti-limit/{address_digest('127.0.0.1')}/new-game/".encode()
+    assert any(counted in key for key in keys)
     assert any(re.match(rb"session:", key) for key in keys)
 
 
@@ -242,3 +247,28 @@ def test_limits_held_up_by_a_stalled_redis_log_one_line_each(redis_server, caplo
     assert not [record for record in limiter if record.exc_info]
     failed = [r for r in limiter if r.getMessage().startswith("Failed")]
     assert all("Timeout" in r.fields["error"] for r in failed)
+
+
+def test_redis_keeps_no_client_address(redis_server):
+    """The sessions counted per address and the rate limits' counts are
+    kept under a keyed digest of the address: no key or value in Redis
+    holds a player's address (it is personal data, and kept there up to
+    the sessions' lifetime)."""
+    app = redis_app(redis_server, SESSIONS_PER_ADDRESS=2)
+    address = "203.0.113.77"
+    player = app.test_client()
+    start_deal(player, "/deal/private-address", environ_base={"REMOTE_ADDR": address})
+    player.get("/leaderboard", environ_base={"REMOTE_ADDR": address})
+    client = redis.Redis.from_url(redis_server.url)
+    keys = client.keys("*")
+    assert any(b"address:" in key for key in keys)  # the count is kept
+    assert any(b"pisti-limit" in key for key in keys)  # so are the limits'
+    for key in keys:
+        assert address.encode() not in key
+        kind = client.type(key)
+        if kind == b"string":
+            assert address.encode() not in client.get(key)
+        elif kind == b"zset":
+            assert not any(address.encode() in member for member in client.zrange(key, 0, -1))
+        elif kind == b"list":
+            assert not any(address.encode() in item for item in client.lrange(key, 0, -1))

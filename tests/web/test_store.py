@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -401,3 +402,19 @@ def test_a_choice_sent_with_an_id_another_browsers_new_game_replaced_is_refused(
     answer = stale.post(path, data={"csrf_token": token, "next": "/game", **fields})
     assert answer.status_code == 409
     assert seen not in client.get("/game").get_data(as_text=True)
+
+
+def test_the_sessions_folder_keeps_no_client_address(tmp_path):
+    """The sessions counted per address are kept under a keyed digest of
+    the address: a file named by a plain hash of the address (as the
+    file store names a key) could be undone by trying every IPv4 address."""
+    app = create_app(app_config(tmp_path))
+    address = "203.0.113.77"
+    start_deal(app.test_client(), "/deal/private-address", environ_base={"REMOTE_ADDR": address})
+    interface = app.session_interface
+    plain = interface.cache._get_filename(f"{interface.key_prefix}address:{address}")
+    folder = Path(plain).parent
+    assert len(list(folder.iterdir())) >= 2  # the session, and its address's count
+    assert not Path(plain).exists()
+    for file in folder.iterdir():
+        assert address.encode() not in file.read_bytes()
