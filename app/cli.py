@@ -1,5 +1,6 @@
-"""Command line: ``flask --app app replay FILE``, ``flask --app app arena`` and
-``flask --app app review-worker``."""
+"""Command line: ``flask --app app replay FILE``, ``flask --app app arena``,
+``flask --app app review-worker``, and for a player who asks the host,
+``flask --app app player-data NAME`` and ``flask --app app forget-player NAME``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from . import jobs
 from .ai import BOTS
 from .arena import report, run_arena
 from .config import hide_password
-from .db import shown_url
+from .db import queries, shown_url
 from .engine import (
     InvalidRecord,
     InvalidRules,
@@ -183,8 +184,43 @@ def review_worker_command(burst: bool) -> None:
         _fail(f"the review queue's Redis (FLASK_REDIS_URL) does not answer: {error}")
 
 
+@click.command("player-data")
+@click.argument("name")
+@with_appcontext
+def player_data_command(name: str) -> None:
+    """Print, as JSON, everything the database keeps about the player
+    called NAME (whatever its case): what their profile's "Download your
+    data" gives. An unknown name prints one line and exits with status 2."""
+    player = queries.player_named(name)
+    data = queries.player_data(player.id) if player is not None else None
+    if data is None:
+        _fail(f"no player is called {name!r}")
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.command("forget-player")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask before deleting.")
+@with_appcontext
+def forget_player_command(name: str, yes: bool) -> None:
+    """Delete the player called NAME (whatever its case) with everything
+    kept under the name, as their profile's "Forget me" does: for a player
+    who has lost their devices. Asks first unless --yes; an unknown name
+    prints one line and exits with status 2."""
+    player = queries.player_named(name)
+    if player is None:
+        _fail(f"no player is called {name!r}")
+    shown, games = player.name, player.games
+    if not yes:
+        click.confirm(f"Delete {shown!r} and their {games} game(s) for good?", abort=True)
+    queries.forget_player(player.id)
+    click.echo(f"deleted {shown!r} and their {games} game(s); the name is free again")
+
+
 def register_cli(app: Flask) -> None:
     """Add the project's commands to ``app.cli``."""
     app.cli.add_command(replay_command)
     app.cli.add_command(arena_command)
     app.cli.add_command(review_worker_command)
+    app.cli.add_command(player_data_command)
+    app.cli.add_command(forget_player_command)

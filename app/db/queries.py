@@ -331,6 +331,14 @@ def forget_player(player_id: int) -> None:
     db.session.commit()
 
 
+def player_named(name: str) -> Player | None:
+    """Return the player whose name is ``name`` whatever its case and
+    spelling (:func:`name_key`, stripped as names are), or ``None``."""
+    return db.session.scalars(
+        select(Player).where(Player.name_key == name_key(name.strip()))
+    ).first()
+
+
 def _exported(row: Any) -> dict[str, Any]:
     """A row as plain JSON data: every column but :data:`_NOT_EXPORTED`,
     times as ISO 8601 (UTC, ``Z``), days as ``YYYY-MM-DD``."""

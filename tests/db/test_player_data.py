@@ -129,3 +129,34 @@ def test_forget_me_leaves_nothing_of_the_player_anywhere(app, visitor, tmp_path)
         assert b"Gizli" not in (folder / file).read_bytes()
     # The name is free again, for anyone.
     assert Browser(app.test_client()).choose_name("gizli ayşe").status_code == 303
+
+
+def test_the_host_can_give_and_delete_a_players_data_by_name(app, visitor):
+    """A player who lost their devices (and their cookie) asks the host:
+    ``player-data NAME`` prints what the download gives, ``forget-player
+    NAME`` does what Forget me does; the name is matched whatever its case."""
+    visitor.choose_name("Kayıp İlker")
+    visitor.deal("lost-device")
+    visitor.play_to_the_end()
+    runner = app.test_cli_runner()
+    printed = runner.invoke(args=["player-data", "KAYIP ilker"])
+    assert printed.exit_code == 0, printed.output
+    data = json.loads(printed.output)
+    assert data["player"]["name"] == "Kayıp İlker"
+    assert len(data["results"]) == 1
+    asked = runner.invoke(args=["forget-player", "kayıp i̇lker"], input="n\n")
+    assert asked.exit_code == 1  # not confirmed: nothing deleted
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 1
+    done = runner.invoke(args=["forget-player", "Kayıp İlker", "--yes"])
+    assert done.exit_code == 0, done.output
+    assert "deleted 'Kayıp İlker' and their 1 game(s)" in done.output
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+        for name, model in queries.PLAYER_TABLES:
+            assert db.session.scalar(select(func.count()).select_from(model)) == 0, name
+    assert "Kayıp" not in visitor.get("/me").get_data(as_text=True)
+    for command in (["player-data", "Nobody"], ["forget-player", "Nobody", "--yes"]):
+        unknown = runner.invoke(args=command)
+        assert unknown.exit_code == 2
+        assert "no player is called 'Nobody'" in unknown.output
