@@ -50,5 +50,19 @@ def keep_cookie(response: Response, name: str, value: str) -> Response:
 
 def forget(response: Response) -> Response:
     """Drop the player cookie."""
-    response.delete_cookie(COOKIE, httponly=True, samesite="Lax")
+    secure = bool(current_app.config["SESSION_COOKIE_SECURE"])
+    response.delete_cookie(COOKIE, httponly=True, samesite="Lax", secure=secure)
+    return response
+
+
+def drop_stale_cookie(response: Response) -> Response:
+    """Drop a player cookie that names nobody (its player was forgotten,
+    on this device or another, or it was never anyone's), once a page has
+    looked it up: a device whose name was forgotten keeps no token of it.
+    An answer that sets the cookie itself (a name just chosen) is left
+    alone; so is a request whose lookup failed (the database down)."""
+    if g.get("player", False) is None and request.cookies.get(COOKIE):
+        setting = response.headers.getlist("Set-Cookie")
+        if not any(line.startswith(f"{COOKIE}=") for line in setting):
+            forget(response)
     return response

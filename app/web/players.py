@@ -35,11 +35,12 @@ from app.engine import RULE_SETS, InvalidRules, parse_rules_text
 from app.logs import first_line
 
 from . import charts, daily, game, store
-from .identity import current_player, forget, remember
+from .identity import current_player, drop_stale_cookie, forget, remember
 from .rule_words import BASE_NAMES, rules_summary
 from .table import Table
 
 bp = Blueprint("players", __name__)
+bp.after_app_request(drop_stale_cookie)
 
 NAME_REFUSALS = {
     "empty": lazy_gettext("Please type a name."),

@@ -160,3 +160,26 @@ def test_the_host_can_give_and_delete_a_players_data_by_name(app, visitor):
         unknown = runner.invoke(args=command)
         assert unknown.exit_code == 2
         assert "no player is called 'Nobody'" in unknown.output
+
+
+def test_a_device_whose_name_was_forgotten_elsewhere_drops_its_cookie(app, visitor):
+    """The other device's token names nobody once the player is forgotten:
+    its next page drops it, so the device keeps nothing of the name; a
+    known player's cookie is never dropped, nor one just set."""
+    phone = _known_everywhere(app, visitor)
+    kept = phone.get("/me")
+    assert "pisti_player=;" not in " ".join(kept.headers.getlist("Set-Cookie"))
+    assert phone.client.get_cookie("pisti_player") is not None
+    visitor.get("/me")
+    visitor.post("/me/forget", confirm="yes")
+    dropped = phone.get("/leaderboard")
+    assert any(
+        line.startswith("pisti_player=;") and "HttpOnly" in line
+        for line in dropped.headers.getlist("Set-Cookie")
+    )
+    assert phone.client.get_cookie("pisti_player") is None
+    # A stale cookie does not stop a new name from being kept.
+    phone.client.set_cookie("pisti_player", "never-anyones-token")
+    assert phone.choose_name("New Name").status_code == 303
+    assert phone.client.get_cookie("pisti_player").value != "never-anyones-token"
+    assert "New Name" in phone.get("/me").get_data(as_text=True)
