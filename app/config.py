@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "PERMANENT_SESSION_LIFETIME": 31 * 24 * 3600,  # seconds an idle game is kept
     "SESSION_COOKIE_SECURE": False,
     "LOG_LEVEL": "INFO",
+    "LOG_ADDRESSES": True,  # false: the log gives no client address
     "NEW_GAME_LIMIT": "120 per minute",  # per client address, POST /new and /deal/<seed>
     "PLAY_LIMIT": "5 per second",  # plays and next hands, per game
     # ... and per client address: one address may be many players (a school,
@@ -322,7 +323,7 @@ def _check(config: Config) -> list[str]:
             "PERMANENT_SESSION_LIFETIME",
             f"must be a whole number of seconds from 1 to {MAX_SESSION_LIFETIME} (ten years)",
         )
-    for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED"):
+    for name in ("SESSION_COOKIE_SECURE", "RATELIMIT_ENABLED", "LOG_ADDRESSES"):
         if not isinstance(config[name], bool):
             bad(name, "must be true or false")
     level = config["LOG_LEVEL"]

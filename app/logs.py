@@ -70,7 +70,11 @@ def init_logging(app: Flask) -> None:
     app.logger.handlers[:] = [handler]
     app.logger.setLevel(app.config["LOG_LEVEL"])
     app.logger.propagate = False
-    app.wsgi_app = RequestLog(app.wsgi_app, proxy_ids=bool(app.config["TRUSTED_PROXIES"]))
+    app.wsgi_app = RequestLog(
+        app.wsgi_app,
+        proxy_ids=bool(app.config["TRUSTED_PROXIES"]),
+        addresses=bool(app.config["LOG_ADDRESSES"]),
+    )
     root = logging.getLogger()
     if not any(isinstance(existing, _StdoutHandler) for existing in root.handlers):
         root.addHandler(handler)
@@ -166,7 +170,8 @@ class RequestLog:
     path (no query string; a review's key cut short, :func:`short_key`),
     status, the time the app took in milliseconds, the client's address (the
     one ``FLASK_TRUSTED_PROXIES`` forwarded, with proxies trusted) and the
-    request's id, which the answer carries as ``X-Request-ID`` (with
+    request's id (``addresses`` false, ``FLASK_LOG_ADDRESSES=false``: no
+    address, ``null``), which the answer carries as ``X-Request-ID`` (with
     ``proxy_ids``, proxies being trusted, the proxy's own when it sent a
     plain one; a client's is never taken). It wraps the whole app, so answers made
     before a view runs (a 503 with the session store down, a 413) are
@@ -174,9 +179,12 @@ class RequestLog:
     logged at ``DEBUG`` only; one that fails, at ``INFO`` like every other
     request."""
 
-    def __init__(self, app: WSGIApplication, proxy_ids: bool = False) -> None:
+    def __init__(
+        self, app: WSGIApplication, proxy_ids: bool = False, addresses: bool = True
+    ) -> None:
         self.app = app
         self.proxy_ids = proxy_ids
+        self.addresses = addresses
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Call the wrapped app, then log the request."""
@@ -207,7 +215,7 @@ class RequestLog:
                     "status": code,
                     "ms": round((time.perf_counter() - start) * 1000, 1),
                     # ProxyFix, inside, put the forwarded address in place.
-                    "addr": environ.get("REMOTE_ADDR"),
+                    "addr": environ.get("REMOTE_ADDR") if self.addresses else None,
                     "id": request_id,
                 }
                 REQUESTS.handle(

@@ -507,7 +507,7 @@ def _dropped_for_address(address: str, count: int) -> None:
         "%s stored session(s) of the address %s dropped: it had more than "
         "FLASK_SESSIONS_PER_ADDRESS (%s); behind a proxy, see FLASK_TRUSTED_PROXIES",
         count,
-        address,
+        address if current_app.config["LOG_ADDRESSES"] else "(not logged)",
         current_app.config["SESSIONS_PER_ADDRESS"],
     )
 

@@ -63,6 +63,30 @@ def test_a_request_line_names_the_client_and_the_request(tmp_path, capsys):
     assert odd.headers["X-Request-ID"] == odd_line["id"] != "two words"
 
 
+def test_a_host_may_leave_the_clients_address_out_of_the_log(tmp_path, capsys, monkeypatch):
+    """``FLASK_LOG_ADDRESSES=false``: the request lines keep every field but
+    the address, and no line of the log gives it (a session dropped for
+    its address's bound says so without it)."""
+    monkeypatch.setenv("FLASK_LOG_ADDRESSES", "false")
+    app = create_app(
+        {"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path), "SESSIONS_PER_ADDRESS": 1}
+    )
+    assert app.config["LOG_ADDRESSES"] is False
+    for number in range(2):
+        start_deal(
+            app.test_client(), f"/deal/quiet-{number}", environ_base={"REMOTE_ADDR": "203.0.113.7"}
+        )
+    output = capsys.readouterr().out
+    requests = [line for line in lines(output) if line["event"] == "request"]
+    assert len(requests) >= 4
+    assert all(line["addr"] is None and line["path"].startswith("/deal/") for line in requests)
+    assert "203.0.113.7" not in output
+    assert "stored session(s) of the address (not logged) dropped" in output
+    monkeypatch.setenv("FLASK_LOG_ADDRESSES", "maybe")
+    with pytest.raises(Exception, match="FLASK_LOG_ADDRESSES: must be true or false"):
+        create_app({"SECRET_KEY": "ops-logging", "SESSION_FILE_DIR": str(tmp_path)})
+
+
 def test_a_clients_own_request_id_is_not_taken_without_a_trusted_proxy(served_app, capsys):
     answer = served_app.test_client().get("/", headers={"X-Request-ID": "someone-elses"})
     (line,) = lines(capsys.readouterr().out)
