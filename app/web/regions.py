@@ -83,9 +83,11 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             f"{ngettext('%(num)s card', '%(num)s cards', side['captured'])}</span>\n"
             f'    <span class="chip">{PAUSE}'
             f"{pistis}{jacks}</span>\n"
-            f'    <span class="chip points" title="'
+            # A button that shows what it counts (the page's "key-points"
+            # popover, :func:`keys`): a phone shows no title.
+            f'    <button type="button" class="chip points" popovertarget="key-points" title="'
             f'{_("Card points and piştis so far in this hand")}">{PAUSE}'
-            f"{ngettext('%(num)s point', '%(num)s points', running[index])}</span>\n"
+            f"{ngettext('%(num)s point', '%(num)s points', running[index])}</button>\n"
             f"    {total}{_unseen_chip(unseen[index], to_come=last == index and not any(unseen))}"
             "\n  </li>\n  "
         )
@@ -132,14 +134,22 @@ def _unseen_chip(count: int, to_come: bool = False) -> str:
 
 Tag = tuple[str, str, str]
 """A tag beside a seat's name: its words, its kind (a CSS class, or "") and
-its title (a tooltip, or "")."""
+its title (a tooltip, or ""). A tag with a title is a button showing the
+page's popover ``key-<kind>`` (:func:`keys`)."""
 
 
 def _tag(tag: Tag) -> str:
+    """A tag; one with a title is a button that shows the page's popover
+    ``key-<kind>`` (:func:`keys`) saying what it means, for a phone, which
+    shows no title."""
     text, kind, title = tag
     classes = f"tag {kind}" if kind else "tag"
-    titled = f' title="{title}"' if title else ""
-    return f'<span class="{classes}"{titled}>{text}</span>'
+    if title:
+        return (
+            f'<button type="button" class="{classes}" popovertarget="key-{kind}" '
+            f'title="{title}">{text}</button>'
+        )
+    return f'<span class="{classes}">{text}</span>'
 
 
 def _place_name(heading_id: str, name: str, tags: list[Tag]) -> str:
@@ -451,6 +461,58 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
     # The box is there without hints too, for pisti.js to fill.
     said += f'<div class="hint-box">{listed}</div>'
     return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
+
+
+def keys(rules: Any, sides: int) -> Markup:
+    """What the dealer tag and the points chip mean, each in a popover that
+    the tag or chip (a button) shows when tapped or clicked: their titles
+    are for a mouse, and a phone has none. ``rules``: the game's
+    (:class:`app.engine.rules.Rules`), whose points are said; ``sides``:
+    how many sides score. Once per page, outside the regions the script
+    swaps (``data-region``)."""
+    points = {
+        "most": rules.most_cards_points,
+        "pisti": rules.pisti_points,
+        "jack": rules.jack_pisti_points,
+    }
+    if rules.most_cards == "27_or_more":
+        worth = _(
+            "Points: Aces and Jacks 1 each, 2♣ 2, 10♦ 3, most cards %(most)s (27 or more), "
+            "pişti %(pisti)s, Jack pişti %(jack)s.",
+            **points,
+        )
+    elif sides > 2:
+        worth = _(
+            "Points: Aces and Jacks 1 each, 2♣ 2, 10♦ 3, most cards %(most)s (none when the most "
+            "is shared), pişti %(pisti)s, Jack pişti %(jack)s.",
+            **points,
+        )
+    else:
+        worth = _(
+            "Points: Aces and Jacks 1 each, 2♣ 2, 10♦ 3, most cards %(most)s (none on 26–26), "
+            "pişti %(pisti)s, Jack pişti %(jack)s.",
+            **points,
+        )
+    close = (
+        '<button type="button" class="key-close" popovertargetaction="hide" '
+        f'popovertarget="{{}}" aria-label="{_("Close this message")}">×</button>'
+    )
+    dealer = _(
+        "The dealer deals the cards and plays last: the last card of each deal is the dealer's."
+    )
+    so_far = _("The points each side has so far in this hand: its card points and its piştis.")
+    later = _(
+        "Most cards: the side that has taken more of the 52 cards. Those points, and the "
+        "points of cards taken face down, are added when the hand is scored."
+    )
+    return Markup(
+        '<div class="key" id="key-dealer" popover>'
+        f'<p><span class="tag dealer">{_("dealer")}</span> {dealer}</p>'
+        f"{close.format('key-dealer')}</div>\n"
+        '<div class="key" id="key-points" popover>'
+        f"<p>{so_far}</p><p>{worth}</p><p>{later}</p>"
+        f"{close.format('key-points')}</div>"
+    )
 
 
 def counter(v: Mapping[str, Any]) -> Markup:

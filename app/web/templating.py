@@ -12,8 +12,9 @@ Here they give the same answers for less:
   request and then read back from ``g.csrf_token``, where Flask-WTF keeps it.
 - ``face`` and ``back``: the cards (:mod:`.faces`).
 - ``table_scoreboard``, ``table_felt``, ``table_log`` and
-  ``table_counter``: the table's regions, and ``aids_form``: the playing
-  aids (:mod:`.regions`).
+  ``table_counter``: the table's regions, ``table_keys``: what its dealer
+  tag and points chip mean, and ``aids_form``: the playing aids
+  (:mod:`.regions`).
 - ``answer_page``: where a form's answer belongs (:data:`ANSWER_PAGES`).
 
 And :class:`PageEnvironment`, the app's Jinja environment, makes two of
@@ -136,6 +137,7 @@ def init_app(app: Flask) -> None:
         table_felt=regions.felt,
         table_log=regions.log,
         table_counter=regions.counter,
+        table_keys=regions.keys,
         aids_form=regions.aids_form,
         answer_page=answer_page,
         kept_limit=store.KEEP,

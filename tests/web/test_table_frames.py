@@ -13,7 +13,8 @@ from tests.conftest import leading, without_tokens
 FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</template>', re.S)
 FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
 POINTS = re.compile(
-    r'<span class="chip points"[^>]*><span class="visually-hidden">, </span>(\d+) points?</span>'
+    r'<button[^>]* class="chip points"[^>]*>'
+    r'<span class="visually-hidden">, </span>(\d+) points?</button>'
 )
 #: What the page's script sends with a play (and asks for the page with).
 ASK = {"Pisti-Frames": "1"}

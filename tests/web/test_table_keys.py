@@ -1,0 +1,63 @@
+"""What the table's dealer tag and points chip mean, for a phone: a title
+(a tooltip) shows only under a mouse, so each is a button that shows its
+meaning in a popover of the page (``app/web/regions.py`` ``keys``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+TAG = re.compile(r'<button type="button" class="tag dealer" popovertarget="key-dealer"[^>]*>')
+CHIP = re.compile(r'<button type="button" class="chip points" popovertarget="key-points"[^>]*>')
+
+
+def popover(page: str, name: str) -> str:
+    """The text of the page's popover ``name``, its tags taken out."""
+    found = re.search(rf'<div class="key" id="{name}" popover>(.*?)</div>', page, re.S)
+    assert found, name
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).strip()
+
+
+@pytest.mark.parametrize(
+    ("language", "dealer", "points", "most"),
+    [
+        (
+            "en",
+            "the last card of each deal is the dealer's",
+            "its card points and its piştis",
+            "Most cards: the side that has taken more of the 52 cards",
+        ),
+        (
+            "tr",
+            "her dağıtımın son kartı dağıtanındır",
+            "kart puanları ve piştileri",
+            "En çok kart: 52 kartın daha çoğunu almış taraf",
+        ),
+    ],
+)
+def test_the_dealer_tag_and_points_chip_say_what_they_mean_when_tapped(
+    player, language, dealer, points, most
+):
+    """They were explained only in a hover title ("Dealer: plays the last
+    card"), which a phone has no way to show."""
+    player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    player.deal("keys?rules=partners")
+    page = player.page
+    # Every seat's dealer tag and each side's points chip opens its popover.
+    assert len(TAG.findall(page)) >= 1
+    assert len(CHIP.findall(page)) == 2
+    assert 'class="tag dealer" title=' not in page
+    assert dealer in popover(page, "key-dealer")
+    said = popover(page, "key-points")
+    assert points in said and most in said
+    # The game's own points: partners' most-cards 3, none on 26–26.
+    assert ("pişti 10, Jack pişti 20" if language == "en" else "pişti 10, Vale piştisi 20") in said
+    # Each closes with its own button too (a tap outside closes it as well).
+    for name in ("key-dealer", "key-points"):
+        assert f'popovertargetaction="hide" popovertarget="{name}"' in page
+
+
+def test_a_single_hands_points_say_27_or_more(player):
+    player.deal("keys")
+    assert "most cards 3 (27 or more)" in popover(player.page, "key-points")
