@@ -59,3 +59,50 @@ def test_a_laptop_table_with_larger_text(browser: Browser, live_server, size, qu
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == f"{size}px"
     assert page.evaluate(CLASHES) == {"clashes": [], "outside": [], "wide": 0}
     context.close()
+
+
+#: Each of the felt's tags whose box runs past the felt's or the screen's
+#: edges, or that takes two lines (a word broken inside); and where the
+#: dealer tag is (its seat's heading).
+TAGS = """() => {
+  const felt = document.querySelector(".table").getBoundingClientRect();
+  const wrong = [...document.querySelectorAll(".table .tag")].filter((tag) => {
+    const box = tag.getBoundingClientRect();
+    const line = parseFloat(getComputedStyle(tag).fontSize) * 1.6;
+    return box.left < Math.max(felt.left, 0) - 1 || box.right > Math.min(felt.right, innerWidth) + 1
+      || box.height > line;
+  }).map((tag) => `${tag.closest("h2").id}: ${tag.textContent}`);
+  return {wrong, dealer: document.querySelector(".table .tag.dealer")?.closest("h2").id};
+}"""
+
+
+@pytest.mark.parametrize("size", [24, 32])
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_a_phones_partners_tags_stay_on_the_felt_with_larger_text(
+    browser: Browser, live_server, screenshots, size, language
+):
+    """At 360x740 with text twice the usual size North's "PARTNER" began
+    7 px off the screen when North dealt ("PARTNER DEALER" in a row wider
+    than the name's column), and a side seat's "DEALER" ("DAĞITAN") ran
+    over the felt's edge, or off the screen."""
+    dealers = set()
+    for seed in ("a1", "a2", "a4"):
+        context = browser.new_context(
+            viewport={"width": 360, "height": 740},
+            reduced_motion="reduce",
+            extra_http_headers={"Accept-Language": language},
+        )
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size * 13 // 16}})
+        page.goto(f"{live_server}/deal/{seed}?rules=partners")
+        take_deal(page)
+        settled_when_ready(page)
+        found = page.evaluate(TAGS)
+        dealers.add(found["dealer"])
+        if found["wrong"]:
+            page.screenshot(path=screenshots / f"large-text-tags-{seed}-{language}-{size}.png")
+        assert found["wrong"] == [], (seed, found)
+        context.close()
+    # North's two tags, and a side seat's dealer tag, were all seen.
+    assert {"place-2", "place-1"} <= dealers or {"place-2", "place-3"} <= dealers, dealers
