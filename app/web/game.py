@@ -106,6 +106,10 @@ RULE_NAMES = {
     "classic": lazy_gettext("Classic match (2 players)"),
     "partners": lazy_gettext("Partners (2 v 2)"),
 }
+#: The computer level the home page offers a player who has started no
+#: game yet: the gentlest (:data:`app.ai.DEFAULT_LEVEL` stays a deal
+#: link's and a form's default).
+FIRST_LEVEL = "easy"
 LEVEL_NAMES = {
     "easy": lazy_gettext("Easy"),
     "medium": lazy_gettext("Medium"),
@@ -254,7 +258,10 @@ def home() -> str:
     """Show the home page: a new game, or a deal from a seed."""
     table = store.load_table()
     remembered = store.settings()
-    settings = _settings(remembered)
+    # A player who has started no game yet is pointed to the lesson and the
+    # rules, and offered the gentlest computer (Easy) for a first game.
+    newcomer = not remembered and table is None and not store.kept_games()
+    settings = _settings({"level": FIRST_LEVEL} if newcomer else remembered)
     rules = RULE_SETS[settings["rules"]]
     # The form's target: "" is each game's own (Classic 51, Partners 151);
     # a remembered other target is picked again, after a single hand too.
@@ -276,6 +283,7 @@ def home() -> str:
         },
         current=_current(table),
         kept=store.kept_games(),
+        newcomer=newcomer,
     )
 
 

@@ -1,0 +1,51 @@
+"""A first visit to the home page (no game started yet): it points to
+where the game is taught (Aunt Hayriye's lesson, the rules in short) and
+its New game form offers the gentlest computer, Easy; once a game has been
+started the form offers the level last played, and the pointer is gone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import CSRF, start_deal
+
+CHOSEN_LEVEL = re.compile(
+    r'<select id="level" name="level">.*?<option value="(\w+)" selected>', re.S
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "New to Pişti? learn it in six moves with Aunt Hayriye, or read the rules"),
+        ("tr", "Pişti'de yeni misiniz? Hayriye Teyze'yle altı hamlede öğrenin ya da kısaca"),
+    ],
+)
+def test_a_first_visit_is_pointed_to_the_lesson_and_offered_easy(client, language, said):
+    """A new player arriving from a friend's link saw nothing about how to
+    learn the game before the New game form (the rules were at the page's
+    foot, the lesson inside Mansion Evenings) and was offered Medium."""
+    headers = {"Accept-Language": language}
+    page = client.get("/", headers=headers).get_data(as_text=True)
+    line = re.search(r'<p class="first-visit">(.*?)</p>', page, re.S)
+    assert line, "no pointer for a first visit"
+    assert '<a href="/story/lesson">' in line.group(1) and '<a href="#rules">' in line.group(1)
+    assert said in re.sub(r"<[^>]+>", "", line.group(1))
+    assert 'id="rules"' in page
+    assert CHOSEN_LEVEL.search(page).group(1) == "easy"
+    # A game started (at Medium): no pointer, and Medium offered again.
+    token = CSRF.search(page).group(1)
+    client.post("/new", data={"csrf_token": token, "level": "medium"}, headers=headers)
+    page = client.get("/", headers=headers).get_data(as_text=True)
+    assert 'class="first-visit"' not in page
+    assert CHOSEN_LEVEL.search(page).group(1) == "medium"
+
+
+def test_a_player_who_took_a_friends_deal_is_no_longer_new(client):
+    start_deal(client, "/deal/from-a-friend?level=hard")
+    page = client.get("/").get_data(as_text=True)
+    assert 'class="first-visit"' not in page
+    # (Their form offers the usual default, as before.)
+    assert CHOSEN_LEVEL.search(page).group(1) == "medium"
