@@ -68,12 +68,15 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             else ""
         )
         # "pts" is for the eye; a screen reader is given the words.
+        # A button too, showing the points chip's popover (which says how
+        # the hands' points add up to the match).
         total = (
-            f'<span class="chip total"><span aria-hidden="true">'
+            f'<button type="button" class="chip total" popovertarget="key-points">'
+            f'<span aria-hidden="true">'
             f"{_('%(points)s / %(target)s pts', points=side['total'], target=target)}</span>"
             f'<span class="visually-hidden">, '
             f"{_('%(points)s of %(target)s points', points=side['total'], target=target)}"
-            f"</span></span>"
+            f"</span></button>"
             if target
             else ""
         )
@@ -463,13 +466,13 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
     return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
 
 
-def keys(rules: Any, sides: int) -> Markup:
+def keys(rules: Any, sides: int, target: int | None = None) -> Markup:
     """What the dealer tag and the points chip mean, each in a popover that
     the tag or chip (a button) shows when tapped or clicked: their titles
     are for a mouse, and a phone has none. ``rules``: the game's
     (:class:`app.engine.rules.Rules`), whose points are said; ``sides``:
-    how many sides score. Once per page, outside the regions the script
-    swaps (``data-region``)."""
+    how many sides score; ``target``: the match's, if any. Once per page,
+    outside the regions the script swaps (``data-region``)."""
     points = {
         "most": rules.most_cards_points,
         "pisti": rules.pisti_points,
@@ -505,12 +508,21 @@ def keys(rules: Any, sides: int) -> Markup:
         "Most cards: the side that has taken more of the 52 cards. Those points, and the "
         "points of cards taken face down, are added when the hand is scored."
     )
+    match = ""
+    if target:
+        added = _(
+            "At the end of each hand they are added to each side's match total (the dark "
+            "chip, out of %(target)s): a side that has then reached %(target)s wins (if both "
+            "have, the higher total).",
+            target=target,
+        )
+        match = f"<p>{added}</p>"
     return Markup(
         '<div class="key" id="key-dealer" popover>'
         f'<p><span class="tag dealer">{_("dealer")}</span> {dealer}</p>'
         f"{close.format('key-dealer')}</div>\n"
         '<div class="key" id="key-points" popover>'
-        f"<p>{so_far}</p><p>{worth}</p><p>{later}</p>"
+        f"<p>{so_far}</p><p>{worth}</p><p>{later}</p>{match}"
         f"{close.format('key-points')}</div>"
     )
 

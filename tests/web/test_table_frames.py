@@ -186,7 +186,7 @@ def test_the_hands_last_cards_are_steps_of_its_score_page(player):
     raise AssertionError(f"only {seen} in 40 hands")
 
 
-TOTAL = re.compile(r'<span class="chip total"><span aria-hidden="true">(\d+) / 51 pts</span>')
+TOTAL = re.compile(r'class="chip total"[^>]*><span aria-hidden="true">(\d+) / 51 pts</span>')
 
 
 def test_the_last_steps_show_the_match_totals_before_the_hand(player):

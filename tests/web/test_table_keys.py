@@ -53,6 +53,10 @@ def test_the_dealer_tag_and_points_chip_say_what_they_mean_when_tapped(
     assert points in said and most in said
     # The game's own points: partners' most-cards 3, none on 26–26.
     assert ("pişti 10, Jack pişti 20" if language == "en" else "pişti 10, Vale piştisi 20") in said
+    # A match's total chip shows it too, and it says how the match is won.
+    assert page.count('class="chip total" popovertarget="key-points"') == 2
+    reached = "reached 151 wins" if language == "en" else "151 puana ulaşmış taraf kazanır"
+    assert reached in said
     # Each closes with its own button too (a tap outside closes it as well).
     for name in ("key-dealer", "key-points"):
         assert f'popovertargetaction="hide" popovertarget="{name}"' in page
@@ -60,4 +64,7 @@ def test_the_dealer_tag_and_points_chip_say_what_they_mean_when_tapped(
 
 def test_a_single_hands_points_say_27_or_more(player):
     player.deal("keys")
-    assert "most cards 3 (27 or more)" in popover(player.page, "key-points")
+    said = popover(player.page, "key-points")
+    assert "most cards 3 (27 or more)" in said
+    # No match: no total chip, no word of one.
+    assert "chip total" not in player.page and "match total" not in said
