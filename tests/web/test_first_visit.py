@@ -49,3 +49,28 @@ def test_a_player_who_took_a_friends_deal_is_no_longer_new(client):
     assert 'class="first-visit"' not in page
     # (Their form offers the usual default, as before.)
     assert CHOSEN_LEVEL.search(page).group(1) == "medium"
+
+
+@pytest.mark.parametrize(
+    ("language", "dealer", "stock", "most"),
+    [
+        (
+            "en",
+            "The dealer plays last.",
+            "The rest of the deck is the stock",
+            "more of the 52 cards",
+        ),
+        ("tr", "Dağıtan en son oynar.", "Kalan kartlar desteyi oluşturur", "52 kartın daha çoğunu"),
+    ],
+)
+def test_the_rules_in_short_say_what_the_dealer_the_stock_and_most_cards_are(
+    client, language, dealer, stock, most
+):
+    """The rules spoke of "the dealer's side" and Partners' "stock's bottom
+    card" without saying what either is, and of "most cards 3" without
+    saying most of what."""
+    page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+    rules = page[page.index('id="rules"') :]
+    first = re.search(r"<li>(.*?)</li>", rules, re.S).group(1)
+    assert dealer in first and stock in first
+    assert most in rules
