@@ -129,9 +129,12 @@ def _unseen_chip(count: int, to_come: bool = False) -> str:
     if not count:
         return ""
     title = _("Taken face down: their points count when the hand is scored")
+    # A button showing the points popover, which says so: a phone shows no
+    # title.
     return (
-        f'<span class="chip unseen" title="{title}">{PAUSE}'
-        f"{ngettext('%(num)s of them face down', '%(num)s of them face down', count)}</span>\n    "
+        f'<button type="button" class="chip unseen" popovertarget="key-points" title="{title}">'
+        f"{PAUSE}{ngettext('%(num)s of them face down', '%(num)s of them face down', count)}"
+        "</button>\n    "
     )
 
 

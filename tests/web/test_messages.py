@@ -138,13 +138,16 @@ def test_face_down_cards_taken_are_counted_apart_from_the_points(player):
     # side's line says how many it took face down.
     seed, card, _table = first_play(lambda table, card: table.log[0]["captured"], "under")
     player.deal(seed)
-    assert "face down</span>" not in player.page
+    assert "face down</button>" not in player.page
     player.play(card)
     you, computer = re.findall(r'<li class="side side-\d">(.*?)</li>', player.page, re.S)
-    assert '<span class="chip unseen"' in you and ">3 of them face down</span>" in you
+    # A tap on it says what it means (the points popover; a phone shows no
+    # title).
+    chip = '<button type="button" class="chip unseen" popovertarget="key-points"'
+    assert chip in you and ">3 of them face down</button>" in you
     assert "face down" not in computer
     page = player.client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
-    assert ">3 tanesi kapalı</span>" in page
+    assert ">3 tanesi kapalı</button>" in page
 
 
 def test_a_jack_on_a_lone_card_takes_the_piles_only_card(app):
