@@ -91,9 +91,10 @@ def test_a_cards_focus_and_takes_rings_show_in_forced_colours(
 def test_the_panels_over_the_table_have_an_edge_in_forced_colours(
     browser: Browser, live_server, scheme
 ):
-    """The playing aids and the house rules' list open over the table with
-    a shadow for their only edge: in forced colours nothing showed where
-    they end and the score or the cards under them begin."""
+    """The playing aids, the house rules' list and what the points chip
+    means open over the table with a shadow for their only edge: in forced
+    colours nothing showed where they end and the score or the cards under
+    them begin."""
     context = browser.new_context(forced_colors="active", color_scheme=scheme)
     page = context.new_page()
     page.goto(live_server + "/deal/fc-panels?rules=classic&players=3&jack_pisti=10")
@@ -103,6 +104,7 @@ def test_the_panels_over_the_table_have_an_edge_in_forced_colours(
     for summary, selector in (
         ("details.settings summary", "details.settings form"),
         (".rules-line summary", ".rules-line ul"),
+        (".scoreboard .side-0 .chip.points", "#key-points"),
     ):
         page.locator(summary).click()
         expect(page.locator(selector)).to_be_visible()
