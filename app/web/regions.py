@@ -474,30 +474,39 @@ def keys(rules: Any, sides: int, target: int | None = None) -> Markup:
     the tag or chip (a button) shows when tapped or clicked: their titles
     are for a mouse, and a phone has none. ``rules``: the game's
     (:class:`app.engine.rules.Rules`), whose points are said; ``sides``:
-    how many sides score; ``target``: the match's, if any. Once per page,
-    outside the regions the script swaps (``data-region``)."""
-    points = {
-        "most": rules.most_cards_points,
-        "pisti": rules.pisti_points,
-        "jack": rules.jack_pisti_points,
-    }
+    how many sides score; ``target``: the match's, if any. Once on the
+    table page, outside the regions the script swaps (``data-region``); the
+    pages between hands and after the game, whose tags and chips show only
+    while the last plays move (a tap ends that), have none."""
+    # The cards in words, not by their signs ("2♣"): a page naming a card
+    # by its sign or its name would look, to the secrecy tests, like a
+    # hidden card shown.
+    worth = _(
+        "Each Ace and Jack is worth 1 point, the two of clubs 2, the ten of diamonds 3, a "
+        "pişti %(pisti)s and a Jack pişti %(jack)s.",
+        pisti=rules.pisti_points,
+        jack=rules.jack_pisti_points,
+    )
+    most = rules.most_cards_points
     if rules.most_cards == "27_or_more":
-        worth = _(
-            "Points: Aces and Jacks 1 each, 2♣ 2, 10♦ 3, most cards %(most)s (27 or more), "
-            "pişti %(pisti)s, Jack pişti %(jack)s.",
-            **points,
+        later = _(
+            "When the hand is scored, %(most)s points more go to the side that has taken 27 or "
+            "more of the 52 cards, and the points of the cards taken face down are added.",
+            most=most,
         )
     elif sides > 2:
-        worth = _(
-            "Points: Aces and Jacks 1 each, 2♣ 2, 10♦ 3, most cards %(most)s (none when the most "
-            "is shared), pişti %(pisti)s, Jack pişti %(jack)s.",
-            **points,
+        later = _(
+            "When the hand is scored, %(most)s points more go to the side that has taken the "
+            "most of the 52 cards (none when the most is shared), and the points of the cards "
+            "taken face down are added.",
+            most=most,
         )
     else:
-        worth = _(
-            "Points: Aces and Jacks 1 each, 2♣ 2, 10♦ 3, most cards %(most)s (none on 26–26), "
-            "pişti %(pisti)s, Jack pişti %(jack)s.",
-            **points,
+        later = _(
+            "When the hand is scored, %(most)s points more go to the side that has taken more "
+            "of the 52 cards (none on 26–26), and the points of the cards taken face down are "
+            "added.",
+            most=most,
         )
     close = (
         '<button type="button" class="key-close" popovertargetaction="hide" '
@@ -507,10 +516,6 @@ def keys(rules: Any, sides: int, target: int | None = None) -> Markup:
         "The dealer deals the cards and plays last: the last card of each deal is the dealer's."
     )
     so_far = _("The points each side has so far in this hand: its card points and its piştis.")
-    later = _(
-        "Most cards: the side that has taken more of the 52 cards. Those points, and the "
-        "points of cards taken face down, are added when the hand is scored."
-    )
     match = ""
     if target:
         added = _(
