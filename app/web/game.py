@@ -259,9 +259,9 @@ def home() -> str:
     table = store.load_table()
     remembered = store.settings()
     # A player who has started no game yet is pointed to the lesson and the
-    # rules, and offered the gentlest computer (Easy) for a first game.
+    # rules, and the New game form offers the gentlest computer (Easy).
     newcomer = not remembered and table is None and not store.kept_games()
-    settings = _settings({"level": FIRST_LEVEL} if newcomer else remembered)
+    settings = _settings(remembered)
     rules = RULE_SETS[settings["rules"]]
     # The form's target: "" is each game's own (Classic 51, Partners 151);
     # a remembered other target is picked again, after a single hand too.
@@ -284,6 +284,7 @@ def home() -> str:
         current=_current(table),
         kept=store.kept_games(),
         newcomer=newcomer,
+        new_level=FIRST_LEVEL if newcomer else settings["level"],
     )
 
 

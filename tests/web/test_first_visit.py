@@ -15,6 +15,10 @@ CHOSEN_LEVEL = re.compile(
     r'<select id="level" name="level">.*?<option value="(\w+)" selected>', re.S
 )
 
+SEED_LEVEL = re.compile(
+    r'<select id="seed-level" name="level">.*?<option value="(\w+)" selected>', re.S
+)
+
 
 @pytest.mark.parametrize(
     ("language", "said"),
@@ -35,6 +39,9 @@ def test_a_first_visit_is_pointed_to_the_lesson_and_offered_easy(client, languag
     assert said in re.sub(r"<[^>]+>", "", line.group(1))
     assert 'id="rules"' in page
     assert CHOSEN_LEVEL.search(page).group(1) == "easy"
+    # The seed form keeps the usual level: friends who type the same seed
+    # get the same computers.
+    assert SEED_LEVEL.search(page).group(1) == "medium"
     # A game started (at Medium): no pointer, and Medium offered again.
     token = CSRF.search(page).group(1)
     client.post("/new", data={"csrf_token": token, "level": "medium"}, headers=headers)
