@@ -8,8 +8,10 @@ a style sheet's larger root size would not reach them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.e2e.conftest import DESKTOP, settled_when_ready, take_deal
 
@@ -42,6 +44,22 @@ CLASHES = """() => {
 }"""
 
 
+def table_with_text_of(
+    browser: Browser, size: int, deal: str, **options: Any
+) -> tuple[BrowserContext, Page]:
+    """A new context (reduced motion, ``options`` for ``new_context``) whose
+    browser text is ``size`` px, at the table of deal link ``deal``, taken
+    and settled; return the context (to close) and its page."""
+    context = browser.new_context(reduced_motion="reduce", **options)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size * 13 // 16}})
+    page.goto(deal)
+    take_deal(page)
+    settled_when_ready(page)
+    return context, page
+
+
 @pytest.mark.parametrize("size", [24, 32])
 @pytest.mark.parametrize("query", ["rules=classic", "rules=classic&players=3", "rules=partners"])
 def test_a_laptop_table_with_larger_text(browser: Browser, live_server, size, query):
@@ -49,13 +67,9 @@ def test_a_laptop_table_with_larger_text(browser: Browser, live_server, size, qu
     side seats' cards and words under the stock and the pile (their columns
     left some 40 px by the centre's fixed room); at 32 px they ran into the
     score too and the hand went past the felt."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size * 13 // 16}})
-    page.goto(f"{live_server}/deal/large-text-laptop?{query}")
-    take_deal(page)
-    settled_when_ready(page)
+    context, page = table_with_text_of(
+        browser, size, f"{live_server}/deal/large-text-laptop?{query}", viewport=DESKTOP
+    )
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == f"{size}px"
     assert page.evaluate(CLASHES) == {"clashes": [], "outside": [], "wide": 0}
     context.close()
@@ -87,17 +101,13 @@ def test_a_phones_partners_tags_stay_on_the_felt_with_larger_text(
     over the felt's edge, or off the screen."""
     dealers = set()
     for seed in ("a1", "a2", "a4"):
-        context = browser.new_context(
+        context, page = table_with_text_of(
+            browser,
+            size,
+            f"{live_server}/deal/{seed}?rules=partners",
             viewport={"width": 360, "height": 740},
-            reduced_motion="reduce",
             extra_http_headers={"Accept-Language": language},
         )
-        page = context.new_page()
-        cdp = context.new_cdp_session(page)
-        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size * 13 // 16}})
-        page.goto(f"{live_server}/deal/{seed}?rules=partners")
-        take_deal(page)
-        settled_when_ready(page)
         found = page.evaluate(TAGS)
         dealers.add(found["dealer"])
         if found["wrong"]:
