@@ -295,6 +295,8 @@ def test_the_workers_end_when_the_server_is_killed():
         assert not left, f"still running after the server was killed: {sorted(left)}"
     finally:
         server.kill()
+        server.wait()
+        server.stdout.close()
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
