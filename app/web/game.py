@@ -258,9 +258,10 @@ def home() -> str:
     """Show the home page: a new game, or a deal from a seed."""
     table = store.load_table()
     remembered = store.settings()
+    kept = store.kept_games()
     # A player who has started no game yet is pointed to the lesson and the
     # rules, and the New game form offers the gentlest computer (Easy).
-    newcomer = not remembered and table is None and not store.kept_games()
+    newcomer = not remembered and table is None and not kept
     settings = _settings(remembered)
     rules = RULE_SETS[settings["rules"]]
     # The form's target: "" is each game's own (Classic 51, Partners 151);
@@ -282,7 +283,7 @@ def home() -> str:
             3: gettext("West (opponent)"),
         },
         current=_current(table),
-        kept=store.kept_games(),
+        kept=kept,
         newcomer=newcomer,
         new_level=FIRST_LEVEL if newcomer else settings["level"],
     )
