@@ -34,6 +34,8 @@ from .i18n import markup_gettext as _
 from .i18n import markup_ngettext as ngettext
 
 if TYPE_CHECKING:
+    from app.engine import RuleSet
+
     from .view import Place
 
 #: The templates' ``url_for`` (endpoint, then the URL's values) and
@@ -469,11 +471,11 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
     return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
 
 
-def keys(rules: Any, sides: int, target: int | None = None) -> Markup:
+def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
     """What the dealer tag and the points chip mean, each in a popover that
     the tag or chip (a button) shows when tapped or clicked: their titles
     are for a mouse, and a phone has none. ``rules``: the game's
-    (:class:`app.engine.rules.Rules`), whose points are said; ``sides``:
+    (:class:`app.engine.RuleSet`), whose points are said; ``sides``:
     how many sides score; ``target``: the match's, if any. Once on the
     table page, outside the regions the script swaps (``data-region``); the
     pages between hands and after the game, whose tags and chips show only
