@@ -177,7 +177,8 @@ function lift(button) {
 // Put one frame's regions (score, seats, centre, hand, log, counter) in
 // place. A region the play leaves as it was (the other seats, the score
 // of a play that takes nothing) stays: drawing it anew, at every step of
-// every play, cost a slow phone its style and layout for nothing.
+// every play, cost a slow phone its style and layout for nothing. After
+// the first step the server leaves such regions out (regions.steps).
 function showFrame(template) {
   template.content.cloneNode(true).querySelectorAll("[data-region]").forEach((fresh) => {
     const old = document.querySelector(`[data-region="${fresh.dataset.region}"]`);

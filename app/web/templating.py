@@ -11,7 +11,7 @@ Here they give the same answers for less:
 - ``csrf_token``: Flask-WTF's token, made by ``generate_csrf`` once per
   request and then read back from ``g.csrf_token``, where Flask-WTF keeps it.
 - ``face`` and ``back``: the cards (:mod:`.faces`).
-- ``table_scoreboard``, ``table_felt``, ``table_log`` and
+- ``table_scoreboard``, ``table_felt``, ``table_log``, ``table_steps`` and
   ``table_counter``: the table's regions, ``table_keys``: what its dealer
   tag and points chip mean, and ``aids_form``: the playing aids
   (:mod:`.regions`).
@@ -137,6 +137,7 @@ def init_app(app: Flask) -> None:
         table_felt=regions.felt,
         table_log=regions.log,
         table_counter=regions.counter,
+        table_steps=regions.steps,
         table_keys=regions.keys,
         aids_form=regions.aids_form,
         answer_page=answer_page,

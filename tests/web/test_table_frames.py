@@ -16,8 +16,29 @@ POINTS = re.compile(
     r'<button[^>]* class="chip points"[^>]*>'
     r'<span class="visually-hidden">, </span>(\d+) points?</button>'
 )
+#: Where a region begins in a step (regions are never nested).
+REGION = re.compile(r'(?=<[a-z]+\b[^>]*\bdata-region="([a-z0-9-]+)")')
 #: What the page's script sends with a play (and asks for the page with).
 ASK = {"Pisti-Frames": "1"}
+
+
+def regions_of(step: str) -> dict[str, str]:
+    """A step's regions by name (``score``, ``seat-1``, ``centre`` ...)."""
+    starts = [(match.start(), match.group(1)) for match in REGION.finditer(step)]
+    ends = [start for start, _ in starts[1:]] + [len(step)]
+    return {name: step[start:end].strip() for (start, name), end in zip(starts, ends, strict=True)}
+
+
+def shown_steps(page: str) -> list[tuple[str, dict[str, str]]]:
+    """Each step of ``page`` as the page's script shows it (``showFrame``):
+    the regions the step brings, and every other region as the steps
+    before it left it; with the position that played."""
+    shown: dict[str, str] = {}
+    steps = []
+    for position, step in FRAME.findall(page):
+        shown = {**shown, **regions_of(step)}
+        steps.append((position, shown))
+    return steps
 
 
 def with_frames(player) -> str:
@@ -32,16 +53,39 @@ def replay(seed: str, rules, plays: list[str]) -> GameState:
 def test_one_step_per_play_since_your_move(player):
     player.deal("steps?rules=partners")
     player.play(player.hand[0])
-    frames = FRAME.findall(with_frames(player))
+    page = with_frames(player)
+    frames = FRAME.findall(page)
     assert [position for position, _ in frames] == ["0", "1", "2", "3"]
     # Each step shows the table after that play, marking who plays next;
     # the page itself marks your turn.
     assert 'class="place place-0 you turn"' in player.page
-    for index, (_, frame) in enumerate(frames):
+    for _, frame in frames:
         assert "<form" not in frame and "csrf_token" not in frame
-        assert 'data-region="centre"' in frame and 'data-region="score"' in frame
-        turn = re.findall(r'class="place [^"]* turn"\s+data-region="([a-z0-9-]+)"', frame)
+    for index, (_, shown) in enumerate(shown_steps(page)):
+        assert set(shown) == {"score", "seat-1", "seat-2", "seat-3", "centre", "you", "log"}
+        turn = [name for name, region in shown.items() if re.match(r'<[^>]* turn"', region)]
         assert turn == (["you"] if index == 3 else [f"seat-{index + 1}"])
+
+
+def test_a_step_leaves_out_the_regions_it_does_not_change(player):
+    """After the first step, which brings every region, a step brings only
+    the regions its play changed: a partners play's answer was a quarter
+    regions repeated unchanged."""
+    player.deal("changed-only?rules=partners")
+    player.play(player.hand[0])
+    page = with_frames(player)
+    steps = [regions_of(step) for _, step in FRAME.findall(page)]
+    assert {"score", "seat-1", "seat-2", "seat-3", "centre", "you", "log"} == set(steps[0])
+    shown = [regions for _, regions in shown_steps(page)]
+    for before, step in zip(shown, steps[1:], strict=False):
+        # Every play changes the centre and the log; nothing comes unchanged.
+        assert {"centre", "log"} <= set(step)
+        assert all(step[name] != before[name] for name in step)
+    # East played, and it is North's turn: West, yet to play this deal, is
+    # as it was; so is the score when East took nothing.
+    assert {"seat-1", "seat-2"} <= set(steps[1])
+    assert "seat-3" not in steps[1]
+    assert ("score" in steps[1]) == ("data-taken-by" in steps[1]["centre"])
 
 
 def test_steps_show_no_hidden_card(player):
@@ -69,8 +113,9 @@ def test_a_capture_step_shows_the_taken_cards_and_a_pisti_its_mark(player):
             if not player.hand:
                 break
             log = re.findall(r"<li>(.*?)</li>", player.page.split('class="live"')[1])
-            steps = FRAME.findall(with_frames(player))
-            for (position, frame), line in zip(steps, log, strict=False):
+            steps = shown_steps(with_frames(player))
+            for (position, shown), line in zip(steps, log, strict=False):
+                frame = shown["centre"]
                 if "took the pile" in line or "pişti!" in line:
                     assert f'data-taken-by="{position}"' in frame
                     seen_capture = True
@@ -198,10 +243,10 @@ def test_the_last_steps_show_the_match_totals_before_the_hand(player):
         while player.hand:
             player.play(player.hand[0])
         page = with_frames(player)
-        steps = FRAME.findall(page)
+        steps = shown_steps(page)
         assert steps
         for _, step in steps:
-            assert [int(total) for total in TOTAL.findall(step)] == before
+            assert [int(total) for total in TOTAL.findall(step["score"])] == before
         gains = [int(gain) for gain in re.findall(r'<span class="running">= (\d+)</span>', page)]
         before = gains[-2:]
         assert before != [0, 0]
