@@ -1167,10 +1167,12 @@ def games_against(
 
 def hand_totals(player_id: int) -> dict[str, int]:
     """Return the player's sums over all results: ``games``, ``hands``,
-    ``pistis``, ``jack_pistis``, ``most_cards``; and ``points`` with
-    ``points_hands``, the points and hands of the games that score as
-    their rule set does (:func:`app.db.facts.points_count`: not those
-    whose house rules set what a pişti or the cards are worth)."""
+    ``pistis``, ``jack_pistis``, ``most_cards``; and ``points``,
+    ``points_hands`` and ``points_games``, the points, hands and number of
+    the games that score as their rule set does
+    (:func:`app.db.facts.points_count`: not those whose house rules set
+    what a pişti or the cards are worth), over every game, not only the
+    last ones :func:`player_results` gives the charts."""
     options = literal(" ") + Result.house + literal(" ")
     counted = and_(*(~options.contains(f" {name}=", autoescape=True) for name in POINTS))
     row = db.session.execute(
@@ -1180,6 +1182,9 @@ def hand_totals(player_id: int) -> dict[str, int]:
             func.coalesce(func.sum(case((counted, Result.points), else_=0)), 0).label("points"),
             func.coalesce(func.sum(case((counted, Result.hands), else_=0)), 0).label(
                 "points_hands"
+            ),
+            func.coalesce(func.sum(case((and_(counted, Result.hands > 0), 1), else_=0)), 0).label(
+                "points_games"
             ),
             func.coalesce(func.sum(Result.pistis), 0).label("pistis"),
             func.coalesce(func.sum(Result.jack_pistis), 0).label("jack_pistis"),

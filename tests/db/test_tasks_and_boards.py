@@ -411,3 +411,22 @@ def test_big_counts_are_written_the_way_of_the_pages_language(app, language, sco
     profile = visitor.get("/me").get_data(as_text=True)
     assert f"<dd>{score}</dd>" in profile
     assert "12345" not in board + profile
+
+
+def test_statistics_count_every_game_past_the_charts_last_200(app, visitor):
+    # A regular's 205th game: the charts draw the last 200 games, but the
+    # figures beside them (the average, the games it counts) are of every
+    # game; "Games counted" said 200 beside an average of all 205.
+    visitor.choose_name("Regular")
+    with app.app_context():
+        player = db.session.scalar(select(Player))
+        for number in range(205):
+            points = 20 if number < 5 else 10  # the five oldest games score 20
+            queries.record_result(player.id, replace(_facts(f"g{number}"), points=points))
+    page = " ".join(visitor.get("/me/stats").get_data(as_text=True).split())
+    assert "<dt>Games</dt><dd>205</dd>" in page
+    # (5 × 20 + 200 × 10) / 205 = 10.24
+    assert '<th scope="row">Average of the games counted</th><td>10.24</td>' in page
+    assert '<th scope="row">Games counted</th><td>205</td>' in page
+    line = re.search(r'class="line-points" fill="none" points="([^"]*)"', page)
+    assert line is not None and len(line.group(1).split()) == 200
