@@ -18,6 +18,8 @@ from datetime import date
 
 from flask_babel import lazy_gettext
 
+from app.ai import BOTS, LEVELS
+
 from .facts import GameFacts
 
 DAILY_COUNT = 3
@@ -37,6 +39,12 @@ class Task:
 
 def _win(facts: GameFacts) -> int:
     return int(facts.won)
+
+
+#: The computers a win "against Hard or Expert" is over: those levels, and
+#: the story's opponents who play as them (Ferit Hoca is the Hard level,
+#: Mürüvvet Hanım the Expert).
+STRONG = frozenset(name for name, bot in BOTS.items() if bot in (LEVELS["hard"], LEVELS["expert"]))
 
 
 DAILY_POOL: tuple[Task, ...] = (
@@ -71,7 +79,7 @@ DAILY_POOL: tuple[Task, ...] = (
         lazy_gettext("Win against Hard or Expert"),
         1,
         40,
-        lambda f: int(f.won and all(level in ("hard", "expert") for level in f.levels)),
+        lambda f: int(f.won and all(level in STRONG for level in f.levels)),
     ),
     Task(
         "most_cards", lazy_gettext("Take the most cards in a hand"), 1, 15, lambda f: f.most_cards

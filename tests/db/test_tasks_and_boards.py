@@ -430,3 +430,33 @@ def test_statistics_count_every_game_past_the_charts_last_200(app, visitor):
     assert '<th scope="row">Games counted</th><td>205</td>' in page
     line = re.search(r'class="line-points" fill="none" points="([^"]*)"', page)
     assert line is not None and len(line.group(1).split()) == 200
+
+
+@pytest.mark.parametrize(
+    ("levels", "counts"),
+    [
+        (("ferit",), True),
+        (("muruvvet",), True),
+        (("nevin",), False),
+        (("hard", "hard", "medium"), False),
+    ],
+)
+def test_beating_the_storys_hard_and_expert_players_is_a_win_against_hard_or_expert(
+    app, levels, counts
+):
+    # Ferit Hoca is the Hard level and Mürüvvet Hanım the Expert (the story
+    # page says so): a story win over either is a win against Hard or
+    # Expert; the story's gentler opponents are not.
+    with app.app_context():
+        player, _ = queries.create_player("Storyteller")
+        player_id = player.id
+        queries.player_tasks(player_id, queries.utcnow().date())
+        row = db.session.scalar(
+            select(PlayerTask).where(PlayerTask.period == "day").order_by(PlayerTask.id)
+        )
+        row.task, row.goal, row.reward = "win_hard", 1, 40
+        db.session.commit()
+        facts = replace(_facts("story"), rules="classic", target=51, levels=levels)
+        recorded = queries.record_result(player_id, facts)
+        assert (TASKS["win_hard"] in recorded.finished_tasks) is counts
+        assert (db.session.get(PlayerTask, row.id).done_at is not None) is counts
