@@ -566,7 +566,13 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     if result_id is None:
         db.session.rollback()
         return None
-    recorded.finished_tasks = _advance_tasks(player_id, facts, now)
+    # Each day's Daily deal of a game counts once for the tasks ("Finish 5
+    # Daily deals this week"), the first time the player finishes it: a
+    # replay of the same deal, unranked, is no other Daily deal.
+    task_facts = facts
+    if facts.daily_day is not None and _finished_daily_before(player_id, facts):
+        task_facts = replace(facts, daily_day=None)
+    recorded.finished_tasks = _advance_tasks(player_id, task_facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
     points = facts.points if facts.counts_points else 0
     gained = points + rewards
@@ -587,6 +593,24 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
         _count_scores({score - gained: -1, score: 1})
     db.session.commit()
     return recorded
+
+
+def _finished_daily_before(player_id: int, facts: GameFacts) -> bool:
+    """Whether the player finished another game of the Daily deal of
+    ``facts`` (its day and rule set) before this one."""
+    return (
+        db.session.scalar(
+            select(Result.id)
+            .where(
+                Result.player_id == player_id,
+                Result.daily_day == facts.daily_day,
+                Result.rules == facts.rules,
+                Result.game_id != facts.game_id,
+            )
+            .limit(1)
+        )
+        is not None
+    )
 
 
 _PLAYERS = cast(Table, Player.__table__)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from app.db import db, queries
 from app.db.models import Player, PlayerTask, Result
@@ -432,6 +432,21 @@ def test_statistics_count_every_game_past_the_charts_last_200(app, visitor):
     assert line is not None and len(line.group(1).split()) == 200
 
 
+def only_task(player_id: int, day: date, task: str, goal: int, reward: int) -> PlayerTask:
+    """Make ``task`` the player's one task of ``day`` (their drawn ones
+    removed, so it cannot clash with one of them) and return its row."""
+    queries.player_tasks(player_id, day)
+    db.session.execute(
+        delete(PlayerTask).where(PlayerTask.player_id == player_id, PlayerTask.period == "day")
+    )
+    row = PlayerTask(
+        player_id=player_id, period="day", start=day, task=task, goal=goal, reward=reward
+    )
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
 @pytest.mark.parametrize(
     ("levels", "counts"),
     [
@@ -450,13 +465,30 @@ def test_beating_the_storys_hard_and_expert_players_is_a_win_against_hard_or_exp
     with app.app_context():
         player, _ = queries.create_player("Storyteller")
         player_id = player.id
-        queries.player_tasks(player_id, queries.utcnow().date())
-        row = db.session.scalar(
-            select(PlayerTask).where(PlayerTask.period == "day").order_by(PlayerTask.id)
-        )
-        row.task, row.goal, row.reward = "win_hard", 1, 40
-        db.session.commit()
+        row = only_task(player_id, queries.utcnow().date(), "win_hard", 1, 40)
         facts = replace(_facts("story"), rules="classic", target=51, levels=levels)
         recorded = queries.record_result(player_id, facts)
         assert (TASKS["win_hard"] in recorded.finished_tasks) is counts
         assert (db.session.get(PlayerTask, row.id).done_at is not None) is counts
+
+
+def test_a_daily_deal_finished_again_is_not_another_daily_deal_for_the_tasks(app):
+    # "Finish 5 Daily deals this week" was done by finishing today's Single
+    # hand deal five times (the replays are unranked, their cards known):
+    # each day's deal of each game counts once, the first time it is finished.
+    with app.app_context():
+        player, _ = queries.create_player("Replayer")
+        player_id = player.id
+        today = queries.utcnow().date()
+        day = only_task(player_id, today, "daily", 1, 25)
+        week = db.session.scalar(select(PlayerTask).where(PlayerTask.period == "week"))
+        week.task, week.goal, week.reward = "week_daily5", 5, 150
+        db.session.commit()
+        week_id, day_id = week.id, day.id
+        for number in range(5):
+            queries.record_result(player_id, replace(_facts(f"again{number}"), daily_day=today))
+        assert db.session.get(PlayerTask, week_id).progress == 1
+        assert db.session.get(PlayerTask, day_id).done_at is not None
+        other = replace(_facts("classic"), rules="classic", target=51, daily_day=today)
+        queries.record_result(player_id, other)
+        assert db.session.get(PlayerTask, week_id).progress == 2
