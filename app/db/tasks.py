@@ -94,7 +94,9 @@ DAILY_POOL: tuple[Task, ...] = (
         lazy_gettext("Score 20 points or more in a Single hand game"),
         1,
         30,
-        lambda f: int(f.rules == "cardems" and f.counts_points and f.points >= 20),
+        lambda f: int(
+            f.rules == "cardems" and f.target is None and f.counts_points and f.points >= 20
+        ),
     ),
 )
 WEEKLY_POOL: tuple[Task, ...] = (

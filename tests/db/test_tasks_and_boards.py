@@ -492,3 +492,23 @@ def test_a_daily_deal_finished_again_is_not_another_daily_deal_for_the_tasks(app
         other = replace(_facts("classic"), rules="classic", target=51, daily_day=today)
         queries.record_result(player_id, other)
         assert db.session.get(PlayerTask, week_id).progress == 2
+
+
+@pytest.mark.parametrize(
+    ("target", "points", "counts"), [(None, 20, True), (None, 19, False), (51, 60, False)]
+)
+def test_twenty_points_in_a_single_hand_game_means_in_its_one_hand(app, target, points, counts):
+    # A Single hand match to 51 (a deal link's or the House rules page's
+    # target) scores 20 and more over its hands whoever wins: it made
+    # "Score 20 points or more in a Single hand game" a task done by any
+    # such match.
+    with app.app_context():
+        player, _ = queries.create_player("Tek El")
+        player_id = player.id
+        row = only_task(player_id, queries.utcnow().date(), "points20", 1, 30)
+        facts = replace(
+            _facts("single"), target=target, points=points, hands=1 if not target else 3
+        )
+        recorded = queries.record_result(player_id, facts)
+        assert (TASKS["points20"] in recorded.finished_tasks) is counts
+        assert (db.session.get(PlayerTask, row.id).done_at is not None) is counts
