@@ -41,6 +41,16 @@ def _win(facts: GameFacts) -> int:
     return int(facts.won)
 
 
+def _in_partners(facts: GameFacts) -> bool:
+    """Whether the game was played two against two: Partners, unless its
+    house rules made it each for themselves (``teams=solo``), or another
+    base played by four in partners (``teams=partners``)."""
+    options = set(facts.house_rules.split())
+    if "teams=partners" in options:
+        return True
+    return facts.rules == "partners" and "teams=solo" not in options
+
+
 #: The computers a win "against Hard or Expert" is over: those levels, and
 #: the story's opponents who play as them (Ferit Hoca is the Hard level,
 #: Mürüvvet Hanım the Expert).
@@ -56,7 +66,7 @@ DAILY_POOL: tuple[Task, ...] = (
         lazy_gettext("Win a partners game"),
         1,
         50,
-        lambda f: int(f.won and f.rules == "partners"),
+        lambda f: int(f.won and _in_partners(f)),
     ),
     Task("ten_diamonds", lazy_gettext("Take the 10♦"), 1, 15, lambda f: f.ten_of_diamonds),
     Task("two_clubs", lazy_gettext("Take the 2♣"), 1, 15, lambda f: f.two_of_clubs),

@@ -512,3 +512,25 @@ def test_twenty_points_in_a_single_hand_game_means_in_its_one_hand(app, target, 
         recorded = queries.record_result(player_id, facts)
         assert (TASKS["points20"] in recorded.finished_tasks) is counts
         assert (db.session.get(PlayerTask, row.id).done_at is not None) is counts
+
+
+@pytest.mark.parametrize(
+    ("rules", "house", "counts"),
+    [
+        ("partners", "", True),
+        ("partners", "teams=solo", False),
+        ("classic", "players=4 teams=partners", True),
+        ("classic", "players=3 teams=solo", False),
+    ],
+)
+def test_a_partners_game_is_one_played_two_against_two(app, rules, house, counts):
+    # Partners each for themselves (teams=solo) was "a partners game" for
+    # the task, and a Classic game of four in partners was not.
+    with app.app_context():
+        player, _ = queries.create_player("Eş")
+        player_id = player.id
+        row = only_task(player_id, queries.utcnow().date(), "win_partners", 1, 50)
+        facts = replace(_facts("four"), rules=rules, target=51, house_rules=house)
+        recorded = queries.record_result(player_id, facts)
+        assert (TASKS["win_partners"] in recorded.finished_tasks) is counts
+        assert (db.session.get(PlayerTask, row.id).done_at is not None) is counts
