@@ -4,12 +4,14 @@ A review starts from the final page of a game ("Review this game": the
 player's own seat of a finished hand of the session's game) or from an
 uploaded ``pisti-record`` file: the seat its optional ``players`` field
 names "you" (the app's downloads name it), else seat 0. The pages call the
-reviewed seat "You" only when the record says so, else "Seat 0 (plays
-first)", and the others by their position from it, as the table does
-(East, North, West; "The computer" of a player's two-player game), and
-the rules in the table's words. Either way the record is kept in the
-database under its content's hash (:mod:`app.db.reviews`), so its pages
-are plain GET addresses any replica can answer:
+reviewed seat "You" only when the record says so and the hand is of the
+browser's own game (a friend's record names "you" its recorder: "The
+recorder" there), else "Seat 0 (plays first)", and the others by their
+position from it, as the table does (East, North, West; "The computer"
+of a player's two-player game), and the rules in the table's words.
+Either way the record is kept in the database under its content's hash
+(:mod:`app.db.reviews`), so its pages are plain GET addresses any
+replica can answer:
 
 - ``/review/<key>/<n>``: decision ``n``, the table as the seat saw it (the
   hidden cards only with ``?reveal=1``), every card's estimate, the mark
@@ -30,6 +32,7 @@ are plain GET addresses any replica can answer:
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import time
@@ -64,6 +67,7 @@ from app.db.reviews import (
     keep_review,
     keep_step,
     release_review,
+    review_key,
     review_steps,
     running_summaries,
     save_steps,
@@ -88,6 +92,7 @@ from .errors import RETRY_AFTER
 from .i18n import gettext
 from .rule_words import rules_summary
 from .security import SEARCHED
+from .table import Table
 from .view import POSITION_NAMES_EN, mirrored, position_names, record_players
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -219,7 +224,14 @@ def upload() -> BaseResponse | tuple[str, int]:
         extra["hand"] = hand
     if players is None:
         return _open(state, make_record(state, **extra), 0)
-    return _open(state, make_record(state, players=players, **extra), players.index(YOU))
+    kept = make_record(state, players=players, **extra)
+    seat = players.index(YOU)
+    # The player's own record of a hand of this browser's game, uploaded
+    # back: "You" is true of it, as of a review from the final page.
+    own = review_key(kept, seat) in {
+        review_key(record, mine) for _, record, mine in _own_hands(store.load_table())
+    }
+    return _open(state, kept, seat, own=own)
 
 
 def _unreadable(error: InvalidRecord) -> str:
@@ -296,13 +308,29 @@ def from_game() -> BaseResponse | tuple[str, int]:
         return _refused(
             gettext("A hand can be reviewed once it is over: it shows every card."), file=False
         )
-    index = number - 1
+    state, record, seat = _own_hand(table, number - 1)
+    return _open(state, record, seat, own=True)
+
+
+def _own_hand(table: Table, index: int) -> tuple[GameState, dict[str, Any], int]:
+    """The finished hand ``index`` (from 0) of the player's game
+    ``table``: its state, its record as the review keeps it (the download's
+    ``players`` and ``hand``, no seed or link) and the player's seat."""
+    match = table.match
     seat = match.seat_of(0, index)  # the seat the player's position had
     state = match.finished_hand(index)
     extra: dict[str, Any] = {"players": record_players(match, index)}
     if match.target:
-        extra["hand"] = number  # as the record download has it
-    return _open(state, make_record(state, **extra), seat)
+        extra["hand"] = index + 1  # as the record download has it
+    return state, make_record(state, **extra), seat
+
+
+def _own_hands(table: Table | None) -> list[tuple[GameState, dict[str, Any], int]]:
+    """Every finished hand of the player's game ``table`` (none without one,
+    or for today's Daily, whose records are not out yet), as :func:`_own_hand`."""
+    if table is None or (not table.seed_public and daily.seed_secret(table.match)):
+        return []
+    return [_own_hand(table, index) for index in range(len(table.match.plays_history))]
 
 
 @bp.get("/<string(length=64):key>")
@@ -322,9 +350,10 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     players = record.extra.get("players")
     context: dict[str, Any] = {
         "review": review,
-        "result": _result(record.state, review.seat, players),
+        "result": _result(record.state, review.seat, players, _is_own(review)),
         "rule_name": _rule_name(record.state.rules, record.extra.get("hand")),
-        "you": _is_you(players, review.seat),
+        "you": _is_you(players, review.seat) and _is_own(review),
+        "recorder": _is_you(players, review.seat) and not _is_own(review),
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
@@ -411,7 +440,8 @@ def step(key: str, number: int) -> str | BaseResponse:
     record = read_record(review.record)
     state = record.state
     players = record.extra.get("players")
-    you = _is_you(players, review.seat)
+    own = _is_own(review)
+    you = _is_you(players, review.seat) and own
     found = decisions(state, review.seat)
     if not 1 <= number <= len(found):
         abort(404)
@@ -431,22 +461,33 @@ def step(key: str, number: int) -> str | BaseResponse:
         review=review,
         rule_name=_rule_name(state.rules, record.extra.get("hand")),
         you=you,
+        recorder=_is_you(players, review.seat) and not own,
         step=reviewed,
         verdict=verdict(reviewed),
         mistake_points=MISTAKE_POINTS,
         decision=decision,
-        seen=_seen(decision, players),
+        seen=_seen(decision, players, own),
         total=len(found),
         reveal=request.args.get("reveal") == "1",
     )
 
 
-def _open(state: GameState, record: dict[str, Any], seat: int) -> BaseResponse | tuple[str, int]:
+def _open(
+    state: GameState, record: dict[str, Any], seat: int, own: bool = False
+) -> BaseResponse | tuple[str, int]:
     """Keep ``record``, the record of the finished hand ``state``, for a
     review of ``seat`` and go to its first decision (or to its summary when
-    the seat has not played yet: a record may stop before its first card)."""
+    the seat has not played yet: a record may stop before its first card).
+    ``own``: the hand is of this browser's game, and the seat the player's,
+    so this browser's pages of the review call it "You"
+    (:func:`.store.remember_own_review`)."""
     found = decisions(state, seat)
     key = keep_review(record, seat, len(found), current_app.config["REVIEWS_KEPT"])
+    if own:
+        # A newer game taking the session meanwhile (Stale): the review
+        # opens all the same, its seat named as the record names it.
+        with contextlib.suppress(store.Stale):
+            store.apply(lambda: store.remember_own_review(key))
     if not found:
         return redirect(url_for("review.summary", key=key), 303)
     return redirect(url_for("review.step", key=key, number=1), 303)
@@ -515,7 +556,18 @@ def _is_you(players: list[str] | None, seat: int) -> bool:
     return players is not None and players[seat] == YOU
 
 
-def _result(state: GameState, reviewed: int, players: list[str] | None) -> list[tuple[str, int]]:
+def _is_own(review: Review) -> bool:
+    """Whether ``review`` is of a hand of this browser's own game (opened
+    from its final page, or its record uploaded back while the game is the
+    browser's): only then is its seat "You" on the pages. A friend's
+    record, or a review's link sent by a friend, reviews the recorder's
+    seat, who is not the one reading."""
+    return review.key in store.own_reviews()
+
+
+def _result(
+    state: GameState, reviewed: int, players: list[str] | None, own: bool
+) -> list[tuple[str, int]]:
     """The points each side made in the hand, the reviewed seat's side
     first: (its seats' names as the review pages call them, joined by
     :func:`_side_name` in the order of play from the reviewed seat, as the table says
@@ -523,7 +575,7 @@ def _result(state: GameState, reviewed: int, players: list[str] | None) -> list[
     none for an unfinished hand."""
     if not state.finished:
         return []
-    names = _seat_names(state.rules, reviewed, players)
+    names = _seat_names(state.rules, reviewed, players, own)
     sides = sorted(score_hand(state), key=lambda side: reviewed not in side.seats)
     count = state.rules.players
     # The positions as the names go (seats drawn clockwise swap East and West).
@@ -547,12 +599,15 @@ def _side_name(names: list[str]) -> str:
     return joined
 
 
-def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> list[str]:
+def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None, own: bool) -> list[str]:
     """Return what the review pages call each seat of a hand of ``rules``
     (in seat order, in the page's language) when ``reviewed`` is reviewed
     and the record's ``players`` field is ``players``: the reviewed seat
-    is "You" when the record names it so, else "Seat 0 (plays first)" (a
-    review not of "you" is always of seat 0); the others are named by
+    is "You" when the record names it so and the hand is of this browser's
+    own game (``own``, :func:`_is_own`), "The recorder" when the record
+    names it so but it is another's (a friend's record: the player who
+    downloaded it), else "Seat 0 (plays first)" (a review not of "you" is
+    always of seat 0); the others are named by
     their position from it, as the table names them from the player
     (:func:`app.web.view.position_names`: East plays next, then North,
     then West, or West first with the seats drawn clockwise), and with two
@@ -562,8 +617,12 @@ def _seat_names(rules: RuleSet, reviewed: int, players: list[str] | None) -> lis
     for seat in range(rules.players):
         position = (seat - reviewed) % rules.players
         if position == 0:
-            you = _is_you(players, seat)
-            name = gettext("You") if you else gettext("Seat 0 (plays first)")
+            if not _is_you(players, seat):
+                name = gettext("Seat 0 (plays first)")
+            elif own:
+                name = gettext("You")
+            else:
+                name = gettext("The recorder")
         elif rules.players == 2 and (players is None or players[seat] != COMPUTER):
             name = gettext("Opponent")
         else:
@@ -621,7 +680,7 @@ def _upload_form(message: str | None = None, detail: str | None = None, file: bo
 AREAS = {2: ["you", "north"], 3: ["you", "east", "west"], 4: ["you", "east", "north", "west"]}
 
 
-def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
+def _seen(decision: Decision, players: list[str] | None, own: bool) -> dict[str, Any]:
     """What the step page shows of the table, from the seat's observation:
     every seat in seat order (the order of play) with its name (:func:`_seat_names`, from the
     record's ``players`` field), role, place at the table (:data:`AREAS`)
@@ -630,7 +689,7 @@ def _seen(decision: Decision, players: list[str] | None) -> dict[str, Any]:
     see (``seen_face_down``)."""
     observation = decision.observation
     rules = observation.rules
-    names = _seat_names(rules, observation.seat, players)
+    names = _seat_names(rules, observation.seat, players, own)
     areas = mirrored(AREAS[rules.players], store.clockwise())
     seats = []
     for seat, size in enumerate(observation.hand_sizes):

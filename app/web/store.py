@@ -334,6 +334,31 @@ def save_settings(value: dict[str, Any]) -> None:
     session[_SETTINGS] = value
 
 
+_OWN_REVIEWS = "own_reviews"
+#: How many reviews of the player's own games the session remembers.
+OWN_REVIEWS = 20
+
+
+def own_reviews() -> list[str]:
+    """Return the keys of the reviews this browser opened of its own games'
+    hands (newest first): on their pages the reviewed seat is "You"; a
+    review opened from a record file of another's game, or from a link a
+    friend sent, names it as the record does."""
+    keys = session.get(_OWN_REVIEWS)
+    return [key for key in keys if isinstance(key, str)] if isinstance(keys, list) else []
+
+
+def remember_own_review(key: str) -> None:
+    """Remember that review ``key`` is of a hand of this browser's own game
+    (the last :data:`OWN_REVIEWS`); nothing is stored for a visitor who has
+    no game (who has no own game to review)."""
+    if _session().holds_nothing:
+        return
+    keys = own_reviews()
+    if keys[:1] != [key]:
+        session[_OWN_REVIEWS] = [key, *(other for other in keys if other != key)][:OWN_REVIEWS]
+
+
 #: The playing aids and their defaults (seed 001 and 004's aids).
 AIDS = {
     "highlight": True,  # mark the cards in hand that would capture

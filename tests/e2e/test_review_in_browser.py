@@ -128,7 +128,8 @@ def test_an_uploaded_record_is_told_in_plain_words(
 ):
     """A three-player house record that does not name the player's seat,
     in English; a partners record naming seat 1 "you", in Turkish: the
-    header in the table's words, seats by position, "You" only when named."""
+    header in the table's words, seats by position, the seat named "you"
+    its recorder's (this browser did not play it), never "You"."""
     three = finished_record(with_options(CLASSIC, {"players": 3, "jack_pisti": 10}), "e2e-three")
     (tmp_path / "three.json").write_text(json.dumps(three))
     partners = finished_record(PARTNERS, "e2e-partners")
@@ -155,10 +156,10 @@ def test_an_uploaded_record_is_told_in_plain_words(
     page = turkish.new_page()
     upload_record(page, live_server, tmp_path / "partners.json")
     expect(page.locator(".review-who")).to_have_text(
-        ["Batı", "Siz", "Doğu", "Kuzey eş", re.compile("Yerdeki kartlar")]
+        ["Batı", "Kaydeden oyuncu", "Doğu", "Kuzey eş", re.compile("Yerdeki kartlar")]
     )
     expect(page.locator("header")).to_contain_text("İnceleme · Eşli")
-    expect(page.locator(".review-verdict h2")).to_contain_text("Kartınız:")
+    expect(page.locator(".review-verdict h2")).to_contain_text("Oynanan kart:")
     shoot(page, screenshots, "review-upload-step-tr")
     # On a laptop the seats sit where the table draws them: North across,
     # West and East to the left and right of the pile, the player below.

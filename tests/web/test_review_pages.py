@@ -32,7 +32,7 @@ from app.engine import (
 from app.engine.decisions import decisions
 from app.web import i18n
 from app.web import review as review_pages
-from tests.conftest import CSRF, app_config, leading, start_deal, visit_at_once
+from tests.conftest import CSRF, app_config, form_fields, leading, start_deal, visit_at_once
 from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
@@ -348,11 +348,21 @@ def test_a_house_rules_record_of_three_players_is_reviewed(client):
     ("rules", "players", "sides"),
     [
         (CLASSIC, None, ["Seat 0 (plays first)", "Opponent"]),
-        (CLASSIC, ["computer", "you"], ["You", "The computer"]),
-        (PARTNERS, ["you", "East", "North", "West"], ["You &amp; North", "East &amp; West"]),
-        # Reviewed from seat 1: still "You & North" (in seat order it was
-        # "North & You", where the table and the final page say "You & North").
-        (PARTNERS, ["West", "you", "East", "North"], ["You &amp; North", "East &amp; West"]),
+        # Records uploaded by a browser that did not play them: "you" is
+        # their recorder.
+        (CLASSIC, ["computer", "you"], ["The recorder", "The computer"]),
+        (
+            PARTNERS,
+            ["you", "East", "North", "West"],
+            ["The recorder &amp; North", "East &amp; West"],
+        ),
+        # Reviewed from seat 1: still "… & North" (in seat order it was
+        # "North & …", where the table and the final page say "You & North").
+        (
+            PARTNERS,
+            ["West", "you", "East", "North"],
+            ["The recorder &amp; North", "East &amp; West"],
+        ),
     ],
 )
 def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
@@ -379,16 +389,17 @@ def test_the_summary_says_the_points_of_the_hand(client, rules, players, sides):
 
 
 def test_a_turkish_summary_names_the_sides_as_the_table_does(client):
-    """In Turkish a partners hand's points are "Siz ve Kuzey" and "Doğu ve
-    Batı", as the table and the final page say; the review joined the
-    names with an English "&" ("Siz & Kuzey")."""
+    """In Turkish a partners hand's points are "Siz ve Kuzey" (here, a
+    record uploaded by another browser: "Kaydeden oyuncu ve Kuzey") and
+    "Doğu ve Batı", as the table and the final page say; the review joined
+    the names with an English "&" ("Siz & Kuzey")."""
     record = finished_record(PARTNERS)
     record["players"] = ["you", "East", "North", "West"]
     key = key_of(upload(client, json.dumps(record).encode()))
     page = client.get(f"/review/{key}", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     said = re.search(r'<p class="review-result">(.*?)</p>', page).group(1)
     names = re.findall(r'<span class="side">(.*?) <strong>', said)
-    assert names == ["Siz ve Kuzey", "Doğu ve Batı"]
+    assert names == ["Kaydeden oyuncu ve Kuzey", "Doğu ve Batı"]
     wait_until_done(client, key)
 
 
@@ -703,10 +714,10 @@ def test_a_partners_review_names_places_from_the_player(client):
     response = upload(client, json.dumps(record).encode())
     assert key_of(response) == reviews.review_key(record, 1)
     step = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert who(step) == ["West", "You", "East", "North partner"]
+    assert who(step) == ["West", "The recorder", "East", "North partner"]
     assert "Review · Partners</span>" in step
     turkish = client.get(response.headers["Location"], headers={"Accept-Language": "tr"})
-    assert who(turkish.get_data(as_text=True)) == ["Batı", "Siz", "Doğu", "Kuzey eş"]
+    assert who(turkish.get_data(as_text=True)) == ["Batı", "Kaydeden oyuncu", "Doğu", "Kuzey eş"]
 
 
 #: Facts enough for every sentence of why (:class:`app.ai.review.Why`).
@@ -827,7 +838,7 @@ def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_oppo
     assert key_of(response) == reviews.review_key(record, 1)
     assert who(client.get(response.headers["Location"]).get_data(as_text=True)) == [
         "Opponent",
-        "You",
+        "The recorder",
     ]
 
 
@@ -843,8 +854,8 @@ def test_a_two_player_opponent_the_record_does_not_call_the_computer_is_the_oppo
         (
             1,
             ["computer", "you"],
-            "You have not played a card",
-            "Bu kayıtta henüz hiç kart oynamadınız",
+            "This seat has not played a card",
+            "Bu oyuncu bu kayıtta henüz hiç kart oynamadı",
         ),
     ],
 )
@@ -1217,3 +1228,74 @@ def test_a_review_kept_by_older_estimates_is_evaluated_again(client):
     assert (status["status"], status["done"]) == ("new", 1)
     with client.application.app_context():
         assert db.session.get(Review, key).estimates == ESTIMATES
+
+
+def test_a_friends_record_names_its_recorder_where_the_players_own_game_says_you(app):
+    """Two friends on one deal: Ayşe reviews her game from its final page
+    ("You"), downloads its record and sends it, with the review's link, to
+    Can. His pages of it, whether he uploads the record or opens the link,
+    review Ayşe's seat: "The recorder", never "You", in English and
+    Turkish. Ayşe uploading her own record back is hers again ("You")."""
+    ayse, can = app.test_client(), app.test_client()
+    start_deal(ayse, "/deal/friends-review")
+    final = play_hand(ayse)
+    fields = form_fields(final, "/review/game")
+    response = ayse.post("/review/game", data=fields)
+    assert response.status_code == 303
+    own_key = key_of(response)
+    step = ayse.get(response.headers["Location"]).get_data(as_text=True)
+    assert "You" in who(step) and "The recorder" not in visible(step)
+    assert "Your card: " in step
+    record = json.loads(ayse.get("/record").get_data(as_text=True))
+    seat = record["players"].index("you")
+
+    # Can uploads Ayşe's record: the same review (computed once), his words.
+    response = upload(can, json.dumps(record).encode())
+    assert key_of(response) == own_key
+    step = can.get(response.headers["Location"]).get_data(as_text=True)
+    names = who(step)
+    assert names[seat] == "The recorder" and "You" not in names
+    assert "The decisions of the recorder: the player who downloaded this record" in step
+    assert "Card played: " in step
+    for words in ("Your card", "your card", "You ", "your side"):
+        assert words not in visible(step)
+    summary = can.get(f"/review/{own_key}").get_data(as_text=True)
+    said = re.search(r'<p class="review-result">(.*?)</p>', summary).group(1)
+    assert "The recorder <strong>" in said and "You" not in said
+    turkish = can.get(response.headers["Location"], headers={"Accept-Language": "tr"})
+    text = turkish.get_data(as_text=True)
+    assert who(text)[seat] == "Kaydeden oyuncu" and "Siz" not in who(text)
+    assert "Kaydeden oyuncunun, yani bu kaydı indiren oyuncunun" in text
+    # A third browser opening the review's link: the recorder too.
+    stranger = app.test_client()
+    assert who(stranger.get(response.headers["Location"]).get_data(as_text=True))[seat] == (
+        "The recorder"
+    )
+    # Ayşe's pages stay hers, and her own record uploaded back says "You".
+    assert who(ayse.get(response.headers["Location"]).get_data(as_text=True))[seat] == "You"
+    response = upload(ayse, json.dumps(record).encode())
+    assert key_of(response) == own_key
+    assert who(ayse.get(response.headers["Location"]).get_data(as_text=True))[seat] == "You"
+    ayse.get(f"/review/{own_key}")
+    wait_until_done(ayse, own_key)
+
+
+def test_a_record_uploaded_back_by_its_player_says_you_even_first(app):
+    """The player who uploads the record of a hand of the game in their
+    browser (not reviewed from the final page first) is its "you"."""
+    client = app.test_client()
+    start_deal(client, "/deal/friends-own-upload")
+    play_hand(client)
+    record = json.loads(client.get("/record").get_data(as_text=True))
+    seat = record["players"].index("you")
+    response = upload(client, json.dumps(record).encode())
+    step = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert who(step)[seat] == "You" and "recorder" not in step
+    # Another browser's game does not make it its own.
+    other = app.test_client()
+    start_deal(other, "/deal/friends-other")
+    play_hand(other)
+    response = upload(other, json.dumps(record).encode())
+    assert who(other.get(response.headers["Location"]).get_data(as_text=True))[seat] == (
+        "The recorder"
+    )
