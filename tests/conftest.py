@@ -6,6 +6,7 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pytest
 from werkzeug.serving import make_server
@@ -13,6 +14,7 @@ from werkzeug.serving import make_server
 from app import create_app
 from app.engine import CARDEMS, GameState, seeded_deck
 from app.engine.match import first_rotation
+from app.web.links import link_check
 
 
 def leading(seed: str, players: int) -> str:
@@ -120,6 +122,17 @@ START = re.compile(r'<form method="post" action="(/deal/[^"]*)"')
 REPLACES = re.compile(r'name="replaces" value="(\w*)"')
 #: The id of each game put aside, in the list of games to go back to.
 KEPT_GAME = re.compile(r'name="game" value="(\w+)">\s*<span class="kept-what"')
+
+
+def checked(link: str) -> str:
+    """The deal link ``link`` (``/deal/<seed>?…``, with or without its
+    scheme and host, its seed percent-encoded or not, its ``&`` maybe
+    written ``&amp;`` as in a page) as the site writes it: with its check
+    before the seed (``/deal/~<check>/<seed>?…``)."""
+    parts = urlsplit(link.replace("&amp;", "&"))
+    before, _, seed = link.partition("?")[0].rpartition("/deal/")
+    check = link_check(unquote(seed), dict(parse_qsl(parts.query)))
+    return f"{before}/deal/~{check}/{seed}" + link[len(before) + len("/deal/") + len(seed) :]
 
 
 def start_deal(client, link: str, **options):

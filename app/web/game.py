@@ -332,14 +332,19 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     so a link from another site cannot replace the game in progress. A
     seed written with decomposed letters (``s`` and a combining cedilla)
     goes to its composed link (``ş``), the one seed it means."""
-    composed = normalize_seed(seed)
+    try:
+        written = links.read_deal_path(seed, request.args)
+    except links.LinkChanged as changed:
+        return link_changed(changed)
+    composed = normalize_seed(written)
     settings, problem = _deal_settings(composed)
     if problem is not None:
         return problem
     escaped = any(links.escaped_name(name) != name for name in request.args)
-    if composed != seed or escaped:
+    if composed != written or escaped:
         # One link for one deal: a decomposed seed, or "&amp;" for "&".
         return redirect(_deal_url(composed, settings), 308)
+    seed = composed
     table = store.load_table()
     seat_count = settings["rule_set"].players
     return render_template(
@@ -361,7 +366,12 @@ def deal(seed: str) -> BaseResponse | tuple[str, int]:
     """Start a game from ``seed``: everyone opening this link gets this deal
     against the same computers (``?rules=classic&target=101&level=hard``,
     see :mod:`.links`); a value the game does not offer is a 400 page. A
-    game in progress is kept to go back to."""
+    game in progress is kept to go back to. A checked link (``/deal/~<check>/<seed>``)
+    whose check does not match deals nothing (:func:`link_changed`)."""
+    try:
+        seed = links.read_deal_path(seed, request.args)
+    except links.LinkChanged as changed:
+        return link_changed(changed)
     settings, problem = _deal_settings(seed)
     if problem is not None:
         return problem
@@ -834,6 +844,27 @@ def _bad_seed(seed: str) -> tuple[str, int]:
         seed=seed[:80],
     )
     return _bad_request(gettext("That is not a valid seed"), message)
+
+
+def link_changed(changed: links.LinkChanged) -> tuple[str, int]:
+    """The 400 page of a checked deal link that is not as it was written:
+    cut short before its seed, or its check not matching the rest (a
+    character changed or lost, its end cut off): it would deal another
+    game than the friend's, so it deals none and says so."""
+    if changed.cut:
+        message = gettext(
+            "This deal link was cut short on its way: it ends before its seed. Ask for it "
+            "again, copied whole (the final page's Copy link button copies all of it)."
+        )
+    else:
+        message = gettext(
+            "This deal link was changed or cut short on its way: what is left of it (seed "
+            "“%(seed)s”) does not match the check it was written with, so it would deal "
+            "another game than the one shared. Ask for it again, copied whole (the final "
+            "page's Copy link button copies all of it).",
+            seed=changed.seed,
+        )
+    return _bad_request(gettext("This deal link is not whole"), message)
 
 
 def bad_link(error: links.BadLink, title: str | None = None) -> tuple[str, int]:

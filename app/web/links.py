@@ -13,6 +13,7 @@ game does not offer is refused (:class:`BadLink`), never replaced.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -30,6 +31,7 @@ from app.engine import (
     rules_from_query,
     rules_to_query,
 )
+from app.engine.shuffle import normalize_seed
 
 #: The game a link without ``rules`` deals.
 DEFAULT_RULES = "cardems"
@@ -147,6 +149,84 @@ def house_rules(args: dict[str, str]) -> RuleSet:
     return rules_from_query(args)
 
 
+#: What starts a checked link's path (``/deal/~<check>/<seed>``): no seed
+#: has it, so a link cut short anywhere after it is still known as one.
+CHECK_MARK = "~"
+#: A check's letters: Crockford's base 32, in small letters (no i, l, o
+#: or u, which are easily misread); 6 of them, 30 bits, so a changed link
+#: passes its check once in about a thousand million.
+CHECK_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+CHECK_LENGTH = 6
+
+
+class LinkChanged(ValueError):
+    """A checked deal link whose check does not match the rest of it
+    (changed or cut short after it was written), or whose path ends before
+    its seed (``cut``: ``/deal/~k7m2`` of a link cut short)."""
+
+    def __init__(self, seed: str, cut: bool) -> None:
+        super().__init__("cut short before its seed" if cut else "its check does not match")
+        self.seed = seed[:80]
+        self.cut = cut
+
+
+def link_check(seed: str, args: Mapping[str, Any]) -> str:
+    """Return the check of the deal link of ``seed`` with the query
+    ``args``: :data:`CHECK_LENGTH` letters of :data:`CHECK_ALPHABET` from
+    the SHA-256 of ``pisti-link-check/1``, the seed and the link's own
+    parameters (the ones :func:`deal_settings` reads: the seats' levels,
+    ``rules``, ``target``, ``level`` and the house rules; empty values
+    left out) as ``name=value``, sorted, joined by ``&``. It covers what
+    the link says, not what the site makes of it, so a link keeps its
+    check across releases; what sharing adds (``utm_source``) is not in
+    it. Never change it: links carry it."""
+    pairs = sorted(
+        f"{name}={value}"
+        for name, value in _pairs(args)
+        if _is_link_parameter(name) and str(value) != ""
+    )
+    text = "\0".join(["pisti-link-check/1", seed, "&".join(pairs)])
+    number = int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 2
+    letters = []
+    for _ in range(CHECK_LENGTH):
+        number, digit = divmod(number, 32)
+        letters.append(CHECK_ALPHABET[digit])
+    return "".join(reversed(letters))
+
+
+def _pairs(args: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Every ``(name, value)`` of ``args``, each value of a name given
+    more than once (a :class:`MultiDict`) too."""
+    if isinstance(args, MultiDict):
+        return list(args.items(multi=True))
+    return list(args.items())
+
+
+def read_deal_path(path: str, args: Mapping[str, str]) -> str:
+    """Return the seed of the deal link's ``path`` (what follows
+    ``/deal/``) with the query ``args``: the path itself for a link
+    without a check, else the seed after the check, once the check is
+    found to match (seed and parameters as :func:`link_check` reads them:
+    the parameters' names as written before an ``&`` was escaped to
+    ``&amp;``, the seed composed, as the link was written).
+
+    Raises:
+        LinkChanged: the check does not match, or the path ends before
+            its seed.
+    """
+    if not path.startswith(CHECK_MARK):
+        return path
+    check, slash, seed = path.removeprefix(CHECK_MARK).partition("/")
+    if not slash or not seed:
+        raise LinkChanged(path, cut=True)
+    if isinstance(args, MultiDict):
+        args = unescaped(args)
+    composed = normalize_seed(seed)
+    if check.lower() != link_check(composed, args):
+        raise LinkChanged(seed, cut=False)
+    return seed
+
+
 #: The parameters a deal link may carry, but for the seats' ``level_N``.
 LINK_PARAMETERS = ("rules", "target", "level", *OPTIONS)
 
@@ -237,7 +317,8 @@ def deal_url(
     """Return the link of the deal ``seed`` with its settings: the game and
     its house rules, the target where there is one, and the computers'
     levels (``levels``, one per computer position): ``level`` the most
-    common one, and a seat's ``level_N`` where it differs.
+    common one, and a seat's ``level_N`` where it differs; checked
+    (``/deal/~<check>/<seed>``, :func:`link_check`).
     :func:`deal_settings` reads it back to the same settings."""
     level = max(levels, key=levels.count)
     args: dict[str, Any] = rules_to_query(rules)
@@ -247,7 +328,8 @@ def deal_url(
     for name, seat_level in zip(seat_fields(rules), levels, strict=False):
         if seat_level != level:
             args[name] = seat_level
-    return url_for("game.deal", seed=seed, _external=external, **args)
+    path = f"{CHECK_MARK}{link_check(seed, args)}/{seed}"
+    return url_for("game.deal", seed=path, _external=external, **args)
 
 
 def _level(args: Mapping[str, str], name: str, default: str, rules: RuleSet) -> str:

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from app.ai import make_bot
 from app.engine import CARDEMS, GameState, hand_winner, observe, score_hand, seeded_deck
+from tests.conftest import checked
 from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
 
 
@@ -73,7 +74,7 @@ def test_deal_from_seed_and_play_a_whole_hand(
     expect(page.locator(".verdict")).to_have_text(
         {0: "You won!", 1: "The computer won", None: "A draw"}[winner]
     )
-    share = f"{live_server}/deal/{seed}?rules=cardems&level=medium"
+    share = checked(f"{live_server}/deal/{seed}?rules=cardems&level=medium")
     expect(page.locator("#share")).to_have_value(share)
     # At the field's default line height Chromium drew no underscore, so
     # "a_b" read as "a b" on a laptop screen.

@@ -8,9 +8,16 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-from tests.conftest import form_fields
+from tests.conftest import checked, form_fields
 
 CARD = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
+#: Phones and laptops the pages are looked at in.
+SIZES = {
+    "phone-360": {"width": 360, "height": 740},
+    "phone-390": {"width": 390, "height": 844},
+    "laptop-700": {"width": 1280, "height": 700},
+    "laptop-800": {"width": 1280, "height": 800},
+}
 
 
 def finish_by_forms(page, base: str, link: str) -> None:
@@ -58,7 +65,7 @@ def test_copy_link_copies_on_a_page_served_over_plain_http(
         finish_by_forms(page, home, "/deal/kopya-düz?rules=cardems")
         page.goto(home + "/game")
         assert page.evaluate("() => window.isSecureContext") is False
-        link = f"{home}/deal/kopya-düz?rules=cardems&level=medium"
+        link = checked(f"{home}/deal/kopya-düz?rules=cardems&level=medium")
         expect(page.locator("#share")).to_have_value(link)
         page.get_by_role("button", name="Copy link").click()
         expect(page.get_by_role("button", name="Copied")).to_be_focused()
@@ -84,7 +91,7 @@ def test_share_opens_the_phones_share_sheet_where_it_has_one(browser, live_serve
     page = context.new_page()
     finish_by_forms(page, live_server, "/deal/paylaş?rules=classic&level=hard")
     page.goto(live_server + "/game")
-    link = f"{live_server}/deal/paylaş?rules=classic&target=51&level=hard"
+    link = checked(f"{live_server}/deal/paylaş?rules=classic&target=51&level=hard")
     page.get_by_role("button", name="Share", exact=True).click()
     page.wait_for_function("() => window.shared !== undefined")
     shared = page.evaluate("() => window.shared")
@@ -135,3 +142,40 @@ def test_a_friends_surname_stays_whole_in_the_deals_results_on_a_phone(browser, 
     assert lines == 1
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     context.close()
+
+
+def test_a_link_cut_short_on_its_way_to_a_friend_says_so_and_the_whole_one_deals(
+    browser, live_server, screenshots
+):
+    """Ayşe copies her final page's link; a chat app cuts it short, inside
+    the seed or before its last setting, on the way to Can's phone. It
+    dealt Can another game without a word; now his page says the link is
+    not whole and offers no start, and the whole link deals her game."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    page = phone.new_page()
+    finish_by_forms(page, live_server, "/deal/arkadaş-linki?rules=cardems&level=hard")
+    page.goto(live_server + "/game")
+    link = page.locator("#share").input_value()
+    assert re.fullmatch(
+        re.escape(live_server) + r"/deal/~[0-9a-z]{6}/arkadaş-linki\?rules=cardems&level=hard",
+        link,
+    )
+    phone.close()
+
+    friend = browser.new_context(viewport={"width": 360, "height": 740})
+    page = friend.new_page()
+    for cut in (link[: link.index("-linki")], link.removesuffix("&level=hard")):
+        page.goto(cut)
+        expect(page.get_by_role("heading", level=1)).to_have_text("This deal link is not whole")
+        expect(page.get_by_role("alert")).to_contain_text("Ask for it again, copied whole")
+        expect(page.get_by_role("button", name="Start this deal")).to_have_count(0)
+    for size_name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.screenshot(path=screenshots / f"link-not-whole-{size_name}.png", full_page=True)
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(link)
+    expect(page.locator("code.seed")).to_have_text("arkadaş-linki")
+    page.get_by_role("button", name="Start this deal").click()
+    expect(page.locator(".place-level")).to_have_text(["Hard"])
+    friend.close()

@@ -285,7 +285,7 @@ def _finished_page(client, host: str) -> str:
 @pytest.mark.parametrize(
     "config,expected",
     [
-        ({"SERVER_NAME": "pisti.example"}, "http://pisti.example/deal/shared-deal"),
+        ({"SERVER_NAME": "pisti.example"}, "http://pisti.example/deal/~"),
         ({"TRUSTED_HOSTS": ["cards.example", "evil.example"]}, "http://cards.example/"),
     ],
 )

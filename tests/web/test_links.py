@@ -14,7 +14,7 @@ from app import create_app
 from app.engine import MATCH_TARGETS, RULE_SETS
 from app.engine.match import first_rotation
 from app.web.links import deal_settings, deal_url
-from tests.conftest import start_deal
+from tests.conftest import checked, start_deal
 from tests.web.test_house_tables import play_match
 from tests.web.test_score_pages import play_hand
 
@@ -209,7 +209,9 @@ def test_a_link_whose_ampersands_were_escaped_on_the_way_deals_what_it_says(clie
     escaped = "/deal/kaçış?rules=classic&amp;target=101&amp;amp;level=hard&amp;utm_source=x"
     response = client.get(escaped)
     assert response.status_code == 308
-    assert response.location == "/deal/ka%C3%A7%C4%B1%C5%9F?rules=classic&target=101&level=hard"
+    assert response.location == checked(
+        "/deal/ka%C3%A7%C4%B1%C5%9F?rules=classic&target=101&level=hard"
+    )
     assert start_deal(client, response.location).status_code == 303
     page = client.get("/game").get_data(as_text=True)
     assert "0 of 101 points" in page and shown_levels(page) == ["Hard"]
@@ -270,7 +272,7 @@ def test_the_seed_form_goes_to_the_link_with_its_game_and_levels(client, form, l
     (the classic target, the partners seats) is left out of the link."""
     response = client.get(f"/deal?seed=form-seed&{form}")
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/deal/form-seed?{link}"
+    assert response.headers["Location"] == checked(f"/deal/form-seed?{link}")
 
 
 def test_the_home_seed_form_has_the_levels_and_the_target(client):
@@ -285,7 +287,7 @@ def test_the_home_seed_form_has_the_levels_and_the_target(client):
 def test_the_final_page_and_the_record_carry_the_link(client):
     start_deal(client, "/deal/linked?rules=cardems&level=hard")
     page = play_hand(client)
-    link = "http://localhost/deal/linked?rules=cardems&amp;level=hard"
+    link = checked("http://localhost/deal/linked?rules=cardems&amp;level=hard")
     assert f'id="share" class="share" type="text" readonly value="{link}"' in page
     record = client.get("/record").get_json()
     assert record["link"] == link.replace("&amp;", "&")
@@ -299,7 +301,7 @@ def test_between_hands_a_deal_links_match_offers_its_link_a_new_games_does_not(c
     start_deal(client, "/deal/maç-arası?rules=classic&target=101&level=hard")
     page = play_hand(client)
     assert "Hand 1 is over" in page
-    link = "http://localhost/deal/maç-arası?rules=classic&amp;target=101&amp;level=hard"
+    link = checked("http://localhost/deal/maç-arası?rules=classic&amp;target=101&amp;level=hard")
     assert f'id="share" class="share" type="text" readonly value="{link}"' in page
     assert "Copy link" in page
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
@@ -495,5 +497,86 @@ def test_a_share_link_that_names_this_computer_says_a_friend_cannot_open_it(clie
         fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
         client.post("/play", data={**fields, "card": cards[0]}, headers=headers)
         page = client.get("/game", headers=headers).get_data(as_text=True)
-    assert f'value="http://{host}/deal/ev-sunucusu?rules=cardems&amp;level=medium"' in page
+    link = checked(f"http://{host}/deal/ev-sunucusu?rules=cardems&amp;level=medium")
+    assert f'value="{link}"' in page
     assert ("names this computer" in page) is local
+
+
+def shared_link(client, link: str) -> str:
+    """Play ``link``'s single hand to its end; return the final page's
+    share link, as a friend receives it (path and query)."""
+    start_deal(client, link)
+    page = play_hand(client)
+    shared = re.search(r'id="share" class="share" type="text" readonly value="([^"]+)"', page)
+    parts = urlsplit(shared.group(1).replace("&amp;", "&"))
+    return f"{parts.path}?{parts.query}"
+
+
+def test_a_shared_link_carries_a_check_that_tells_a_link_cut_short_or_changed(app):
+    """A chat app cutting a long link, or one character lost in copying,
+    dealt another game in silence: a friend played a different deal
+    believing it the same. The link the final page shares carries a check
+    before its seed; whatever is left of it once cut or changed is
+    refused, saying why, and deals nothing."""
+    ana = app.test_client()
+    link = shared_link(ana, "/deal/cuma-gecesi?rules=classic&target=101&level=hard")
+    assert re.fullmatch(
+        r"/deal/~[0-9a-hjkmnp-tv-z]{6}/cuma-gecesi\?rules=classic&target=101&level=hard", link
+    )
+    friend = app.test_client()
+    page = friend.get(link)
+    assert page.status_code == 200 and "cuma-gecesi" in page.get_data(as_text=True)
+    # Every link cut short after its "~" (a cut before it is no link of the
+    # site, or an old, unchecked link), and each one-character change of
+    # the seed or a value: refused with the same words.
+    start = len("/deal/~")
+    changed = [link[:end] for end in range(start, len(link))]
+    changed += [link.replace("cuma-gecesi", "cuma-geces1"), link.replace("101", "151")]
+    changed += [link.replace("hard", "easy"), link.replace("/cuma", "/Cuma")]
+    for wrong in changed:
+        response = friend.get(wrong)
+        assert response.status_code == 400, wrong
+        text = " ".join(response.get_data(as_text=True).split())
+        assert "This deal link is not whole" in text, wrong
+        assert "Ask for it again, copied whole" in text
+        if re.match(r"/deal/~[^/]*/.", wrong):
+            assert "was changed or cut short on its way" in text
+        else:
+            assert "it ends before its seed" in text
+        # Sent as the Start button would: nothing is dealt.
+        token = re.search(r'name="csrf_token" value="([^"]+)"', text).group(1)
+        assert friend.post(wrong, data={"csrf_token": token}).status_code == 400
+    assert friend.get("/game").status_code == 404
+    # What sharing adds is not part of it, and a check in capitals is the same.
+    check = link.split("/")[2]
+    for fine in (f"{link}&utm_source=chat&fbclid=x", link.replace(check, check.upper())):
+        assert friend.get(fine).status_code == 200
+    # The friend's game is the same deal against the same computers.
+    assert start_deal(friend, link).status_code == 303
+    page = friend.get("/game").get_data(as_text=True)
+    assert "0 of 101 points" in page and shown_levels(page) == ["Hard"]
+
+
+def test_a_link_without_a_check_deals_as_before_and_is_shared_with_one(client):
+    """Links written before the checks, and seeds typed by hand, keep
+    working; the seed form goes to the checked link, so the address a
+    player copies from the bar is checked too."""
+    assert client.get("/deal/eski-bağlantı?rules=classic&level=hard").status_code == 200
+    response = client.get("/deal?seed=elle-yazılan&rules=classic&target=51&level=hard")
+    assert response.status_code == 303
+    assert response.location == checked(
+        "/deal/elle-yaz%C4%B1lan?rules=classic&target=51&level=hard"
+    )
+    assert client.get(response.location).status_code == 200
+
+
+def test_a_link_not_whole_is_told_in_turkish_too(client):
+    link = checked("/deal/cuma-gecesi?rules=classic&level=hard")
+    tr = {"Accept-Language": "tr"}
+    page = client.get(link.replace("level=hard", "level=har"), headers=tr)
+    text = " ".join(page.get_data(as_text=True).split())
+    assert page.status_code == 400
+    assert "Bu dağıtım bağlantısı eksik ya da değişmiş" in text
+    assert "“cuma-gecesi”" in text and "Copy link" not in text
+    cut = client.get(link[: len("/deal/~") + 3], headers=tr).get_data(as_text=True)
+    assert "dağıtım kodundan önce bitiyor" in " ".join(cut.split())

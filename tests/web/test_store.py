@@ -14,7 +14,15 @@ import pytest
 
 from app import create_app, sessions
 from app.web import store
-from tests.conftest import CSRF, KEPT_GAME, Player, app_config, form_fields, start_deal
+from tests.conftest import (
+    CSRF,
+    KEPT_GAME,
+    Player,
+    app_config,
+    checked,
+    form_fields,
+    start_deal,
+)
 
 COOKIE = "pisti_session"
 
@@ -238,10 +246,11 @@ def test_a_start_form_sent_twice_starts_one_game(app):
     client = app.test_client()
     start_deal(client, "/deal/twice-a")
     page = client.get("/deal/twice-b").get_data(as_text=True)
-    fields = form_fields(page, "/deal/twice-b")
+    action = checked("/deal/twice-b?rules=cardems&level=medium")
+    fields = form_fields(page, action.partition("?")[0])
     assert fields["replaces"]  # game A's id
-    assert client.post("/deal/twice-b?rules=cardems&level=medium", data=fields).status_code == 303
-    again = client.post("/deal/twice-b?rules=cardems&level=medium", data=fields)
+    assert client.post(action, data=fields).status_code == 303
+    again = client.post(action, data=fields)
     assert again.status_code == 409
     assert "That form was sent twice, or from a page that was out of date" in again.get_data(
         as_text=True
