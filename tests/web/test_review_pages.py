@@ -1299,3 +1299,18 @@ def test_a_record_uploaded_back_by_its_player_says_you_even_first(app):
     assert who(other.get(response.headers["Location"]).get_data(as_text=True))[seat] == (
         "The recorder"
     )
+
+
+def test_the_upload_page_says_whose_decisions_a_friends_record_shows(client):
+    """The upload page promised to go through "your decisions", which is
+    false of a friend's record: it says whose they are, and what the pages
+    call that player."""
+    page = " ".join(visible(client.get("/review/").get_data(as_text=True)).split())
+    assert "Upload a game record, yours or a friend's" in page
+    assert "the decisions of the player who downloaded it (the one the record calls “you”)" in page
+    assert "“You” only in a record of a game played in this browser, else “The recorder”" in page
+    assert "your decisions" not in page
+    turkish = client.get("/review/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    turkish = " ".join(visible(turkish).split())
+    assert "Kendinizin ya da bir arkadaşınızın oyun kaydını yükleyin" in turkish
+    assert "“Kaydeden oyuncu” der" in turkish and "kararlarınızı" not in turkish
