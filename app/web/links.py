@@ -157,6 +157,9 @@ CHECK_MARK = "~"
 #: passes its check once in about a thousand million.
 CHECK_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 CHECK_LENGTH = 6
+#: Letters a check typed by hand may have for the digit they look like, as
+#: Crockford's base 32 reads them: o for 0, i and l for 1.
+MISREAD = str.maketrans("oil", "011")
 
 
 class LinkChanged(ValueError):
@@ -206,7 +209,8 @@ def read_deal_path(path: str, args: Mapping[str, str]) -> str:
     """Return the seed of the deal link's ``path`` (what follows
     ``/deal/``) with the query ``args``: the path itself for a link
     without a check, else the seed after the check, once the check is
-    found to match (seed and parameters as :func:`link_check` reads them:
+    found to match, in capitals or small letters, o read as 0 and i or l
+    as 1 (seed and parameters as :func:`link_check` reads them:
     the parameters' names as written before an ``&`` was escaped to
     ``&amp;``, the seed composed, as the link was written).
 
@@ -222,7 +226,7 @@ def read_deal_path(path: str, args: Mapping[str, str]) -> str:
     if isinstance(args, MultiDict):
         args = unescaped(args)
     composed = normalize_seed(seed)
-    if check.lower() != link_check(composed, args):
+    if check.lower().translate(MISREAD) != link_check(composed, args):
         raise LinkChanged(seed, cut=False)
     return seed
 

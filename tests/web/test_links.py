@@ -580,3 +580,17 @@ def test_a_link_not_whole_is_told_in_turkish_too(client):
     assert "“cuma-gecesi”" in text and "Copy link" not in text
     cut = client.get(link[: len("/deal/~") + 3], headers=tr).get_data(as_text=True)
     assert "dağıtım kodundan önce bitiyor" in " ".join(cut.split())
+
+
+def test_a_check_typed_by_hand_with_o_for_0_or_l_for_1_is_read_as_meant(client):
+    """Crockford's base 32 has no o, i or l: typed for 0 and 1 (a link read
+    out from another screen), they are read as those digits."""
+    links = (checked(f"/deal/elle-{number}?rules=classic&level=hard") for number in range(100))
+    link = next(link for link in links if {"0", "1"} & set(link.split("/")[2]))
+    check = link.split("/")[2]
+    misread = check.upper().replace("0", "O").replace("1", "l")
+    assert misread != check.upper()
+    assert client.get(link.replace(check, misread)).status_code == 200
+    assert client.get(link.replace(check, misread.replace("l", "I"))).status_code == 200
+    wrong = check[:-1] + ("2" if check[-1] != "2" else "3")
+    assert client.get(link.replace(check, wrong)).status_code == 400
