@@ -550,6 +550,13 @@ def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
             "added.",
             most=most,
         )
+    if rules.last_sweep_bonus:
+        # A house rule's bonus (the score table's "Last cards bonus" row).
+        later += " " + _(
+            "The side that takes the cards left on the table at the end of the hand gets "
+            "%(bonus)s points more.",
+            bonus=rules.last_sweep_bonus,
+        )
     close = (
         '<button type="button" class="key-close" popovertargetaction="hide" '
         f'popovertarget="{{}}" aria-label="{_("Close this message")}">×</button>'

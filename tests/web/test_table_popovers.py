@@ -70,3 +70,25 @@ def test_a_single_hands_points_say_27_or_more(player):
     assert "3 points more go to the side that has taken 27 or more of the 52 cards" in said
     # No match: no total chip, no word of one.
     assert "chip total" not in player.page and "match total" not in said
+
+
+@pytest.mark.parametrize(
+    ("language", "bonus"),
+    [
+        ("en", "The side that takes the cards left on the table at the end of the hand gets 3"),
+        ("tr", "Elin sonunda masada kalan kartları alan taraf 3 puan daha alır"),
+    ],
+)
+def test_the_points_say_a_house_rules_last_cards_bonus(player, language, bonus):
+    """The score table has a row for the bonus; the points popover said
+    nothing of it."""
+    player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    player.deal("keys?rules=classic&last_sweep_bonus=3")
+    assert bonus in popover(player.page, "key-points")
+    # Without the house rule, no word of it.
+    player.deal("keys?rules=classic")
+    said = popover(player.page, "key-points")
+    assert (
+        bonus not in said
+        and ("left on the table" if language == "en" else "masada kalan") not in said
+    )
