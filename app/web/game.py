@@ -55,7 +55,7 @@ from app.logs import first_line, log_game_finished
 from app.sessions import VersionedSessions
 from app.story.cast import CAST
 
-from . import daily, i18n, links, players, store, story, templating
+from . import daily, i18n, links, players, regions, store, story, templating
 from .errors import (
     MOVES,
     PLAY_LIMIT_MESSAGE,
@@ -65,7 +65,7 @@ from .errors import (
     stale_page,
 )
 from .i18n import gettext, lazy_gettext, pgettext
-from .rule_words import refusal, rules_summary
+from .rule_words import every_rule, refusal, rules_summary
 from .table import Refused, Table
 from .view import (
     describe_plays,
@@ -405,6 +405,33 @@ def table() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
     if table is None:
         return _no_game()
     return render_table(table), 200, {"Cache-Control": "no-store"}
+
+
+@bp.get("/game/rules")
+def rules_page() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
+    """Show the rules of the game being played, house rules included: how
+    to play and score under them, and every rule's value (linked from the
+    table, the hand's score and the final score). Reading them changes
+    nothing: "Back to the game" (or the browser's Back) shows the table as
+    it was."""
+    table = store.load_table()
+    if table is None:
+        return _no_game()
+    match = table.match
+    rules = match.rules
+    return (
+        render_template(
+            "game/rules.html",
+            rules=rules,
+            target=match.target,
+            base_name=RULE_NAMES[rules.name],
+            summary=rules_summary(rules, match.target),
+            points=regions.points_said(rules, match.sides, match.target),
+            every_rule=every_rule(rules),
+        ),
+        200,
+        {"Cache-Control": "no-store"},
+    )
 
 
 @bp.post("/play")

@@ -511,15 +511,13 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
     return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
 
 
-def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
-    """What the dealer tag and the points chip mean, each in a popover that
-    the tag or chip (a button) shows when tapped or clicked: their titles
-    are for a mouse, and a phone has none. ``rules``: the game's
-    (:class:`app.engine.RuleSet`), whose points are said; ``sides``:
-    how many sides score; ``target``: the match's, if any. Once on the
-    table page, outside the regions the script swaps (``data-region``); the
-    pages between hands and after the game, whose tags and chips show only
-    while the last plays move (a tap ends that), have none."""
+def points_said(rules: RuleSet, sides: int, target: int | None = None) -> list[Markup]:
+    """How points are scored under ``rules`` (:class:`app.engine.RuleSet`),
+    in sentences: what each card and pişti is worth, what the hand's
+    scoring adds (most cards, with ``sides`` sides; a house rule's
+    last-cards bonus) and, with a match's ``target``, how the hands add
+    up to the match. The points popover (:func:`keys`) and the rules page
+    say them."""
     # The cards in words, not by their signs ("2♣"): a page naming a card
     # by its sign or its name would look, to the secrecy tests, like a
     # hidden card shown.
@@ -557,6 +555,29 @@ def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
             "%(bonus)s points more.",
             bonus=rules.last_sweep_bonus,
         )
+    said = [worth, later]
+    if target:
+        said.append(
+            _(
+                "At the end of each hand they are added to each side's match total (the dark "
+                "chip, out of %(target)s): a side that has then reached %(target)s wins (if "
+                "both have, the higher total).",
+                target=target,
+            )
+        )
+    return said
+
+
+def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
+    """What the dealer tag and the points chip mean, each in a popover that
+    the tag or chip (a button) shows when tapped or clicked: their titles
+    are for a mouse, and a phone has none. ``rules``: the game's
+    (:class:`app.engine.RuleSet`), whose points are said
+    (:func:`points_said`); ``sides``: how many sides score; ``target``:
+    the match's, if any. Once on the table page, outside the regions the
+    script swaps (``data-region``); the pages between hands and after the
+    game, whose tags and chips show only while the last plays move (a tap
+    ends that), have none."""
     close = (
         '<button type="button" class="key-close" popovertargetaction="hide" '
         f'popovertarget="{{}}" aria-label="{_("Close this message")}">×</button>'
@@ -565,21 +586,13 @@ def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
         "The dealer deals the cards and plays last: the last card of each deal is the dealer's."
     )
     so_far = _("The points each side has so far in this hand: its card points and its piştis.")
-    match = ""
-    if target:
-        added = _(
-            "At the end of each hand they are added to each side's match total (the dark "
-            "chip, out of %(target)s): a side that has then reached %(target)s wins (if both "
-            "have, the higher total).",
-            target=target,
-        )
-        match = f"<p>{added}</p>"
+    points = "".join(f"<p>{line}</p>" for line in [so_far, *points_said(rules, sides, target)])
     return Markup(
         '<div class="key" id="key-dealer" popover>'
         f'<p><span class="tag dealer">{_("dealer")}</span> {dealer}</p>'
         f"{close.format('key-dealer')}</div>\n"
         '<div class="key" id="key-points" popover>'
-        f"<p>{so_far}</p><p>{worth}</p><p>{later}</p>{match}"
+        f"{points}"
         f"{close.format('key-points')}</div>"
     )
 

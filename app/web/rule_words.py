@@ -21,9 +21,10 @@ from app.engine.rules import (
     OptionValue,
     UnknownRuleSet,
     option_text,
+    option_value,
 )
 
-from .i18n import gettext, translations
+from .i18n import gettext, ngettext, translations
 
 #: Every option the House rules page offers, in the spec's order, with its
 #: label.
@@ -281,6 +282,30 @@ def _summary(rules: RuleSet, target: int | None, catalogue: object) -> dict[str,
         words = value if option in POINTS else VALUES[option_text(value)]
         details.append(gettext("%(option)s: %(value)s", option=LABELS[option], value=words))
     return {"line": " · ".join(parts), "details": details, "house": bool(overrides)}
+
+
+def every_rule(rules: RuleSet) -> list[dict[str, Any]]:
+    """Return every option of ``rules`` as its rules page lists them, in
+    the House rules page's folds: ``[{"title": the fold's title, "rules":
+    [{"label": the option's label, "value": its value in words,
+    "house": whether it differs from the base game}, ...]}, ...]``, in the
+    page's language."""
+    overrides = rules.overrides
+    groups = []
+    for title, options in GROUPS:
+        listed = []
+        for option in options:
+            value = option_value(rules, option)
+            if option in POINTS:
+                points = int(value)
+                words = ngettext("%(num)s point", "%(num)s points", points)
+            else:
+                words = str(VALUES[option_text(value)])
+            listed.append(
+                {"label": str(LABELS[option]), "value": words, "house": option in overrides}
+            )
+        groups.append({"title": str(title), "rules": listed})
+    return groups
 
 
 def refused_option(error: InvalidRules) -> str | None:
