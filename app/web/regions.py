@@ -568,16 +568,16 @@ def points_said(rules: RuleSet, sides: int, target: int | None = None) -> list[M
     return said
 
 
-def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
+def keys(rules: RuleSet, sides: int, target: int | None = None, over: bool = False) -> Markup:
     """What the dealer tag and the points chip mean, each in a popover that
     the tag or chip (a button) shows when tapped or clicked: their titles
     are for a mouse, and a phone has none. ``rules``: the game's
     (:class:`app.engine.RuleSet`), whose points are said
     (:func:`points_said`); ``sides``: how many sides score; ``target``:
     the match's, if any. Once on the table page, outside the regions the
-    script swaps (``data-region``); the pages between hands and after the
-    game, whose tags and chips show only while the last plays move (a tap
-    ends that), have none."""
+    script swaps (``data-region``); ``over``: on the pages between hands
+    and after the game, whose score tables' totals and next dealer are
+    such buttons too, the points are the hand's, not so far."""
     close = (
         '<button type="button" class="key-close" popovertargetaction="hide" '
         f'popovertarget="{{}}" aria-label="{_("Close this message")}">×</button>'
@@ -585,7 +585,13 @@ def keys(rules: RuleSet, sides: int, target: int | None = None) -> Markup:
     dealer = _(
         "The dealer deals the cards and plays last: the last card of each deal is the dealer's."
     )
-    so_far = _("The points each side has so far in this hand: its card points and its piştis.")
+    if over:
+        so_far = _(
+            "Each side's points in this hand: its card points, its piştis, and what was added "
+            "when the hand was scored."
+        )
+    else:
+        so_far = _("The points each side has so far in this hand: its card points and its piştis.")
     points = "".join(f"<p>{line}</p>" for line in [so_far, *points_said(rules, sides, target)])
     return Markup(
         '<div class="key" id="key-dealer" popover>'

@@ -92,3 +92,58 @@ def test_the_points_say_a_house_rules_last_cards_bonus(player, language, bonus):
         bonus not in said
         and ("left on the table" if language == "en" else "masada kalan") not in said
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "hand", "dealer", "points", "reached"),
+    [
+        (
+            "en",
+            "Hand total</button>",
+            "the last card of each deal is the dealer's",
+            "Each side's points in this hand: its card points, its piştis, and what was added",
+            "reached 51 wins",
+        ),
+        (
+            "tr",
+            "El toplamı</button>",
+            "her dağıtımın son kartı dağıtanındır",
+            "Her tarafın bu eldeki puanları: kart puanları, piştileri ve el sayılırken eklenenler",
+            "51 puana ulaşmış taraf kazanır",
+        ),
+    ],
+)
+def test_the_page_between_hands_says_what_its_totals_and_dealer_mean(
+    player, language, hand, dealer, points, reached
+):
+    """Its hand total, match total and next dealer had no word of what
+    they mean, as the table's chips and tag have."""
+    player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    player.deal("keys-between?rules=classic&last_sweep_bonus=3")
+    while player.hand:
+        player.play(player.hand[0])
+    page = player.page
+    assert 'class="between-page' in page
+    assert f'<button type="button" class="chip points" popovertarget="key-points">{hand}' in page
+    assert page.count('<button type="button" class="chip total" popovertarget="key-points">') == 1
+    assert page.count('<button type="button" class="tag dealer" popovertarget="key-dealer"') == 1
+    assert dealer in popover(page, "key-dealer")
+    said = popover(page, "key-points")
+    assert points in said and reached in said
+    bonus = "3 points more." if language == "en" else "3 puan daha alır."
+    assert bonus in said
+    # The table's "so far" is not said of a hand that is over.
+    assert ("so far" if language == "en" else "şimdiye kadarki") not in said
+
+
+def test_a_single_hands_final_score_says_what_its_total_means(player):
+    player.deal("keys-final")
+    while player.hand:
+        player.play(player.hand[0])
+    page = player.page
+    assert "Final score" in page
+    assert '<button type="button" class="chip points" popovertarget="key-points">Hand total' in page
+    said = popover(page, "key-points")
+    assert "Each side's points in this hand" in said and "27 or more of the 52 cards" in said
+    # No match: no total, no word of one.
+    assert "chip total" not in page and "match total" not in said
