@@ -335,3 +335,24 @@ def test_the_verdict_is_green_for_a_win_only(client):
         if len(seen) == 2:
             break
     assert seen == {"You won!": "panel result", "The computer won": "panel result lost"}
+
+
+@pytest.mark.parametrize(
+    ("language", "bonus"),
+    [
+        (
+            "en",
+            "Last cards bonus 3 (to the side that takes the cards left on the table at the end).",
+        ),
+        ("tr", "Son kartlar ek puanı 3 (elin sonunda masada kalan kartları alan tarafa)."),
+    ],
+)
+def test_the_hands_points_line_says_a_house_rules_last_cards_bonus(client, language, bonus):
+    """The score table had its "Last cards bonus" row; the points line
+    under it named every other point but that one."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    start_deal(client, "/deal/sweep-line?rules=classic&last_sweep_bonus=3&level=easy")
+    assert bonus in play_hand(client)
+    start_deal(client, "/deal/sweep-line?rules=classic&level=easy")
+    page = play_hand(client)
+    assert "Last cards bonus" not in page and "Son kartlar ek puanı" not in page
