@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.conftest import without_tokens
+from tests.conftest import CSRF, form_fields, without_tokens
 
 LINK = '<a class="rules-link" href="/game/rules">'
 BACK = '<a class="button primary" href="/game">'
@@ -119,3 +119,17 @@ def test_the_rules_of_no_game(client):
     page = client.get("/game/rules")
     assert page.status_code == 404
     assert "There is no game in progress in this browser" in page.get_data(as_text=True)
+
+
+def test_a_story_matchs_name_leads_to_its_rules(client):
+    """Mansion Evenings plays a classic match to 51: its name in the bar
+    leads to those rules, as a game's name does."""
+    skip = client.get("/story").get_data(as_text=True)
+    client.post("/story/lesson/skip", data={"csrf_token": CSRF.search(skip).group(1)})
+    fields = form_fields(client.get("/story").get_data(as_text=True), "/story/play")
+    assert client.post("/story/play", data={**fields, "opponent": "hayriye"}).status_code == 303
+    bar = client.get("/game").get_data(as_text=True).split("</header>")[0]
+    link = 'href="/game/rules" aria-label="Mansion Evenings: the rules">Mansion Evenings</a>'
+    assert link in bar
+    words = text(client.get("/game/rules").get_data(as_text=True))
+    assert "a side that has then reached 51 wins" in words and "house rule" not in words
