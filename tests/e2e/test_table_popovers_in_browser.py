@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import PHONE, settled_when_ready, take_deal
+from tests.e2e.conftest import PHONE, play_card, settled_when_ready, take_deal
 
 
 @pytest.mark.parametrize(
@@ -48,4 +48,44 @@ def test_a_tap_on_the_dealer_tag_or_the_points_says_what_they_mean(
     page.locator("#key-points .key-close").tap()
     expect(page.locator("#key-points")).to_be_hidden()
     assert page.locator(".you .hand button").count() == 4
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "points", "dealer"),
+    [
+        ("en", "Each side's points in this hand", "plays last"),
+        ("tr", "Her tarafın bu eldeki puanları", "en son oynar"),
+    ],
+)
+def test_between_hands_a_tap_on_a_total_or_the_dealer_says_what_they_mean(
+    browser: Browser, live_server, screenshots, language, points, dealer
+):
+    context = browser.new_context(
+        viewport=PHONE,
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+        extra_http_headers={"Accept-Language": language},
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/keys-between-phone?rules=classic&last_sweep_bonus=3")
+    take_deal(page)
+    while page.locator(".you .hand button").count():
+        assert play_card(page, page.locator(".you .hand button").first)
+    expect(page.locator("body.between-page")).to_have_count(1)
+    key = page.locator("#key-points")
+    for chip in ("tfoot .chip.points", "tfoot .chip.total"):
+        expect(key).to_be_hidden()
+        page.locator(chip).tap()
+        expect(key).to_be_visible()
+        expect(key).to_contain_text(points)
+        box = key.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        page.locator("#key-points .key-close").tap()
+    page.locator(".next-deal .tag.dealer").tap()
+    expect(page.locator("#key-dealer")).to_contain_text(dealer)
+    page.screenshot(path=screenshots / f"between-key-dealer-{language}-390.png")
+    page.keyboard.press("Escape")
+    expect(page.locator("#key-dealer")).to_be_hidden()
     context.close()
