@@ -10,7 +10,9 @@ nothing for :data:`IDLE_SECONDS` is closed.
 
 The waitress answers made before the app sees a request (400 for broken
 HTTP, 413 for a body over :data:`MAX_BODY_BYTES`, 431 for headers over
-:data:`MAX_HEADER_BYTES`) carry the app's security headers too. Bodies under
+:data:`MAX_HEADER_BYTES`) carry the app's security headers too, and are
+pages in the player's language drawn with the app's template and catalogue
+when the server starts (:func:`error_pages`). Bodies under
 that bound but over the app's ``MAX_CONTENT_LENGTH`` (16 KiB, chunked or
 not: waitress de-chunks and counts) get the app's own 413 page.
 
@@ -22,6 +24,8 @@ use every core without taking the web threads' CPU.
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import logging
 import os
 import signal
@@ -31,16 +35,19 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 import redis
 from flask import Flask
+from flask_babel import force_locale, lazy_gettext
+from markupsafe import Markup
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import RequestHeaderFieldsTooLarge
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
@@ -49,7 +56,8 @@ from .config import hide_password
 from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
 from .sessions import FileSessions, redis_client, redis_refusal
-from .web.security import HEADERS
+from .web.i18n import LANGUAGES
+from .web.security import CONTENT_SECURITY_POLICY, HEADERS
 from .web.store import LANGUAGE_COOKIE
 
 if TYPE_CHECKING:
@@ -73,97 +81,138 @@ MAX_HEADER_BYTES = 16 * 1024
 MAX_PORT = 65535
 
 
-#: The words of waitress's 413 page (:func:`too_large_page`) in each
-#: language: the app's catalogue is not at hand before the app sees the
-#: request.
-_TOO_LARGE_WORDS = {
-    "en": {
-        "title": "Too large",
-        "heading": "That was too large",
-        "text": (
-            "The server takes at most 64 KB at once, and nothing was changed. A game record\n"
-            "        is about 1 KB: choose the .json file that “Download record” gave you on a\n"
-            "        game's final page."
+#: The words of the server's own error pages (:func:`error_pages`), by
+#: status: the page's title, its heading and what it says.
+_ERROR_WORDS = {
+    400: (
+        lazy_gettext("Not understood"),
+        lazy_gettext("Sorry — error %(status)s", status=400),
+        lazy_gettext(
+            "Your browser's request could not be read, so nothing was changed. Go back and "
+            "try again."
         ),
-        "review": "Review a game record",
-        "home": "Home",
-        "manifest": "manifest.webmanifest",
-    },
-    "tr": {
-        "title": "Çok büyük",
-        "heading": "Bu istek çok büyüktü",
-        "text": (
-            "Sunucu bir seferde en çok 64 KB alır; hiçbir şey değişmedi. Bir oyun\n"
-            "        kaydı yaklaşık 1 KB olur: bir oyunun son sayfasında “Kaydı indir” ile\n"
-            "        aldığınız .json dosyasını seçin."
+    ),
+    413: (
+        lazy_gettext("Too large"),
+        lazy_gettext("That was too large"),
+        lazy_gettext(
+            "The server takes at most 64 KB at once, and nothing was changed. A game record "
+            "is about 1 KB: choose the .json file that “Download record” gave you on a "
+            "game's final page."
         ),
-        "review": "Bir oyun kaydını incele",
-        "home": "Ana sayfa",
-        "manifest": "manifest-tr.webmanifest",
-    },
-}
-
-_TOO_LARGE_PAGE = """<!doctype html>
-<html lang="{lang}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>{title} · Pişti</title>
-  <link rel="stylesheet" href="/static/pisti.css">
-  <meta name="theme-color" content="#0f4a2d">
-  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-  <link rel="manifest" href="/static/{manifest}">
-</head>
-<body>
-  <header class="bar"><a class="brand" href="/">Pişti</a></header>
-  <main>
-    <section class="panel">
-      <h1>{heading}</h1>
-      <p>{text}</p>
-      <p><a class="button primary" href="/review/">{review}</a>
-        <a class="button" href="/">{home}</a></p>
-    </section>
-  </main>
-</body>
-</html>
-"""
-
-#: The pages of waitress's 413, for a body over :data:`MAX_BODY_BYTES`
-#: (most often a photo picked as a game record), by language: made before
-#: the app sees the request, each with the site's style sheet.
-TOO_LARGE_PAGES = {
-    lang: _TOO_LARGE_PAGE.format(lang=lang, **words).encode()
-    for lang, words in _TOO_LARGE_WORDS.items()
+    ),
+    431: (
+        lazy_gettext("Too large"),
+        lazy_gettext("Sorry — error %(status)s", status=431),
+        lazy_gettext(
+            "Your browser sent more than the server takes at once (16 KB of headers), so "
+            "nothing was changed. Most often these are too many cookies for this site: "
+            "delete its cookies in your browser's settings, then open it again."
+        ),
+    ),
 }
 
 
-def too_large_page(headers: dict[str, str]) -> bytes:
-    """Return waitress's 413 page in the player's language, from the
-    request's ``headers`` as waitress's parser keeps them (``COOKIE``,
+class ServerPage(NamedTuple):
+    """One of waitress's own error answers as a page (:func:`error_pages`)."""
+
+    #: The page, by language.
+    by_language: dict[str, bytes]
+    #: Its ``Content-Security-Policy``.
+    policy: str
+
+
+def error_pages(app: Flask) -> dict[int, ServerPage]:
+    """Return the pages of waitress's own error answers (400 for a request
+    it cannot read, 413 for a body over :data:`MAX_BODY_BYTES`, most often
+    a photo picked as a game record, 431 for headers over
+    :data:`MAX_HEADER_BYTES`), by status: drawn once per language, with
+    ``app``'s template ``errors/server.html`` and its catalogue, since the
+    app never sees those requests.
+
+    The 431's browser sends the same headers (most often cookies) with its
+    every request, so the stylesheet it would ask for is refused in turn:
+    that page holds the stylesheet itself, allowed by its hash in the
+    page's ``Content-Security-Policy``.
+    """
+    template = app.jinja_env.get_template("errors/server.html")
+    sheet = Path(app.static_folder or "static", "pisti.css").read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(sheet.encode()).digest()).decode()
+    own_sheet = CONTENT_SECURITY_POLICY.replace(
+        "style-src 'self'", f"style-src 'self' 'sha256-{digest}'"
+    )
+    pages: dict[int, ServerPage] = {}
+    for status in _ERROR_WORDS:
+        policy = own_sheet if status == 431 else CONTENT_SECURITY_POLICY
+        pages[status] = ServerPage({}, policy)
+    for lang in LANGUAGES:
+        # One request context per language: the page's catalogue is kept
+        # for the request (app.web.i18n.translations).
+        with app.test_request_context("/"), force_locale(lang):
+            for status, (title, heading, message) in _ERROR_WORDS.items():
+                page = template.render(
+                    lang=lang,
+                    status=status,
+                    title=str(title),
+                    heading=str(heading),
+                    message=str(message),
+                    sheet=Markup(sheet) if status == 431 else None,
+                )
+                pages[status].by_language[lang] = page.encode()
+    return pages
+
+
+def page_language(headers: dict[str, str]) -> str:
+    """Return the language of a server's own error page, from the request's
+    ``headers`` as waitress's parser keeps them (``COOKIE``,
     ``ACCEPT_LANGUAGE``): the language chosen on a page (its cookie, as
     the app reads it), else the browser's best match, else English."""
     chosen = parse_cookie(headers.get("COOKIE", "")).get(LANGUAGE_COOKIE)
-    if chosen not in TOO_LARGE_PAGES:
-        accepted = parse_accept_header(headers.get("ACCEPT_LANGUAGE"), LanguageAccept)
-        chosen = accepted.best_match(list(TOO_LARGE_PAGES)) or "en"
-    return TOO_LARGE_PAGES[chosen]
+    if chosen in LANGUAGES:
+        return str(chosen)
+    accepted = parse_accept_header(headers.get("ACCEPT_LANGUAGE"), LanguageAccept)
+    return accepted.best_match(list(LANGUAGES)) or "en"
+
+
+def language_headers(received: bytes) -> dict[str, str]:
+    """Return the ``COOKIE`` and ``ACCEPT_LANGUAGE`` fields (keyed as
+    waitress's parser keys them) among the whole header lines of
+    ``received``, a request's beginning as it came: its request line, and
+    a last line perhaps cut short, are left out."""
+    found: dict[str, list[str]] = {}
+    for line in received.split(b"\r\n")[1:-1]:
+        name, colon, value = line.partition(b":")
+        key = name.upper().replace(b"-", b"_").decode("latin-1")
+        if colon and key in ("COOKIE", "ACCEPT_LANGUAGE"):
+            found.setdefault(key, []).append(value.strip(b" \t").decode("latin-1"))
+    return {key: ("; " if key == "COOKIE" else ", ").join(values) for key, values in found.items()}
 
 
 class _SecureErrorTask(ErrorTask):
     """Waitress's own error answers, with the app's security headers; its
-    413 is a page in the player's language (:func:`too_large_page`)."""
+    400, 413 and 431 are the server's pages (:func:`error_pages`) in the
+    player's language (:func:`page_language`)."""
 
     def execute(self) -> None:
         self.response_headers = [*self.response_headers, *HEADERS.items()]
         # self.request is waitress's request parser (its stubs say its error).
         error = getattr(self.request, "error", None)
-        if getattr(error, "code", None) != 413:
+        pages = getattr(self.channel.server, "error_pages", {}).get(getattr(error, "code", None))
+        if error is None or pages is None:
             super().execute()
             return
-        self.status = "413 Request Entity Too Large"
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers = [
+            (name, pages.policy if name == "Content-Security-Policy" else value)
+            for name, value in self.response_headers
+        ]
         self.response_headers.append(("Content-Type", "text/html; charset=utf-8"))
         self.set_close_on_finish()
-        page = too_large_page(getattr(self.request, "headers", None) or {})
+        # Headers too large were never parsed: what came of them is read.
+        headers = getattr(self.request, "language_headers", None)
+        if headers is None:
+            headers = getattr(self.request, "headers", None) or {}
+        page = pages.by_language[page_language(headers)]
         self.content_length = len(page)
         self.write(page)
 
@@ -176,6 +225,19 @@ class _RequestParser(HTTPRequestParser):
     gone already, logged an ``AttributeError`` traceback instead."""
 
     path = ""
+    #: For a request whose headers were too large (431), which waitress
+    #: leaves unparsed: its ``COOKIE`` and ``ACCEPT_LANGUAGE`` as far as
+    #: they came (:func:`language_headers`), for its page's language.
+    language_headers: dict[str, str] | None = None
+
+    def received(self, data: bytes) -> int:
+        """Take in ``data`` (waitress's parser); keep the language of a
+        request whose headers are too large."""
+        before = self.header_plus
+        consumed: int = super().received(data)
+        if self.language_headers is None and isinstance(self.error, RequestHeaderFieldsTooLarge):
+            self.language_headers = language_headers(before + data[:consumed])
+        return consumed
 
 
 class _Channel(HTTPChannel):
@@ -214,6 +276,9 @@ class _Server(TcpWSGIServer):
     channel_class = _Channel
     #: Seconds a request may take to arrive whole.
     read_seconds: float = REQUEST_READ_SECONDS
+    #: The pages of waitress's own error answers (:func:`error_pages`), by
+    #: status (set by :func:`make_server`); without one, waitress's own words.
+    error_pages: dict[int, ServerPage]
 
 
 def make_server(
@@ -222,11 +287,13 @@ def make_server(
     port: int,
     threads: int = THREADS,
     read_seconds: float = REQUEST_READ_SECONDS,
+    pages: dict[int, ServerPage] | None = None,
 ) -> _Server:
     """Return a waitress server for the WSGI ``app`` bound to ``host:port``
     (``port`` 0 picks a free one), not yet running: call ``run()``. A
     request must arrive whole within
-    ``read_seconds`` of its first byte.
+    ``read_seconds`` of its first byte. Waitress's own error answers are
+    ``pages`` (:func:`error_pages`) when given.
 
     Raises:
         OSError: the address cannot be bound.
@@ -250,6 +317,7 @@ def make_server(
     dispatcher.set_thread_count(threads)
     server = _Server(app, map={}, dispatcher=dispatcher, adj=adj)
     server.read_seconds = read_seconds
+    server.error_pages = pages or {}
     return server
 
 
@@ -303,8 +371,16 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(error.format_message())
         except ImportError as error:
             return _fail(f"the app cannot start: {first_line(error)}")
+        pages = error_pages(app)
         try:
-            server = make_server(app, host.strip("[]"), int(port), args.threads, args.read_timeout)
+            server = make_server(
+                app,
+                host.strip("[]"),
+                int(port),
+                args.threads,
+                args.read_timeout,
+                pages=pages,
+            )
         except (OSError, ValueError) as error:  # ValueError: waitress cannot resolve the host
             return _fail(f"cannot listen on {args.listen}: {first_line(error)}")
         refused = _check_redis(app)
