@@ -310,6 +310,60 @@ function isPatienceOver(error) {
   return error instanceof DOMException && error.name === "AbortError";
 }
 
+// Whether `doc`, an answer's page, is the server's own (every page of the
+// app carries its words for a form not sent) rather than a proxy's page in
+// its place (a 502, 503 or 504 while the server behind it is stopped,
+// restarting or too slow to answer), which would take the table's place.
+function fromServer(doc) {
+  return Boolean(doc.body?.hasAttribute("data-offline-form"));
+}
+
+// Whether the server answers: its health check (the page's data-reach)
+// answers 200 within PATIENCE_MS. Not when nothing answers (the server
+// stopped or restarting, the connection refused or lost) nor when a proxy
+// answers for it (502, 503, 504).
+async function reachable() {
+  const reach = document.body.dataset.reach;
+  if (!reach) return true;
+  const patience = new AbortController();
+  const timer = window.setTimeout(() => patience.abort(), PATIENCE_MS);
+  try {
+    return (await fetch(reach, { cache: "no-store", signal: patience.signal })).ok;
+  } catch {
+    return false;
+  } finally {
+    window.clearTimeout(timer);
+  }
+}
+
+// Ask every REACH_MS, while the page is seen, whether the server answers
+// again; once it does, call `then`. A page nobody sees (a tab in the
+// background, a phone's screen turned off) asks nothing, which would wake
+// the phone and its radio for nothing, and asks at once when it is seen
+// again.
+function whenReached(then) {
+  let timer = null;
+  let asking = false;
+  const ask = async () => {
+    timer = null;
+    asking = true;
+    if (navigator.onLine && (await reachable())) {
+      document.removeEventListener("visibilitychange", seen);
+      then();
+      return;
+    }
+    asking = false;
+    if (!document.hidden) timer = window.setTimeout(ask, REACH_MS);
+  };
+  const seen = () => {
+    window.clearTimeout(timer);
+    timer = null;
+    if (!document.hidden && !asking) ask();
+  };
+  document.addEventListener("visibilitychange", seen);
+  if (!document.hidden) timer = window.setTimeout(ask, REACH_MS);
+}
+
 // An answer given up after PATIENCE_MS, online: post the form the ordinary
 // way (the server plays it once, or says it already did).
 function postPlainly(form, submitter) {
@@ -348,7 +402,9 @@ async function play(form, submitter) {
   } catch (error) {
     // Offline by now, the form sent the ordinary way would give the page
     // up for the browser's "no internet" page: the table stays instead.
-    if (isPatienceOver(error) && navigator.onLine) {
+    // Sent the ordinary way only to a server that answers: else the
+    // browser's error page, or a proxy's, would take the table's place.
+    if (isPatienceOver(error) && navigator.onLine && (await reachable())) {
       postPlainly(card?.form || form, card);
       return;
     }
@@ -359,6 +415,14 @@ async function play(form, submitter) {
     window.clearTimeout(slow);
   }
   const { response, doc } = answer;
+  // A proxy's page for a server that does not answer: the table stays, as
+  // when nothing answers (the play may or may not have been made: the
+  // table is read again, as it stands, once the server answers).
+  if (!response.ok && !fromServer(doc)) {
+    lifted?.cancel();
+    cutOff();
+    return;
+  }
   // Only a play that was taken moves cards (its answer is the page, 200, or
   // a redirect to it): a refusal (4xx) shows its message.
   const accepted = response.ok;
@@ -407,8 +471,12 @@ async function saveAids(form, data, field) {
   try {
     answer = await post(form, data);
   } catch (error) {
-    if (isPatienceOver(error) && navigator.onLine) postPlainly(form);
+    if (isPatienceOver(error) && navigator.onLine && (await reachable())) postPlainly(form);
     else cutOff();
+    return;
+  }
+  if (!answer.response.ok && !fromServer(answer.doc)) {
+    cutOff();
     return;
   }
   showPage(answer.doc);
@@ -429,7 +497,8 @@ function showSending() {
 }
 
 // Offline (the phone lost its network), or online with nothing answering
-// (a signal lost without the browser noticing, a server restarting), a form
+// (a signal lost without the browser noticing, a server stopped or
+// restarting, a proxy's own error page in place of the server's), a form
 // is not sent the ordinary way: the browser would put its own "no internet"
 // page in place of the table. The table stays, says so (a note, "offline"
 // on your turn's tag, a dimmed hand that takes no taps), and is read again,
@@ -465,33 +534,7 @@ function cutOff() {
   cut = true;
   const again = () => window.location.replace(window.location.pathname + window.location.search);
   window.addEventListener("online", again, { once: true });
-  const reach = happened?.dataset.reach;
-  if (!reach) return;
-  // Asked every REACH_MS while the page is seen; a page nobody sees (a tab
-  // in the background, a phone's screen turned off) asks nothing, which
-  // would wake the phone and its radio for nothing, and asks at once when
-  // it is seen again.
-  let timer = null;
-  let asking = false;
-  const ask = async () => {
-    timer = null;
-    asking = true;
-    if (navigator.onLine) {
-      try {
-        if ((await fetch(reach, { cache: "no-store" })).ok) return again();
-      } catch {
-        // Nothing answers yet.
-      }
-    }
-    asking = false;
-    if (!document.hidden) timer = window.setTimeout(ask, REACH_MS);
-  };
-  document.addEventListener("visibilitychange", () => {
-    window.clearTimeout(timer);
-    timer = null;
-    if (!document.hidden && !asking) ask();
-  });
-  if (!document.hidden) timer = window.setTimeout(ask, REACH_MS);
+  if (document.body.dataset.reach) whenReached(again);
 }
 window.addEventListener("offline", () => {
   if (document.querySelector(".you .hand")) cutOff();
@@ -632,33 +675,71 @@ document.addEventListener("submit", (event) => {
       notSent(form);
       return;
     }
-    if (form.method === "post") {
-      // A form on its way is not sent again (a double click, a tap
-      // repeated while the server is slow to answer): the browser would
-      // drop the first answer, and the cookie it sets, for the second's,
-      // which the server refuses as a repeat ("That name is taken" by the
-      // name just made, a game's start sent twice).
-      if (form.hasAttribute(SENDING)) {
-        event.preventDefault();
-        return;
-      }
-      // The button pressed shows it is on its way (pisti.css): on a slow
-      // network the page may stay a few seconds before the next one.
-      const sent = [form, event.submitter].filter(Boolean);
-      for (const element of sent) element.setAttribute(SENDING, "");
-      window.setTimeout(() => sent.forEach((element) => element.removeAttribute(SENDING)), SENDING_MS);
+    if (form === checked) {
+      // The server answered just now (sendWhenReached): the form goes the
+      // ordinary way. A form sent from the keyboard ("Next hand", "Play
+      // again", a deal's start): the table it leads to gives its first
+      // card the focus (and one sent by mouse or touch clears a mark left
+      // by a stopped load).
+      if (!form.matches(".languages")) remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
+      return;
     }
-    // A form sent from the keyboard ("Next hand", "Play again", a deal's
-    // start): the table it leads to gives its first card the focus (and
-    // one sent by mouse or touch clears a mark left by a stopped load).
-    if (!form.matches(".languages")) remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
+    event.preventDefault();
+    // A form on its way is not sent again (a double click, a tap repeated
+    // while the server is slow to answer): the browser would drop the
+    // first answer, and the cookie it sets, for the second's, which the
+    // server refuses as a repeat ("That name is taken" by the name just
+    // made, a game's start sent twice).
+    if (form.hasAttribute(SENDING)) return;
+    // The button pressed shows it is on its way (pisti.css): on a slow
+    // network the page may stay a few seconds before the next one.
+    const sent = [form, event.submitter].filter(Boolean);
+    for (const element of sent) element.setAttribute(SENDING, "");
+    sendWhenReached(form, event.submitter, sent);
   }
 });
 
-// A form not sent as the phone is offline: a note above it says so (read
-// out), until the network is back.
+let checked = null; // the form whose server just answered, being sent the ordinary way
+let awaited = false; // a form was not sent: whether the server answers again is asked
+
+// A form is sent the ordinary way only once the server answers (its health
+// check): to a server stopped or restarting, or behind a proxy answering
+// for it (502, 503, 504), the browser would put its own error page, or the
+// proxy's, in place of this one, and stay there once the server is back.
+// Instead the page stays and says so beside the form, until the server
+// answers again. `sent` are the form and its button marked as on their way.
+async function sendWhenReached(form, submitter, sent) {
+  const unmark = () => sent.forEach((element) => element.removeAttribute(SENDING));
+  if (!(await reachable())) {
+    unmark();
+    notSent(form);
+    if (!awaited) {
+      awaited = true;
+      whenReached(() => {
+        awaited = false;
+        for (const note of document.querySelectorAll(".alert.not-sent")) note.remove();
+      });
+    }
+    return;
+  }
+  // A form that changes something stays marked while its answer comes; a
+  // search or a link's form (GET) may be sent again at once, as before.
+  if (form.method === "post") window.setTimeout(unmark, SENDING_MS);
+  else unmark();
+  checked = form;
+  try {
+    form.requestSubmit(submitter?.form === form ? submitter : null);
+  } finally {
+    checked = null;
+  }
+}
+
+// A form not sent, as the phone is offline or the server could not be
+// reached: a note above it says so (read out), until the network is back
+// or the server answers again.
 function notSent(form) {
-  const text = document.body.dataset.offlineForm;
+  const words = document.body.dataset;
+  const text = navigator.onLine ? words.unreachableForm : words.offlineForm;
   if (!text) return;
   let note = form.previousElementSibling;
   if (!note?.matches(".alert.not-sent")) {

@@ -116,6 +116,16 @@ def settled_when_ready(page) -> int:
     return int(handle.json_value())
 
 
+def submit(page, button) -> None:
+    """Press a form's ``button`` and wait until the page it leads to has
+    loaded. The page's script sends a form once the server has answered
+    that it is there (``static/pisti.js``, ``sendWhenReached``), so a click
+    returns before the navigation begins: what a test reads, or a
+    ``goto``, right after the click would meet the old page."""
+    with page.expect_navigation():
+        button.click()
+
+
 def take_deal(page) -> None:
     """On a deal link's page, take the deal, and wait until the table it
     leads to has loaded (a click that navigates returns before the new

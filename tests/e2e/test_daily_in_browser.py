@@ -17,6 +17,7 @@ from tests.e2e.conftest import (
     contrast,
     play_card,
     set_hidden,
+    submit,
 )
 
 SIZES = [
@@ -43,7 +44,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     page.get_by_role("link", name="Daily deal").first.click()
     expect(page.locator(".countdown")).to_contain_text("Next deal in")
     page.screenshot(path=screenshots / f"daily-{size_name}.png", full_page=True)
-    page.get_by_role("button", name="Play today's deal (ranked)").click()
+    submit(page, page.get_by_role("button", name="Play today's deal (ranked)"))
     while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     expect(page.locator(".verdict")).to_be_visible()
@@ -71,7 +72,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     assert page.evaluate(
         "[...document.querySelectorAll('.board-wrap')].every((b) => b.scrollWidth <= b.clientWidth)"
     )
-    page.get_by_role("button", name="Play today's deal (unranked)").click()
+    submit(page, page.get_by_role("button", name="Play today's deal (unranked)"))
     while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     expect(page.locator(".your-result")).to_contain_text("Daily deal, unranked.")
@@ -259,7 +260,7 @@ def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots
 
     # Today's Daily deal, ranked; then the place on the Daily leaderboard.
     phone.get_by_role("link", name="Daily deal").first.click()
-    phone.get_by_role("button", name="Play today's deal (ranked)").click()
+    submit(phone, phone.get_by_role("button", name="Play today's deal (ranked)"))
     _play_through(phone)
     expect(phone.locator(".your-result")).to_contain_text("This was your ranked Daily game.")
     expect(phone.locator(".your-result .your-place")).to_have_text(
@@ -307,11 +308,11 @@ def test_a_newcomer_walks_the_whole_daily_flow(browser, live_server, screenshots
     # name, keeps the result under one on the final page, and sees both.
     link = live_server + "/deal/friends-of-" + size_name
     laptop.goto(link)
-    laptop.get_by_role("button", name="Start this deal").click()
+    submit(laptop, laptop.get_by_role("button", name="Start this deal"))
     _play_through(laptop)
     expect(laptop.locator(".deal-results tr.mine")).to_contain_text(name)
     friend.goto(link)
-    friend.get_by_role("button", name="Start this deal").click()
+    submit(friend, friend.get_by_role("button", name="Start this deal"))
     _play_through(friend)
     # Before a name: only the player's result, and the name form.
     expect(friend.locator(".deal-results tbody tr")).to_have_count(1)

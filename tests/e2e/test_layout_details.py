@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.web.regions import scoreboard
-from tests.e2e.conftest import cards_in_hand, contrast, play_card, take_deal
+from tests.e2e.conftest import cards_in_hand, contrast, play_card, submit, take_deal
 from tests.e2e.test_table_motion import SIZES
 
 
@@ -390,7 +390,7 @@ def stats_after_games(page: Page, live_server: str, name: str, seeds: list[str])
     card each turn), and open the statistics."""
     page.goto(f"{live_server}/me")
     page.get_by_label("Your display name").fill(name)
-    page.get_by_role("button", name="Keep my results").click()
+    submit(page, page.get_by_role("button", name="Keep my results"))
     for seed in seeds:
         page.goto(f"{live_server}/deal/{seed}")
         take_deal(page)

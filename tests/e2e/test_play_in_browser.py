@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from app.ai import make_bot
 from app.engine import CARDEMS, GameState, hand_winner, observe, score_hand, seeded_deck
 from tests.conftest import checked
-from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card, submit
 
 
 def engine_result(seed: str, mine: list[str]) -> tuple[GameState, list]:
@@ -119,7 +119,7 @@ def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, 
     # The game in progress is named, its seed too.
     expect(page.locator(".alert")).to_contain_text(seed)
     assert page.evaluate(wider) <= 0
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     page.goto(f"{live_server}/")
     expect(page.get_by_text(seed).first).to_be_visible()
     assert page.evaluate(wider) <= 0

@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, expect
 
+from tests.e2e.conftest import submit
+
 HAND_READY = (
     "() => { const b = document.querySelector('button.card-button');"
     " return !b || !b.closest('[inert]'); }"
@@ -33,8 +35,7 @@ def test_no_page_sends_anything_elsewhere_and_the_data_comes_down(browser: Brows
         if page.locator("button.card-button").count():
             page.locator("button.card-button").first.click()
     page.get_by_label("Your display name").fill("Gizli Oyuncu")
-    page.get_by_role("button", name="Keep my results").click()
-    page.wait_for_load_state()
+    submit(page, page.get_by_role("button", name="Keep my results"))
     for path in ("/me/stats", "/leaderboard", "/deal/privacy-e2e", "/me"):
         page.goto(f"{live_server}{path}")
     with page.expect_download() as download:

@@ -10,7 +10,15 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.conftest import serve
-from tests.e2e.conftest import COUNT_TIMERS, PHONE, e2e_app, play_card, set_hidden, slowed
+from tests.e2e.conftest import (
+    COUNT_TIMERS,
+    PHONE,
+    e2e_app,
+    play_card,
+    set_hidden,
+    slowed,
+    submit,
+)
 
 #: How long the slowed server waits before it answers a play, in seconds.
 SLOW_PLAY_S = 2.5
@@ -215,7 +223,7 @@ def test_next_hand_pressed_offline_keeps_the_page_and_says_it_was_not_sent(
     context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/offline-next?rules=classic")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     hand = page.locator(".you .hand button")
     while hand.count():
         play_card(page, hand.first)
