@@ -32,11 +32,18 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.engine import Observation, RuleSet, would_capture
+from app.engine import Observation, would_capture
 from app.engine.cards import CARD_POINTS
 
 from .counting import count_cards
 from .expert import EXACT_LINES, card_values, margin
+from .facts import (
+    makes_pisti,
+    near_the_end,
+    pisti_offered,
+    play_number,
+    points_in_sight,
+)
 
 #: Sampled worlds per decision while the stock lasts (batched playouts).
 WORLDS = 1000
@@ -77,11 +84,6 @@ KEEP_JACK_POINTS = 1
 #: Only a pile of at least this many cards is said to count for the most
 #: cards: a card or two hardly moves who gets the most.
 MOST_CARDS_PILE = 4
-#: The cards left on the table at the end (they go to the last capture)
-#: are named as a reason only in the last this many rounds of the hand
-#: (a round: one play of every seat); earlier, who takes the next piles
-#: matters more than who takes the last.
-LAST_ROUNDS = 2
 #: Half-width of a 95% interval, in standard errors (normal approximation).
 Z95 = 1.96
 
@@ -390,16 +392,14 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
     rules = observation.rules
     top = observation.pile_top
     pile_cards = observation.pile_size
-    pile_points = sum(CARD_POINTS[card] for card in observation.pile_face_up)
+    pile_points = points_in_sight(observation)
     takes_best = would_capture(best, top)
     takes_played = would_capture(played, top)
-    number = len(observation.plays) + 1  # this play's, 1 to 48
+    number = play_number(observation)
     if takes_best and not takes_played:
-        pisti = (
-            pile_cards == 1 and top is not None and best[0] == top[0] and rules.pisti_counts(number)
-        )
+        pisti = makes_pisti(observation, best)
         jack = pisti and best[0] == "J"
-        pisti_points = _pisti_offered(rules, best, number) if pisti else 0
+        pisti_points = pisti_offered(rules, best, number) if pisti else 0
         shown = pile_points + pisti_points
         facts = {"best": best, "played": played, "cards": pile_cards, "points": pile_points}
         beyond = _beyond(observation, loss, shown)
@@ -431,8 +431,8 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             # The pişti offered to the next seat, weighed by its points (a
             # Jack's is a Jack pişti) with the card's own: a lone Jack and a
             # lone 6 with as many cards unseen that take them are not alike.
-            value = _pisti_offered(rules, played, number + 1)
-            best_value = _pisti_offered(rules, best, number + 1)
+            value = pisti_offered(rules, played, number + 1)
+            best_value = pisti_offered(rules, best, number + 1)
             risk = unseen * (value + CARD_POINTS[played]) if value else 0
             best_risk = best_unseen * (best_value + CARD_POINTS[best]) if best_value else 0
             # Told by the counts or the pişti's points: where only the
@@ -443,7 +443,7 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
         elif unseen > best_unseen:
             points = pile_points + CARD_POINTS[played]
             return Why("gives_pile", {**facts, "cards": pile_cards + 1, "points": points})
-        if _near_the_end(observation):
+        if near_the_end(observation):
             ours = observation.last_capturer == observation.team
             nobody = observation.last_capturer is None
             facts = {"best": best, "played": played, "plays_left": observation.plays_left}
@@ -453,24 +453,6 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
             return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})
     return Why("average", {"best": best, "played": played, "loss": _round(loss)})
-
-
-def _pisti_offered(rules: RuleSet, card: str, number: int) -> int:
-    """The points of a pişti made on ``card`` alone on the table by play
-    ``number`` (1 to 48): a Jack pişti's for a Jack; 0 when that play's
-    pişti does not count (seeds 003/004: none on the hand's last play)."""
-    if not rules.pisti_counts(number):
-        return 0
-    return rules.jack_pisti_points if card[0] == "J" else rules.pisti_points
-
-
-def _near_the_end(observation: Observation) -> bool:
-    """Whether the hand is in its last :data:`LAST_ROUNDS` rounds, where the
-    cards left on the table at the end (they go to the last capture; seed
-    000) are a reason of their own."""
-    return (
-        observation.stock == 0 and observation.plays_left <= LAST_ROUNDS * observation.rules.players
-    )
 
 
 def _beyond(observation: Observation, loss: float, shown: float) -> str | None:
@@ -485,7 +467,7 @@ def _beyond(observation: Observation, loss: float, shown: float) -> str | None:
     points in sight."""
     if loss < shown + BEYOND_POINTS:
         return None
-    if _near_the_end(observation):
+    if near_the_end(observation):
         return "last_capture"
     if observation.pile_size >= MOST_CARDS_PILE and observation.rules.most_cards_points:
         return "most_cards"

@@ -11,9 +11,9 @@ import pytest
 
 from app.ai import review
 from app.ai.counting import count_cards
+from app.ai.facts import LAST_ROUNDS
 from app.ai.review import (
     KEEP_JACK_CARDS,
-    LAST_ROUNDS,
     MISTAKE_POINTS,
     Estimate,
     Step,
