@@ -1,5 +1,5 @@
 """Facts of a position that its seat can see, told in words by both the
-hints (:mod:`app.ai.hints`) and the review
+hints (:mod:`app.ai.hints`: why the card recommended) and the review
 (:func:`app.ai.review.explain`: why the best card beats the one played).
 
 Each reads an :class:`~app.engine.Observation` only, never the game state,
@@ -49,6 +49,15 @@ def makes_pisti(observation: Observation, card: str) -> bool:
         and card[0] == top[0]
         and observation.rules.pisti_counts(play_number(observation))
     )
+
+
+def held_elsewhere(observation: Observation) -> frozenset[str]:
+    """The cards the seat has seen that another seat holds or will be dealt:
+    the stock's known bottom cards (a bottom card shown to all, Jacks put
+    under the stock), which go to the dealer, until they are played. The
+    seat counts them as seen, yet another player may match with them."""
+    played = set(observation.plays) | set(observation.hand)
+    return frozenset(card for card in observation.stock_bottom if card not in played)
 
 
 def near_the_end(observation: Observation) -> bool:

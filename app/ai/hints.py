@@ -3,9 +3,12 @@
 card"). Only the player's observation is used.
 
 The hints speak with one voice: one recommendation, the card the Hard level
-would play (:class:`~app.ai.hard.HardBot`), with the reason when it takes
-the pile, and at most two notes about the *other* cards (a Jack to keep, a
-risky lead) that never advise against the recommended card.
+would play (:class:`~app.ai.hard.HardBot`), with one reason (:data:`REASONS`)
+that holds in the position, and at most two notes about the *other* cards
+(a Jack to keep, a risky lead) that never advise against the recommended
+card. The reasons are told from the facts the review's sentences of why are
+told from (:mod:`app.ai.facts`), and never choose the card: the Hard level
+does.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.engine import Observation, would_capture
+from app.engine.cards import CARD_POINTS
 
-from .counting import count_cards
-from .hard import best_card, pisti_allowed
+from .counting import Count, count_cards
+from .facts import held_elsewhere, makes_pisti, near_the_end, points_in_sight
+from .hard import best_card
 
 #: A lead is called risky when the next seat holds its rank at least this often.
 RISKY = 0.35
@@ -23,6 +28,14 @@ RISKY = 0.35
 RECOMMENDATIONS = frozenset({"pisti", "jack_pisti", "capture", "suggest"})
 #: Hint kinds that advise keeping a card; never about the recommended card.
 NOTES = frozenset({"keep_jack", "risky_lead"})
+#: Why a recommended card is played, by its kind (``""``: no reason beyond
+#: the kind's own; see :class:`Hint`).
+REASONS = {
+    "pisti": frozenset({""}),
+    "jack_pisti": frozenset({""}),
+    "capture": frozenset({"", "keep_jack", "last_capture"}),
+    "suggest": frozenset({"", "all_seen", "fewest_unseen", "no_points", "no_value"}),
+}
 
 
 @dataclass(frozen=True)
@@ -38,12 +51,33 @@ class Hint:
         card: the card the hint is about (a card code).
         number: by kind: the pişti's points (``pisti``, ``jack_pisti``), the
             cards of the pile taken (``capture``, ``keep_jack``: the pile's
-            size), or a percentage 0-100 (``risky_lead``); else 0.
+            size), the cards on the table the card is left on (``suggest``:
+            0 for an empty table), or a percentage 0-100 (``risky_lead``).
+        reason: why the recommended card, one of :data:`REASONS` for its
+            kind: a capture that ``"keep_jack"`` (a card of the top's rank
+            while the hand holds a Jack, kept for a bigger pile) or
+            ``"last_capture"`` (in the last rounds: the cards left on the
+            table at the end go to the last capture); a card left on the
+            table whose rank has ``"all_seen"`` (no other card of it
+            unseen nor known to be another seat's, so no other seat can
+            match it) or ``"fewest_unseen"`` (fewer of it unseen than of
+            any other rank in hand, none known to be another seat's), that
+            is worth ``"no_points"`` while another card in hand scores, or
+            of ``"no_value"`` (no card in hand scores, and no other rank in
+            hand has fewer cards another seat may match with); ``""``: none
+            of those.
+        points: for a capture, the card points in sight on the pile (its
+            face-up cards'); else 0.
+        unseen: for ``"fewest_unseen"``, how many cards of the rank the
+            seat has not seen; else 0.
     """
 
     kind: str
     card: str
     number: int = 0
+    reason: str = ""
+    points: int = 0
+    unseen: int = 0
 
     @property
     def recommends(self) -> bool:
@@ -87,19 +121,59 @@ def hints_for(observation: Observation) -> list[Hint]:
             if card != best and card[0] != "J" and chance >= RISKY:
                 hints.append(Hint("risky_lead", card, round(chance * 100)))
                 break
-    hints.append(_recommendation(observation, best))
+    hints.append(_recommendation(observation, best, count))
     return hints
 
 
-def _recommendation(observation: Observation, best: str) -> Hint:
-    """Return the hint that recommends ``best``, with its reason."""
+def _recommendation(observation: Observation, best: str, count: Count) -> Hint:
+    """Return the hint that recommends ``best``, with its reason (the first
+    of its kind's :data:`REASONS` that holds)."""
     top = observation.pile_top
+    hand = observation.hand
     if top is None or not would_capture(best, top):
-        return Hint("suggest", best)
+        reason = _why_leave(observation, best, count)
+        unseen = count.unseen_by_rank.get(best[0], 0) if reason == "fewest_unseen" else 0
+        return Hint("suggest", best, observation.pile_size, reason=reason, unseen=unseen)
     rules = observation.rules
-    if observation.pile_size == 1 and best[0] == top[0] and pisti_allowed(observation):
+    if makes_pisti(observation, best):
         if best[0] == "J" and rules.jack_pisti_points:
             return Hint("jack_pisti", best, rules.jack_pisti_points)
         if best[0] != "J" and rules.pisti_points:
             return Hint("pisti", best, rules.pisti_points)
-    return Hint("capture", best, observation.pile_size)
+    reason = ""
+    if best[0] != "J" and any(card[0] == "J" for card in hand):
+        reason = "keep_jack"
+    elif near_the_end(observation):
+        reason = "last_capture"
+    points = points_in_sight(observation)
+    return Hint("capture", best, observation.pile_size, reason=reason, points=points)
+
+
+def _why_leave(observation: Observation, best: str, count: Count) -> str:
+    """Why ``best``, a card that stays on the table: see :class:`Hint`'s
+    ``reason``. Its rank's cards are counted as the Hard level counts them
+    (those the seat has not seen: in other hands, the stock or face down);
+    a rank of which the seat knows another player holds or will be dealt a
+    card (the stock's bottom card, :func:`~app.ai.facts.held_elsewhere`)
+    is never said to be seen or the hardest to match."""
+    unseen = count.unseen_by_rank
+    # The cards of each rank another player may match with: the unseen
+    # ones and those known to be theirs.
+    live = dict(unseen)
+    for card in held_elsewhere(observation):
+        live[card[0]] = live.get(card[0], 0) + 1
+    rank = best[0]
+    others = [card for card in observation.hand if card[0] != rank]
+    if live.get(rank, 0) == 0:
+        return "all_seen"
+    if (
+        live[rank] == unseen.get(rank, 0)
+        and others
+        and all(unseen[rank] < unseen.get(card[0], 0) for card in others)
+    ):
+        return "fewest_unseen"
+    if CARD_POINTS[best] == 0 and any(CARD_POINTS[card] for card in observation.hand):
+        return "no_points"
+    if CARD_POINTS[best] == 0 and all(live[rank] <= live.get(card[0], 0) for card in others):
+        return "no_value"
+    return ""

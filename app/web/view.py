@@ -364,8 +364,8 @@ def _hand_results(match: Match) -> list[PlayResult]:
 
 def hint_text(hint: Hint) -> str:
     """Return a hint as a sentence in the page's language: a note about a
-    card to keep, or the recommendation (always "The Hard level would play
-    ...", with the reason when the card takes the pile)."""
+    card to keep, or the recommendation ("The Hard level would play ...")
+    with its reason (:data:`app.ai.hints.REASONS`), in one sentence."""
     card = card_name(hint.card)
     if hint.kind == "keep_jack":
         return ngettext(
@@ -393,10 +393,78 @@ def hint_text(hint: Hint) -> str:
             points=hint.number,
         )
     if hint.kind == "capture":
+        return _capture_text(hint, card)
+    return _leave_text(hint, card)
+
+
+def _capture_text(hint: Hint, card: str) -> str:
+    """The recommendation of a card that takes the pile, with its reason."""
+    if hint.reason == "keep_jack":
         return ngettext(
-            "The Hard level would play your %(card)s: it takes the pile's %(num)s card.",
-            "The Hard level would play your %(card)s: it takes the pile's %(num)s cards.",
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s card "
+            "(points in sight: %(points)s) and keeps your Jack for a bigger pile.",
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s cards "
+            "(points in sight: %(points)s) and keeps your Jack for a bigger pile.",
             hint.number,
+            card=card,
+            points=hint.points,
+        )
+    if hint.reason == "last_capture":
+        return ngettext(
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s card "
+            "(points in sight: %(points)s), and the last capture gets the cards left at "
+            "the end.",
+            "The Hard level would play your %(card)s: it takes the pile's %(num)s cards "
+            "(points in sight: %(points)s), and the last capture gets the cards left at "
+            "the end.",
+            hint.number,
+            card=card,
+            points=hint.points,
+        )
+    return ngettext(
+        "The Hard level would play your %(card)s: it takes the pile's %(num)s card "
+        "(points in sight: %(points)s).",
+        "The Hard level would play your %(card)s: it takes the pile's %(num)s cards "
+        "(points in sight: %(points)s).",
+        hint.number,
+        card=card,
+        points=hint.points,
+    )
+
+
+def _leave_text(hint: Hint, card: str) -> str:
+    """The recommendation of a card that stays on the table, with its reason."""
+    if hint.reason == "all_seen" and hint.number == 0:
+        return gettext(
+            "The Hard level would play your %(card)s: the other cards of its rank are "
+            "all seen, so nobody else can make a pişti on it.",
+            card=card,
+        )
+    if hint.reason == "all_seen":
+        return gettext(
+            "The Hard level would play your %(card)s: the other cards of its rank are "
+            "all seen, so nobody else can take the pile with one.",
+            card=card,
+        )
+    if hint.reason == "fewest_unseen":
+        return ngettext(
+            "The Hard level would play your %(card)s: only %(num)s card of its rank is "
+            "unseen, the fewest in your hand, so it is the hardest to match.",
+            "The Hard level would play your %(card)s: only %(num)s cards of its rank are "
+            "unseen, the fewest in your hand, so it is the hardest to match.",
+            hint.unseen,
+            card=card,
+        )
+    if hint.reason == "no_points":
+        return gettext(
+            "The Hard level would play your %(card)s: it is worth no points, so your "
+            "scoring cards stay in hand.",
+            card=card,
+        )
+    if hint.reason == "no_value":
+        return gettext(
+            "The Hard level would play your %(card)s: a card of no value, and none of "
+            "your others is harder to match.",
             card=card,
         )
     return gettext("The Hard level would play your %(card)s.", card=card)

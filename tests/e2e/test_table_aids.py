@@ -124,6 +124,39 @@ def test_a_hint_is_hidden_once_you_play(page: Page, live_server):
     expect(page.locator(".hints").first).to_be_visible()
 
 
+#: Whether every hint is whole in view: in the lines under the felt on a
+#: phone (which scroll), beside it on a laptop.
+HINTS_IN_VIEW = """() => {
+  const box = document.querySelector('.said').getBoundingClientRect();
+  return [...document.querySelectorAll('.hints li')].every((hint) => {
+    const line = hint.getBoundingClientRect();
+    return line.top >= box.top - 1 && line.bottom <= box.bottom + 1;
+  });
+}"""
+
+
+@pytest.mark.parametrize("size_name", ["360x740", "390x844", "1280x700", "1280x800"])
+@pytest.mark.parametrize(
+    ("locale", "reason"),
+    [("en-GB", "the fewest in your hand"), ("tr-TR", "elinizdekilerin en azı")],
+    ids=["en", "tr"],
+)
+def test_the_hints_reason_shows_whole_and_the_table_still_fits(
+    browser: Browser, live_server, screenshots, size_name, locale, reason
+):
+    """The hint's reason (/deal/why-3: only two Kings unseen) is read whole
+    on the first turn, on a phone too, where it takes the lines kept for
+    the hints: the cards stay in view and nothing scrolls."""
+    context = browser.new_context(viewport=SIZES[size_name], locale=locale, reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, "why-3")
+    expect(page.locator(".hints li").last).to_contain_text(reason)
+    assert page.evaluate(HINTS_IN_VIEW)
+    assert_fits(page)
+    page.screenshot(path=screenshots / f"hint-reason-{locale}-{size_name}.png")
+    context.close()
+
+
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("rules", ["partners", "classic&players=3"])
 def test_clockwise_puts_the_next_player_on_your_left(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -464,6 +465,39 @@ def test_no_hint_for_a_forced_move(player):
         page = player.play(player.hand[0]).get_data(as_text=True)
     assert len(player.hand) == 1
     assert "The Hard level would play" not in page and 'class="hints"' not in page
+
+
+#: Deals whose first turn's hint has a reason of its own, and its words in
+#: English and Turkish: only two Kings unseen (the player holds the other
+#: two); the 6♠ takes the centre (three face-down cards and the 6♦) while
+#: the Jack in hand is kept.
+HINT_REASONS = {
+    "why-3": (
+        "The Hard level would play your King of clubs: only 2 cards of its rank are unseen, "
+        "the fewest in your hand, so it is the hardest to match.",
+        "Zor seviyenin seçimi: Sinek Papazı; bu değerde görünmeyen yalnızca 2 kart var, "
+        "elinizdekilerin en azı: eşlenmesi en zor kart bu.",
+    ),
+    "why-15": (
+        "The Hard level would play your 6 of spades: it takes the pile's 4 cards "
+        "(points in sight: 0) and keeps your Jack for a bigger pile.",
+        "Zor seviyenin seçimi: Maça 6, yerdeki 4 kartı alır (görünen puan: 0) ve Valenizi "
+        "daha büyük bir yer için saklar.",
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", list(HINT_REASONS))
+def test_the_hint_says_why_in_the_pages_language(player, seed):
+    """The hint names its card and, in one sentence, why: in English, and
+    in Turkish once the player picks it."""
+    english, turkish = HINT_REASONS[seed]
+    player.deal(seed)
+    assert english in html.unescape(player.page)
+    fields = {"csrf_token": player.token, "language": "tr"}
+    assert player.client.post("/language", data=fields).status_code == 303
+    page = html.unescape(player.get().get_data(as_text=True))
+    assert turkish in page and english not in page
 
 
 @pytest.mark.parametrize(
