@@ -507,7 +507,10 @@ def test_the_bar_says_a_daily_game_is_one(app, visitor):
     """The table's bar and the final page's say "Daily deal" for today's
     Daily game; yesterday's deal played again from the Daily page, or from
     a deal link at the Daily level, is not one."""
-    bar = '<div class="meta"><strong>Daily deal</strong> · Single hand (2 players)'
+    bar = (
+        '<div class="meta"><strong>Daily deal</strong> · <a class="rules-link" href="/game/rules"'
+        ' aria-label="Single hand (2 players): the rules">Single hand (2 players)</a>'
+    )
     visitor.start_daily()
     assert bar in visitor.get("/game").get_data(as_text=True)
     assert bar in visitor.play_to_the_end()
@@ -521,7 +524,8 @@ def test_the_bar_says_a_daily_game_is_one(app, visitor):
     linked.deal(f"{seed}?level={daily.DAILY_LEVEL}")
     for other in (again, linked):
         table = other.get("/game").get_data(as_text=True)
-        assert '<div class="meta">Single hand (2 players)' in table
+        assert '<div class="meta"><a class="rules-link" href="/game/rules"' in table
+        assert ">Single hand (2 players)</a>" in table
         assert "Daily deal" not in table
 
 

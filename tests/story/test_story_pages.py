@@ -426,7 +426,11 @@ def test_the_table_calls_the_opponent_by_name(client, monkeypatch):
     assert "Aunt Hayriye played" in words and '<span class="who">Aunt Hayriye</span>' in page
     assert "computer" not in words.lower()
     # The bar names the story, as the pages between hands and at the end do.
-    assert '<div class="meta"><strong>Mansion Evenings</strong><span class="deal-where">' in page
+    assert re.search(
+        r'<div class="meta"><strong><a class="rules-link" href="/game/rules"[^>]*>'
+        r'Mansion Evenings</a></strong><span class="deal-where">',
+        page,
+    )
 
 
 def test_the_opponents_name_in_turkish_sentences(app):
