@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.e2e.conftest import DESKTOP, settled_when_ready, take_deal
+from tests.e2e.conftest import DESKTOP, play_card, settled_when_ready, take_deal
 
 #: Pairs of the table's parts, each in a different region (a seat, the
 #: centre, the score, what happened), whose boxes overlap by more than 2 px;
@@ -116,3 +116,77 @@ def test_a_phones_partners_tags_stay_on_the_felt_with_larger_text(
         context.close()
     # North's two tags, and a side seat's dealer tag, were all seen.
     assert {"place-2", "place-1"} <= dealers or {"place-2", "place-3"} <= dealers, dealers
+
+
+#: The centre's words (the stock's count, the bottom card's, the pile's)
+#: taking more than two lines; the centre's cards and words that lie over
+#: a seat's (its name, level, cards, last card) or over each other's (the
+#: stock's and the pile's), or past the felt's or the screen's edges.
+CENTRE = """() => {
+  const lines = (element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const tops = [...range.getClientRects()].filter((box) => box.width > 1).map((box) => box.top);
+    const step = parseFloat(getComputedStyle(element).fontSize) / 2;
+    tops.sort((a, b) => a - b);
+    return tops.filter((top, i) => i === 0 || top - tops[i - 1] > step).length;
+  };
+  const overlap = (a, b) => a.left < b.right - 2 && b.left < a.right - 2
+    && a.top < b.bottom - 2 && b.top < a.bottom - 2;
+  const words = [...document.querySelectorAll(".centre .count")];
+  const squeezed = words.filter((count) => lines(count) > 2)
+    .map((count) => `${count.textContent.trim().replace(/\\s+/g, " ")}: ${lines(count)} lines`);
+  const parts = (selector) => [...document.querySelectorAll(selector)]
+    .map((part) => [part, part.getBoundingClientRect()]).filter(([, box]) => box.width > 1);
+  const seats = parts(".table .seat :is(.place-name, .place-level, .backs, .last-play)");
+  const stock = parts(".centre .stock :is(.card, .count)");
+  const pile = parts(".centre .pile :is(.card, .count)");
+  const name = (part) => (part.textContent.trim() || part.className).replace(/\\s+/g, " ");
+  const clashes = [];
+  for (const [a, boxA] of [...stock, ...pile]) {
+    for (const [b, boxB] of seats) {
+      if (overlap(boxA, boxB)) clashes.push(`${name(a)} / ${name(b)}`);
+    }
+  }
+  for (const [a, boxA] of stock) {
+    for (const [b, boxB] of pile) {
+      if (overlap(boxA, boxB)) clashes.push(`${name(a)} / ${name(b)}`);
+    }
+  }
+  const felt = document.querySelector(".table").getBoundingClientRect();
+  const outside = [...stock, ...pile].filter(([, box]) => box.left < Math.max(felt.left, 0) - 1
+    || box.right > Math.min(felt.right, innerWidth) + 1).map(([part]) => name(part));
+  return {squeezed, clashes, outside};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+@pytest.mark.parametrize("query", ["rules=classic&players=3", "rules=partners"])
+def test_a_phones_centre_keeps_its_words_readable_with_larger_text(
+    browser: Browser, live_server, screenshots, query, language
+):
+    """At 360x740 with text twice the usual size, three or four sides, the
+    centre had 158 px between the side seats' columns: "The table is
+    empty" stood in four lines, "Pile: 4 cards, 3 face down" in more, the
+    stock's count ran into the pile and the pile's cards over East's name.
+    Checked through the first deal, at each of your turns (the pile grows,
+    is taken, the table empty)."""
+    context, page = table_with_text_of(
+        browser,
+        32,
+        f"{live_server}/deal/look1?{query}",
+        viewport={"width": 360, "height": 740},
+        extra_http_headers={"Accept-Language": language},
+    )
+    seen = set()
+    for turn in range(4):
+        found = page.evaluate(CENTRE)
+        seen.add(page.locator("#pile-count").inner_text().strip())
+        if found != {"squeezed": [], "clashes": [], "outside": []}:
+            page.screenshot(path=screenshots / f"large-text-centre-{language}-{turn}.png")
+        assert found == {"squeezed": [], "clashes": [], "outside": []}, (turn, seen)
+        if turn < 3:
+            assert play_card(page, page.locator(".hand button").first)
+    # The pile's words were seen long ("… 3 face down") and short.
+    assert len(seen) > 2, seen
+    context.close()
