@@ -1,5 +1,7 @@
-"""Tablets and phones held sideways, at a table of three or of four: the
-page never scrolls."""
+"""Tablets (iPad 1024x768 and 1180x820) and phones held sideways, at a
+table of three or of four, the device turned after every play: the seats,
+the stock and the pile, the score and what happened never lie over one
+another or leave the felt, and the page never scrolls."""
 
 from __future__ import annotations
 
@@ -7,6 +9,50 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.e2e.conftest import play_card, settled_when_ready, take_deal
+from tests.e2e.test_large_text import CLASHES
+
+#: Each device's two ways, the first one held as the game begins.
+DEVICES = {
+    "iPad": ({"width": 1024, "height": 768}, {"width": 768, "height": 1024}),
+    "iPad Air": ({"width": 1180, "height": 820}, {"width": 820, "height": 1180}),
+    "phone 740x360": ({"width": 740, "height": 360}, {"width": 360, "height": 740}),
+    "phone 844x390": ({"width": 844, "height": 390}, {"width": 390, "height": 844}),
+}
+
+#: Deals whose piles grow long in the first deals (ten cards, six of them
+#: face up underneath, in the second).
+GAMES = {
+    "three players": "rot1?rules=classic&players=3",
+    "partners": "s2?rules=partners",
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_the_table_keeps_its_layout_as_the_device_turns(
+    browser: Browser, live_server, screenshots, device, game
+):
+    """At 1024x768 (and 1180x820) the side seats' fanned cards lay under
+    the stock and the pile, or past the felt's edge over the score, once
+    the pile grew (the cards, sized from the height alone, 190 px tall,
+    left a side seat 52 px). Each device is turned after every play, and
+    the table checked each way."""
+    ways = DEVICES[device]
+    context = browser.new_context(viewport=ways[0], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/{GAMES[game]}")
+    take_deal(page)
+    settled_when_ready(page)
+    for turn in range(9):
+        page.set_viewport_size(ways[turn % 2])
+        found = page.evaluate(CLASHES)
+        found["tall"] = page.evaluate("document.scrollingElement.scrollHeight - innerHeight")
+        if found != {"clashes": [], "outside": [], "wide": 0, "tall": 0}:
+            name = f"turned-{device.replace(' ', '-')}-{game.replace(' ', '-')}-{turn}.png"
+            page.screenshot(path=screenshots / name)
+        assert found == {"clashes": [], "outside": [], "wide": 0, "tall": 0}, (turn, ways[turn % 2])
+        assert play_card(page, page.locator(".hand button").first)
+    context.close()
 
 
 @pytest.mark.parametrize("size", [(740, 360), (667, 375)], ids=["740x360", "667x375"])
