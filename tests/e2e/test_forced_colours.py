@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from app.engine import CLASSIC
-from tests.e2e.conftest import contrast, settled_when_ready, take_deal
+from tests.e2e.conftest import contrast, play_card, settled_when_ready, take_deal
 from tests.web.test_review_pages import finished_record
 
 #: Each element's drawn line (outline, else border): its style, width and colour.
@@ -111,4 +111,38 @@ def test_the_panels_over_the_table_have_an_edge_in_forced_colours(
         [(style, width, colour)] = page.evaluate(LINES, selector)
         assert style != "none" and width >= 1, (selector, style, width)
         assert contrast(colour, canvas) >= 3, (selector, colour, canvas)
+    context.close()
+
+
+#: The face-up cards under the pile's fan: their background (the edges,
+#: a gradient) and their paper's colour.
+EDGES = """() => {
+  const style = getComputedStyle(document.querySelector(".pile .face-up-edge"));
+  return [style.backgroundImage, style.backgroundColor];
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_face_up_cards_under_the_pile_keep_their_edges_in_forced_colours(
+    browser: Browser, live_server, scheme
+):
+    """The face-up cards under the fan are paper with an edge per card (a
+    gradient): forced colours drew no gradient and painted the paper the
+    system's background, so the stack was a blank box beside the fan's
+    cards (black on a dark theme)."""
+    context = browser.new_context(
+        forced_colors="active", color_scheme=scheme, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(live_server + "/deal/rot1?rules=classic&players=3")
+    take_deal(page)
+    settled_when_ready(page)
+    # This deal's pile has six cards face up under its fan after four turns.
+    for _ in range(4):
+        assert play_card(page, page.locator(".hand button").first)
+    expect(page.locator(".pile .face-up-edge")).to_have_count(1)
+    image, paper = page.evaluate(EDGES)
+    assert "gradient" in image, image
+    # Its paper is the cards' own, not the page's background.
+    assert paper == "rgb(253, 253, 250)" != page.evaluate(CANVAS), paper
     context.close()
