@@ -190,3 +190,27 @@ def test_a_phones_centre_keeps_its_words_readable_with_larger_text(
     # The pile's words were seen long ("… 3 face down") and short.
     assert len(seen) > 2, seen
     context.close()
+
+
+@pytest.mark.parametrize("size", [24, 32])
+@pytest.mark.parametrize("query", ["rules=classic&players=3", "rules=partners"])
+def test_a_tablets_side_seats_grow_with_larger_text(
+    browser: Browser, live_server, screenshots, query, size
+):
+    """An iPad held upright (768x1024) with text at 32 px takes the phone's
+    layout, whose side seats' columns were 74 px whatever the text: East's
+    "DEALER" ran off the screen (which scrolled sideways by 5 px), West's
+    last card's words began off its left edge, and East's stood a word a
+    line. The columns grow with the text now. Checked through the first
+    deal, at each of your turns."""
+    context, page = table_with_text_of(
+        browser, size, f"{live_server}/deal/look1?{query}", viewport={"width": 768, "height": 1024}
+    )
+    for turn in range(4):
+        found = {**page.evaluate(CLASHES), "tags": page.evaluate(TAGS)["wrong"]}
+        if found != {"clashes": [], "outside": [], "wide": 0, "tags": []}:
+            page.screenshot(path=screenshots / f"large-text-tablet-{size}-{turn}.png")
+        assert found == {"clashes": [], "outside": [], "wide": 0, "tags": []}, turn
+        if turn < 3:
+            assert play_card(page, page.locator(".hand button").first)
+    context.close()
