@@ -5,9 +5,20 @@ mouse), and a tap on the table closes it again, in English and Turkish."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.e2e.conftest import PHONE, play_card, settled_when_ready, take_deal
+
+
+def phone_context(browser: Browser, language: str) -> BrowserContext:
+    """A phone's browser (touch, no motion) that reads ``language``."""
+    return browser.new_context(
+        viewport=PHONE,
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+        extra_http_headers={"Accept-Language": language},
+    )
 
 
 @pytest.mark.parametrize(
@@ -20,13 +31,7 @@ from tests.e2e.conftest import PHONE, play_card, settled_when_ready, take_deal
 def test_a_tap_on_the_dealer_tag_or_the_points_says_what_they_mean(
     browser: Browser, live_server, screenshots, language, dealer, points
 ):
-    context = browser.new_context(
-        viewport=PHONE,
-        has_touch=True,
-        is_mobile=True,
-        reduced_motion="reduce",
-        extra_http_headers={"Accept-Language": language},
-    )
+    context = phone_context(browser, language)
     page = context.new_page()
     page.goto(f"{live_server}/deal/keys-phone?rules=partners")
     take_deal(page)
@@ -61,13 +66,7 @@ def test_a_tap_on_the_dealer_tag_or_the_points_says_what_they_mean(
 def test_between_hands_a_tap_on_a_total_or_the_dealer_says_what_they_mean(
     browser: Browser, live_server, screenshots, language, points, dealer
 ):
-    context = browser.new_context(
-        viewport=PHONE,
-        has_touch=True,
-        is_mobile=True,
-        reduced_motion="reduce",
-        extra_http_headers={"Accept-Language": language},
-    )
+    context = phone_context(browser, language)
     page = context.new_page()
     page.goto(f"{live_server}/deal/keys-between-phone?rules=classic&last_sweep_bonus=3")
     take_deal(page)
