@@ -145,10 +145,13 @@ def error_pages(app: Flask) -> dict[int, ServerPage]:
     for status in _ERROR_WORDS:
         policy = own_sheet if status == 431 else CONTENT_SECURITY_POLICY
         pages[status] = ServerPage({}, policy)
+    # Drawn for a host the site answers to (FLASK_TRUSTED_HOSTS): any other
+    # is refused before the page's session is opened.
+    host = (app.config["TRUSTED_HOSTS"] or ["localhost"])[0].lstrip(".")
     for lang in LANGUAGES:
         # One request context per language: the page's catalogue is kept
         # for the request (app.web.i18n.translations).
-        with app.test_request_context("/"), force_locale(lang):
+        with app.test_request_context("/", base_url=f"http://{host}/"), force_locale(lang):
             for status, (title, heading, message) in _ERROR_WORDS.items():
                 page = template.render(
                     lang=lang,
