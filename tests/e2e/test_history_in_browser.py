@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import PHONE, play_card
+from tests.e2e.conftest import PHONE, play_card, submit
 
 
 def test_back_to_the_table_shows_it_as_it_stands(browser: Browser, live_server):
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{live_server}/deal/back-to-the-table")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     hand = page.locator(".you .hand button")
     expect(hand).to_have_count(4)
     played = hand.first.get_attribute("value")

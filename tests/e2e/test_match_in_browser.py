@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.conftest import leading
-from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card
+from tests.conftest import checked, leading
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card, submit
 
 LAPTOP = {"width": 1280, "height": 700}
 
@@ -47,8 +47,8 @@ def start(page: Page, live_server: str, seed: str, rules: str, target: str | Non
     page.locator("form.stack").nth(1).locator(f"input[value='{rules}']").check()
     if target:
         page.locator("#seed-target").select_option(target)
-    page.get_by_role("button", name="Deal from a seed").click()
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Deal from a seed"))
+    submit(page, page.get_by_role("button", name="Start this deal"))
 
 
 def test_partners_hand(page: Page, live_server, screenshots):
@@ -79,7 +79,7 @@ def test_partners_hand(page: Page, live_server, screenshots):
     rows = page.locator(".score").first.locator("tbody tr").first.locator("td.score-count")
     rows = rows.all_inner_texts()
     assert sum(int(cards) for cards in rows) == 52
-    page.get_by_role("button", name="Next hand").click()
+    submit(page, page.get_by_role("button", name="Next hand"))
     expect(page.locator(".hand button")).to_have_count(4)
     # The deal passed on: you now deal, so all three computers played first.
     expect(page.locator(".log li")).to_have_count(3)
@@ -95,7 +95,7 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
         hands += 1
         if page.get_by_role("button", name="Next hand").count() == 0:
             break
-        page.get_by_role("button", name="Next hand").click()
+        submit(page, page.get_by_role("button", name="Next hand"))
         expect(page.locator(".hand button")).to_have_count(4)
     shoot(page, screenshots, "classic-final")
     totals = [int(t) for t in page.locator(".totals tfoot td").all_inner_texts()]
@@ -117,5 +117,5 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
     ]
     assert order == sorted(order)
     expect(page.locator("#share")).to_have_value(
-        f"{live_server}/deal/e2e-classic?rules=classic&target=51&level=medium"
+        checked(f"{live_server}/deal/e2e-classic?rules=classic&target=51&level=medium")
     )

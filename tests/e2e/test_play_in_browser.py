@@ -39,11 +39,11 @@ def test_deal_from_seed_and_play_a_whole_hand(
     assert not field.evaluate("f => f.checkValidity()")
     field.fill(seed)
     assert field.evaluate("f => f.checkValidity()")
-    page.get_by_role("button", name="Deal from a seed").click()
+    submit(page, page.get_by_role("button", name="Deal from a seed"))
     expect(page.locator(".deal-facts .seed")).to_have_text(seed)
     page.emulate_media(reduced_motion="reduce")
     page.screenshot(path=screenshots / f"deal-link-{size_name}.png", full_page=True)
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     expect(page.locator(".hand button")).to_have_count(4)
     mine = []
     while cards_in_hand(page):
@@ -113,7 +113,7 @@ def test_the_longest_seed_wraps_on_the_narrowest_phone(page: Page, live_server, 
     page.goto(f"{live_server}/deal/{seed}?rules=classic")
     expect(page.locator(".deal-facts .seed")).to_have_text(seed)
     assert page.evaluate(wider) <= 0
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     expect(page.locator(".hand button").first).to_be_visible()
     page.goto(f"{live_server}/deal/{seed}?rules=cardems")
     # The game in progress is named, its seed too.
@@ -135,7 +135,7 @@ def test_a_name_chosen_on_the_final_page_brings_the_focus_to_the_result(page: Pa
     page.set_viewport_size({"width": 390, "height": 844})
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{live_server}/deal/name-focus")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     while cards_in_hand(page):
         play_card(page, page.locator(".hand button").first)
     page.get_by_label("Your display name").fill("Odak")
@@ -148,7 +148,7 @@ def test_a_name_chosen_on_the_final_page_brings_the_focus_to_the_result(page: Pa
 
 def test_continue_your_game_from_the_keyboard_focuses_the_first_card(page: Page, live_server):
     page.goto(f"{live_server}/deal/continue-keys")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     expect(page.locator(".hand button").first).to_be_visible()
     page.goto(f"{live_server}/")
     page.get_by_role("link", name="Continue your game").focus()

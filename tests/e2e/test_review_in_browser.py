@@ -13,7 +13,14 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CLASSIC, PARTNERS, with_options
-from tests.e2e.conftest import COUNT_TIMERS, cards_in_hand, play_card, set_hidden, take_deal
+from tests.e2e.conftest import (
+    COUNT_TIMERS,
+    cards_in_hand,
+    play_card,
+    set_hidden,
+    submit,
+    take_deal,
+)
 from tests.web.test_review_pages import finished_record
 
 SIZES = {
@@ -50,8 +57,8 @@ def test_review_a_finished_game(page: Page, live_server, screenshots):
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server + "/")
     page.get_by_label("Seed").fill("e2e-review")
-    page.get_by_role("button", name="Deal from a seed").click()
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Deal from a seed"))
+    submit(page, page.get_by_role("button", name="Start this deal"))
     # Play badly on purpose: never take the pile when a card could.
     while cards_in_hand(page):
         keeps = page.locator(".hand button:not(.captures)")

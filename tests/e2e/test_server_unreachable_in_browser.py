@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.e2e.conftest import PHONE, play_card, take_deal
+from tests.e2e.conftest import PHONE, play_card, submit, take_deal
 from tests.e2e.test_slow_network_in_browser import UNREACHABLE, phone_table
 
 NOT_REACHED = "The server could not be reached: this was not sent. Try again in a moment."
@@ -122,8 +122,7 @@ def test_new_game_pressed_with_the_server_unreachable_says_so_in_turkish(
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     page.goto(f"{live_server}/")
-    page.get_by_role("button", name="Türkçe").click()
-    page.wait_for_load_state()
+    submit(page, page.get_by_role("button", name="Türkçe"))
     cut_off(page, "503")
     page.locator("form[action='/new'] button[type=submit]").first.click()
     expect(page.locator("p.alert[role=alert]")).to_have_text(NOT_REACHED_TR)

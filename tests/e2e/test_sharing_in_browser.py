@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from tests.conftest import checked, form_fields
+from tests.e2e.conftest import submit
 
 CARD = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 #: Phones and laptops the pages are looked at in.
@@ -176,6 +177,6 @@ def test_a_link_cut_short_on_its_way_to_a_friend_says_so_and_the_whole_one_deals
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(link)
     expect(page.locator("code.seed")).to_have_text("arkadaş-linki")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     expect(page.locator(".place-level")).to_have_text(["Hard"])
     friend.close()

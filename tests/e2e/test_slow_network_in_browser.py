@@ -33,7 +33,7 @@ def phone_table(browser: Browser, url: str, seed: str) -> tuple[BrowserContext, 
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{url}/deal/{seed}")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     expect(page.locator(".you .hand button")).to_have_count(4)
     return context, page
 
@@ -122,7 +122,7 @@ def test_a_table_nobody_sees_does_not_ask_whether_the_server_answers(browser: Br
     page = context.new_page()
     page.clock.install()
     page.goto(f"{live_server}/deal/unreachable-hidden")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     hand = page.locator(".you .hand button")
     expect(hand).to_have_count(4)
     asked: list[str] = []
@@ -251,8 +251,7 @@ def test_new_game_pressed_offline_says_so_in_turkish(browser: Browser, live_serv
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     page.goto(f"{live_server}/")
-    page.get_by_role("button", name="Türkçe").click()
-    page.wait_for_load_state()
+    submit(page, page.get_by_role("button", name="Türkçe"))
     context.set_offline(True)
     page.locator("form[action='/new'] button[type=submit]").first.click()
     expect(page.locator("p.alert[role=alert]")).to_have_text(

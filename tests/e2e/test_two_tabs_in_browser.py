@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import DESKTOP, PHONE, play_card, settled, wait_settled
+from tests.e2e.conftest import DESKTOP, PHONE, play_card, settled, submit, wait_settled
 
 SIZES = {"phone": PHONE, "small-phone": {"width": 360, "height": 740}, "laptop": DESKTOP}
 
@@ -19,7 +19,7 @@ def test_a_play_from_an_out_of_date_tab_is_refused_at_the_tables_address(
     context = browser.new_context()
     first, second = context.new_page(), context.new_page()
     first.goto(f"{live_server}/deal/two-tabs")
-    first.get_by_role("button", name="Start this deal").click()
+    submit(first, first.get_by_role("button", name="Start this deal"))
     expect(first.locator(".hand button")).to_have_count(4)
     second.goto(f"{live_server}/game")
     stale_card = second.locator(".hand button").nth(1).get_attribute("value")
@@ -48,12 +48,12 @@ def test_a_deal_link_asks_and_keeps_the_game_in_progress(
     context = browser.new_context(viewport=SIZES[size_name], reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{live_server}/deal/kept-first-{size_name}?rules=classic")
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     play_card(page, page.locator(".hand button").first)
     page.goto(f"{live_server}/deal/kept-second-{size_name}")
     expect(page.get_by_text("You have a game in progress")).to_be_visible()
     page.screenshot(path=screenshots / f"deal-link-asks-{size_name}.png", full_page=True)
-    page.get_by_role("button", name="Start this deal").click()
+    submit(page, page.get_by_role("button", name="Start this deal"))
     page.get_by_text("Your other games in progress (1)").click()
     page.screenshot(path=screenshots / f"kept-table-{size_name}.png")
     page.goto(f"{live_server}/")
@@ -74,7 +74,7 @@ def test_a_tab_brought_back_to_the_front_shows_the_table_as_it_stands(
     context = browser.new_context(viewport=SIZES["small-phone"])
     first, second = context.new_page(), context.new_page()
     first.goto(f"{live_server}/deal/two-tabs-front")
-    first.get_by_role("button", name="Start this deal").click()
+    submit(first, first.get_by_role("button", name="Start this deal"))
     expect(first.locator(".hand button")).to_have_count(4)
     second.goto(f"{live_server}/game")
     played = first.locator(".hand button").first.get_attribute("value")
