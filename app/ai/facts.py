@@ -1,6 +1,7 @@
 """Facts of a position that its seat can see, told in words by both the
 hints (:mod:`app.ai.hints`: why the card recommended) and the review
-(:func:`app.ai.review.explain`: why the best card beats the one played).
+(:func:`app.ai.review.explain`: why the best card beats the one played);
+the Hard level weighs a pişti by :func:`pisti_allowed` too.
 
 Each reads an :class:`~app.engine.Observation` only, never the game state,
 so a sentence built from them cannot give away a hidden card. Standard
@@ -30,6 +31,12 @@ def points_in_sight(observation: Observation) -> int:
     return sum(CARD_POINTS[card] for card in observation.pile_face_up)
 
 
+def pisti_allowed(observation: Observation) -> bool:
+    """Whether the play about to be made may count as a pişti (the rule
+    set may rule out the hand's first and last plays, seeds 003/004)."""
+    return observation.rules.pisti_counts(play_number(observation))
+
+
 def pisti_offered(rules: RuleSet, card: str, number: int) -> int:
     """The points of a pişti made on ``card`` alone on the table by play
     ``number`` (1 to 48): a Jack pişti's for a Jack; 0 when that play's
@@ -47,7 +54,7 @@ def makes_pisti(observation: Observation, card: str) -> bool:
         observation.pile_size == 1
         and top is not None
         and card[0] == top[0]
-        and observation.rules.pisti_counts(play_number(observation))
+        and pisti_allowed(observation)
     )
 
 

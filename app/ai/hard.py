@@ -16,6 +16,7 @@ import random
 from app.engine import Observation, card_points
 
 from .counting import Count, count_cards
+from .facts import pisti_allowed
 
 #: Worth of one captured card towards the most-cards bonus, in points.
 CARD_WORTH = 0.12
@@ -35,12 +36,6 @@ def pile_worth(observation: Observation, count: Count, extra: str | None = None)
         cards.append(extra)
     points = sum(card_points(card) for card in cards) + observation.face_down * count.mean_points
     return points + CARD_WORTH * (len(cards) + observation.face_down)
-
-
-def pisti_allowed(observation: Observation) -> bool:
-    """Whether the play about to be made may count as a pişti (the rule
-    set may rule out the hand's first and last plays, seeds 003/004)."""
-    return observation.rules.pisti_counts(len(observation.plays) + 1)
 
 
 def jack_keep(observation: Observation) -> float:
