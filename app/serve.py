@@ -56,7 +56,7 @@ from .config import hide_password
 from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
 from .sessions import FileSessions, redis_client, redis_refusal
-from .web.i18n import LANGUAGES
+from .web.i18n import LANGUAGES, pick_language
 from .web.security import CONTENT_SECURITY_POLICY, HEADERS
 from .web.store import LANGUAGE_COOKIE
 
@@ -170,11 +170,10 @@ def page_language(headers: dict[str, str]) -> str:
     ``headers`` as waitress's parser keeps them (``COOKIE``,
     ``ACCEPT_LANGUAGE``): the language chosen on a page (its cookie, as
     the app reads it), else the browser's best match, else English."""
-    chosen = parse_cookie(headers.get("COOKIE", "")).get(LANGUAGE_COOKIE)
-    if chosen in LANGUAGES:
-        return str(chosen)
-    accepted = parse_accept_header(headers.get("ACCEPT_LANGUAGE"), LanguageAccept)
-    return accepted.best_match(list(LANGUAGES)) or "en"
+    return pick_language(
+        parse_cookie(headers.get("COOKIE", "")).get(LANGUAGE_COOKIE),
+        parse_accept_header(headers.get("ACCEPT_LANGUAGE"), LanguageAccept),
+    )
 
 
 def language_headers(received: bytes) -> dict[str, str]:

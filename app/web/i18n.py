@@ -28,6 +28,7 @@ from flask_babel.speaklater import LazyString
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
 
 from app.engine.cards import RANK_NAMES
 
@@ -114,10 +115,16 @@ NAMED_RANKS = {
 
 def select_locale() -> str:
     """Return the player's language: chosen, else the browser's best match."""
-    chosen = store.language()
+    return pick_language(store.language(), request.accept_languages)
+
+
+def pick_language(chosen: object, accepted: LanguageAccept) -> str:
+    """Return a page's language: ``chosen`` (the player's choice, from the
+    session or the language cookie) when the site speaks it, else the best
+    match of the browser's ``accepted`` languages, else English."""
     if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+        return str(chosen)
+    return accepted.best_match(list(LANGUAGES)) or "en"
 
 
 def card_name(card: str) -> str:
