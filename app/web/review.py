@@ -348,12 +348,14 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     steps = [Step.from_dict(data) for data in review_steps(review)]
     record = read_record(review.record)
     players = record.extra.get("players")
+    own = _is_own(review)
+    recorded_you = _is_you(players, review.seat)
     context: dict[str, Any] = {
         "review": review,
-        "result": _result(record.state, review.seat, players, _is_own(review)),
+        "result": _result(record.state, review.seat, players, own),
         "rule_name": _rule_name(record.state.rules, record.extra.get("hand")),
-        "you": _is_you(players, review.seat) and _is_own(review),
-        "recorder": _is_you(players, review.seat) and not _is_own(review),
+        "you": recorded_you and own,
+        "recorder": recorded_you and not own,
         "steps": steps,
         "refresh": REFRESH_SECONDS,
         "queue_down": queue_down,
@@ -441,7 +443,8 @@ def step(key: str, number: int) -> str | BaseResponse:
     state = record.state
     players = record.extra.get("players")
     own = _is_own(review)
-    you = _is_you(players, review.seat) and own
+    recorded_you = _is_you(players, review.seat)
+    you = recorded_you and own
     found = decisions(state, review.seat)
     if not 1 <= number <= len(found):
         abort(404)
@@ -461,7 +464,7 @@ def step(key: str, number: int) -> str | BaseResponse:
         review=review,
         rule_name=_rule_name(state.rules, record.extra.get("hand")),
         you=you,
-        recorder=_is_you(players, review.seat) and not own,
+        recorder=recorded_you and not own,
         step=reviewed,
         verdict=verdict(reviewed),
         mistake_points=MISTAKE_POINTS,
