@@ -193,7 +193,10 @@ function showFrame(template) {
 // under the felt (pisti.css) and scroll when there are more; on a laptop
 // what happened beside the felt scrolls when the column is full: the
 // latest play's line stays in view, with as much as fits of what follows
-// it (the hints), else of what came before.
+// it (the hints), else of what came before. When the first hint, the
+// card to play, does not fit whole after it (two to four lines on a
+// phone), the hints' start is kept in view instead (the felt says the
+// latest play too).
 function showNews() {
   // The box that scrolls: the lines under the felt on a phone, what
   // happened beside it on a laptop when the column is full.
@@ -203,7 +206,10 @@ function showNews() {
   const last = box?.querySelector(".log > li:last-child");
   const room = box ? box.scrollHeight - box.clientHeight : 0;
   if (!last || room <= 0) return;
-  const top = last.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  const offset = (y) => y - box.getBoundingClientRect().top + box.scrollTop;
+  const hint = box.querySelector(".hints li")?.getBoundingClientRect();
+  let top = offset(last.getBoundingClientRect().top);
+  if (hint && offset(hint.bottom) - top > box.clientHeight) top = offset(hint.top);
   box.scrollTop = Math.min(room, top);
   fadeCutLine(box);
 }

@@ -86,9 +86,10 @@ class Hint:
 
 
 def hints_for(observation: Observation) -> list[Hint]:
-    """Return the hints for the observing seat's turn, notes first and the
-    one recommendation last (empty when it is not its turn or the hand is
-    over).
+    """Return the hints for the observing seat's turn, the one
+    recommendation first and the notes after it (empty when it is not its
+    turn or the hand is over): on a phone's few lines the card to play is
+    the one read whole.
 
     The recommendation is the Hard level's card. A pişti is named only when
     the rule set counts it on this play and it is worth points (house
@@ -103,7 +104,7 @@ def hints_for(observation: Observation) -> list[Hint]:
     hand = observation.hand
     top = observation.pile_top
     best = best_card(observation, count)
-    hints: list[Hint] = []
+    hints = [_recommendation(observation, best, count)]
     if top is not None and not would_capture(best, top):
         jack = next((card for card in hand if card[0] == "J"), None)
         if jack is not None:
@@ -121,7 +122,6 @@ def hints_for(observation: Observation) -> list[Hint]:
             if card != best and card[0] != "J" and chance >= RISKY:
                 hints.append(Hint("risky_lead", card, round(chance * 100)))
                 break
-    hints.append(_recommendation(observation, best, count))
     return hints
 
 

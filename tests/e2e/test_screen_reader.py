@@ -79,7 +79,7 @@ def test_hints_are_read_out_and_alone_when_turned_on(page: Page, live_server):
     the plays again, and turning them off reads nothing."""
     deal(page, live_server, CAPTURE_SEED)
     settled_when_ready(page)
-    expect(page.locator(".live .hints li").last).to_contain_text("The Hard level would play")
+    expect(page.locator(".live .hints li").first).to_contain_text("The Hard level would play")
     page.evaluate(WATCH_WHAT_IS_ADDED)
     assert play_card(page, page.locator(".hand button").first)
     added = " ".join(page.evaluate("window.added"))

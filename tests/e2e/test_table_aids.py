@@ -92,11 +92,11 @@ def test_four_colour_deck_toggles(page: Page, live_server):
 def test_hints_toggle(page: Page, live_server):
     """On in a new player's first games (seed 001), then as set."""
     deal(page, live_server, CAPTURE_SEED)
-    expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
+    expect(page.locator(".hints li").first).to_contain_text("The Hard level would play")
     set_aid(page, "Hints on your turn", False)
     expect(page.locator(".hints")).to_have_count(0)
     set_aid(page, "Hints on your turn", True)
-    expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
+    expect(page.locator(".hints li").first).to_contain_text("The Hard level would play")
 
 
 def test_a_hint_is_hidden_once_you_play(page: Page, live_server):
@@ -120,7 +120,7 @@ def test_a_hint_is_hidden_once_you_play(page: Page, live_server):
         if shown is not None:
             seen_while_busy.append(shown)
     assert seen_while_busy and not any(seen_while_busy)
-    expect(page.locator(".hints li").last).to_contain_text("The Hard level would play")
+    expect(page.locator(".hints li").first).to_contain_text("The Hard level would play")
     expect(page.locator(".hints").first).to_be_visible()
 
 
@@ -150,10 +150,39 @@ def test_the_hints_reason_shows_whole_and_the_table_still_fits(
     context = browser.new_context(viewport=SIZES[size_name], locale=locale, reduced_motion="reduce")
     page = context.new_page()
     deal(page, live_server, "why-3")
-    expect(page.locator(".hints li").last).to_contain_text(reason)
+    expect(page.locator(".hints li").first).to_contain_text(reason)
     assert page.evaluate(HINTS_IN_VIEW)
     assert_fits(page)
     page.screenshot(path=screenshots / f"hint-reason-{locale}-{size_name}.png")
+    context.close()
+
+
+#: Whether the first hint, the card to play, is whole in view.
+FIRST_HINT_IN_VIEW = """() => {
+  const box = document.querySelector('.said').getBoundingClientRect();
+  const line = document.querySelector('.hints li').getBoundingClientRect();
+  return line.top >= box.top - 1 && line.bottom <= box.bottom + 1;
+}"""
+
+
+def test_the_card_to_play_is_whole_beside_a_note_on_a_phone(browser: Browser, live_server):
+    """/deal/scan-1 at its 14th turn (the first card of the hand played
+    each time) has a risky lead's note as well as the recommendation: six
+    lines at 360x740, where the hints get five. The recommendation comes
+    first and is whole in view, the note after it; the recommendation
+    came last and was cut through the middle."""
+    context = browser.new_context(viewport=SIZES["360x740"], reduced_motion="reduce")
+    page = context.new_page()
+    deal(page, live_server, "scan-1")
+    for _ in range(13):
+        play_card(page, page.locator(".hand button").first)
+    hints = page.locator(".hints li")
+    expect(hints).to_have_count(2)
+    expect(hints.first).to_contain_text("The Hard level would play")
+    expect(hints.last).to_contain_text("Risky lead")
+    assert not page.evaluate(HINTS_IN_VIEW), "both fit: not the case this test is for"
+    assert page.evaluate(FIRST_HINT_IN_VIEW)
+    assert_fits(page)
     context.close()
 
 
