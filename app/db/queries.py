@@ -1003,7 +1003,9 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
         .where(*day_is, daily.player_id == bindparam("b_player"))
     )
 
-    # All-time: players by Pişti score, then the one who joined first.
+    # All-time: players by Pişti score, then the one who joined first; a
+    # player with no points yet (a name chosen, no game finished) is not
+    # on it.
     columns = (
         players.id.label("player_id"),
         players.name,
@@ -1014,8 +1016,10 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
         players.wins,
     )
     players_in = func.coalesce(func.sum(counts.players), 0)
-    boards["all total"] = select(players_in)
-    boards["all page"] = _ranked_page(select(*columns).order_by(players.score.desc(), players.id))
+    boards["all total"] = select(players_in).where(counts.score > 0)
+    boards["all page"] = _ranked_page(
+        select(*columns).where(players.score > 0).order_by(players.score.desc(), players.id)
+    )
     other = _PLAYERS.alias("other")
     above = select(players_in).where(counts.score > players.score).scalar_subquery()
     tied = (
@@ -1025,7 +1029,7 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
         .scalar_subquery()
     )
     boards["all own"] = select(*columns, (above + tied + 1).label("rank")).where(
-        players.id == bindparam("b_player")
+        players.id == bindparam("b_player"), players.score > 0
     )
 
     # Weekly: players by that week's score, then the one who joined first.
@@ -1092,7 +1096,9 @@ def daily_leaderboard(day: date, rules: str, page: int, player_id: int | None) -
 
 def alltime_leaderboard(page: int, player_id: int | None) -> Board:
     """Return a page of the all-time leaderboard: players by Pişti score,
-    then the one who joined first.
+    then the one who joined first. Players with no points yet (a score of
+    0) are left out, the viewer's row too (:attr:`Board.mine` is then
+    ``None``).
 
     The number of players and the viewer's place come from
     :class:`ScoreCount` (a sum over the scores above theirs, one row per

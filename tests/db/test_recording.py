@@ -304,7 +304,7 @@ def test_the_players_per_score_follow_every_write(app):
     with app.app_context():
         queries.record_result(ids[0], facts)
         queries.record_result(ids[0], facts)  # a second POST changes nothing
-        queries.record_result(ids[1], dataclasses.replace(facts, game_id="h", points=0))
+        queries.record_result(ids[1], dataclasses.replace(facts, game_id="h", points=2))
         queries.record_result(ids[2], dataclasses.replace(facts, game_id="i", points=30))
     kept, actual = _score_counts(app)
     assert kept == actual and sum(kept.values()) == 3

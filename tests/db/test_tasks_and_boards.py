@@ -158,11 +158,36 @@ def test_all_time_board_pages_and_your_row(app):
         assert queries.alltime_leaderboard(99, None).page == 3
 
 
+def test_the_all_time_board_leaves_out_players_with_no_points(app, visitor):
+    """A name chosen for the Daily deal and no game finished made a row of
+    0 at the foot of the board, counted in everyone's "of N"."""
+    with app.app_context():
+        for number, score in enumerate([30, 0, 12, 0]):
+            player, _ = queries.create_player(f"P{number}")
+            player.score = score
+        db.session.commit()
+        queries.recount_scores()
+        board = queries.alltime_leaderboard(1, None)
+        assert [(row["name"], row["rank"]) for row in board.rows] == [("P0", 1), ("P2", 2)]
+        assert board.total == 2
+    visitor.choose_name("Zeynep")
+    page = visitor.get("/leaderboard").get_data(as_text=True)
+    assert ">Zeynep" not in page and ">P1<" not in page
+    assert "You join this board with your first points: finish a game." in page
+    with app.app_context():
+        player = queries.player_named("Zeynep")
+        player.score = 12  # as P2, who joined first
+        db.session.commit()
+        queries.recount_scores()
+    page = visitor.get("/leaderboard").get_data(as_text=True)
+    assert "Your place: 3 of 3" in page and "first points" not in page
+
+
 @pytest.mark.parametrize("page", ["%C2%B2", "%E2%91%A0", "0", "-2", "1_0", "+2", "%201", "1234567"])
 @pytest.mark.parametrize(
     "path,text",
     [
-        ("/leaderboard", "Your place: 26 of 26"),
+        ("/leaderboard", "You join this board with your first points"),
         ("/leaderboard?period=week", "This week"),
         ("/daily", "<h1>Daily deal</h1>"),
     ],
@@ -190,7 +215,7 @@ def test_leaderboard_page_states_the_formula_and_escapes_names(app, visitor):
     visitor.choose_name("Zeynep")
     page = visitor.get("/leaderboard?page=abc").get_data(as_text=True)
     assert "Pişti score = points from all your finished games + task and challenge rewards" in page
-    assert "Your place: 1 of 1" in page
+    assert "You join this board with your first points: finish a game." in page
     week = visitor.get("/leaderboard?period=week").get_data(as_text=True)
     assert "This week" in week
 
@@ -372,6 +397,7 @@ def test_your_row_under_a_board_page_says_it_is_you(app, visitor, language, you)
     score's "the cards go to you" that it shared."""
     visitor.choose_name("Bottom Row")
     with app.app_context():
+        queries.player_named("Bottom Row").score = 1  # on the board, below everyone
         for number in range(25):
             player, _ = queries.create_player(f"Top{number:02d}")
             player.score = 100 + number
@@ -402,7 +428,7 @@ def test_big_counts_are_written_the_way_of_the_pages_language(app, language, sco
         mine.score, mine.points, mine.rewards = 12345, 12000, 345
         db.session.commit()
         for number in range(1000):
-            queries.create_player(f"P{number:04d}")
+            queries.create_player(f"P{number:04d}")[0].score = 1
         db.session.commit()
         queries.recount_scores()
     board = visitor.get("/leaderboard").get_data(as_text=True)
