@@ -88,6 +88,42 @@ def test_a_cards_focus_and_takes_rings_show_in_forced_colours(
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_tables_labels_and_your_turn_have_lines_in_forced_colours(
+    browser: Browser, live_server, scheme
+):
+    """The "takes 4" under a card, the "Pişti!" stamp over the pile and the
+    tags (your turn, dealer, hint) were pills of colour, and your turn a
+    gold ring round your hand (a shadow): in forced colours the labels were
+    loose words over the cards, and the ring was not drawn."""
+    context = browser.new_context(forced_colors="active", color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/deal/fc-1?rules=classic")
+    take_deal(page)
+    settled_when_ready(page)
+    expect(page.locator(".hand .take-mark")).to_have_count(1)
+    # The stamp shows only as a pişti is made: one is put over this pile.
+    page.evaluate(
+        """() => document.querySelector(".pile").insertAdjacentHTML(
+            "beforeend", '<span class="pisti-mark">Pişti!</span>')"""
+    )
+    canvas = page.evaluate(CANVAS)
+    for selector, least in (
+        (".hand .take-mark", 2),
+        (".pile .pisti-mark", 2),
+        (".you.turn .hand", 2),
+        (".tag.turn-tag", 1),
+        (".tag.dealer", 1),
+        (".hint-tag", 1),
+    ):
+        lines = page.evaluate(LINES, selector)
+        assert lines, selector
+        for style, width, colour in lines:
+            assert style != "none" and width >= least, (selector, style, width)
+            assert contrast(colour, canvas) >= 3, (selector, colour, canvas)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_panels_over_the_table_have_an_edge_in_forced_colours(
     browser: Browser, live_server, scheme
 ):
