@@ -355,6 +355,33 @@ def test_the_centre_keeps_clear_of_the_side_seats_on_a_phone(
     context.close()
 
 
+#: The side seats' last cards and their words: the words' top, the card's
+#: bottom, and how many lines the words take.
+SIDE_LAST_PLAYS = """() => [".place-1", ".place-3"].map((place) => {
+  const words = document.querySelector(`${place} .last-play > span`);
+  const card = document.querySelector(`${place} .last-play > .card`).getBoundingClientRect();
+  const box = words.getBoundingClientRect();
+  const line = parseFloat(getComputedStyle(words).lineHeight);
+  return [box.top, card.bottom, Math.round(box.height / line)];
+})"""
+
+
+@pytest.mark.parametrize("size", [{"width": 900, "height": 700}, SIZES["1280x700"]])
+def test_a_side_seats_last_card_has_its_words_under_it(browser: Browser, live_server, size):
+    """Partners at 900x700: East's and West's "It stays on the pile" stood
+    beside their card a word a line (four lines), against the pile. The
+    words are under the card, in at most two lines."""
+    context = browser.new_context(viewport=size, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/p900?rules=partners")
+    take_deal(page)
+    for _ in range(4):  # a round: every seat has a last card
+        assert play_card(page, page.locator(".hand button").first)
+    for words_top, card_bottom, lines in page.evaluate(SIDE_LAST_PLAYS):
+        assert words_top >= card_bottom - 1 and lines <= 2, (words_top, card_bottom, lines)
+    context.close()
+
+
 HOUSE = "rules=cardems&players=3&opening_jack=stay&pisti=15&jack_pisti=30&last_sweep_bonus=5"
 
 
