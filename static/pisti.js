@@ -209,7 +209,8 @@ function showNews() {
   const offset = (y) => y - box.getBoundingClientRect().top + box.scrollTop;
   const hint = box.querySelector(".hints li")?.getBoundingClientRect();
   let top = offset(last.getBoundingClientRect().top);
-  if (hint && offset(hint.bottom) - top > box.clientHeight) top = offset(hint.top);
+  // (A pixel's slack: lines of fractional heights fill the box to within one.)
+  if (hint && offset(hint.bottom) - top > box.clientHeight + 1) top = offset(hint.top);
   box.scrollTop = Math.min(room, top);
   fadeCutLine(box);
 }

@@ -819,13 +819,23 @@ def test_the_felt_stays_put_when_a_side_takes_the_face_down_cards(browser, live_
     context.close()
 
 
-#: Whether the latest play's line is whole in view in the lines under the felt.
+#: Whether the lines under the felt show the latest play's line whole and,
+#: with hints on, the first hint (the card to play) whole after it; when the
+#: two cannot fit together, the first hint whole (the felt says the latest
+#: play too).
 LATEST_IN_VIEW = """() => {
   const box = document.querySelector('.said') || document.querySelector('.happened');
   const last = box.querySelector('.log > li:last-child');
-  if (!last) return true;
-  const shown = box.getBoundingClientRect(), line = last.getBoundingClientRect();
-  return line.top >= shown.top - 1 && line.bottom <= shown.bottom + 1;
+  const hint = box.querySelector('.hints li');
+  const shown = box.getBoundingClientRect();
+  const whole = (element) => {
+    const line = element.getBoundingClientRect();
+    return line.top >= shown.top - 1 && line.bottom <= shown.bottom + 1;
+  };
+  if (!hint) return !last || whole(last);
+  if (!last) return whole(hint);
+  const together = hint.getBoundingClientRect().bottom - last.getBoundingClientRect().top;
+  return whole(hint) && (whole(last) || together > box.clientHeight + 1);
 }"""
 
 
@@ -840,7 +850,9 @@ def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
     """On a phone what happened and the hints keep a fixed number of lines
     under the felt, scrolling when there are more: the felt, and your hand
     at its foot, stay put from turn to turn (the hand moved by up to 102 px
-    at 360x740 as lines came and went), and the latest play is in view.
+    at 360x740 as lines came and went), and the latest play is in view
+    with the card the hint recommends after it (the recommendation alone
+    when the two do not fit).
     The pile stays put too, whatever lines come and go around it: the
     seat across's, your last card's, the pile's count and your side's
     face-down cards under it (centred, it moved by up to 26 px)."""
@@ -863,7 +875,7 @@ def test_the_hand_and_the_pile_stay_put_through_a_whole_hand_on_a_phone(
         tops.append(round(page.locator(".you .hand").bounding_box()["y"]))
         piles.append(round(page.locator(".pile .fan").bounding_box()["y"]))
         hinted += page.locator(".hints").count()
-        assert page.evaluate(LATEST_IN_VIEW), f"turn {len(tops)}: the latest play is out of view"
+        assert page.evaluate(LATEST_IN_VIEW), f"turn {len(tops)}: the news is out of view"
         assert play_card(page, page.locator(".hand button").first)
     assert len(tops) == {"cardems": 24, "partners": 12}.get(rules, 16)
     assert hinted
