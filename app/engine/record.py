@@ -96,6 +96,14 @@ def read_record(text: str | bytes) -> Record:
             not in the hand of the seat to play (``play 17: 7H is not in
             seat 1's hand``).
     """
+    if isinstance(text, bytes):
+        # json.loads would decode bytes with "surrogatepass", taking a
+        # surrogate written as UTF-8 bytes (not UTF-8: bad JSON, as a Latin-1
+        # byte is) for a character; the same detection, decoded strictly.
+        try:
+            text = text.decode(json.detect_encoding(text))
+        except UnicodeDecodeError as exc:
+            raise InvalidRecord(f"bad JSON: {exc}") from None
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_int=_whole_number)
     except _TooLong as exc:

@@ -422,3 +422,34 @@ def test_invalid_record_message_names_the_seat_for_partners():
 def test_invalid_bytes_are_an_invalid_record():
     with pytest.raises(InvalidRecord):
         load_record(b"\xff\xfe\xfa{")
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xed\xa0\xbd\xed\xb8\x80"],
+    ids=["lone high surrogate", "lone low surrogate", "surrogate pair as two"],
+)
+def test_a_surrogate_encoded_in_the_bytes_is_not_utf_8(encoded):
+    # A surrogate's code point written as UTF-8 bytes is not UTF-8 (Unicode
+    # table 3-7), so the file is not JSON text: an invalid record, as a
+    # Latin-1 "é" is. The JSON escape "\ud800" is JSON and stays readable.
+    text = record_text(seed="a-b").encode()
+    with pytest.raises(InvalidRecord, match=r"^bad JSON: 'utf-8' codec can't decode"):
+        read_record(text.replace(b"a-b", encoded))
+    with pytest.raises(InvalidRecord, match=r"^bad JSON: 'utf-8' codec can't decode"):
+        read_record(text.replace(b"a-b", b"\xe9"))
+    assert read_record(text.replace(b"a-b", b"\\ud800")).extra["seed"] == "\ud800"
+    # The same in UTF-16: a lone surrogate has no UTF-16 either.
+    utf_16 = record_text(seed="a-b").replace("a-b", "\ud800").encode("utf-16-le", "surrogatepass")
+    with pytest.raises(InvalidRecord, match=r"^bad JSON: 'utf-16"):
+        read_record(utf_16)
+
+
+@pytest.mark.parametrize(
+    "encoding", ["utf-8-sig", "utf-16", "utf-16-le", "utf-32"], ids=lambda name: name
+)
+def test_a_record_in_another_unicode_encoding_is_read(encoding):
+    # The JSON reader's own leniency, kept: a byte-order mark (RFC 8259
+    # lets a reader ignore it) and UTF-16/32, which Notepad may save.
+    text = record_text(seed="şans")
+    assert read_record(text.encode(encoding)).extra["seed"] == "şans"

@@ -105,6 +105,16 @@ def test_invalid_record_exits_2_with_one_line(runner, tmp_path, data, problem):
     assert problem in result.stderr
 
 
+def test_a_file_that_is_not_utf_8_exits_2_with_one_line(runner, tmp_path):
+    # A surrogate written as UTF-8 bytes is not UTF-8: bad JSON, as a
+    # Latin-1 byte is, never read as a seed with a lone surrogate in it.
+    path = tmp_path / "record.json"
+    path.write_bytes(json.dumps({**GOOD, "seed": "a-b"}).encode().replace(b"a-b", b"\xed\xa0\x80"))
+    result = runner.invoke(args=["replay", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "bad JSON: 'utf-8' codec" in result.stderr
+
+
 def test_missing_file_exits_2(runner, tmp_path):
     result = runner.invoke(args=["replay", str(tmp_path / "nope.json")])
     assert result.exit_code == 2 and result.stdout == "" and "cannot read" in result.stderr

@@ -284,6 +284,16 @@ def test_a_lone_surrogate_in_a_record_is_refused_with_its_escape_not_a_500(clien
     assert '<code lang="en">' in page and LONE in page
 
 
+def test_a_surrogate_written_as_utf_8_bytes_is_refused_as_not_a_record(client):
+    # Not UTF-8 (as a Latin-1 byte is not): bad JSON, never read as a seed
+    # or a name with a lone surrogate in it.
+    text = json.dumps({**finished_record(), "seed": "a-b"}).encode()
+    response = upload(client, text.replace(b"a-b", b"\xed\xa0\x80"))
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "not a game record" in page and "bad JSON: &#39;utf-8&#39; codec" in page
+
+
 def test_a_refused_record_is_told_in_the_pages_language(client):
     page = client.get("/review/").get_data(as_text=True)
     token = CSRF.search(page).group(1)
