@@ -49,7 +49,8 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 from waitress.utilities import RequestHeaderFieldsTooLarge
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, parse_cookie
+from werkzeug.http import parse_accept_header
+from werkzeug.sansio.http import parse_cookie
 
 from . import create_app, jobs, searches
 from .config import hide_password
@@ -169,9 +170,15 @@ def page_language(headers: dict[str, str]) -> str:
     """Return the language of a server's own error page, from the request's
     ``headers`` as waitress's parser keeps them (``COOKIE``,
     ``ACCEPT_LANGUAGE``): the language chosen on a page (its cookie, as
-    the app reads it), else the browser's best match, else English."""
+    the app reads it), else the browser's best match, else English.
+
+    The headers are as waitress keeps them, each byte a Latin-1 character;
+    cookies are UTF-8, and bytes that are not (a cookie some other site's
+    script wrote) are read as the app reads them, replaced, never an
+    error: the page of a request nobody could read must still be drawn."""
+    cookie = headers.get("COOKIE", "").encode("latin-1", "replace").decode("utf-8", "replace")
     return pick_language(
-        parse_cookie(headers.get("COOKIE", "")).get(LANGUAGE_COOKIE),
+        parse_cookie(cookie).get(LANGUAGE_COOKIE),
         parse_accept_header(headers.get("ACCEPT_LANGUAGE"), LanguageAccept),
     )
 
