@@ -31,7 +31,7 @@ from flask_limiter import RateLimitExceeded
 from markupsafe import Markup
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.urls import uri_to_iri
+from werkzeug.urls import iri_to_uri, uri_to_iri
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs
@@ -98,8 +98,10 @@ bp.record_once(lambda setup: templating.init_app(cast(Flask, setup.app)))
 FRAMES_HEADER = "Pisti-Frames"
 
 #: A local path a form may send the player back to: starts with one slash,
-#: then only URL-safe printable characters (so never "//host" or "/\\host").
-SAFE_PATH = re.compile(r"/(?![/\\])[A-Za-z0-9/_.?=&%-]*")
+#: then only letters and digits (a seed's of any alphabet), ``~`` (a checked
+#: deal link's) and URL-safe signs (so never "//host" or "/\\host", nor a
+#: space or a control character).
+SAFE_PATH = re.compile(r"/(?![/\\])[\w/.?=&%~-]*")
 
 RULE_NAMES = {
     "cardems": lazy_gettext("Single hand (2 players)"),
@@ -597,10 +599,13 @@ def choose_language() -> BaseResponse | tuple[str, int, dict[str, str]]:
 
 def _back() -> str:
     """The form's ``next`` page if it is a plain path on this site (no
-    scheme, no host, no control characters), else the home page."""
+    scheme, no host, no control characters), else the home page. The path
+    may hold a checked deal link's ``~`` and a seed's letters as the page
+    wrote them (``/deal/~k7m2qx/şans``: ``request.full_path``), which the
+    answer's address percent-encodes."""
     target = request.form.get("next", "")
     if SAFE_PATH.fullmatch(target):
-        return target
+        return iri_to_uri(target)
     return url_for("game.home")
 
 

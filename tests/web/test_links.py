@@ -9,6 +9,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from werkzeug.urls import iri_to_uri
 
 from app import create_app
 from app.engine import MATCH_TARGETS, RULE_SETS
@@ -594,3 +595,19 @@ def test_a_check_typed_by_hand_with_o_for_0_or_l_for_1_is_read_as_meant(client):
     assert client.get(link.replace(check, misread.replace("l", "I"))).status_code == 200
     wrong = check[:-1] + ("2" if check[-1] != "2" else "3")
     assert client.get(link.replace(check, wrong)).status_code == 400
+
+
+@pytest.mark.parametrize("seed", ["cuma-gecesi", "şanslı-gün"])
+def test_a_language_switched_on_a_deal_links_page_stays_on_that_page(client, seed):
+    """The language form on a checked deal link's page (its ``~``) or one
+    whose seed has Turkish letters goes back to that page, in the other
+    language; both went to the home page, the link lost."""
+    link = checked(f"/deal/{seed}?rules=classic&level=hard")
+    html = client.get(link).get_data(as_text=True)
+    back = re.search(r'name="next" value="([^"]+)"', html).group(1).replace("&amp;", "&")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    answer = client.post("/language", data={"csrf_token": token, "language": "tr", "next": back})
+    assert answer.status_code == 303
+    assert answer.location == iri_to_uri(link)
+    page = client.get(answer.location, headers={"Accept-Language": "en"})
+    assert page.status_code == 200 and '<html lang="tr">' in page.get_data(as_text=True)

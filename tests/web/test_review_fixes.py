@@ -112,6 +112,9 @@ def test_new_game_with_unicode_target_is_refused_not_a_500(client):
         ("/\n/evil.example", "/"),
         ("/\\evil.example", "/"),
         ("https://evil.example/", "/"),
+        ("/\uff0fevil.example", "/"),
+        ("/\u3000/evil.example", "/"),
+        ("/deal/~k7m2qx/şans?level=hard", "/deal/~k7m2qx/%C5%9Fans?level=hard"),
     ],
 )
 def test_language_switch_only_goes_back_to_local_pages(client, target, expected):
