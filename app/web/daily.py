@@ -37,7 +37,7 @@ from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.logs import first_line
 
-from . import game, links, store
+from . import game, i18n, links, store
 from .identity import current_player
 from .table import Table
 
@@ -355,7 +355,7 @@ def _no_such_day(text: str) -> tuple[str, int]:
     else:
         message = gettext(
             "There is no finished Daily deal of “%(day)s”: give a past day as YYYY-MM-DD.",
-            day=text[:20],
+            day=i18n.quoted(text, 20),
         )
     return render_template(
         "game/bad_request.html", title=gettext("No such Daily deal"), message=message

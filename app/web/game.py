@@ -64,7 +64,7 @@ from .errors import (
     retry_after,
     stale_page,
 )
-from .i18n import gettext, lazy_gettext, pgettext
+from .i18n import gettext, lazy_gettext, pgettext, quoted
 from .rule_words import every_rule, refusal, rules_summary
 from .table import Refused, Table
 from .view import (
@@ -501,7 +501,7 @@ def record() -> BaseResponse | tuple[str, int]:
     if number is None or not 1 <= number <= match.hand_number + 1:
         # Not a hand of this game (``?hand=abc``, 0, one not dealt yet).
         message = gettext(
-            "This game has no hand “%(hand)s”.", hand=request.args.get("hand", "")[:20]
+            "This game has no hand “%(hand)s”.", hand=quoted(request.args.get("hand", ""), 20)
         )
         return render_table(table, message), 404
     if number > len(match.plays_history):
@@ -873,7 +873,7 @@ def _bad_seed(seed: str) -> tuple[str, int]:
     message = gettext(
         "“%(seed)s” cannot be used: a seed is 1 to 64 characters, each a letter (ç ğ ı ö ş ü "
         "too), a digit, a hyphen (-) or an underscore (_), with no spaces or other signs.",
-        seed=seed[:80],
+        seed=quoted(seed, 80),
     )
     return _bad_request(gettext("That is not a valid seed"), message)
 

@@ -18,6 +18,7 @@ catalogue (a template's ``_("...")`` cost some 13 µs).
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -125,6 +126,25 @@ def pick_language(chosen: object, accepted: LanguageAccept) -> str:
     if chosen in LANGUAGES:
         return str(chosen)
     return accepted.best_match(list(LANGUAGES)) or "en"
+
+
+#: The kinds of character a quoted value shows as U+FFFD (:func:`quoted`):
+#: controls (NUL), formats (a right-to-left override, which turns the rest
+#: of the message around), surrogates, private use, unassigned, and line and
+#: paragraph separators.
+UNSHOWN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def quoted(text: str, limit: int) -> str:
+    """Return ``text``, a value the browser sent, as a message quotes it
+    ("“%(seed)s” cannot be used"): its first ``limit`` characters, each
+    control or format character (:data:`UNSHOWN`) shown as U+FFFD, so a
+    hostile link can neither turn the page's own words around nor hide in
+    them what it holds."""
+    cut = text[:limit]
+    if cut.isprintable():  # the usual case: nothing to replace
+        return cut
+    return "".join("\ufffd" if unicodedata.category(char) in UNSHOWN else char for char in cut)
 
 
 def card_name(card: str) -> str:

@@ -33,6 +33,8 @@ from app.engine import (
 )
 from app.engine.shuffle import normalize_seed
 
+from .i18n import quoted
+
 #: The game a link without ``rules`` deals.
 DEFAULT_RULES = "cardems"
 
@@ -43,17 +45,19 @@ class BadLink(ValueError):
     Attributes:
         field: the parameter (``"rules"``, ``"target"``, ``"level"``,
             ``"level_2"`` …).
-        value: the value given (cut to 40 characters).
+        value: the value given (cut to 200 characters, as
+            :func:`~app.web.i18n.quoted` shows it).
         allowed: the values the game offers for it, empty when the game
-            takes no such parameter.
+            takes no such parameter (for ``"repeated"``, the values given,
+            as ``value``).
         rules: the game's rule set name (``None`` when ``rules`` is bad).
     """
 
     def __init__(self, field: str, value: str, allowed: tuple[str, ...], rules: str | None) -> None:
         super().__init__(f"{field}={value!r}: allowed {allowed}")
         self.field = field
-        self.value = value[:200]
-        self.allowed = allowed
+        self.value = quoted(value, 200)
+        self.allowed = tuple(quoted(text, 200) for text in allowed)
         self.rules = rules
 
 
@@ -169,7 +173,7 @@ class LinkChanged(ValueError):
 
     def __init__(self, seed: str, cut: bool) -> None:
         super().__init__("cut short before its seed" if cut else "its check does not match")
-        self.seed = seed[:80]
+        self.seed = quoted(seed, 80)
         self.cut = cut
 
 

@@ -303,7 +303,7 @@ def from_game() -> BaseResponse | tuple[str, int]:
     number = int(text) if re.fullmatch(r"[0-9]{1,3}", text) else 0
     if not 1 <= number <= finished:
         if finished and number != match.hand_number + 1:  # not the hand in play
-            message = gettext("This game has no hand “%(hand)s”.", hand=text[:20])
+            message = gettext("This game has no hand “%(hand)s”.", hand=i18n.quoted(text, 20))
             return _refused(message, file=False)
         return _refused(
             gettext("A hand can be reviewed once it is over: it shows every card."), file=False

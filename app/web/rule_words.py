@@ -24,7 +24,7 @@ from app.engine.rules import (
     option_value,
 )
 
-from .i18n import gettext, ngettext, translations
+from .i18n import gettext, ngettext, quoted, translations
 
 #: Every option the House rules page offers, in the spec's order, with its
 #: label.
@@ -346,7 +346,7 @@ def refused_problem(error: InvalidRules, args: Mapping[str, str]) -> str:
     if isinstance(error, UnknownRuleSet):
         return gettext(
             "the game “%(value)s” is not one of %(games)s.",
-            value=args.get("rules", "")[:40],
+            value=quoted(args.get("rules", ""), 40),
             games=", ".join(str(name) for name in BASE_NAMES.values()),
         )
     if option is None:
@@ -367,6 +367,6 @@ def refused_problem(error: InvalidRules, args: Mapping[str, str]) -> str:
         allowed = ", ".join(option_text(value) for value in CHOICES[option])
     return gettext(
         "“%(value)s” is not one of its values (%(allowed)s).",
-        value=args.get(option, "")[:40],
+        value=quoted(args.get(option, ""), 40),
         allowed=allowed,
     )

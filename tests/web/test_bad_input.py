@@ -259,3 +259,28 @@ def test_a_browser_that_keeps_no_cookies_is_told_so(app, fetch_site, said):
     assert said in text
     if said != "security token":
         assert "allow cookies for this site" in text
+
+
+@pytest.mark.parametrize(
+    "path,status,shown",
+    [
+        ("/deal/x%E2%80%AEy", 400, "“x\ufffdy” cannot be used"),
+        ("/deal/~abcdef/x%00y", 400, "(seed “x\ufffdy”)"),
+        ("/deal/x?rules=cl%E2%80%AEassic", 400, "no game called “cl\ufffdassic”"),
+        ("/deal/x?level=ha%00rd", 400, "no computer level “ha\ufffdrd”"),
+        ("/deal/x?jack_pisti=1%E2%80%AE0", 400, "“1\ufffd0” is not one of its values"),
+        ("/deal/x?level=hard&level=ea%E2%80%8Fsy", 400, "(hard, ea\ufffdsy)"),
+        ("/deal/x?targ%E2%80%AEet=51", 400, "asks for “targ\ufffdet”"),
+        ("/daily/2026%E2%80%AE-01-01", 404, "Daily deal of “2026\ufffd-01-01”"),
+    ],
+)
+def test_a_value_quoted_in_a_message_shows_no_control_character(client, path, status, shown):
+    """A value quoted back in a refusal (a seed, a link's parameter, a day)
+    shows a control or format character as U+FFFD: a right-to-left
+    override turned the rest of the site's own message around, and a NUL
+    went into the page as it came."""
+    response = client.get(path)
+    message = re.search(r'<p class="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
+    assert response.status_code == status
+    assert shown in message.group(1)
+    assert not {"\u202e", "\u200f", "\x00"} & set(message.group(1))
