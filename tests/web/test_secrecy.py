@@ -3,10 +3,18 @@ reaches a page or a cookie."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
+import random
 import re
 
-from app.engine import CARDEMS, GameState, card_label, card_name
+import pytest
+
+from app.engine import CARDEMS, RULE_SETS, GameState, card_label, card_name
+from app.web.game import render_table
+from app.web.table import Table
+from tests.engine.test_observation import hidden_from
 
 
 def hidden_cards(state: GameState) -> set[str]:
@@ -52,3 +60,48 @@ def test_random_deal_seed_is_not_on_the_table(client):
     client.post("/new", data={"csrf_token": token})
     page = client.get("/game").get_data(as_text=True)
     assert "/deal/" not in page and "Share" not in page
+
+
+def _twin(table: Table, rng: random.Random) -> Table:
+    """``table`` with the cards hidden from the player (the other hands,
+    the stock, the face-down cards) dealt otherwise, after the same plays."""
+    state = table.match.state
+    hidden = hidden_from(state, table.seat)
+    deck = list(state.deck)
+    places = [index for index, card in enumerate(deck) if card in hidden]
+    moved = [deck[index] for index in places]
+    rng.shuffle(moved)
+    for index, card in zip(places, moved, strict=True):
+        deck[index] = card
+    match = copy.copy(table.match)
+    match.state = GameState.replay(state.rules, deck, list(state.plays))
+    assert match.state.hands != state.hands or match.state.deck != state.deck
+    return dataclasses.replace(table, match=match)
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
+def test_a_table_page_is_the_same_whatever_the_hidden_cards(app, rules):
+    """Two games that differ only in the cards hidden from the player give
+    the same table page, hints, counter and steps of the plays included:
+    no hidden card shows through a hint's card or reason, a count, a step
+    left out as unchanged, or anything else a page says."""
+    rng = random.Random(rules.name)
+    aids = ".".join(["highlight", "counter", "hints", "bottom_card", "fan", "remarks"])
+    compared = hinted = 0
+    for number in range(4):
+        table = Table.start(rules, f"twins-{number}", ["hard"] * (rules.players - 1), True)
+        for _ in range(rng.randint(1, 9)):
+            table.play(rng.choice(table.state.hands[table.seat]), str(table.move))
+        if table.state.finished:
+            continue
+        for frames in (False, True):
+            pages = []
+            for shown in (table, _twin(table, rng)):
+                with app.test_request_context("/game", headers={"Cookie": f"pisti_aids={aids}"}):
+                    page = render_table(shown, frames=frames)
+                pages.append(re.sub(r'name="csrf_token" value="[^"]+"', "", page))
+            assert pages[0] == pages[1], (number, frames)
+            compared += 1
+            # Hints show with two cards or more in hand.
+            hinted += "The Hard level would play" in pages[0]
+    assert compared >= 4 and hinted >= 2
