@@ -226,7 +226,12 @@ def _remark(table: Table, member: Opponent) -> str | None:
         return None
     if table.observation().pile_size == 1:
         return str(gettext("The table was empty, so I led my %(card)s.", card=card))
-    return str(gettext("Nothing of mine matched, so I put down my %(card)s.", card=card))
+    # Said of the card alone: she plays a random card half the time, so
+    # "nothing of mine matched" was at times false, and a word on what her
+    # hand held, true or not, is one on a hidden card.
+    return str(
+        gettext("My %(card)s is not of the top card's rank, so it stays on the pile.", card=card)
+    )
 
 
 def _lesson_step() -> int:

@@ -11,7 +11,7 @@ import pytest
 
 from app import create_app
 from app.ai import make_bot
-from app.engine import CLASSIC, observe
+from app.engine import CLASSIC, card_name, observe
 from app.engine.match import Match
 from app.story.cast import CAST, TARGET
 from app.story.lesson import STEPS, position
@@ -321,9 +321,9 @@ def play_first_cards(client, monkeypatch, seed: str) -> list[str]:
 
 
 def test_the_teacher_explains_her_throws_in_the_first_hand_only(client, monkeypatch):
-    """Aunt Hayriye said "Nothing of mine matched, so I put down my …" at
-    nearly every play of a five-hand match: after the first hand she
-    speaks of her captures and piştis only."""
+    """Aunt Hayriye explained every card she left on the pile at nearly
+    every play of a five-hand match: after the first hand she speaks of
+    her captures and piştis only."""
     monkeypatch.setattr(story, "new_seed", lambda: "story-quiet")
     skip_lesson(client)
     assert start(client, "hayriye").status_code == 303
@@ -342,7 +342,8 @@ def test_the_teacher_explains_her_throws_in_the_first_hand_only(client, monkeypa
             continue
         player.play(table.state.hands[table.seat][0])
         remark = re.search(r"Aunt Hayriye:</span> (.+?)</span>", player.page)
-        if remark and remark.group(1).startswith(("Nothing of mine", "The table was empty")):
+        thrown = ("The table was empty", "stays on the pile")
+        if remark and any(words in remark.group(1) for words in thrown):
             number = table.match.hand_number
             throws[number] = throws.get(number, 0) + 1
     assert len(table.match.history) > 1
@@ -475,7 +476,7 @@ def test_remarks_at_the_table_and_the_aid_that_turns_them_off(client, monkeypatc
     # Read out with the plays: inside the log's live region.
     assert "Aunt Hayriye:" in LiveText.of(player.page)
     remark = re.search(r"Aunt Hayriye: (.+?)\.", text(client.get("/game"))).group(1)
-    assert remark.startswith(("The table was empty", "Nothing of mine", "My ", "A Jack", "Oh my"))
+    assert remark.startswith(("The table was empty", "My ", "A Jack", "Oh my"))
     aids = {"csrf_token": player.token, "next": "/game", "highlight": "on", "fan": "on"}
     client.post("/settings", data=aids)
     player.get()
@@ -531,3 +532,30 @@ def test_the_paths_headings_read_each_players_state_apart(client):
     ]
     assert f"{CAST[0].name}, next" in headings
     assert f"{CAST[1].name}, locked" in headings
+
+
+def test_the_teacher_never_says_what_her_hand_held(app):
+    """Aunt Hayriye, who plays a random card half the time, said "Nothing
+    of mine matched, so I put down my …" of every card she left on a pile,
+    also when she held a card of the top card's rank: a false word about her
+    hidden hand. What she says of it now is true of that card alone."""
+    said = held_one = 0
+    for number in range(40):
+        table = Table.start(CLASSIC, f"mercy-{number}", ["hayriye"], seed_public=True)
+        while table.match.hand_number == 0 and not table.match.hand_counted:
+            card = table.state.hands[table.seat][0]
+            faced = table.state.copy()
+            faced.play(card)  # the pile she plays on, and her hand
+            top, hers = (faced.pile[-1] if faced.pile else None), list(faced.hands[faced.turn])
+            table.play(card, str(table.move))
+            event = table.log[-1]
+            over = table.match.hand_counted  # then she speaks of the hand
+            if over or event["position"] == 0 or event["captured"] or top is None:
+                continue
+            with app.test_request_context("/game"):
+                remark = story.table_extras(table, {"remarks": True})["remark"]
+            name = card_name(event["card"])
+            assert remark == f"My {name} is not of the top card's rank, so it stays on the pile."
+            said += 1
+            held_one += any(other[0] == top[0] for other in hers)
+    assert said > 100 and held_one > 0
