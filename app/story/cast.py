@@ -101,7 +101,8 @@ CAST: tuple[Opponent, ...] = (
             "last in its deal, and in the last deal it takes the table."
         ),
         intro=lazy_gettext("A Jack in the hand is worth two on the table, young one."),
-        capture=lazy_gettext("Mine, and I still have my Jacks."),
+        # Nothing of his hand: after most of his captures he holds no Jack.
+        capture=lazy_gettext("Mine. Slow and steady, young one."),
         pisti=lazy_gettext("Heh, a pişti for the old man."),
         won_hand=lazy_gettext("Patience wins, every time."),
         lost_hand=lazy_gettext("Hmph. I held my Jacks too long."),

@@ -559,3 +559,24 @@ def test_the_teacher_never_says_what_her_hand_held(app):
             said += 1
             held_one += any(other[0] == top[0] for other in hers)
     assert said > 100 and held_one > 0
+
+
+def test_uncle_cevdet_never_says_he_holds_jacks_he_has_not(app):
+    """Uncle Cevdet said "Mine, and I still have my Jacks." after each
+    capture, yet after most of them he held no Jack (he takes a pile with
+    one when it is the last card of his deal): what an opponent says never
+    tells of the cards in hand, truly or not."""
+    without = 0
+    for number in range(10):
+        table = Table.start(CLASSIC, f"cevdet-{number}", ["cevdet"], seed_public=True)
+        while table.match.hand_number == 0 and not table.match.hand_counted:
+            table.play(table.state.hands[table.seat][0], str(table.move))
+            event = table.log[-1]
+            if table.match.hand_counted or event["position"] == 0 or not event["captured"]:
+                continue
+            his = table.state.hands[table.match.seat_of(event["position"])]
+            with app.test_request_context("/game"):
+                remark = story.table_extras(table, {"remarks": True})["remark"]
+            assert "Jack" not in remark
+            without += not any(card[0] == "J" for card in his)
+    assert without > 0
