@@ -73,7 +73,7 @@ from .web.errors import (
     stale_page,
     store_unavailable_page,
 )
-from .web.security import address_digest
+from .web.security import address_digest, cookie_path
 
 #: Seconds to wait for Redis to accept a connection, and for an answer.
 REDIS_CONNECT_TIMEOUT = 1.0
@@ -179,6 +179,11 @@ class VersionedSessions(ServerSideSessionInterface):
     :meth:`_swap` and :meth:`_register` for that backend."""
 
     session_class = VersionedSession
+
+    def get_cookie_path(self, app: Flask) -> str:
+        """The session's and the CSRF cookie's ``Path``: the path the site
+        is served under (:func:`~app.web.security.cookie_path`)."""
+        return cookie_path()
 
     def _load(self, store_id: str) -> dict[str, Any] | None:
         """Return the stored data of ``store_id`` (version included), or

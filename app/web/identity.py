@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from app.db import queries
 from app.db.models import Player
+from app.web.security import cookie_path
 
 COOKIE = "pisti_player"
 #: The cookie's lifetime in seconds (browsers cap cookies at 400 days).
@@ -36,11 +37,13 @@ def remember(response: Response, token: str) -> Response:
 def keep_cookie(response: Response, name: str, value: str) -> Response:
     """Set the cookie ``name`` holding ``value`` on ``response`` for
     :data:`COOKIE_AGE` seconds (``HttpOnly``, ``SameSite=Lax``, ``Secure``
-    when ``SESSION_COOKIE_SECURE`` is set)."""
+    when ``SESSION_COOKIE_SECURE`` is set), for the path the site is served
+    under."""
     response.set_cookie(
         name,
         value,
         max_age=COOKIE_AGE,
+        path=cookie_path(),
         httponly=True,
         samesite="Lax",
         secure=bool(current_app.config["SESSION_COOKIE_SECURE"]),
@@ -51,7 +54,7 @@ def keep_cookie(response: Response, name: str, value: str) -> Response:
 def forget(response: Response) -> Response:
     """Drop the player cookie."""
     secure = bool(current_app.config["SESSION_COOKIE_SECURE"])
-    response.delete_cookie(COOKIE, httponly=True, samesite="Lax", secure=secure)
+    response.delete_cookie(COOKIE, path=cookie_path(), httponly=True, samesite="Lax", secure=secure)
     return response
 
 

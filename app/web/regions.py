@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from flask import request
+from flask import request, url_for
 from markupsafe import Markup, escape
 
 from .faces import back, face
@@ -643,7 +643,7 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         f"{' checked' if aids[name] else ''}> {label}</label>\n    "
         for name, label in labels
     )
-    back = request.full_path if request.method == "GET" else url_for("game.table")
+    back = this_page()
     return Markup(
         '<details class="settings">\n'
         f"  <summary>{_('Playing aids')}</summary>\n"
@@ -655,3 +655,12 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         "  </form>\n"
         "</details>"
     )
+
+
+def this_page() -> str:
+    """The address a form on this page comes back to (its ``next``): the
+    page's own, with the path the site is served under and the query, for
+    a page read with GET; the table for a form's answer."""
+    if request.method != "GET":
+        return url_for("game.table")
+    return request.script_root + request.full_path

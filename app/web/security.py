@@ -1,12 +1,14 @@
 """Security headers on every response, refusing malformed forms and Host
-headers, trusting a reverse proxy's ``X-Forwarded-*`` headers when told to,
-and the rate limits on creating games and on playing."""
+headers, trusting a reverse proxy's ``X-Forwarded-*`` headers when told to
+(its ``X-Forwarded-Prefix`` too: the site served under a path such as
+``/pisti``), and the rate limits on creating games and on playing."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import logging
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -64,8 +66,16 @@ SEARCHED = "searched"
 #: The environ key :class:`HostCheck` sets on a request with a bad Host:
 #: why it was refused.
 BAD_HOST = "pisti.bad_host"
+#: The environ key :class:`PrefixCheck` sets on a request whose
+#: ``X-Forwarded-Prefix`` is not a plain path: why it was refused.
+BAD_PREFIX = "pisti.bad_prefix"
 #: The longest host name DNS allows.
 _MAX_HOST = 253
+#: A path prefix the site may be served under: segments of letters, digits
+#: and ``. _ ~ -`` (none of them ``.`` or ``..``), each after a slash.
+PREFIX = re.compile(r"(/(?!\.{1,2}(?:/|$))[A-Za-z0-9._~-]+)+")
+#: The longest prefix taken.
+_MAX_PREFIX = 200
 
 
 def init_security(app: Flask) -> None:
@@ -80,6 +90,12 @@ def init_security(app: Flask) -> None:
     unset, the first of ``TRUSTED_HOSTS`` when it is a plain name, else the
     request's (checked) Host.
 
+    With trusted proxies, the nearest one's ``X-Forwarded-Prefix`` (as
+    many from the end as for the other headers) is the path the site is
+    served under: it becomes the request's ``SCRIPT_NAME``, so every URL
+    that ``url_for`` builds, the cookies' ``Path`` and the share links
+    carry it (see :class:`PrefixCheck`).
+
     Call before CSRF protection is set up, so that a form CSRF cannot read
     is a 400, not a 500.
     """
@@ -90,7 +106,13 @@ def init_security(app: Flask) -> None:
     app.wsgi_app = SecurityHeaders(HostCheck(app.wsgi_app, trusted))
     proxies = app.config["TRUSTED_PROXIES"]
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.wsgi_app = ProxyFix(
+            PrefixCheck(app.wsgi_app),
+            x_for=proxies,
+            x_proto=proxies,
+            x_host=proxies,
+            x_prefix=proxies,
+        )
 
 
 class SecurityHeaders:
@@ -171,6 +193,41 @@ class HostCheck:
         if self.trusted is None or host_is_trusted(host, self.trusted):
             return None
         return f"the Host {shown} is not one of FLASK_TRUSTED_HOSTS"
+
+
+class PrefixCheck:
+    """WSGI middleware behind werkzeug's ``ProxyFix``, checking the path
+    prefix it took from ``X-Forwarded-Prefix`` (now ``SCRIPT_NAME``): a
+    slash at its end is dropped (``/`` is the root); one that is not a
+    plain path (:data:`PREFIX`) is put back to the server's own, with
+    :data:`BAD_PREFIX` set in the environ to why, and the app answers 400.
+    """
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """Check ``SCRIPT_NAME`` when the proxy fix changed it, then call
+        the wrapped app."""
+        original = environ.get("werkzeug.proxy_fix.orig", {}).get("SCRIPT_NAME") or ""
+        prefix = environ.get("SCRIPT_NAME") or ""
+        if prefix != original:
+            prefix = prefix.rstrip("/")
+            if prefix and (len(prefix) > _MAX_PREFIX or not PREFIX.fullmatch(prefix)):
+                environ[BAD_PREFIX] = (
+                    f"the X-Forwarded-Prefix {prefix[:100]!r} is not a path such as /pisti"
+                )
+                prefix = original
+            environ["SCRIPT_NAME"] = prefix
+        return self.app(environ, start_response)
+
+
+def cookie_path() -> str:
+    """The ``Path`` of the site's cookies in this request: the path the
+    site is served under (a proxy's ``X-Forwarded-Prefix``, see
+    :class:`PrefixCheck`), so that other sites under the same host name
+    never get them, else ``/``."""
+    return request.script_root or "/"
 
 
 def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
@@ -287,6 +344,10 @@ def _refuse_bad_requests() -> None:
     if refusal:
         current_app.logger.warning("request refused: %s", refusal)
         raise UnknownHost()
+    refusal = request.environ.get(BAD_PREFIX)
+    if refusal:
+        current_app.logger.warning("request refused: %s", refusal)
+        abort(400)
     # A multipart part whose name cannot be read comes out with the name
     # None, which the CSRF check cannot handle.
     if request.method == "POST" and (None in request.form or None in request.files):

@@ -140,6 +140,7 @@ def init_app(app: Flask) -> None:
         table_steps=regions.steps,
         table_keys=regions.keys,
         aids_form=regions.aids_form,
+        this_page=regions.this_page,
         answer_page=answer_page,
         kept_limit=store.KEEP,
     )
