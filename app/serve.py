@@ -49,7 +49,7 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 from waitress.utilities import RequestHeaderFieldsTooLarge
 from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
+from werkzeug.http import parse_accept_header, parse_list_header
 from werkzeug.sansio.http import parse_cookie
 
 from . import create_app, jobs, searches
@@ -58,7 +58,7 @@ from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
 from .sessions import FileSessions, redis_client, redis_refusal
 from .web.i18n import LANGUAGES, pick_language
-from .web.security import CONTENT_SECURITY_POLICY, HEADERS
+from .web.security import CONTENT_SECURITY_POLICY, HEADERS, MAX_PREFIX, PREFIX
 from .web.store import LANGUAGE_COOKIE
 
 if TYPE_CHECKING:
@@ -114,13 +114,22 @@ _ERROR_WORDS = {
 }
 
 
+#: The path the server's own error pages are drawn under, replaced when
+#: one is sent by the path of the site that request was for
+#: (:func:`served_under`): nothing at the root.
+PATH_MARK = "/pisti-served-under-0f3a9c"
+
+
 class ServerPage(NamedTuple):
     """One of waitress's own error answers as a page (:func:`error_pages`)."""
 
-    #: The page, by language.
+    #: The page, by language, its addresses under :data:`PATH_MARK`.
     by_language: dict[str, bytes]
     #: Its ``Content-Security-Policy``.
     policy: str
+    #: The app's ``TRUSTED_PROXIES``, whose ``X-Forwarded-Prefix`` says
+    #: the path the site is served under.
+    proxies: int = 0
 
 
 def error_pages(app: Flask) -> dict[int, ServerPage]:
@@ -145,14 +154,17 @@ def error_pages(app: Flask) -> dict[int, ServerPage]:
     pages: dict[int, ServerPage] = {}
     for status in _ERROR_WORDS:
         policy = own_sheet if status == 431 else CONTENT_SECURITY_POLICY
-        pages[status] = ServerPage({}, policy)
+        pages[status] = ServerPage({}, policy, app.config["TRUSTED_PROXIES"])
     # Drawn for a host the site answers to (FLASK_TRUSTED_HOSTS): any other
     # is refused before the page's session is opened.
     host = (app.config["TRUSTED_HOSTS"] or ["localhost"])[0].lstrip(".")
     for lang in LANGUAGES:
         # One request context per language: the page's catalogue is kept
         # for the request (app.web.i18n.translations).
-        with app.test_request_context("/", base_url=f"http://{host}/"), force_locale(lang):
+        with (
+            app.test_request_context("/", base_url=f"http://{host}{PATH_MARK}/"),
+            force_locale(lang),
+        ):
             for status, (title, heading, message) in _ERROR_WORDS.items():
                 page = template.render(
                     lang=lang,
@@ -164,6 +176,20 @@ def error_pages(app: Flask) -> dict[int, ServerPage]:
                 )
                 pages[status].by_language[lang] = page.encode()
     return pages
+
+
+def served_under(headers: dict[str, str], proxies: int) -> str:
+    """Return the path the site is served under for a request with
+    ``headers`` (keyed as waitress's parser keys them): the
+    ``X-Forwarded-Prefix`` of the ``proxies`` trusted proxies as the app
+    reads it (werkzeug's ``ProxyFix``, :class:`app.web.security.PrefixCheck`),
+    without a slash at its end; ``""`` for the root, without trusted
+    proxies, or for one that is not a plain path."""
+    values = parse_list_header(headers.get("X_FORWARDED_PREFIX", "")) if proxies else []
+    if len(values) < proxies or not values:
+        return ""
+    prefix = values[-proxies].rstrip("/")
+    return prefix if len(prefix) <= MAX_PREFIX and PREFIX.fullmatch(prefix) else ""
 
 
 def page_language(headers: dict[str, str]) -> str:
@@ -184,15 +210,15 @@ def page_language(headers: dict[str, str]) -> str:
 
 
 def language_headers(received: bytes) -> dict[str, str]:
-    """Return the ``COOKIE`` and ``ACCEPT_LANGUAGE`` fields (keyed as
-    waitress's parser keys them) among the whole header lines of
-    ``received``, a request's beginning as it came: its request line, and
-    a last line perhaps cut short, are left out."""
+    """Return the ``COOKIE``, ``ACCEPT_LANGUAGE`` and ``X_FORWARDED_PREFIX``
+    fields (keyed as waitress's parser keys them) among the whole header
+    lines of ``received``, a request's beginning as it came: its request
+    line, and a last line perhaps cut short, are left out."""
     found: dict[str, list[str]] = {}
     for line in received.split(b"\r\n")[1:-1]:
         name, colon, value = line.partition(b":")
         key = name.upper().replace(b"-", b"_").decode("latin-1")
-        if colon and key in ("COOKIE", "ACCEPT_LANGUAGE"):
+        if colon and key in ("COOKIE", "ACCEPT_LANGUAGE", "X_FORWARDED_PREFIX"):
             found.setdefault(key, []).append(value.strip(b" \t").decode("latin-1"))
     return {key: ("; " if key == "COOKIE" else ", ").join(values) for key, values in found.items()}
 
@@ -200,7 +226,8 @@ def language_headers(received: bytes) -> dict[str, str]:
 class _SecureErrorTask(ErrorTask):
     """Waitress's own error answers, with the app's security headers; its
     400, 413 and 431 are the server's pages (:func:`error_pages`) in the
-    player's language (:func:`page_language`)."""
+    player's language (:func:`page_language`), their addresses under the
+    path the site is served under (:func:`served_under`)."""
 
     def execute(self) -> None:
         self.response_headers = [*self.response_headers, *HEADERS.items()]
@@ -221,7 +248,9 @@ class _SecureErrorTask(ErrorTask):
         headers = getattr(self.request, "language_headers", None)
         if headers is None:
             headers = getattr(self.request, "headers", None) or {}
-        page = pages.by_language[page_language(headers)]
+        page = pages.by_language[page_language(headers)].replace(
+            PATH_MARK.encode(), served_under(headers, pages.proxies).encode()
+        )
         self.content_length = len(page)
         self.write(page)
 

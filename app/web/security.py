@@ -75,7 +75,7 @@ _MAX_HOST = 253
 #: and ``. _ ~ -`` (none of them ``.`` or ``..``), each after a slash.
 PREFIX = re.compile(r"(/(?!\.{1,2}(?:/|$))[A-Za-z0-9._~-]+)+")
 #: The longest prefix taken.
-_MAX_PREFIX = 200
+MAX_PREFIX = 200
 
 
 def init_security(app: Flask) -> None:
@@ -213,7 +213,7 @@ class PrefixCheck:
         prefix = environ.get("SCRIPT_NAME") or ""
         if prefix != original:
             prefix = prefix.rstrip("/")
-            if prefix and (len(prefix) > _MAX_PREFIX or not PREFIX.fullmatch(prefix)):
+            if prefix and (len(prefix) > MAX_PREFIX or not PREFIX.fullmatch(prefix)):
                 environ[BAD_PREFIX] = (
                     f"the X-Forwarded-Prefix {prefix[:100]!r} is not a path such as /pisti"
                 )

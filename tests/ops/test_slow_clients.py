@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -157,6 +158,46 @@ def test_the_servers_own_too_large_page_is_in_the_players_language(serve, tmp_pa
     assert ">Bir oyun kaydını incele</a>" in page and ">Ana sayfa</a>" in page
     assert '<link rel="manifest" href="/static/manifest-tr.webmanifest?v=' in page
     assert "That was too large" not in page and "Review a game record" not in page
+
+
+def _addresses(answer: bytes) -> list[str]:
+    """The addresses a page of ``answer`` names (links, styles, icons)."""
+    return re.findall(r'(?:href|src)="(/[^"]*)"', answer.partition(b"\r\n\r\n")[2].decode())
+
+
+def test_the_servers_own_pages_are_under_the_path_the_site_is_served_under(serve, tmp_path):
+    """Behind a proxy serving the site at /pisti/ (its X-Forwarded-Prefix
+    trusted), the server's own 413 and 431 link to the site's pages and
+    styles there: they named /static/pisti.css and /review/ at the host's
+    root, another site's. A prefix not trusted, or not a path, is not
+    taken."""
+    server = serve(
+        {"FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"), "FLASK_TRUSTED_PROXIES": "1"}
+    )
+    upload = (
+        b"POST /review/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Prefix: %s\r\n"
+        b"Content-Length: 100000\r\n\r\n"
+    )
+    too_large = _exchange(_port(server), upload % b"/pisti")
+    assert too_large.split(b" ")[1] == b"413"
+    found = _addresses(too_large)
+    assert "/pisti/review/" in found and "/pisti/" in found
+    assert all(address.startswith("/pisti/") for address in found), found
+    cookies = (
+        b"GET /game HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Prefix: /pisti/\r\n"
+        b"Cookie: " + TOO_MANY_COOKIES + b"\r\n\r\n"
+    )
+    headers_too_large = _exchange(_port(server), cookies)
+    assert headers_too_large.split(b" ")[1] == b"431"
+    found = _addresses(headers_too_large)
+    assert "/pisti/game" in found and all(address.startswith("/pisti/") for address in found)
+    for prefix in (b"/pisti/../admin", b"//evil.example"):
+        refused = _addresses(_exchange(_port(server), upload % prefix))
+        assert "/review/" in refused and "/" in refused
+    root = serve({"FLASK_SESSION_FILE_DIR": str(tmp_path / "root-sessions")})
+    untrusted = _addresses(_exchange(_port(root), upload % b"/pisti"))
+    assert "/review/" in untrusted
+    assert not any(address.startswith("/pisti") for address in untrusted)
 
 
 #: A request's headers over the server's 16 KB, in a cookie of another app
