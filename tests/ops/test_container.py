@@ -133,9 +133,10 @@ NGINX_REQUEST_ID = "6f1e0c3b9a8d4e2f8c7b6a5d4e3f2a1b"
                 "X-Forwarded-Host": "evil.example",
                 "X-Forwarded-For": "198.51.100.1",
                 "X-Request-ID": "chosen-by-the-client",
+                "X-Forwarded-Prefix": "/evil",
             },
             CLIENT,
-            ("http", "localhost:8000", CLIENT),
+            ("http", "localhost:8000", CLIENT, ""),
         ),
         # A TLS proxy in front (FLASK_TRUSTED_PROXIES=2): its https, host and
         # client address are.
@@ -148,7 +149,20 @@ NGINX_REQUEST_ID = "6f1e0c3b9a8d4e2f8c7b6a5d4e3f2a1b"
                 "X-Forwarded-For": CLIENT,
             },
             TLS_PROXY,
-            ("https", "pisti.example", CLIENT),
+            ("https", "pisti.example", CLIENT, ""),
+        ),
+        # ... one serving the site under a path, which it says it strips.
+        (
+            "2",
+            {
+                "Host": "example.org",
+                "X-Forwarded-Proto": "https",
+                "X-Forwarded-Host": "example.org",
+                "X-Forwarded-For": CLIENT,
+                "X-Forwarded-Prefix": "/pisti",
+            },
+            TLS_PROXY,
+            ("https", "example.org", CLIENT, "/pisti"),
         ),
         # ... one that sends its own Host (nginx's default) but says the
         # site's in X-Forwarded-Host.
@@ -161,7 +175,7 @@ NGINX_REQUEST_ID = "6f1e0c3b9a8d4e2f8c7b6a5d4e3f2a1b"
                 "X-Forwarded-For": CLIENT,
             },
             TLS_PROXY,
-            ("https", "pisti.example", CLIENT),
+            ("https", "pisti.example", CLIENT, ""),
         ),
         # ... and behind it, a client's own copies are not believed either.
         (
@@ -171,13 +185,14 @@ NGINX_REQUEST_ID = "6f1e0c3b9a8d4e2f8c7b6a5d4e3f2a1b"
                 "X-Forwarded-Proto": "http, https",
                 "X-Forwarded-Host": "evil.example, pisti.example",
                 "X-Forwarded-For": f"198.51.100.1, {CLIENT}",
+                "X-Forwarded-Prefix": "/evil, /pisti",
             },
             TLS_PROXY,
-            ("https", "pisti.example", CLIENT),
+            ("https", "pisti.example", CLIENT, "/pisti"),
         ),
     ],
 )
-def test_the_app_behind_the_compose_nginx_sees_the_players_scheme_host_and_address(
+def test_the_app_behind_the_compose_nginx_sees_the_players_scheme_host_address_and_path(
     compose, tmp_path, proxies, headers, remote_addr, seen
 ):
     environment = compose["services"]["app"]["environment"]
@@ -194,7 +209,11 @@ def test_the_app_behind_the_compose_nginx_sees_the_players_scheme_host_and_addre
             "TRUSTED_PROXIES": trusted,
         }
     )
-    app.add_url_rule("/probe", "probe", lambda: [request.scheme, request.host, request.remote_addr])
+    app.add_url_rule(
+        "/probe",
+        "probe",
+        lambda: [request.scheme, request.host, request.remote_addr, request.script_root],
+    )
     sent = _through_compose_nginx(compose["configs"]["nginx"]["content"], headers, remote_addr)
     answer = app.test_client().get("/probe", headers=sent, environ_base={"REMOTE_ADDR": NGINX})
     assert tuple(answer.get_json()) == seen
