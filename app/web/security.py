@@ -39,6 +39,10 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     # For browsers too old for frame-ancestors.
     "X-Frame-Options": "DENY",
+    # A page is drawn for its visitor (their game, name, language): never
+    # kept by a cache between the site and them. An answer that says more
+    # keeps its own (the table's no-store, the static files' public).
+    "Cache-Control": "private",
 }
 _HEADER_ITEMS = list(HEADERS.items())
 #: The endpoints that deal a new game, sharing one rate limit.

@@ -64,6 +64,24 @@ def test_security_headers_on_every_kind_of_response(client, method, path, status
     assert response.headers["Referrer-Policy"] == "same-origin"
 
 
+@pytest.mark.parametrize(
+    "path,kept",
+    [
+        ("/", "private"),
+        ("/deal/friday-night", "private"),
+        ("/no-such-page", "private"),
+        ("/static/pisti.css", "no-cache"),  # its own (without the release's digest)
+    ],
+)
+def test_no_cache_between_the_site_and_its_visitor_keeps_a_page(client, path, kept):
+    """A deal link's page says whether the visitor has a game in progress,
+    and every page is in the visitor's language: none said a shared cache
+    must not keep it. An answer that says more keeps its own."""
+    response = client.get(path)
+    response.close()
+    assert response.headers["Cache-Control"] == kept
+
+
 INLINE = [
     (re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I), "inline <script>"),
     (re.compile(r"<style", re.I), "<style> element"),
