@@ -75,8 +75,8 @@ def test_partners_hand(page: Page, live_server, screenshots):
     for size in (LAPTOP, DESKTOP):
         assert in_first_screen(page, total, size) and in_first_screen(page, next_hand, size)
     page.set_viewport_size(PHONE)
-    assert page.locator(".score").first.bounding_box()["y"] > next_hand.bounding_box()["y"]
-    rows = page.locator(".score").first.locator("tbody tr").first.locator("td.score-count")
+    assert page.locator(".hand-score").first.bounding_box()["y"] > next_hand.bounding_box()["y"]
+    rows = page.locator(".hand-score").first.locator("tbody tr").first.locator("td.score-count")
     rows = rows.all_inner_texts()
     assert sum(int(cards) for cards in rows) == 52
     submit(page, page.get_by_role("button", name="Next hand"))
@@ -109,11 +109,12 @@ def test_classic_match_to_the_end(page: Page, live_server, screenshots):
         assert in_first_screen(page, page.get_by_role("button", name="Play again"), size)
     for size in (LAPTOP, DESKTOP):
         assert in_first_screen(page, page.locator(".score tfoot").first, size)
-    # A phone: the verdict, what to do next, the score, then keeping the result.
+    # A phone: the verdict and the hand at a glance, what to do next, the
+    # hand's whole score, then keeping the result.
     page.set_viewport_size(PHONE)
     order = [
         page.locator(selector).first.bounding_box()["y"]
-        for selector in (".verdict", ".actions", ".score", ".your-result")
+        for selector in (".verdict", ".glance", ".actions", ".hand-score", ".your-result")
     ]
     assert order == sorted(order)
     expect(page.locator("#share")).to_have_value(

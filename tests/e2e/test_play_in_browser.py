@@ -68,7 +68,9 @@ def test_deal_from_seed_and_play_a_whole_hand(
     assert state.finished
     totals = page.locator(".score tfoot td.score-points").all_inner_texts()
     assert [int(t) for t in totals] == [scores[0].points, scores[1].points]
-    cards_row = page.locator(".score tbody tr").first.locator("td.score-count").all_inner_texts()
+    cards_row = (
+        page.locator(".hand-score tbody tr").first.locator("td.score-count").all_inner_texts()
+    )
     assert [int(t) for t in cards_row] == [scores[0].cards, scores[1].cards]
     winner, _ = hand_winner(state, scores)
     expect(page.locator(".verdict")).to_have_text(
