@@ -368,6 +368,9 @@ AIDS = {
     "bottom_card": True,  # show the stock's bottom card where the rules do
     "fan": True,  # fan the pile's top cards
     "remarks": True,  # a story opponent's remarks at the table
+    # The computers' cards move slower and each rests a moment on the pile
+    # before the next (static/pisti.js), to follow every reply's card.
+    "slow": False,
     # Play goes clockwise on the screen: the seat after yours on your left
     # (seed 001's partners); else anticlockwise, on your right (seeds 003
     # and 004). Only where the seats are drawn and what they are called.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
@@ -1213,3 +1215,53 @@ def test_what_happened_is_read_whole_on_a_wide_phone_held_sideways(browser, live
         assert shown + 1 >= min(whole, 120), (shown, whole)
         assert_fits(page)
     context.close()
+
+
+#: Records, in the page, every move's duration (``Element.animate``) and
+#: every wait the page's script sets (``setTimeout``), to read what the
+#: replies did without timing them.
+RECORD_MOVES = """
+window.moves = [];
+window.waits = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (keyframes, options) {
+  window.moves.push(options && options.duration);
+  return animate.call(this, keyframes, options);
+};
+const wait = window.setTimeout;
+window.setTimeout = function (callback, ms, ...rest) {
+  window.waits.push(ms);
+  return wait.call(window, callback, ms, ...rest);
+};
+"""
+
+
+@pytest.mark.parametrize("rules", ["cardems", "partners"])
+def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
+    page: Page, live_server, rules
+):
+    """Off, a reply moves in a quarter second or less and the next follows
+    before it has landed; on, each reply moves in 600 ms, whole, and rests
+    450 ms on the pile (static/pisti.js, SLOW_REPLY_MS and SLOW_REST_MS),
+    once per computer seat."""
+    page.add_init_script(RECORD_MOVES)
+    deal(page, live_server, QUIET_SEED, rules)
+    replies = 1 if rules == "cardems" else 3
+    cards = cards_in_hand(page)
+    assert play_card(page, page.locator(".you .hand button").first)
+    moves = page.evaluate("() => window.moves")
+    assert moves and max(moves) <= 250
+    assert 450 not in page.evaluate("() => window.waits")
+    set_aid(page, "Slower computer plays: each card rests a moment on the pile", True)
+    expect(page.locator("body")).to_have_class(re.compile(r"\bslow-plays\b"))
+    page.evaluate("() => { window.moves = []; window.waits = []; }")
+    assert play_card(page, page.locator(".you .hand button").first)
+    moves = page.evaluate("() => window.moves")
+    assert 600 in moves and max(moves) == 600
+    assert page.evaluate("() => window.waits").count(450) == replies
+    # The game goes on as before: two cards played, the hand takes a third.
+    assert cards_in_hand(page) == cards - 2
+    set_aid(page, "Slower computer plays: each card rests a moment on the pile", False)
+    page.evaluate("() => { window.moves = []; window.waits = []; }")
+    assert play_card(page, page.locator(".you .hand button").first)
+    assert max(page.evaluate("() => window.moves")) <= 250

@@ -587,3 +587,23 @@ def test_an_address_typed_with_or_without_its_last_slash_is_the_page(client, typ
     assert heading.search(answer.get_data(as_text=True)).group(1) == heading.search(
         client.get(address).get_data(as_text=True)
     ).group(1)
+
+
+def test_the_slower_plays_aid_is_off_until_set_and_kept(player):
+    """The "slower computer plays" aid: off by default, in the aids form,
+    and once saved a class of the page (the script reads it) that the aids
+    cookie keeps for the next visit."""
+    player.deal("slower")
+    page = player.get().get_data(as_text=True)
+    assert 'name="slow" value="on">' in page
+    assert "slow-plays" not in page
+    aids = {"csrf_token": player.token, "slow": "on", "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    page = player.get().get_data(as_text=True)
+    assert re.search(r'<body class="[^"]*\bslow-plays\b', page)
+    assert 'name="slow" value="on" checked>' in page
+    cookie = player.client.get_cookie("pisti_aids")
+    assert cookie is not None and "slow" in cookie.value.split(".")
+    aids = {"csrf_token": player.token, "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    assert "slow-plays" not in player.get().get_data(as_text=True)
