@@ -636,7 +636,7 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         ("bottom_card", _("Show the stock's bottom card (partners)")),
         ("fan", _("Fan the pile's top cards")),
         ("remarks", _("Opponents' remarks (Mansion Evenings)")),
-        ("slow", _("Slower computer plays: each card rests a moment on the pile")),
+        ("slow", _("The others play slower: each card rests a moment on the pile")),
         ("clockwise", _("Play goes clockwise: the next player sits on your left")),
     )
     toggles = "".join(

@@ -1252,7 +1252,7 @@ def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
     moves = page.evaluate("() => window.moves")
     assert moves and max(moves) <= 250
     assert 450 not in page.evaluate("() => window.waits")
-    set_aid(page, "Slower computer plays: each card rests a moment on the pile", True)
+    set_aid(page, "The others play slower: each card rests a moment on the pile", True)
     expect(page.locator("body")).to_have_class(re.compile(r"\bslow-plays\b"))
     page.evaluate("() => { window.moves = []; window.waits = []; }")
     assert play_card(page, page.locator(".you .hand button").first)
@@ -1261,7 +1261,7 @@ def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
     assert page.evaluate("() => window.waits").count(450) == replies
     # The game goes on as before: two cards played, the hand takes a third.
     assert cards_in_hand(page) == cards - 2
-    set_aid(page, "Slower computer plays: each card rests a moment on the pile", False)
+    set_aid(page, "The others play slower: each card rests a moment on the pile", False)
     page.evaluate("() => { window.moves = []; window.waits = []; }")
     assert play_card(page, page.locator(".you .hand button").first)
     assert max(page.evaluate("() => window.moves")) <= 250
