@@ -39,12 +39,14 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     # For browsers too old for frame-ancestors.
     "X-Frame-Options": "DENY",
-    # A page is drawn for its visitor (their game, name, language): never
-    # kept by a cache between the site and them. An answer that says more
-    # keeps its own (the table's no-store, the static files' public).
-    "Cache-Control": "private",
 }
-_HEADER_ITEMS = list(HEADERS.items())
+#: What :class:`SecurityHeaders` adds: :data:`HEADERS`, and ``private``
+#: caching, as a page is drawn for its visitor (their game, name,
+#: language), never to be kept by a cache between the site and them. An
+#: answer that says more keeps its own (the table's ``no-store``, the
+#: static files' ``public``); a proxy in front adds only :data:`HEADERS`
+#: to its own error pages.
+_HEADER_ITEMS = [*HEADERS.items(), ("Cache-Control", "private")]
 #: The endpoints that deal a new game, sharing one rate limit.
 GAME_CREATION = (
     "game.new_game",
@@ -120,8 +122,9 @@ def init_security(app: Flask) -> None:
 
 
 class SecurityHeaders:
-    """WSGI middleware adding :data:`HEADERS` to every response, each one
-    the response does not carry already.
+    """WSGI middleware adding :data:`HEADERS` and ``Cache-Control:
+    private`` to every response, each one the response does not carry
+    already.
 
     It adds them to the plain list of header pairs the app gives the
     server, which costs a fraction of a microsecond, where setting them on
