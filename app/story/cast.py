@@ -30,6 +30,9 @@ class Opponent:
         style: one sentence on how she or he plays (what the arena measured).
         intro: the line of introduction on the story page.
         capture, pisti: the remark after her or his capture or pişti.
+        capture_points: said instead of ``capture`` when the face-up cards
+            taken from the pile (not the face-down ones, which stay hidden)
+            hold a point; ``None``: ``capture`` always.
         won_hand, lost_hand: the remark between hands, after a hand she or
             he won or lost.
         won_match, lost_match: the remark at the end of a match she or he
@@ -49,6 +52,7 @@ class Opponent:
     won_match: LazyString
     lost_match: LazyString
     explains: bool = False
+    capture_points: LazyString | None = None
 
     @property
     def portrait(self) -> str:
@@ -98,16 +102,19 @@ CAST: tuple[Opponent, ...] = (
         to_name=lazy_pgettext("to", "Uncle Cevdet"),
         style=lazy_gettext(
             "Hoards his Jacks: never spends one while another card will do, so it comes "
-            "last in its deal, and in the last deal it takes the table."
+            "last in its deal, and in the last deal it most often takes the table."
         ),
         intro=lazy_gettext("A Jack in the hand is worth two on the table, young one."),
         # Nothing of his hand: after most of his captures he holds no Jack.
         capture=lazy_gettext("Mine. Slow and steady, young one."),
         pisti=lazy_gettext("Heh, a pişti for the old man."),
         won_hand=lazy_gettext("Patience wins, every time."),
-        lost_hand=lazy_gettext("Hmph. I held my Jacks too long."),
+        # Nothing of his Jacks: in most hands he loses, every Jack of his took a pile.
+        lost_hand=lazy_gettext("Hmph. That hand is yours, young one. Patience will pay yet."),
         won_match=lazy_gettext("The match is mine. Patience, young one, patience."),
-        lost_match=lazy_gettext("Hmph. The match is yours; I held my Jacks too long."),
+        lost_match=lazy_gettext(
+            "Hmph. The match is yours, young one. Patience did not pay this time."
+        ),
     ),
     Opponent(
         key="nevin",
@@ -118,7 +125,9 @@ CAST: tuple[Opponent, ...] = (
             "points in it, and leads the ranks already seen."
         ),
         intro=lazy_gettext("I never leave a point on the table. Shall we?"),
-        capture=lazy_gettext("I'll keep those points safe, thank you."),
+        # "Those points" only when the cards she took in sight hold one.
+        capture=lazy_gettext("Mine, thank you. Nothing left lying about."),
+        capture_points=lazy_gettext("I'll keep those points safe, thank you."),
         pisti=lazy_gettext("A pişti. You should have counted that rank."),
         won_hand=lazy_gettext("Careful play pays."),
         lost_hand=lazy_gettext("Nicely done. I shall be more careful."),
@@ -135,7 +144,10 @@ CAST: tuple[Opponent, ...] = (
         ),
         intro=lazy_gettext("Fifty-two cards, four of each rank. I remember all of them."),
         capture=lazy_gettext("As calculated."),
-        pisti=lazy_gettext("Three of that rank were out. The odds were with me."),
+        # Nothing he cannot know for sure: the lone card's mate was his.
+        pisti=lazy_gettext(
+            "A pişti. Count before you lead a lone card, my friend: I held its mate."
+        ),
         won_hand=lazy_gettext("Arithmetic, my friend, simple arithmetic."),
         lost_hand=lazy_gettext("Interesting. I must recount."),
         won_match=lazy_gettext("The match is mine: arithmetic, my friend."),

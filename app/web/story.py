@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 
 from app.db import queries
-from app.engine import CLASSIC, new_seed, score_hand
+from app.engine import CLASSIC, card_points, new_seed, score_hand
 from app.story import lesson
 from app.story.cast import CAST, TARGET, Opponent, opponent
 
@@ -212,7 +212,11 @@ def _remark(table: Table, member: Opponent) -> str | None:
     if event["pisti"] or event["jack_pisti"]:
         return str(member.pisti)
     if not member.explains:
-        return str(member.capture) if event["captured"] else None
+        if not event["captured"]:
+            return None
+        if member.capture_points is not None and _points_in_sight(table, event):
+            return str(member.capture_points)
+        return str(member.capture)
     card = card_name(event["card"])
     if event["captured"]:
         if event["card"][0] == "J":
@@ -232,6 +236,17 @@ def _remark(table: Table, member: Opponent) -> str | None:
     return str(
         gettext("My %(card)s is not of the top card's rank, so it stays on the pile.", card=card)
     )
+
+
+def _points_in_sight(table: Table, event: dict) -> bool:
+    """Whether the pile the opponent's capture ``event`` (the last play of
+    the hand so far) took held a point in its face-up cards, the card that
+    took it left out: what the player saw on the table, never the
+    face-down cards."""
+    state = table.state
+    team = state.rules.team_of(table.match.seat_of(event["position"]))
+    taken = state.captured[team][-event["captured"] : -1]
+    return any(card_points(card) for card in taken if card not in state.face_down_cards)
 
 
 def _lesson_step() -> int:

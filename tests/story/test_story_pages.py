@@ -11,9 +11,10 @@ import pytest
 
 from app import create_app
 from app.ai import make_bot
-from app.engine import CLASSIC, card_name, observe
+from app.engine import CLASSIC, card_name, card_points, observe
 from app.engine.match import Match
 from app.story.cast import CAST, TARGET
+from app.story.cast import opponent as opponent_by_key
 from app.story.lesson import STEPS, position
 from app.web import story
 from app.web.table import Table
@@ -580,3 +581,113 @@ def test_uncle_cevdet_never_says_he_holds_jacks_he_has_not(app):
             assert "Jack" not in remark
             without += not any(card[0] == "J" for card in his)
     assert without > 0
+
+
+def _story_moves(table: Table, player):
+    """Play a story match with ``player`` (a bot in the player's seat) to its
+    end, yielding before each of the player's moves the position as the
+    player faces it (the hand's state) and after it the table, with the
+    opponent's answers in its log."""
+    while not table.match.over:
+        if table.match.hand_counted:
+            yield "between", None
+            table.next_hand(str(table.match.hand_number))
+            continue
+        before = table.state.copy()
+        card = player.choose(observe(table.state, table.seat))
+        table.play(card, str(table.move))
+        yield "played", before
+
+
+def _remark_now(app, table: Table) -> str | None:
+    with app.test_request_context("/game"):
+        return story.table_extras(table, {"remarks": True})["remark"]
+
+
+def test_nevin_hanim_speaks_of_points_only_when_the_pile_in_sight_held_one(app):
+    """Nevin Hanım said "I'll keep those points safe" after every capture,
+    yet most piles she took held no point in sight (233 of 386 over 30
+    matches): she says it only when a face-up card she took (not hers, not
+    a face-down one) is worth a point."""
+    plain = points = 0
+    for number in range(4):
+        table = Table.start(CLASSIC, f"nevin-{number}", ["nevin"], seed_public=False)
+        for moment, _before in _story_moves(table, make_bot("medium", random.Random(number))):
+            if moment != "played" or table.match.hand_counted:
+                continue
+            event = [entry for entry in table.log if entry["position"] != 0][-1]
+            if not event["captured"] or event["pisti"] or event["jack_pisti"]:
+                continue
+            seat = table.match.seat_of(event["position"])
+            taken = table.state.captured[seat][-event["captured"] : -1]
+            in_sight = [card for card in taken if card not in table.state.face_down_cards]
+            remark = _remark_now(app, table)
+            if any(card_points(card) for card in in_sight):
+                points += 1
+                assert remark == "I'll keep those points safe, thank you."
+            else:
+                plain += 1
+                assert remark == "Mine, thank you. Nothing left lying about."
+    assert plain > 10 and points > 10
+
+
+def test_ferit_hoca_never_counts_a_rank_wrong_at_his_pisti(app):
+    """Ferit Hoca said "Three of that rank were out" at each pişti, also
+    when the player had seen one or two of that rank before leading it (20
+    of 33 over 12 matches): his pişti line claims no count now, only what
+    the table showed (his card was the lone card's mate)."""
+    wrong_count = 0
+    for number in range(3):
+        table = Table.start(CLASSIC, f"ferit-{number}", ["ferit"], seed_public=False)
+        for moment, before in _story_moves(table, make_bot("medium", random.Random(number))):
+            if moment != "played" or table.match.hand_counted or before.pile:
+                continue
+            event = [entry for entry in table.log if entry["position"] != 0][-1]
+            if not (event["pisti"] or event["jack_pisti"]):
+                continue
+            lead = table.log[0]["card"]
+            seen = sum(card[0] == lead[0] for card in observe(before, table.seat).seen)
+            wrong_count += seen > 0
+            remark = _remark_now(app, table)
+            assert "Three" not in remark and "my friend: I held its mate" in remark
+    assert wrong_count > 0
+
+
+def test_uncle_cevdet_blames_no_jacks_after_a_lost_hand(app):
+    """Uncle Cevdet said "I held my Jacks too long" after every hand he
+    lost, and at the end of a match he lost, also when every Jack he
+    played had taken a pile, or he played none (35 of 48 lost hands): his
+    lines on losing say nothing of his Jacks now."""
+    lost = 0
+    for number in range(5):
+        table = Table.start(CLASSIC, f"cevdet-lost-{number}", ["cevdet"], seed_public=False)
+        for moment, _before in _story_moves(table, make_bot("medium", random.Random(number))):
+            if moment != "between" and not table.match.over:
+                continue
+            yours, theirs = table.match.history[-1]
+            if theirs < yours or (table.match.over and table.match.winner() == 0):
+                lost += 1
+                assert "Jack" not in _remark_now(app, table)
+    assert lost > 3
+
+
+def test_uncle_cevdets_last_jack_does_not_always_take_the_table(app):
+    """The path page said that in the last deal his Jack "takes the table";
+    when the table is empty at his last card it takes nothing (6 of 22 such
+    Jacks over 25 matches). The page says it most often does."""
+    took = empty = 0
+    for number in range(25):
+        table = Table.start(CLASSIC, f"st-cevdet-{number}", ["cevdet"], seed_public=False)
+        for moment, before in _story_moves(table, make_bot("medium", random.Random(number))):
+            if moment != "played" or before.stock:
+                continue
+            his = [entry for entry in table.log if entry["position"] != 0]
+            seat = table.match.seat_of(1)
+            if his and len(before.hands[seat]) == 1 and his[-1]["card"][0] == "J":
+                # his last card of the hand, a Jack
+                took += bool(his[-1]["captured"])
+                empty += not his[-1]["captured"]
+    assert took > 0 and empty > 0
+    with app.test_request_context("/story"):
+        style = str(opponent_by_key("cevdet").style)
+    assert "in the last deal it most often takes the table" in style
