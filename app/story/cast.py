@@ -29,6 +29,9 @@ class Opponent:
             Turkish, ``pgettext`` context ``"to"``).
         style: one sentence on how she or he plays (what the arena measured).
         intro: the line of introduction on the story page.
+        intro_locked: the line shown instead while she or he is locked
+            (``None``: ``intro`` always), for an intro that is true only
+            once the player reaches her or him.
         capture, pisti: the remark after her or his capture or pişti.
         capture_points: said instead of ``capture`` when the face-up cards
             taken from the pile (not the face-down ones, which stay hidden)
@@ -53,6 +56,7 @@ class Opponent:
     lost_match: LazyString
     explains: bool = False
     capture_points: LazyString | None = None
+    intro_locked: LazyString | None = None
 
     @property
     def portrait(self) -> str:
@@ -162,6 +166,7 @@ CAST: tuple[Opponent, ...] = (
             "card through to the end of the hand (the Expert level)."
         ),
         intro=lazy_gettext("So you have beaten my whole household. Sit down."),
+        intro_locked=lazy_gettext("Beat my whole household first; then you may sit at my table."),
         capture=lazy_gettext("Of course."),
         pisti=lazy_gettext("Pişti. Did you expect anything else?"),
         won_hand=lazy_gettext("The mansion keeps its secrets."),

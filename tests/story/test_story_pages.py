@@ -691,3 +691,20 @@ def test_uncle_cevdets_last_jack_does_not_always_take_the_table(app):
     with app.test_request_context("/story"):
         style = str(opponent_by_key("cevdet").style)
     assert "in the last deal it most often takes the table" in style
+
+
+def test_muruvvet_hanim_says_the_household_is_beaten_only_once_it_is(client, app):
+    """Her introduction, "So you have beaten my whole household", stood on
+    the path from the first visit, while five of them were still to beat:
+    until she is reached she says what it takes to sit at her table."""
+    assert "So you have beaten my whole household" not in text(client.get("/story"))
+    assert "Beat my whole household first; then you may sit at my table." in text(
+        client.get("/story")
+    )
+    skip_lesson(client)  # a POST: the session exists from here on
+    with client.session_transaction() as session:
+        session["story"] = {"lesson": "done", "beaten": [member.key for member in CAST[:-1]]}
+        app.session_interface.commit(app, session)  # a test's change, stored as a POST's
+    page = text(client.get("/story"))
+    assert "So you have beaten my whole household. Sit down." in page
+    assert "Beat my whole household first" not in page
