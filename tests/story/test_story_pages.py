@@ -245,6 +245,7 @@ def test_winning_a_match_beats_the_opponent_and_is_kept(client, monkeypatch):
     assert words.index("Next: Cousin Sevim") < words.index("Back to Mansion Evenings")
     assert words.index("The last plays") < words.index("Next: Cousin Sevim")
     assert 'value="sevim"' in page and "Play again against" not in page
+    assert "You have beaten the whole mansion" not in words
     assert 'action="/new"' not in page
     path = client.get("/story").get_data(as_text=True)
     assert 'value="sevim"' in path and 'value="hayriye"' not in path
@@ -708,3 +709,22 @@ def test_muruvvet_hanim_says_the_household_is_beaten_only_once_it_is(client, app
     page = text(client.get("/story"))
     assert "So you have beaten my whole household. Sit down." in page
     assert "Beat my whole household first" not in page
+
+
+def test_a_win_with_no_one_left_to_meet_says_the_story_is_finished(client, app, monkeypatch):
+    """Beating the last opponent ended on her line and "Play again against
+    Mürüvvet Hanım", with no word that the whole mansion was beaten and
+    every rematch open; the final page says so now (as the path does), for
+    any win once no one is left to meet."""
+    skip_lesson(client)  # a POST: the session exists from here on
+    with client.session_transaction() as session:
+        session["story"] = {"lesson": "done", "beaten": [member.key for member in CAST]}
+        app.session_interface.commit(app, session)  # a test's change, stored as a POST's
+    for number in range(6):
+        words = text_of(play_match(client, monkeypatch, "hayriye", f"story-win-{number}"))
+        if "You won!" in words:
+            break
+    else:
+        raise AssertionError("the Hard level never beat Aunt Hayriye")
+    assert "You have beaten the whole mansion! Play a rematch against anyone." in words
+    assert "Play again against Aunt Hayriye" in words and "Next:" not in words
