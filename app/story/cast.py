@@ -171,7 +171,8 @@ CAST: tuple[Opponent, ...] = (
         pisti=lazy_gettext("Pişti. Did you expect anything else?"),
         won_hand=lazy_gettext("The mansion keeps its secrets."),
         lost_hand=lazy_gettext("Hm. You may yet deserve a seat at my table."),
-        won_match=lazy_gettext("The match is mine, as it always is."),
+        # Not "as it always is": a player who beat her plays her again after the story.
+        won_match=lazy_gettext("The match is mine, as it so often is."),
         lost_match=lazy_gettext("You have beaten me. Take your seat at my table."),
     ),
 )

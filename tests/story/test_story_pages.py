@@ -728,3 +728,21 @@ def test_a_win_with_no_one_left_to_meet_says_the_story_is_finished(client, app, 
         raise AssertionError("the Hard level never beat Aunt Hayriye")
     assert "You have beaten the whole mansion! Play a rematch against anyone." in words
     assert "Play again against Aunt Hayriye" in words and "Next:" not in words
+
+
+def test_muruvvet_hanim_never_says_she_always_wins_a_match(app):
+    """Her line on winning a match was "The match is mine, as it always
+    is.", said also in a rematch after the player had beaten her (the
+    story's end opens rematches against anyone): false then. (A match the
+    player lost, its opponent's seat named hers: her line depends only on
+    the result.)"""
+    for number in range(8):
+        match = first_card_match(f"story-lose-{number}")
+        if match.winner() == 1:
+            break
+    else:
+        raise AssertionError("the first card of the hand always beat Aunt Hayriye")
+    table = Table(match=match, seed_public=False, levels=[None, "muruvvet"])
+    with app.test_request_context("/game"):
+        extras = story.table_extras(table, {"remarks": True})
+    assert extras["remark"] == "The match is mine, as it so often is."
