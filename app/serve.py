@@ -58,7 +58,7 @@ from .db import SCHEMA, shown_url
 from .logs import first_line, json_handler
 from .sessions import FileSessions, redis_client, redis_refusal
 from .web.i18n import LANGUAGES, pick_language
-from .web.security import CONTENT_SECURITY_POLICY, HEADERS, MAX_PREFIX, PREFIX
+from .web.security import CONTENT_SECURITY_POLICY, HEADERS, plain_prefix
 from .web.store import LANGUAGE_COOKIE
 
 if TYPE_CHECKING:
@@ -188,8 +188,7 @@ def served_under(headers: dict[str, str], proxies: int) -> str:
     values = parse_list_header(headers.get("X_FORWARDED_PREFIX", "")) if proxies else []
     if len(values) < proxies or not values:
         return ""
-    prefix = values[-proxies].rstrip("/")
-    return prefix if len(prefix) <= MAX_PREFIX and PREFIX.fullmatch(prefix) else ""
+    return plain_prefix(values[-proxies]) or ""
 
 
 def page_language(headers: dict[str, str]) -> str:

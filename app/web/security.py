@@ -84,6 +84,17 @@ PREFIX = re.compile(r"(/(?!\.{1,2}(?:/|$))[A-Za-z0-9._~-]+)+")
 MAX_PREFIX = 200
 
 
+def plain_prefix(prefix: str) -> str | None:
+    """Return ``prefix``, a path a proxy says the site is served under,
+    without a slash at its end (``""``: the root), or ``None`` when it is
+    not a plain path (:data:`PREFIX`, at most :data:`MAX_PREFIX`
+    characters)."""
+    prefix = prefix.rstrip("/")
+    if not prefix or (len(prefix) <= MAX_PREFIX and PREFIX.fullmatch(prefix)):
+        return prefix
+    return None
+
+
 def init_security(app: Flask) -> None:
     """Add the security headers (:class:`SecurityHeaders`) and the
     malformed-form check to ``app`` and, with ``TRUSTED_PROXIES`` above 0,
@@ -219,13 +230,14 @@ class PrefixCheck:
         original = environ.get("werkzeug.proxy_fix.orig", {}).get("SCRIPT_NAME") or ""
         prefix = environ.get("SCRIPT_NAME") or ""
         if prefix != original:
-            prefix = prefix.rstrip("/")
-            if prefix and (len(prefix) > MAX_PREFIX or not PREFIX.fullmatch(prefix)):
+            plain = plain_prefix(prefix)
+            if plain is None:
                 environ[BAD_PREFIX] = (
-                    f"the X-Forwarded-Prefix {prefix[:100]!r} is not a path such as /pisti"
+                    f"the X-Forwarded-Prefix {prefix.rstrip('/')[:100]!r} is not a path such as"
+                    " /pisti"
                 )
-                prefix = original
-            environ["SCRIPT_NAME"] = prefix
+                plain = original
+            environ["SCRIPT_NAME"] = plain
         return self.app(environ, start_response)
 
 
