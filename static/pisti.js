@@ -17,7 +17,7 @@ const STEP_MS = 250; // one play: a card moving to the pile
 const MANY_REPLIES = 0.7; // each reply's share of STEP_MS at a table of three or four
 const LAST_MS = 200; // after the last play: taken cards leave, dealt cards arrive
 const OVERLAP = 0.85; // the next play starts when a move is this far along
-const SLOW_REPLY_MS = 600; // with the "slower computer plays" aid: each reply's move
+const SLOW_REPLY_MS = 600; // with the "the others play slower" aid: each reply's move
 const SLOW_REST_MS = 450; // and its card at rest on the pile before the next one moves
 const HOLD_MS = 900; // the hand's last cards on the table, before its score
 const PATIENCE_MS = 15000; // a form's answer awaited before the form is sent the ordinary way
@@ -439,7 +439,7 @@ async function play(form, submitter) {
   let position = 0;
   // Two or three replies each move a little faster than one, so a play at
   // a table of three or four settles sooner.
-  // With the "slower computer plays" aid (body.slow-plays) each reply moves
+  // With the "the others play slower" aid (body.slow-plays) each reply moves
   // slower, whole, and rests on the pile a moment (a click or a key still
   // shows the end at once).
   const slower = document.body.classList.contains("slow-plays");
