@@ -523,6 +523,12 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
         # tasks and its week all agree.
         facts = replace(facts, daily_day=None)
     sql = _recording(db.engine.dialect.name)
+    if sql.lock_player is not None:
+        # One recording of the player at a time, so that a Daily deal
+        # finished on two devices at once finds the other's result and is
+        # counted once for the tasks. SQLite has no row locks, and needs
+        # none: its first write below waits for the other's commit.
+        db.session.execute(sql.lock_player, {"b_id": player_id})
     # The Daily entry first, so the result is written ranked or not in one
     # statement; a second POST finds the entry finished (and its result
     # insert then conflicts and rolls both back).
@@ -629,8 +635,10 @@ _TASK_COLUMNS = tuple(
 class _Recording:
     """The statements :func:`record_result` runs, for one SQL dialect;
     their parameters are named ``b_...`` (or after the columns, for the
-    inserts)."""
+    inserts). ``lock_player`` is ``None`` where rows cannot be locked
+    (SQLite)."""
 
+    lock_player: Any
     finish_daily: Any
     insert_result: Any
     update_player: Any
@@ -649,6 +657,9 @@ def _recording(dialect: str) -> _Recording:
     weekly = insert(_WEEKLY)
     progress = tasks.progress + bindparam("b_gained", type_=Integer())
     return _Recording(
+        lock_player=select(players.id).where(players.id == bindparam("b_id")).with_for_update()
+        if dialect == "postgresql"
+        else None,
         finish_daily=update(_DAILY)
         .where(
             daily.day == bindparam("b_day"),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import html
 import re
+import threading
+import time
 from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from app.db import db, queries
 from app.db.models import Player, PlayerTask, Result
@@ -560,3 +562,40 @@ def test_a_partners_game_is_one_played_two_against_two(app, rules, house, counts
         recorded = queries.record_result(player_id, facts)
         assert (TASKS["win_partners"] in recorded.finished_tasks) is counts
         assert (db.session.get(PlayerTask, row.id).done_at is not None) is counts
+
+
+def test_a_daily_deal_finished_on_two_devices_at_once_counts_once_for_the_tasks(app, monkeypatch):
+    # Two devices of one player finish games of today's Daily deal at the
+    # same moment: each looked for the other's result before it was written,
+    # and both counted as the first finish of the deal.
+    with app.app_context():
+        player, _ = queries.create_player("Twin devices")
+        player_id = player.id
+        today = queries.utcnow().date()
+        only_task(player_id, today, "daily", 1, 25)
+        week = db.session.scalar(select(PlayerTask).where(PlayerTask.period == "week"))
+        week.task, week.goal, week.reward = "week_daily5", 5, 150
+        db.session.commit()
+        week_id = week.id
+    looked = queries._finished_daily_before
+
+    def slow_look(player_id, facts):
+        # Both devices look before either has written its result.
+        found = looked(player_id, facts)
+        time.sleep(0.3)
+        return found
+
+    monkeypatch.setattr(queries, "_finished_daily_before", slow_look)
+
+    def record(game_id: str) -> None:
+        with app.app_context():
+            queries.record_result(player_id, replace(_facts(game_id), daily_day=today))
+
+    threads = [threading.Thread(target=record, args=(f"device{n}",)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with app.app_context():
+        assert db.session.get(PlayerTask, week_id).progress == 1
+        assert db.session.scalar(select(func.count(Result.id))) == 2
