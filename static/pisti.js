@@ -9,8 +9,9 @@
 // the cards a play takes slide to the taker's seat; the hand's last cards
 // stay a moment on the table before its score. The page left at the end
 // is exactly the server's page. A click or a key shows the end at once; with
-// prefers-reduced-motion nothing moves. The aids form is posted the same way
-// and the page updated in place.
+// prefers-reduced-motion nothing moves. With the sounds aid each card makes
+// a sound as it lands (made here, no sound files). The aids form is posted
+// the same way and the page updated in place.
 "use strict";
 
 const STEP_MS = 250; // one play: a card moving to the pile
@@ -23,6 +24,8 @@ const HOLD_MS = 900; // the hand's last cards on the table, before its score
 const PATIENCE_MS = 15000; // a form's answer awaited before the form is sent the ordinary way
 const WAIT_MS = 1000; // a play's answer awaited before the turn's tag says it is on its way
 const REACH_MS = 3000; // between two asks whether the server answers again, in milliseconds
+const VOLUME = 0.25; // the sounds' loudness, 0 to 1
+const SOUND_GAP_MS = 200; // between two plays' sounds when nothing moves (reduced motion)
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 document.documentElement.classList.add("js");
@@ -34,6 +37,8 @@ let heard = null; // the live region's content when a play began: what was last 
 let queue = Promise.resolve(); // aids changes wait for the play being shown
 let saving = Promise.resolve(); // the aids change on its way: a play waits for it
 let wake = null; // ends the pause on the hand's last cards at once
+let audio = null; // the sounds' AudioContext, made at the first play with the sounds aid on
+let noise = null; // half a second of white noise: a card's tap and a capture's sweep
 const FROM_KEYBOARD = "pisti-from-keyboard"; // in sessionStorage: the last form was sent by a key
 const SENDING = "data-sending"; // on a form on its way to the server
 const SENDING_MS = 10000; // ... which may be sent again after this long, in milliseconds
@@ -151,6 +156,71 @@ function pause(ms) {
     wake = resolve;
     window.setTimeout(resolve, ms);
   });
+}
+
+// The sounds aid (body.sounds). A browser lets a page make sounds only once
+// the player has pressed something on it, so the sounds are readied by a
+// play itself (its click or key), before anything is awaited.
+function readySounds() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!document.body.classList.contains("sounds") || !Context) return;
+  if (!audio) {
+    audio = new Context();
+    noise = audio.createBuffer(1, audio.sampleRate / 2, audio.sampleRate);
+    const samples = noise.getChannelData(0);
+    for (let index = 0; index < samples.length; index += 1) samples[index] = Math.random() * 2 - 1;
+  }
+  if (audio.state === "suspended") audio.resume();
+}
+
+// Noise through a band-pass filter whose centre goes from `low` to `high`
+// hertz, fading out over `seconds`: a tap when short and high, a sweep
+// when longer and rising.
+function hiss(seconds, low, high, volume) {
+  const at = audio.currentTime;
+  const source = new AudioBufferSourceNode(audio, { buffer: noise });
+  const filter = new BiquadFilterNode(audio, { type: "bandpass", Q: 1.5 });
+  // (A ramp starts from the event before it: each starts where the sound does.)
+  filter.frequency.setValueAtTime(low, at).exponentialRampToValueAtTime(high, at + seconds);
+  const gain = new GainNode(audio);
+  gain.gain.setValueAtTime(volume, at).exponentialRampToValueAtTime(0.001, at + seconds);
+  source.connect(filter).connect(gain).connect(audio.destination);
+  source.start(at);
+  source.stop(at + seconds);
+}
+
+// A bell-like note of `frequency` hertz, `delay` seconds from now.
+function chime(frequency, delay) {
+  const at = audio.currentTime + delay;
+  const tone = new OscillatorNode(audio, { type: "triangle", frequency });
+  const gain = new GainNode(audio);
+  gain.gain
+    .setValueAtTime(0.0001, at)
+    .exponentialRampToValueAtTime(VOLUME * 0.6, at + 0.01)
+    .exponentialRampToValueAtTime(0.001, at + 0.35);
+  tone.connect(gain).connect(audio.destination);
+  tone.start(at);
+  tone.stop(at + 0.35);
+}
+
+// The sound of a play as its card lands: `kind` is a step's data-sound
+// (regions.steps): "card" (it stays on the pile), "capture" (or the final
+// sweep), "pisti" (two rising notes after the sweep), "jack-pisti" (three).
+function sound(kind) {
+  if (!audio || !kind || !document.body.classList.contains("sounds")) return;
+  if (kind === "card") hiss(0.05, 3000, 2000, VOLUME);
+  else hiss(0.3, 500, 2500, VOLUME * 2); // a low band lets less of the noise through
+  const notes = { pisti: [784, 1047], "jack-pisti": [784, 1047, 1319] }[kind] || [];
+  notes.forEach((frequency, index) => chime(frequency, 0.1 + index * 0.12));
+}
+
+// With reduced motion the page shows the plays' end at once: their sounds
+// follow one another.
+async function soundInTurn(frames) {
+  for (const frame of frames) {
+    sound(frame.dataset.sound);
+    await sleep(SOUND_GAP_MS);
+  }
 }
 
 // While the play is posted, your card already goes to the top of the pile.
@@ -390,6 +460,7 @@ async function play(form, submitter) {
   busy = true;
   skipping = false;
   setState("busy");
+  readySounds();
   const data = new FormData(form, submitter);
   // An aids change already on its way lands first: its page would
   // otherwise come in the middle of the play's, or after it.
@@ -403,11 +474,13 @@ async function play(form, submitter) {
   live?.setAttribute("aria-busy", "true");
   const moving = !reducedMotion.matches && document.querySelector(".table");
   const lifted = moving ? lift(card) : null;
+  // The plays' steps are asked for when the cards move or make sounds.
+  const stepped = moving || Boolean(audio && document.body.classList.contains("sounds"));
   let answer;
   const slow = window.setTimeout(showSending, WAIT_MS);
   try {
     // Only a page whose cards move needs the steps.
-    answer = await post(form, data, moving ? { "Pisti-Frames": "1" } : {});
+    answer = await post(form, data, stepped ? { "Pisti-Frames": "1" } : {});
   } catch (error) {
     // Offline by now, the form sent the ordinary way would give the page
     // up for the browser's "no internet" page: the table stays instead.
@@ -435,7 +508,8 @@ async function play(form, submitter) {
   // Only a play that was taken moves cards (its answer is the page, 200, or
   // a redirect to it): a refusal (4xx) shows its message.
   const accepted = response.ok;
-  const frames = moving && accepted ? [...doc.querySelectorAll("template.frame")] : [];
+  const steps = accepted ? [...doc.querySelectorAll("template.frame")] : [];
+  const frames = moving ? steps : [];
   let position = 0;
   // Two or three replies each move a little faster than one, so a play at
   // a table of three or four settles sooner.
@@ -450,6 +524,7 @@ async function play(form, submitter) {
     // Your own card is already on its way: it only has to settle.
     const duration = index === 0 ? STEP_MS / 2 : replyMs;
     await transition(() => showFrame(frame), position, duration, slower ? 1 : OVERLAP);
+    if (!skipping) sound(frame.dataset.sound);
     if (slower && index > 0 && !skipping) await pause(SLOW_REST_MS);
   }
   if (frames.length && !skipping && !doc.querySelector(".table")) {
@@ -463,6 +538,7 @@ async function play(form, submitter) {
     if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});
     showPage(doc);
   }
+  if (!moving) soundInTurn(steps);
   busy = false;
   setState("ready");
   // Keyboard players go on from the first card; at the end of a hand or of

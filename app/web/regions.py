@@ -456,6 +456,9 @@ def steps(
     ``views`` (:func:`.view.motion_frames`), each holding the regions of
     the table just after that play (``score``, ``seat-<position>``,
     ``centre``, ``you``, ``log``, and ``counter`` when that aid is on).
+    With the sounds aid on, a step also says in ``data-sound`` what the
+    script is to play as its card lands: ``card``, ``capture`` (a capture
+    or the final sweep), ``pisti`` or ``jack-pisti``.
 
     The first step holds every region. A later step leaves out a region
     drawn exactly as in the step before it (the other seats, your hand, a
@@ -475,12 +478,23 @@ def steps(
         if aids["counter"]:
             drawn["counter"] = str(counter(v))
         changed = "".join(markup for name, markup in drawn.items() if before.get(name) != markup)
+        sound = f' data-sound="{_sound(v.get("taken"))}"' if aids["sound"] else ""
         frames.append(
-            f'\n<template class="frame" data-position="{escape(v["position"])}">\n  '
+            f'\n<template class="frame" data-position="{escape(v["position"])}"{sound}>\n  '
             f"{changed}\n</template>\n"
         )
         before = drawn
     return Markup("".join(frames))
+
+
+def _sound(taken: Mapping[str, Any] | None) -> str:
+    """The sound of a step (:func:`steps`) whose play took ``taken`` (the
+    view's ``taken``, ``None`` when the card stayed on the pile)."""
+    if not taken:
+        return "card"
+    if taken["jack_pisti"]:
+        return "jack-pisti"
+    return "pisti" if taken["pisti"] else "capture"
 
 
 def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = None) -> Markup:
@@ -637,6 +651,7 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         ("fan", _("Fan the pile's top cards")),
         ("remarks", _("Opponents' remarks (Mansion Evenings)")),
         ("slow", _("The others play slower: each card rests a moment on the pile")),
+        ("sound", _("Sounds: a tap as each card lands, a chime for a pişti")),
         ("clockwise", _("Play goes clockwise: the next player sits on your left")),
     )
     toggles = "".join(

@@ -371,6 +371,9 @@ AIDS = {
     # The computers' cards move slower and each rests a moment on the pile
     # before the next (static/pisti.js), to follow every reply's card.
     "slow": False,
+    # A sound as each card lands (a tap; a sweep for a capture, a chime for
+    # a pişti), made by the page's script (static/pisti.js), no sound files.
+    "sound": False,
     # Play goes clockwise on the screen: the seat after yours on your left
     # (seed 001's partners); else anticlockwise, on your right (seeds 003
     # and 004). Only where the seats are drawn and what they are called.

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from app.engine import CARDEMS, PARTNERS, seeded_deck, would_capture
+from app.engine import CARDEMS, PARTNERS, GameState, seeded_deck, would_capture
 from tests.e2e.conftest import (
     DESKTOP,
     PHONE,
@@ -1265,3 +1266,57 @@ def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
     page.evaluate("() => { window.moves = []; window.waits = []; }")
     assert play_card(page, page.locator(".you .hand button").first)
     assert max(page.evaluate("() => window.moves")) <= 250
+
+
+RECORD_SOUNDS = """
+window.noises = 0;
+window.notes = 0;
+const startNoise = AudioBufferSourceNode.prototype.start;
+AudioBufferSourceNode.prototype.start = function (...args) {
+  window.noises += 1;
+  return startNoise.apply(this, args);
+};
+const startNote = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.notes += 1;
+  return startNote.apply(this, args);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_sounds_aid_sounds_each_card_and_chimes_a_pisti(browser: Browser, live_server, motion):
+    """Off, no sound is made (no AudioContext at all); on, each card makes
+    a sound as it lands (a noise: a tap, or a capture's sweep) and a pişti
+    adds two notes, a Jack pişti three, through a whole hand, whether the
+    cards move or not (reduced motion: the sounds follow the page)."""
+    context = browser.new_context(viewport=PHONE, reduced_motion=motion)
+    page = context.new_page()
+    page.add_init_script(RECORD_SOUNDS)
+    deal(page, live_server, "sounds-7")
+    assert play_card(page, page.locator(".you .hand button").first)
+    assert page.evaluate("() => [window.noises, window.notes, typeof audio, audio]") == [
+        0,
+        0,
+        "object",
+        None,
+    ]
+    set_aid(page, "Sounds: a tap as each card lands, a chime for a pişti", True)
+    page.keyboard.press("Escape")
+    while page.locator(".you .hand button").count():
+        assert play_card(page, page.locator(".you .hand button").first)
+    assert page.evaluate("() => audio.state") == "running"
+    record = json.loads(page.request.get(f"{live_server}/record").text())
+    state = GameState(CARDEMS, record["deck"])
+    results = [state.play(card) for card in record["plays"]]
+    heard = results[2:]  # the first play and its reply, before the aid
+    piştis = sum(result.pisti and not result.jack_pisti for result in heard)
+    jack_piştis = sum(result.jack_pisti for result in heard)
+    assert piştis and jack_piştis
+    page.wait_for_function("n => window.noises >= n", arg=len(heard))
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => [window.noises, window.notes]") == [
+        len(heard),
+        2 * piştis + 3 * jack_piştis,
+    ]
+    context.close()

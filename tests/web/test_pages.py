@@ -14,6 +14,7 @@ from app.engine import (
     CARDEMS,
     CLASSIC,
     PARTNERS,
+    GameState,
     card_label,
     card_name,
     hand_winner,
@@ -607,3 +608,43 @@ def test_the_slower_plays_aid_is_off_until_set_and_kept(player):
     aids = {"csrf_token": player.token, "highlight": "on"}
     assert player.client.post("/settings", data=aids).status_code == 303
     assert "slow-plays" not in player.get().get_data(as_text=True)
+
+
+SOUND = re.compile(r'<template class="frame" data-position="\d"(?: data-sound="([a-z-]+)")?>')
+
+
+def test_the_sounds_aid_tells_the_script_each_plays_sound(player):
+    """Off by default: no page class, no sound in the steps. Once saved,
+    the page has the ``sounds`` class (the script reads it) and each step
+    says what its card does as it lands, as the engine played it: stays
+    (``card``), takes the pile or the last cards (``capture``), a pişti, a
+    Jack pişti, through a whole hand."""
+    player.deal("sounds-7")
+    assert SOUND.findall(player.client.get("/game", headers={"Pisti-Frames": "1"}).text) == []
+    player.play(player.hand[0])
+    steps = player.client.get("/game", headers={"Pisti-Frames": "1"}).get_data(as_text=True)
+    assert SOUND.findall(steps) == ["", ""]
+    assert not re.search(r'<body class="[^"]*\bsounds\b', player.page)
+    aids = {"csrf_token": player.token, "sound": "on", "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    player.get()
+    assert re.search(r'<body class="[^"]*\bsounds\b', player.page)
+    assert 'name="sound" value="on" checked>' in player.page
+    heard = []
+    while player.hand:
+        player.play(player.hand[0])
+        steps = player.client.get("/game", headers={"Pisti-Frames": "1"}).get_data(as_text=True)
+        heard.extend(SOUND.findall(steps))
+    record = json.loads(player.client.get("/record").get_data(as_text=True))
+    state = GameState(CARDEMS, record["deck"])
+    kinds = []
+    for card in record["plays"]:
+        done = state.play(card)
+        if done.jack_pisti:
+            kinds.append("jack-pisti")
+        elif done.pisti:
+            kinds.append("pisti")
+        else:
+            kinds.append("capture" if done.captured or done.swept else "card")
+    assert heard == kinds[2:]
+    assert {"card", "capture", "pisti", "jack-pisti"} <= set(heard)
