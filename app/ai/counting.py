@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 from app.engine import FULL_DECK, Observation, card_points
 
-RANK_INDEX = {rank: index for index, rank in enumerate("A23456789TJQK")}
-
 
 @dataclass(frozen=True)
 class Count:
