@@ -55,8 +55,10 @@ class PlayResult:
         card: the card code played.
         captured: cards taken by this play, the played card included
             (0 when the card stayed on the pile).
-        pisti: whether the capture was a pişti (10 points).
-        jack_pisti: whether it was a Jack pişti (20 points).
+        pisti: whether the capture was a pişti (worth the rule set's
+            ``pisti_points``).
+        jack_pisti: whether it was a Jack pişti (worth its
+            ``jack_pisti_points``).
         dealt: whether a new four-card deal followed the play.
         hand_over: whether this was the hand's last play.
         swept: cards left on the table that went to ``swept_to`` at the end.
