@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import redis
-from flask import Flask, render_template, request, session
+from flask import Flask, render_template, request
 from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -172,7 +172,10 @@ def store_unavailable_page(before_any_change: bool = False) -> tuple[str, int, d
     says the move may or may not have been kept. A visitor with no game
     stored is told only that nothing was changed, and sent home.
     """
-    if getattr(session, "holds_nothing", False):
+    # Imported here: the session store imports this module's pages.
+    from . import store
+
+    if store.holds_nothing():
         page = render_template(
             "errors/error.html", status=503, message=STORE_NO_GAME_MESSAGE, has_game=False
         )

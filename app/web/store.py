@@ -153,6 +153,13 @@ def load_table() -> Table | None:
     return None if data is None else _table(data)
 
 
+def holds_nothing() -> bool:
+    """Whether nothing is stored for this request's visitor (who has no
+    game); ``False`` when that is unknown (a session the store could not
+    load, or none opened)."""
+    return bool(getattr(session, "holds_nothing", False))
+
+
 def has_table() -> bool:
     """Whether the session holds a game (in progress or finished), without
     reading it."""
