@@ -1,4 +1,5 @@
-"""The rules engine: pure Python, standard library only, no Flask."""
+"""The rules engine: pure Python on the standard library (and numpy for the
+Expert's batched playouts, :mod:`.batch`); no Flask, bots, web or database."""
 
 from .cards import FULL_DECK, InvalidCard, card_label, card_name, card_points, parse_card
 from .observation import Observation, observe
