@@ -18,6 +18,7 @@ from cachetools import LRUCache
 
 from app import searches
 from app.ai import BOTS, is_searching
+from app.ai.expert import BUDGET_MS
 from app.engine import (
     IllegalPlay,
     InvalidCard,
@@ -137,7 +138,7 @@ class Table:
     seed_public: bool
     levels: list[str | None]
     log: list[dict] = field(default_factory=list)
-    expert_ms: float = 150.0
+    expert_ms: float = BUDGET_MS
     game_id: str = field(default_factory=lambda: secrets.token_hex(4))
 
     @classmethod
@@ -148,7 +149,7 @@ class Table:
         levels: list[str],
         seed_public: bool,
         target: int | None = None,
-        expert_ms: float = 150.0,
+        expert_ms: float = BUDGET_MS,
     ) -> Table:
         """Deal a new match and let the computers play up to the player's
         first turn.
@@ -292,7 +293,7 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: object, expert_ms: float = 150.0) -> Table:
+    def from_dict(cls, data: object, expert_ms: float = BUDGET_MS) -> Table:
         """Rebuild a table saved by :meth:`to_dict` (``expert_ms`` as in
         :meth:`start`).
 
