@@ -660,12 +660,13 @@ def face_down_words(table: Table) -> Markup | None:
     in"), e.g. "The face-down centre cards, 7♠, A♥, and 4♦, went to the
     computer, with 1 point among them." (the list as Babel writes it in the
     page's language, each card as :func:`spoken_card` says it); ``None``
-    when the opening left
-    none face down (Jacks passed over can turn them all up)."""
+    while the hand is on (the cards are hidden even once taken) and when
+    the opening left none face down (Jacks passed over can turn them all
+    up)."""
     match = table.match
     state = match.state
     cards = state.face_down_cards
-    if not cards or state.face_down_taker is None:
+    if not state.finished or not cards or state.face_down_taker is None:
         return None
     side = table_names(table).to[match.side_of_team(state.face_down_taker)]
     # Each card as the log says it: its label for the eye, its name for the ear.

@@ -14,6 +14,7 @@ import pytest
 from app.engine import CARDEMS, RULE_SETS, GameState, card_label, card_name
 from app.web.game import render_table
 from app.web.table import Table
+from app.web.view import face_down_words
 from tests.engine.test_observation import hidden_from
 
 
@@ -105,3 +106,19 @@ def test_a_table_page_is_the_same_whatever_the_hidden_cards(app, rules):
             # Hints show with two cards or more in hand.
             hinted += "The Hard level would play" in pages[0]
     assert compared >= 4 and hinted >= 2
+
+
+def test_the_face_down_cards_are_named_only_once_the_hand_is_over(app):
+    """:func:`face_down_words` names the face-down centre cards; taken
+    mid-hand they are still hidden, so it says nothing until the end."""
+    rng = random.Random(3)
+    table = Table.start(CARDEMS, "face-down-words", ["easy"], True)
+    while table.state.face_down_taker is None:
+        table.play(rng.choice(table.state.hands[table.seat]), str(table.move))
+    assert not table.state.finished
+    with app.test_request_context("/game"):
+        assert face_down_words(table) is None
+        while not table.state.finished:
+            table.play(rng.choice(table.state.hands[table.seat]), str(table.move))
+        words = str(face_down_words(table))
+    assert all(card_label(card) in words for card in table.state.face_down_cards)
