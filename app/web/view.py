@@ -1,5 +1,11 @@
-"""What a page shows of a table, built from the player's observation only,
-and plays told in words so the player never has to guess what happened."""
+"""What a page shows of a table, and plays told in words so the player
+never has to guess what happened.
+
+During a hand a page shows only what the player's observation does: where
+the state is read (the running points, the cards taken unseen, the steps
+replayed from the deal), only the cards the player has seen count, or only
+how many. Once the hand is over, every card may be named (the hand's
+score, the face-down centre cards)."""
 
 from __future__ import annotations
 
