@@ -546,7 +546,7 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
                 "b_pistis": facts.pistis + facts.jack_pistis,
             },
         )
-        recorded.ranked = bool(done.rowcount)  # type: ignore[attr-defined]
+        recorded.ranked = bool(cast("CursorResult[Any]", done).rowcount)
     result_id = db.session.execute(
         sql.insert_result,
         {
