@@ -328,11 +328,7 @@ def play_past(day_text: str) -> Response | tuple[str, int] | tuple[str, int, dic
     if refused is not None:
         return refused
     table = _deal(day, _rules_arg(request.form))
-    try:
-        store.apply(lambda: store.start_table(table))
-    except store.Stale:
-        return game.start_refused()
-    return redirect(url_for("game.table"), 303)
+    return game.start_game(table)
 
 
 def _no_such_day(text: str) -> tuple[str, int]:

@@ -647,6 +647,17 @@ def _start(
         settings["target"],
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
+    return start_game(table, remember)
+
+
+def start_game(
+    table: Table, remember: dict[str, Any] | None = None
+) -> BaseResponse | tuple[str, int]:
+    """Make the newly dealt ``table`` the player's game
+    (:func:`.store.start_table`; ``remember``: settings to keep for the
+    next games, in the same stored change) and go to the table (303); a
+    start sent twice or from an out-of-date page changes nothing
+    (:func:`start_refused`)."""
 
     def start() -> None:
         store.start_table(table)

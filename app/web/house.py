@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request
 from flask_babel import format_decimal, gettext
 from werkzeug.wrappers import Response
 
@@ -26,7 +26,7 @@ from app.engine import (
 from app.engine.rules import MAX_PLAYED_POINTS, POINTS, option_text, option_value
 
 from . import store
-from .game import LEVEL_NAMES, RULE_NAMES, start_refused
+from .game import LEVEL_NAMES, RULE_NAMES, start_game
 from .links import house_rules, seat_fields
 from .rule_words import (
     BRIEF,
@@ -239,8 +239,4 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
         target=target,
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    try:
-        store.apply(lambda: store.start_table(table))
-    except store.Stale:
-        return start_refused()
-    return redirect(url_for("game.table"), 303)
+    return start_game(table)

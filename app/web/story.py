@@ -137,11 +137,7 @@ def play() -> ResponseReturnValue:
         target=TARGET,
         expert_ms=float(current_app.config["EXPERT_MS"]),
     )
-    try:
-        store.apply(lambda: store.start_table(table))
-    except store.Stale:
-        return game.start_refused()
-    return redirect(url_for("game.table"), 303)
+    return game.start_game(table)
 
 
 def _refuse(message: str, status: int) -> tuple[str, int]:
