@@ -22,7 +22,7 @@ from app.db import db
 from app.logs import first_line
 from app.searches import SearchBusy, SearchWorkerDied
 
-from .security import UnknownHost
+from .security import PLAYING, UnknownHost
 
 MESSAGES = {
     400: lazy_gettext("The request was not understood."),
@@ -76,8 +76,6 @@ REVIEW_LIMIT_MESSAGE = lazy_gettext(
     "Too many hands sent for review from your address in a short time. Wait a minute, then "
     "try again."
 )
-#: The endpoints that play a move (their 429 says the move was not made).
-MOVES = ("game.play", "game.next_hand")
 SEARCH_BUSY_MESSAGE = lazy_gettext(
     "The computer players are thinking for many games right now. Nothing was played; try "
     "again in a few seconds."
@@ -149,7 +147,7 @@ def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str
         message = MESSAGES[429]
     elif error.limit.scope == "review-keeping":
         message = REVIEW_LIMIT_MESSAGE
-    elif request.endpoint in MOVES:
+    elif request.endpoint in PLAYING:
         message = PLAY_LIMIT_MESSAGE
     else:
         message = REQUEST_LIMIT_MESSAGE

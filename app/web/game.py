@@ -55,9 +55,8 @@ from app.logs import first_line, log_game_finished
 from app.sessions import VersionedSessions
 from app.story.cast import CAST
 
-from . import daily, i18n, links, players, regions, store, story, templating
+from . import daily, i18n, links, players, regions, security, store, story, templating
 from .errors import (
-    MOVES,
     PLAY_LIMIT_MESSAGE,
     StoreWriteFailed,
     rate_limited_page,
@@ -724,7 +723,7 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     """A play or a next hand over the play limit: nothing was played, and
     the answer (429) is the table as it stands with the message, which the
     page's script shows in place; any other request gets the 429 page."""
-    if request.endpoint in MOVES:
+    if request.endpoint in security.PLAYING:
         table = store.load_table()
         if table is not None:
             page = render_table(table, str(PLAY_LIMIT_MESSAGE))

@@ -62,7 +62,7 @@ REVIEW_KEEPING = ("review.upload", "review.from_game")
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
 #: The endpoints that make the computers answer, sharing ``PLAY_LIMIT`` and
-#: ``PLAY_ADDRESS_LIMIT``.
+#: ``PLAY_ADDRESS_LIMIT``; their 429 says the move was not made.
 PLAYING = ("game.play", "game.next_hand")
 #: A review's step, which searches unless it is stored already: counted in
 #: the same limits only when it searched (:data:`SEARCHED`).
