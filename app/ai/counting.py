@@ -51,7 +51,7 @@ class Count:
 
 def count_cards(observation: Observation) -> Count:
     """Count what ``observation``'s seat has seen (seed 001: "Count the
-    jacks", "Count the cards of each rank")."""
+    jacks"; seed 004: "Count the cards of each rank")."""
     known = observation.seen | set(observation.hand)
     unseen = frozenset(card for card in FULL_DECK if card not in known)
     by_rank: dict[str, int] = {}

@@ -83,7 +83,7 @@ def evaluate(observation: Observation, count: Count, card: str) -> float:
     else:
         risk = by_rank * worth + (1 - by_rank) * jacks * max(0.0, worth - JACK_KEEP)
     # Holding another card of the rank: if the next seat does not take the
-    # pile, we can (seed 001: "Count the cards of each rank").
+    # pile, we can (seed 004: "Count the cards of each rank").
     if sum(1 for other in observation.hand if other[0] == rank) > 1:
         risk -= PAIR_BACK * worth * (1 - by_rank) * (1 - jacks)
     # Cards left on the pile may come back to us: count half their worth.

@@ -1,5 +1,5 @@
-"""Daily tasks and weekly challenges (seed 001: "three daily tasks" and "a
-weekly challenge", whose rewards add to the Pişti score).
+"""Daily tasks and weekly challenges (seed 001: "3 tasks every day" and "one
+challenge every week", whose rewards add to the Pişti score).
 
 Each task counts something in a finished game (:class:`~app.db.facts.GameFacts`)
 towards a goal; reaching it adds the reward once. A player's three tasks of
