@@ -1,5 +1,6 @@
 """The boundaries between the app's parts, read from the imports: the
-engine is pure rules (no Flask, no bots, no web, no database), and only the
+engine is pure rules and the bots see only it (no Flask, no web, no
+database; the engine no bots either), and only the
 session store (``app/web/store.py``, over the session interface
 ``app/sessions.py``) touches Flask's ``session``."""
 
@@ -31,13 +32,24 @@ def imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted((APP / "engine").glob("*.py")), ids=lambda path: path.name)
-def test_the_engine_imports_no_flask_bots_web_or_database(path):
+#: What may not be imported from each pure part: the web's and the
+#: database's libraries, and any part of the app but the ones named.
+PURE = {"engine": ("app.engine",), "ai": ("app.engine", "app.ai")}
+OUTSIDE = {"flask", "flask_babel", "flask_sqlalchemy", "sqlalchemy", "werkzeug", "redis"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for part in PURE for path in sorted((APP / part).glob("*.py"))],
+    ids=lambda path: f"{path.parent.name}/{path.name}",
+)
+def test_the_engine_and_the_bots_import_no_web_or_database(path):
+    allowed = PURE[path.parent.name]
     outside = {
         name
         for name in imports(path)
-        if name.split(".")[0] in {"flask", "flask_babel", "sqlalchemy", "werkzeug"}
-        or (name.startswith("app.") and not name.startswith("app.engine"))
+        if name.split(".")[0] in OUTSIDE
+        or (name.startswith("app.") and not name.startswith(allowed))
     }
     assert outside == set()
 
