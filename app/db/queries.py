@@ -942,7 +942,7 @@ def _pages(total: int) -> int:
 
 def _page_rows(query: Select[*tuple[Any, ...]], page: int, **params: Any) -> list[dict[str, Any]]:
     """Return page ``page`` (1-based, :data:`PAGE_SIZE` rows) of a ranked
-    leaderboard query of :class:`_Boards` with its ``params``, each row a
+    leaderboard query of :data:`_BOARDS` with its ``params``, each row a
     dict with its ``rank`` added."""
     first = (page - 1) * PAGE_SIZE
     rows = db.session.execute(query, {**params, "b_offset": first, "b_limit": PAGE_SIZE})
