@@ -47,8 +47,10 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SECURE": False,
     "LOG_LEVEL": "INFO",
     "LOG_ADDRESSES": True,  # false: the log gives no client address
-    "NEW_GAME_LIMIT": "120 per minute",  # per client address, POST /new and /deal/<seed>
-    "PLAY_LIMIT": "5 per second",  # plays and next hands, per game
+    # Per client address, every form that deals a game (security.GAME_CREATION);
+    # hands kept for review have as many of their own
+    "NEW_GAME_LIMIT": "120 per minute",
+    "PLAY_LIMIT": "5 per second",  # plays, next hands and searching review steps, per game
     # ... and per client address: one address may be many players (a school,
     # a café, a mobile network's shared address, a proxy not yet trusted)
     "PLAY_ADDRESS_LIMIT": "20 per second",

@@ -265,7 +265,7 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     player's new games.
 
     Every limit holds over any window of its length (a moving window).
-    Call after the game, daily and players blueprints are registered. Hits are counted in Redis
+    Call after every blueprint is registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     the server process's memory (one process: :mod:`app.serve`).
 
