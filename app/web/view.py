@@ -478,7 +478,9 @@ def _leave_text(hint: Hint, card: str) -> str:
 
 def table_context(table: Table, aids: dict[str, bool]) -> dict:
     """Return the template context for the table, between-hands and final
-    pages. Only the player's observation is used, never the state."""
+    pages. Every card in it comes from the player's observation; ``match``
+    is there for its rules, target, totals and history (no template reads
+    its state)."""
     match = table.match
     obs = table.observation()
     players = match.players
@@ -545,7 +547,6 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict:
         else [],
         "move": table.move,
         "game_id": table.game_id,
-        "human": HUMAN,
     }
 
 
