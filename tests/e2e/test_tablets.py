@@ -5,11 +5,14 @@ another or leave the felt, and the page never scrolls."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import play_card, settled_when_ready, take_deal
 from tests.e2e.test_large_text import CLASHES
+from tests.e2e.test_table_aids import set_aid
 
 #: Each device's two ways, the first one held as the game begins.
 DEVICES = {
@@ -84,4 +87,55 @@ def test_a_phone_held_sideways_never_scrolls_as_the_log_grows(
         settled_when_ready(page)
         assert play_card(page, page.locator(".hand button").first)
     assert scrolled == []
+    context.close()
+
+
+#: The parts of the column beside the felt, top to bottom, as boxes.
+COLUMN = """() => [...document.querySelectorAll(".board > :not(.table)")].map((part) => {
+  const box = part.getBoundingClientRect();
+  return {name: part.className, top: box.top, bottom: box.bottom, height: box.height};
+})"""
+
+
+@pytest.mark.parametrize("size", [(740, 360), (667, 375)], ids=["740x360", "667x375"])
+@pytest.mark.parametrize(
+    ("link", "lines"),
+    [("rules=classic&players=3", 3), ("rules=partners&players=4&teams=solo", 2)],
+    ids=["three", "four-solo"],
+)
+def test_a_phone_held_sideways_shows_the_log_beside_the_score_and_the_counter(
+    browser: Browser, live_server, screenshots, size, link, lines
+):
+    """Held sideways below 800 px, three or four sides, the counter and
+    the hints on: the score's sides took 159 px of the column's 309 at
+    740x360 (212 with four), what happened kept 13 px and its box ran on
+    under the counter, the hint cut through a line (four sides: the log
+    never showed). The column's parts follow one another, none over the
+    next, and the log shows ``lines`` lines or more."""
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/sideways-counter?{link}")
+    take_deal(page)
+    set_aid(page, "Played-cards counter", True)
+    set_aid(page, "Hints on your turn", True)
+    page.locator("details.settings summary").click()
+    expect(page.locator("details.settings")).not_to_have_attribute("open", "")
+    parts = page.evaluate(COLUMN)
+    name = f"sideways-counter-{link.split('&')[1]}-{size[0]}x{size[1]}.png"
+    page.screenshot(path=screenshots / name)
+    assert [part["name"] for part in parts] == [
+        "scoreboard",
+        "happened with-hints",
+        "counter",
+        "settings",
+    ]
+    for upper, lower in itertools.pairwise(parts):
+        assert upper["bottom"] <= lower["top"] + 0.5, (upper, lower)
+    line = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.log li')).lineHeight)"
+    )
+    assert parts[1]["height"] >= lines * line
+    assert page.evaluate("document.scrollingElement.scrollHeight - innerHeight") == 0
     context.close()
