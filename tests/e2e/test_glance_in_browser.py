@@ -75,3 +75,44 @@ def test_the_hands_count_is_in_the_first_screen_of_a_phone(
         f"-{viewport['width']}.png"
     )
     context.close()
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 844, "height": 390}, {"width": 740, "height": 360}, {"width": 667, "height": 375}],
+    ids=["844x390", "740x360", "667x375"],
+)
+@pytest.mark.parametrize(
+    ("link", "page_class", "button"),
+    [
+        ("rules=classic", "between-page", "Next hand"),
+        ("rules=classic&players=3", "between-page", "Next hand"),
+        ("rules=partners&players=4&teams=solo", "between-page", "Next hand"),
+        ("rules=cardems", "final-page", "Play again"),
+    ],
+    ids=["two", "three", "four", "final"],
+)
+def test_a_phone_held_sideways_shows_the_count_and_the_next_step_in_the_first_screen(
+    browser: Browser, live_server, screenshots, viewport, link, page_class, button
+):
+    """Held sideways, the end of a hand was one column under a 60 px bar:
+    Next hand stood 445-489 px down at 740x360 (505-549 with three sides),
+    the final page's Play again 415-459, a scroll away. The count at a
+    glance and the next step now share the first screen, the last plays
+    beside them, and nothing runs past the screen's width."""
+    context = browser.new_context(
+        viewport=viewport, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/glance-sideways?{link}&level=easy")
+    take_deal(page)
+    while page.locator(".you .hand button").count():
+        assert play_card(page, page.locator(".you .hand button").first)
+    expect(page.locator(f"body.{page_class}")).to_have_count(1)
+    page.screenshot(path=screenshots / f"sideways-{page_class}-{link}-{viewport['width']}.png")
+    assert page.evaluate("() => window.scrollY") == 0
+    assert inside(page, page.locator("table.glance"), viewport)
+    assert inside(page, page.get_by_role("button", name=button, exact=True), viewport)
+    assert inside(page, page.locator(".last-plays h2"), viewport)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    context.close()
