@@ -162,10 +162,9 @@ function pause(ms) {
 // the player has pressed something on it, so the sounds are readied by a
 // play itself (its click or key), before anything is awaited.
 function readySounds() {
-  const Context = window.AudioContext || window.webkitAudioContext;
-  if (!document.body.classList.contains("sounds") || !Context) return;
+  if (!document.body.classList.contains("sounds") || !window.AudioContext) return;
   if (!audio) {
-    audio = new Context();
+    audio = new AudioContext();
     noise = audio.createBuffer(1, audio.sampleRate / 2, audio.sampleRate);
     const samples = noise.getChannelData(0);
     for (let index = 0; index < samples.length; index += 1) samples[index] = Math.random() * 2 - 1;
@@ -208,10 +207,14 @@ function chime(frequency, delay) {
 // sweep), "pisti" (two rising notes after the sweep), "jack-pisti" (three).
 function sound(kind) {
   if (!audio || !kind || !document.body.classList.contains("sounds")) return;
-  if (kind === "card") hiss(0.05, 3000, 2000, VOLUME);
-  else hiss(0.3, 500, 2500, VOLUME * 2); // a low band lets less of the noise through
-  const notes = { pisti: [784, 1047], "jack-pisti": [784, 1047, 1319] }[kind] || [];
-  notes.forEach((frequency, index) => chime(frequency, 0.1 + index * 0.12));
+  try {
+    if (kind === "card") hiss(0.05, 3000, 2000, VOLUME);
+    else hiss(0.3, 500, 2500, VOLUME * 2); // a low band lets less of the noise through
+    const notes = { pisti: [784, 1047], "jack-pisti": [784, 1047, 1319] }[kind] || [];
+    notes.forEach((frequency, index) => chime(frequency, 0.1 + index * 0.12));
+  } catch {
+    // A browser whose Web Audio lacks a part of this plays on in silence.
+  }
 }
 
 // With reduced motion the page shows the plays' end at once: their sounds

@@ -1320,3 +1320,16 @@ def test_the_sounds_aid_sounds_each_card_and_chimes_a_pisti(browser: Browser, li
         2 * piştis + 3 * jack_piştis,
     ]
     context.close()
+
+
+def test_a_browser_whose_web_audio_fails_plays_on_in_silence(page: Page, live_server):
+    """A part of Web Audio missing or refusing (an older browser's) stops
+    no play: the sounds are left out and the cards move as ever."""
+    page.add_init_script("window.AudioBufferSourceNode = function () { throw new Error('no'); };")
+    deal(page, live_server, QUIET_SEED)
+    set_aid(page, "Sounds: a tap as each card lands, a chime for a pişti", True)
+    page.keyboard.press("Escape")
+    cards = cards_in_hand(page)
+    for _ in range(2):
+        assert play_card(page, page.locator(".you .hand button").first)
+    assert cards_in_hand(page) == cards - 2
