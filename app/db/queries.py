@@ -320,7 +320,11 @@ PLAYER_DATA_FORMAT = "pisti-player-data/1"
 
 def forget_player(player_id: int) -> None:
     """Delete a player with their devices, results, Daily entries, tasks,
-    weekly totals and story progress (every table of :data:`PLAYER_TABLES`)."""
+    weekly totals and story progress (every table of :data:`PLAYER_TABLES`).
+    The player's row is locked first, as :func:`record_result` writes it
+    first: a game of theirs being recorded is written before, or not at all."""
+    db.session.rollback()
+    db.session.execute(select(Player.id).where(Player.id == player_id).with_for_update())
     for _, model in PLAYER_TABLES:
         db.session.execute(delete(model).where(model.player_id == player_id))
     score = db.session.execute(
@@ -504,11 +508,14 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     rewards, the player's totals and weekly score, and the players per
     score.
 
-    Return ``None`` when this game (player and game id) was recorded before:
-    a retry or a second POST changes nothing. A game whose ``daily_day`` is
-    not the day of the time it is written (found to be the day's Daily game
-    just before midnight UTC, written just after) is written as the game
-    finished after midnight it is: not a Daily game.
+    Return ``None`` when this game (player and game id) was recorded before
+    (a retry or a second POST changes nothing), or the player was forgotten
+    meanwhile. The player's row is written first, so recordings of one
+    player and forgetting them (which locks that row first too) take turns
+    rather than each waiting for rows the other holds. A game whose
+    ``daily_day`` is not the day of the time it is written (found to be the
+    day's Daily game just before midnight UTC, written just after) is
+    written as the game finished after midnight it is: not a Daily game.
 
     Every statement is a Core statement built once (:func:`_recording`)
     and run with this game's values, so recording spends its time in the
@@ -523,15 +530,17 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
         # tasks and its week all agree.
         facts = replace(facts, daily_day=None)
     sql = _recording(db.engine.dialect.name)
-    if sql.lock_player is not None:
-        # One recording of the player at a time, so that a Daily deal
-        # finished on two devices at once finds the other's result and is
-        # counted once for the tasks. SQLite has no row locks, and needs
-        # none: its first write below waits for the other's commit.
-        db.session.execute(sql.lock_player, {"b_id": player_id})
-    # The Daily entry first, so the result is written ranked or not in one
+    points = facts.points if facts.counts_points else 0
+    score = db.session.execute(
+        sql.update_player,
+        {"b_id": player_id, "b_points": points, "b_win": int(facts.won), "b_won": facts.won},
+    ).scalar()
+    if score is None:  # forgotten meanwhile
+        db.session.rollback()
+        return None
+    # Then the Daily entry, so the result is written ranked or not in one
     # statement; a second POST finds the entry finished (and its result
-    # insert then conflicts and rolls both back).
+    # insert then conflicts and rolls everything back).
     recorded = Recorded()
     if facts.daily_day is not None:
         done = db.session.execute(
@@ -580,22 +589,13 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
         task_facts = replace(facts, daily_day=None)
     recorded.finished_tasks = _advance_tasks(player_id, task_facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
-    points = facts.points if facts.counts_points else 0
+    if rewards:
+        added = {"b_id": player_id, "b_rewards": rewards}
+        score = db.session.execute(sql.add_rewards, added).scalar_one()
     gained = points + rewards
-    score = db.session.execute(
-        sql.update_player,
-        {
-            "b_id": player_id,
-            "b_points": points,
-            "b_rewards": rewards,
-            "b_gained": gained,
-            "b_win": int(facts.won),
-            "b_won": facts.won,
-        },
-    ).scalar()
     week = week_start(now.date())
     db.session.execute(sql.add_weekly, {"week": week, "player_id": player_id, "score": gained})
-    if score is not None and gained:
+    if gained:
         _count_scores({score - gained: -1, score: 1})
     db.session.commit()
     return recorded
@@ -635,13 +635,12 @@ _TASK_COLUMNS = tuple(
 class _Recording:
     """The statements :func:`record_result` runs, for one SQL dialect;
     their parameters are named ``b_...`` (or after the columns, for the
-    inserts). ``lock_player`` is ``None`` where rows cannot be locked
-    (SQLite)."""
+    inserts)."""
 
-    lock_player: Any
+    update_player: Any
     finish_daily: Any
     insert_result: Any
-    update_player: Any
+    add_rewards: Any
     add_weekly: Any
     current_tasks: Any
     advance_task: Any
@@ -657,9 +656,19 @@ def _recording(dialect: str) -> _Recording:
     weekly = insert(_WEEKLY)
     progress = tasks.progress + bindparam("b_gained", type_=Integer())
     return _Recording(
-        lock_player=select(players.id).where(players.id == bindparam("b_id")).with_for_update()
-        if dialect == "postgresql"
-        else None,
+        update_player=update(_PLAYERS)
+        .where(players.id == bindparam("b_id"))
+        .values(
+            points=players.points + bindparam("b_points", type_=Integer()),
+            score=players.score + bindparam("b_points", type_=Integer()),
+            games=players.games + 1,
+            wins=players.wins + bindparam("b_win", type_=Integer()),
+            streak=case((won, streak), else_=0),
+            best_streak=case(
+                (and_(won, streak > players.best_streak), streak), else_=players.best_streak
+            ),
+        )
+        .returning(players.score),
         finish_daily=update(_DAILY)
         .where(
             daily.day == bindparam("b_day"),
@@ -674,18 +683,11 @@ def _recording(dialect: str) -> _Recording:
             pistis=bindparam("b_pistis"),
         ),
         insert_result=insert(_RESULTS).on_conflict_do_nothing().returning(_RESULTS.c.id),
-        update_player=update(_PLAYERS)
+        add_rewards=update(_PLAYERS)
         .where(players.id == bindparam("b_id"))
         .values(
-            points=players.points + bindparam("b_points", type_=Integer()),
             rewards=players.rewards + bindparam("b_rewards", type_=Integer()),
-            score=players.score + bindparam("b_gained", type_=Integer()),
-            games=players.games + 1,
-            wins=players.wins + bindparam("b_win", type_=Integer()),
-            streak=case((won, streak), else_=0),
-            best_streak=case(
-                (and_(won, streak > players.best_streak), streak), else_=players.best_streak
-            ),
+            score=players.score + bindparam("b_rewards", type_=Integer()),
         )
         .returning(players.score),
         add_weekly=weekly.on_conflict_do_update(

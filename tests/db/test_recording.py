@@ -8,7 +8,7 @@ import threading
 from dataclasses import replace
 
 import pytest
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, event, func, select
 from sqlalchemy.exc import OperationalError
 
 from app.db import db, queries
@@ -175,6 +175,59 @@ def test_recording_the_same_game_at_once_from_many_threads_keeps_one(app):
     assert _count(app, Result) == 1
     with app.app_context():
         assert db.session.get(Player, player_id).games == 1
+
+
+@pytest.mark.parametrize("paused_before", ["INSERT INTO results", "SELECT player_tasks.id"])
+def test_forget_me_while_a_game_of_the_player_is_being_recorded(app, paused_before):
+    # "Forget me" in one tab while a game finishes in another: the
+    # recording is held just before it writes the result (or reads the
+    # tasks) while the forgetting runs. Before, forgetting went first, and
+    # the result then failed its foreign key (IntegrityError), or, on
+    # PostgreSQL, each waited for rows the other had locked (a deadlock,
+    # answered as "the database cannot be reached"). Now whichever takes
+    # the player's row first goes first: the player and every row of
+    # theirs are gone, and neither request fails.
+    with app.app_context():
+        player_id = queries.create_player("Unutulan")[0].id
+        queries.record_result(player_id, _facts("before"))  # a weekly row, tasks
+        engine = db.engine
+    recording = threading.current_thread()  # replaced by the recording's thread
+    held, release = threading.Event(), threading.Event()
+    errors: list[Exception] = []
+
+    def hold(_conn, _cursor, statement, *_args) -> None:
+        if threading.current_thread() is recording and statement.startswith(paused_before):
+            held.set()
+            release.wait(timeout=60)
+
+    def run(work) -> None:
+        try:
+            with app.app_context():
+                work()
+        except Exception as error:  # reported by the assertion below
+            errors.append(error)
+
+    event.listen(engine, "before_cursor_execute", hold)
+    try:
+        recording = threading.Thread(
+            target=run, args=(lambda: queries.record_result(player_id, _facts("now")),)
+        )
+        recording.start()
+        assert held.wait(timeout=60)
+        forgetting = threading.Thread(target=run, args=(lambda: queries.forget_player(player_id),))
+        forgetting.start()
+        forgetting.join(timeout=1)  # done, or waiting for the recording's locks
+        release.set()
+        recording.join()
+        forgetting.join()
+    finally:
+        release.set()
+        event.remove(engine, "before_cursor_execute", hold)
+    assert errors == []
+    for model in (Player, Result, WeeklyTotal):
+        assert _count(app, model) == 0
+    with app.app_context():
+        assert db.session.scalar(select(func.sum(ScoreCount.players))) == 0
 
 
 def test_shared_deal_lists_everyone_best_first(app):
