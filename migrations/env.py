@@ -10,7 +10,8 @@ start-up log (``app.db.FOUND``).
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from alembic import context
 from flask import current_app
@@ -50,9 +51,33 @@ def _sqlite_turn(connection: Connection) -> AbstractContextManager[None]:
     return migration_lock(database)
 
 
+@contextmanager
+def _sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
+    """On SQLite, foreign keys unenforced while the migrations run, and
+    enforced again after: a batch migration rebuilds a table by copying
+    it, dropping the old one and renaming the copy, and dropping
+    ``players`` with them enforced deletes every row that refers to a
+    player (``ON DELETE CASCADE``). SQLite takes this setting only outside
+    a transaction."""
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    connection.commit()  # so that the migrations' transaction is their own
+    try:
+        yield
+    finally:
+        connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+        connection.commit()
+
+
 def run_migrations_online() -> None:
     """Run the migrations on the app's database, in one transaction."""
-    with db.engine.connect() as connection, _sqlite_turn(connection):
+    with (
+        db.engine.connect() as connection,
+        _sqlite_turn(connection),
+        _sqlite_foreign_keys_off(connection),
+    ):
         context.configure(
             connection=connection, target_metadata=target_metadata, render_as_batch=True
         )

@@ -8,6 +8,7 @@ import gc
 import os
 import re
 import shlex
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -25,7 +26,7 @@ from sqlalchemy.engine import make_url
 from app import StartupError, create_app
 from app.db import MIGRATIONS, db, queries
 from app.db.facts import GameFacts
-from app.db.models import Player
+from app.db.models import Player, Result
 
 #: The newest migration.
 HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
@@ -340,3 +341,68 @@ def test_the_db_commands_migrate_an_sqlite_file_in_turn_with_a_starting_server(t
         with db.engine.connect() as connection:
             assert MigrationContext.configure(connection).get_current_revision() is None
         db.engine.dispose()
+
+
+#: A later migration that changes a column of the players table, which
+#: SQLite's batch mode does by rebuilding the table (copy, drop the old
+#: table, rename).
+REBUILDS_PLAYERS = f'''"""rebuild players
+
+Revision ID: 9999_rebuild
+Revises: {HEAD}
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "9999_rebuild"
+down_revision = "{HEAD}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.alter_column("name", existing_type=sa.String(24), type_=sa.String(30))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.alter_column("name", existing_type=sa.String(30), type_=sa.String(24))
+'''
+
+
+def test_a_migration_that_rebuilds_the_players_table_keeps_their_rows(app, tmp_path):
+    # On SQLite a batch migration drops the old table; with foreign keys
+    # enforced, dropping "players" deleted every player's results, devices,
+    # tasks and weekly totals (ON DELETE CASCADE), though the players
+    # themselves were copied over.
+    with app.app_context():
+        player = queries.create_player("Kalan")[0]
+        facts = GameFacts(
+            game_id="g", rules="cardems", target=None, seed="s", levels=("hard",),
+            outcome="win", points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0,
+            most_cards=1, ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
+        )  # fmt: skip
+        queries.record_result(player.id, facts)
+        db.session.remove()
+    migrations = tmp_path / "migrations"
+    shutil.copytree(MIGRATIONS, migrations)
+    (migrations / "versions" / "9999_rebuild.py").write_text(REBUILDS_PLAYERS)
+    tables = ("players", "results", "player_tokens", "weekly_totals", "player_tasks")
+    counted = "SELECT " + ", ".join(f"(SELECT count(*) FROM {table})" for table in tables)
+    with app.app_context():
+        before = db.session.execute(text(counted)).one()
+        db.session.remove()
+        assert before == (1, 1, 1, 1, 4)
+        for revision in ("9999_rebuild", HEAD):
+            if revision == HEAD:
+                flask_migrate.downgrade(directory=str(migrations), revision=HEAD)
+            else:
+                flask_migrate.upgrade(directory=str(migrations))
+            assert db.session.execute(text(counted)).one() == before, revision
+            db.session.remove()
+        # Foreign keys are enforced again on the app's connections.
+        db.session.execute(text("DELETE FROM players"))
+        assert db.session.scalar(select(func.count()).select_from(Result)) == 0
+        db.session.rollback()
