@@ -46,8 +46,13 @@ SCHEMA = "pisti.schema"
 #: The key of ``app.extensions`` where the migrations' environment
 #: (``migrations/env.py``) leaves the revision it found under its lock.
 FOUND = "pisti.schema.found"
-#: Milliseconds an SQLite writer waits for another one before giving up.
-SQLITE_BUSY_MS = 10_000
+#: Milliseconds a statement waits for another transaction's locks before
+#: giving up (SQLite's ``busy_timeout``, PostgreSQL's ``lock_timeout``),
+#: so a transaction left open (an operator's ``psql`` session, say) costs
+#: the pages that need its rows a 503, not a server thread each for as
+#: long as it stays open. On PostgreSQL the migrations wait as long as
+#: it takes (``migrations/env.py``).
+LOCK_WAIT_MS = 10_000
 
 
 class Base(DeclarativeBase):
@@ -95,6 +100,7 @@ def init_db(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
+            event.listen(db.engine, "connect", _postgresql_settings)
             app.extensions[SCHEMA] = _upgrade()
             return
         event.listen(db.engine, "connect", _sqlite_pragmas)
@@ -247,7 +253,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # other instead of failing; foreign keys make "forget me" cascade.
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    cursor.execute(f"PRAGMA busy_timeout={LOCK_WAIT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     # A large history: keep hot index pages in memory (64 MiB a connection)
@@ -255,6 +261,13 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA cache_size=-65536")
     cursor.execute("PRAGMA mmap_size=268435456")
     cursor.close()
+
+
+def _postgresql_settings(connection: Any, _record: Any) -> None:
+    # Set for the session, outside any transaction the app makes.
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET lock_timeout = {LOCK_WAIT_MS}")
+    connection.commit()
 
 
 def dialect_insert(engine: Engine) -> Any:

@@ -23,8 +23,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
 
+import app.db as app_db
 from app import StartupError, create_app
-from app.db import MIGRATIONS, db, queries
+from app.db import MIGRATIONS, SCHEMA, db, queries
 from app.db.facts import GameFacts
 from app.db.models import Player, Result
 
@@ -406,3 +407,34 @@ def test_a_migration_that_rebuilds_the_players_table_keeps_their_rows(app, tmp_p
         db.session.execute(text("DELETE FROM players"))
         assert db.session.scalar(select(func.count()).select_from(Result)) == 0
         db.session.rollback()
+
+
+def test_a_replica_waits_for_anothers_migrations_longer_than_a_page_waits(
+    postgres, tmp_path, monkeypatch
+):
+    # Pages give up on a lock after LOCK_WAIT_MS (a 503); a replica that
+    # starts while another migrates waits for it however long that takes.
+    import psycopg
+
+    monkeypatch.setattr(app_db, "LOCK_WAIT_MS", 100)
+    url = postgres.create_database(f"t_{uuid.uuid4().hex[:12]}")
+    migrating = psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(False))
+    # migrations/env.py's advisory lock, held by "another replica" for 1 s.
+    migrating.execute("SELECT pg_advisory_xact_lock(x'7069737469'::bigint)")
+    releasing = threading.Timer(1.0, migrating.rollback)
+    releasing.start()
+    try:
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "db-tests-secret",
+                "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+                "DATABASE_URL": url,
+            }
+        )
+    finally:
+        releasing.join()
+        migrating.close()
+    assert app.extensions[SCHEMA] == (None, HEAD)
+    with app.app_context():
+        db.engine.dispose()

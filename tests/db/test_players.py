@@ -4,11 +4,16 @@ forget me."""
 from __future__ import annotations
 
 import re
+import sqlite3
+import threading
 
 import flask_migrate
+import psycopg
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
 
+import app.db as app_db
 from app.db import MIGRATIONS, db, queries
 from app.db.models import Player, PlayerTask, PlayerToken, Result
 from app.web.identity import COOKIE
@@ -401,3 +406,40 @@ def test_the_name_rule_and_its_refusal_name_each_sign_they_allow(visitor, langua
     assert alert is not None
     for sign in NAME_SIGNS[language]:
         assert sign in alert.group(1)
+
+
+def test_a_rename_waiting_for_a_stuck_transaction_gives_up_with_a_503(
+    app, visitor, database_url, monkeypatch
+):
+    # An operator's psql session left open in a transaction that changed
+    # the player's row (or, on SQLite, any open write): the rename waits
+    # for it at most LOCK_WAIT_MS and then says the database cannot be used
+    # now, rather than waiting with a thread of the server for as long as
+    # the session stays open (on PostgreSQL it waited for ever).
+    visitor.choose_name("Bekleyen")
+    monkeypatch.setattr(app_db, "LOCK_WAIT_MS", 300)
+    with app.app_context():
+        db.engine.dispose()  # new connections take the shorter wait
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        stuck = sqlite3.connect(str(url.database), isolation_level=None)
+        stuck.execute("BEGIN IMMEDIATE")
+    else:
+        stuck = psycopg.connect(url.set(drivername="postgresql").render_as_string(False))
+        stuck.execute("UPDATE players SET games = games")
+    answers = []
+    renaming = threading.Thread(
+        target=lambda: answers.append(visitor.post("/me/name", name="Sabırsız"))
+    )
+    try:
+        renaming.start()
+        renaming.join(timeout=30)
+        assert not renaming.is_alive(), "the rename still waits"
+    finally:
+        stuck.rollback()
+        stuck.close()
+        renaming.join()
+    assert answers[0].status_code == 503
+    assert "Retry-After" in answers[0].headers
+    with app.app_context():
+        assert db.session.scalar(select(Player.name)) == "Bekleyen"
