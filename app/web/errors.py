@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
 from werkzeug.exceptions import (
     HTTPException,
@@ -272,9 +273,11 @@ def register(app: Flask) -> None:
         return store_unavailable_page(before_any_change=never_reached(error))
 
     @app.errorhandler(OperationalError)
-    def database_error(error: OperationalError) -> tuple[str, int, dict[str, str]]:
-        # The database went away (players, results, reviews); games live in
-        # the session store, so none is lost.
+    @app.errorhandler(PoolTimeout)
+    def database_error(error: OperationalError | PoolTimeout) -> tuple[str, int, dict[str, str]]:
+        # The database went away (players, results, reviews), or is so slow
+        # that every pooled connection stayed taken while this request
+        # waited for one; games live in the session store, so none is lost.
         app.logger.warning("database unavailable: %s", first_line(error))
         db.session.rollback()
         game = has_game()

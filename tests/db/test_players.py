@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 import app.db as app_db
+from app import create_app
 from app.db import MIGRATIONS, db, queries
 from app.db.models import Player, PlayerTask, PlayerToken, Result
 from app.web.identity import COOKIE
@@ -443,3 +444,33 @@ def test_a_rename_waiting_for_a_stuck_transaction_gives_up_with_a_503(
     assert "Retry-After" in answers[0].headers
     with app.app_context():
         assert db.session.scalar(select(Player.name)) == "Bekleyen"
+
+
+def test_pages_answer_503_when_every_pooled_connection_is_taken(database_url, tmp_path):
+    # More requests at once than the pool's connections (32 server threads,
+    # 15 connections), each holding one while the database is slow: a
+    # request waits for one at most pool_timeout, then the page says the
+    # database is not answering (it was a 500 with a traceback: the pool's
+    # TimeoutError is no OperationalError).
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "db-tests-secret",
+            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            "DATABASE_URL": database_url,
+            "RATELIMIT_ENABLED": False,
+            "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 1, "max_overflow": 0, "pool_timeout": 0.1},
+        }
+    )
+    with app.app_context():
+        busy = db.engine.connect()  # another request's
+        try:
+            response = app.test_client().get("/leaderboard")
+        finally:
+            busy.close()
+        page = response.get_data(as_text=True)
+        assert response.status_code == 503
+        assert response.headers["Retry-After"]
+        assert "The results database is not answering right now." in page
+        assert app.test_client().get("/leaderboard").status_code == 200  # one is free again
+        db.engine.dispose()
