@@ -9,6 +9,7 @@ import itertools
 import json
 import re
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
@@ -21,6 +22,7 @@ from tests.e2e.conftest import (
     submit,
     take_deal,
 )
+from tests.e2e.test_glance_in_browser import inside
 from tests.web.test_review_pages import finished_record
 
 SIZES = {
@@ -196,6 +198,43 @@ def test_an_uploaded_record_is_told_in_plain_words(
     shoot(page, screenshots, "review-upload-summary-tr")
     assert serious_violations(page) == []
     turkish.close()
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 844, "height": 390}, {"width": 740, "height": 360}, {"width": 667, "height": 375}],
+    ids=["844x390", "740x360", "667x375"],
+)
+def test_a_phone_held_sideways_shows_the_verdict_and_the_steps_in_the_first_screen(
+    browser: Browser, live_server, screenshots, tmp_path, viewport
+):
+    """Held sideways, a step was one column: the verdict on the card
+    played, under the table as the seat saw it, began 633-758 px down, a
+    scroll at every step. The verdict now sits beside the table: its
+    heading and words, and the links to the other steps, in the first
+    screen, and Next leads on to the next decision."""
+    record = finished_record(PARTNERS, "e2e-sideways-step")
+    (tmp_path / "sideways.json").write_text(json.dumps(record))
+    context = browser.new_context(
+        viewport=viewport, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    upload_record(page, live_server, tmp_path / "sideways.json")
+    page.get_by_role("link", name="Next").first.click()
+    heading = page.get_by_role("heading", name=re.compile(r"Decision 2 of"))
+    expect(heading).to_be_visible()
+    page.screenshot(path=screenshots / f"review-sideways-{viewport['width']}.png")
+    assert page.evaluate("() => window.scrollY") == 0
+    assert inside(page, heading, viewport)
+    assert inside(page, page.locator(".review-verdict h2"), viewport)
+    assert inside(page, page.locator(".review-verdict h2 + p"), viewport)
+    steps = page.get_by_role("navigation", name="Decisions")
+    for name in ("Previous", "Summary", "Next"):
+        assert inside(page, steps.get_by_role("link", name=name), viewport)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    steps.get_by_role("link", name="Next").click()
+    expect(page.get_by_role("heading", name=re.compile(r"Decision 3 of"))).to_be_visible()
+    context.close()
 
 
 def test_the_summary_comes_in_place_and_keeps_the_focus(page: Page, live_server):
