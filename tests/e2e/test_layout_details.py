@@ -7,8 +7,9 @@ ways on to the Daily deal and the rest on a laptop's, links that
 stand alone are a finger's height, the centre of a table of three or
 four keeps clear of the side seats on a phone, and a long house-rules line
 keeps a phone's bar low on every page of the game, the bar keeps each
-number with its words ("deal 1 of 6", "to 51") on a phone, and a score's
-piştis chip keeps its "·" with a count."""
+number with its words ("deal 1 of 6", "to 51") on a phone, a score's
+piştis chip keeps its "·" with a count, and an error page held sideways
+fits its screen."""
 
 from __future__ import annotations
 
@@ -659,4 +660,43 @@ def test_a_pistis_chip_keeps_its_separator_with_a_count(
         rows[top] = rows.get(top, "") + char
     assert "·" not in rows.values(), rows
     assert len(rows) <= 3, rows
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 740, "height": 360}, {"width": 667, "height": 375}, {"width": 844, "height": 390}],
+    ids=["740x360", "667x375", "844x390"],
+)
+@pytest.mark.parametrize(
+    ("address", "locale", "game", "heading"),
+    [
+        ("/review/" + "ab" * 32, "en-GB", False, "Sorry — error 404"),
+        ("/review/" + "ab" * 32, "en-GB", True, "Sorry — error 404"),
+        ("/deal/" + "x" * 70, "tr-TR", False, "Bu geçerli bir dağıtım kodu değil"),
+        ("/deal/a?rules=nonsense", "tr-TR", False, "Bu dağıtım bağlantısı kullanılamıyor"),
+    ],
+    ids=["review-404", "review-404-game", "bad-seed-tr", "bad-link-tr"],
+)
+def test_an_error_page_held_sideways_fits_its_screen(
+    browser: Browser, live_server, screenshots, viewport, address, locale, game, heading
+):
+    """A phone held sideways: the language line under a message of two or
+    three lines ran 15-53 px past the screen's foot, so a page with
+    nothing more to say scrolled. Its heading, message, buttons (two with
+    a game in progress) and language line now fit the first screen."""
+    context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True, locale=locale)
+    page = context.new_page()
+    if game:
+        page.goto(f"{live_server}/deal/error-sideways")
+        submit(page, page.get_by_role("button", name="Start this deal"))
+    page.goto(live_server + address)
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    expect(page.locator("main .button")).to_have_count(2 if game else 1)
+    page.screenshot(
+        path=screenshots / f"error-sideways-{address[1:7]}-{game}-{locale}-{viewport['width']}.png"
+    )
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= viewport["height"]
+    for language in page.locator(".foot button").all():
+        assert box(language)["y"] + box(language)["height"] <= viewport["height"]
     context.close()
