@@ -34,17 +34,24 @@ def database_url(request, tmp_path):
     return request.getfixturevalue("postgres").create_database(f"t_{uuid.uuid4().hex[:12]}")
 
 
-@pytest.fixture
-def app(database_url, tmp_path):
-    app = create_app(
+def make_app(database_url: str, tmp_path, **config):
+    """The app of the database tests on ``database_url``, with ``config``
+    added."""
+    return create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "db-tests-secret",
             "SESSION_FILE_DIR": str(tmp_path / "sessions"),
             "DATABASE_URL": database_url,
             "RATELIMIT_ENABLED": False,
+            **config,
         }
     )
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    app = make_app(database_url, tmp_path)
     yield app
     with app.app_context():
         db.session.remove()

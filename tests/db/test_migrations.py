@@ -61,6 +61,18 @@ def test_a_restart_and_the_upgrade_command_keep_the_data(app, database_url, tmp_
         db.engine.dispose()
 
 
+def record_one_game(name: str) -> None:
+    """Make a player called ``name`` with one game won (in an app context)."""
+    player = queries.create_player(name)[0]
+    facts = GameFacts(
+        game_id="g", rules="cardems", target=None, seed="s", levels=("hard",),
+        outcome="win", points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0,
+        most_cards=1, ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
+    )  # fmt: skip
+    queries.record_result(player.id, facts)
+    db.session.remove()
+
+
 def test_a_downgrade_to_an_older_versions_migration_keeps_players_and_results(
     app, database_url, tmp_path
 ):
@@ -68,14 +80,7 @@ def test_a_downgrade_to_an_older_versions_migration_keeps_players_and_results(
     # newer version takes the schema down to the older one's migration
     # (0004_reviews, before the name keys), and the rows stay.
     with app.app_context():
-        player = queries.create_player("Geri")[0]
-        facts = GameFacts(
-            game_id="g", rules="cardems", target=None, seed="s", levels=("hard",),
-            outcome="win", points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0,
-            most_cards=1, ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
-        )  # fmt: skip
-        queries.record_result(player.id, facts)
-        db.session.remove()
+        record_one_game("Geri")
         db.engine.dispose()
     runner = app.test_cli_runner()
     result = runner.invoke(args=["db", "downgrade", "0004_reviews"])
@@ -379,14 +384,7 @@ def test_a_migration_that_rebuilds_the_players_table_keeps_their_rows(app, tmp_p
     # tasks and weekly totals (ON DELETE CASCADE), though the players
     # themselves were copied over.
     with app.app_context():
-        player = queries.create_player("Kalan")[0]
-        facts = GameFacts(
-            game_id="g", rules="cardems", target=None, seed="s", levels=("hard",),
-            outcome="win", points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0,
-            most_cards=1, ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
-        )  # fmt: skip
-        queries.record_result(player.id, facts)
-        db.session.remove()
+        record_one_game("Kalan")
     migrations = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS, migrations)
     (migrations / "versions" / "9999_rebuild.py").write_text(REBUILDS_PLAYERS)

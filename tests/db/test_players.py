@@ -14,11 +14,10 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 import app.db as app_db
-from app import create_app
 from app.db import MIGRATIONS, db, queries
 from app.db.models import Player, PlayerTask, PlayerToken, Result
 from app.web.identity import COOKIE
-from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
+from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser, make_app
 
 
 @pytest.mark.parametrize(
@@ -452,15 +451,10 @@ def test_pages_answer_503_when_every_pooled_connection_is_taken(database_url, tm
     # request waits for one at most pool_timeout, then the page says the
     # database is not answering (it was a 500 with a traceback: the pool's
     # TimeoutError is no OperationalError).
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "db-tests-secret",
-            "SESSION_FILE_DIR": str(tmp_path / "sessions"),
-            "DATABASE_URL": database_url,
-            "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 1, "max_overflow": 0, "pool_timeout": 0.1},
-        }
+    app = make_app(
+        database_url,
+        tmp_path,
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0, "pool_timeout": 0.1},
     )
     with app.app_context():
         engine = db.engine
