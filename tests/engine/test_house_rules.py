@@ -339,6 +339,8 @@ def test_option_no_capture_leftovers(
     state = GameState.deal(house, deck_from_plays(centre, plays, players=house.players))
     results = play_all(state, plays)
     assert (results[-1].swept, results[-1].swept_to) == (52, team)
+    # The three face-down Jacks went with the sweep: that team took them.
+    assert (state.face_down, state.face_down_taker) == (0, team)
 
 
 @pytest.mark.parametrize(
@@ -591,6 +593,8 @@ def test_format_2_reads_a_plain_name_and_format_1_refuses_an_object():
         ({"base": "classic", "players": 5}, "players"),
         ({"base": "classic", "pisti": True}, "pisti"),
         ({"base": "classic", "pisti": -10}, "pisti"),
+        # The least value refused: the spec says "integer ≥ 0".
+        ({"base": "classic", "jack_pisti": -1}, "jack_pisti"),
         ({"base": "classic", "pisti_on_last_play": "false"}, "pisti_on_last_play"),
         ({"base": "classic", "pisti_on_last_play": 0}, "pisti_on_last_play"),
         ({"base": "classic", "most_cards": "27"}, "most_cards"),
