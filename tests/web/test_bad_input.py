@@ -7,7 +7,7 @@ import re
 import pytest
 
 from app import create_app
-from tests.conftest import CSRF, app_config, expected_state, start_deal
+from tests.conftest import CSRF, app_config, expected_state, form_fields, start_deal
 
 
 def snapshot(client) -> str:
@@ -284,3 +284,54 @@ def test_a_value_quoted_in_a_message_shows_no_control_character(client, path, st
     assert response.status_code == status
     assert shown in message.group(1)
     assert not {"\u202e", "\u200f", "\x00"} & set(message.group(1))
+
+
+def test_a_card_from_another_games_page_is_refused(player):
+    # A page of the game before (another tab, the back button), at the same
+    # move as the game on the table now, sent with a card of the new hand:
+    # nothing is played (409).
+    player.deal("the-old-game")
+    old = form_fields(player.page, "/play")
+    player.deal("the-new-game")
+    new = form_fields(player.page, "/play")
+    assert old["game"] != new["game"] and old["move"] == new["move"] == "0"
+    before = snapshot(player.client)
+    response = player.post(
+        card=player.hand[0], **{key: old[key] for key in ("move", "hand", "game")}
+    )
+    assert response.status_code == 409
+    assert "out of date" in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+
+
+def test_a_card_sent_for_an_earlier_hand_is_refused(player):
+    # The form of the match's first hand, sent once the second is dealt,
+    # with the second's move number and one of its cards: a page of another
+    # hand is out of date, nothing is played (409).
+    player.deal("an-earlier-hand?rules=classic&target=51")
+    while player.hand:
+        player.play(player.hand[0])
+    assert player.client.post("/next", data=form_fields(player.page, "/next")).status_code == 303
+    player.get()
+    fields = form_fields(player.page, "/play")
+    assert fields["hand"] == "1"
+    before = snapshot(player.client)
+    response = player.post(card=player.hand[0], move=fields["move"], hand="0", game=fields["game"])
+    assert response.status_code == 409
+    assert "out of date" in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+
+
+def test_next_hand_before_the_hand_is_over_is_refused(player):
+    # "Next hand" of the hand being played (a form sent early, or forged):
+    # nothing is dealt (409), and the hand goes on.
+    player.deal("not-over-yet?rules=classic&target=51")
+    fields = form_fields(player.page, "/play")
+    before = snapshot(player.client)
+    response = player.client.post(
+        "/next", data={"csrf_token": player.token, "hand": fields["hand"]}
+    )
+    assert response.status_code == 409
+    assert "out of date" in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+    player.play(player.hand[0])
