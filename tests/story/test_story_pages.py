@@ -15,10 +15,11 @@ from app.engine import CLASSIC, card_name, card_points, observe
 from app.engine.match import Match
 from app.story.cast import CAST, TARGET
 from app.story.cast import opponent as opponent_by_key
-from app.story.lesson import STEPS, position
+from app.story.lesson import DECK, STEPS, position
 from app.web import story
 from app.web.table import Table
 from tests.conftest import CSRF, Player
+from tests.web.test_secrecy import leaks
 
 
 def token(client, path: str = "/story") -> str:
@@ -100,6 +101,26 @@ def test_the_lesson_right_and_wrong_cards(client):
     page = text(client.get("/story/lesson"))
     assert "You took 5 cards with your 7 of hearts" in page
     assert "I put my 5 of spades on the empty table" in page and "A pişti" in page
+
+
+#: A card face as drawn on a page (app.web.faces): its suit and its rank.
+CARD_FACE = re.compile(r'class="card face suit-([CDHS])[^>]*>\s*<rect[^>]*>\s*<text[^>]*>(\w+)<')
+
+
+def test_the_lesson_shows_no_hidden_card(client):
+    # The lesson is a stacked deal, but its face-down centre cards, Aunt
+    # Hayriye's hand and the stock stay hidden on every step's page.
+    for number, step in enumerate(STEPS):
+        state = position(number)
+        seen = {*state.hands[0], *state.pile[state.face_down :], *state.plays}
+        hidden = set(DECK) - seen
+        if number == 0:
+            assert set(state.face_down_cards) <= hidden
+        page = client.get("/story/lesson").get_data(as_text=True)
+        assert leaks(page, hidden) == []
+        faces = {f"{'T' if r == '10' else r}{s}" for s, r in CARD_FACE.findall(page)}
+        assert faces and not faces & hidden
+        assert lesson_post(client, str(number), step.card).status_code == 303
 
 
 @pytest.mark.parametrize(
