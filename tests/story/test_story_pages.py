@@ -19,7 +19,7 @@ from app.story.lesson import DECK, STEPS, position
 from app.web import story
 from app.web.table import Table
 from tests.conftest import CSRF, Player
-from tests.web.test_secrecy import leaks
+from tests.web.test_secrecy import drawn_faces, leaks
 
 
 def token(client, path: str = "/story") -> str:
@@ -103,10 +103,6 @@ def test_the_lesson_right_and_wrong_cards(client):
     assert "I put my 5 of spades on the empty table" in page and "A pişti" in page
 
 
-#: A card face as drawn on a page (app.web.faces): its suit and its rank.
-CARD_FACE = re.compile(r'class="card face suit-([CDHS])[^>]*>\s*<rect[^>]*>\s*<text[^>]*>(\w+)<')
-
-
 def test_the_lesson_shows_no_hidden_card(client):
     # The lesson is a stacked deal, but its face-down centre cards, Aunt
     # Hayriye's hand and the stock stay hidden on every step's page.
@@ -118,8 +114,7 @@ def test_the_lesson_shows_no_hidden_card(client):
             assert set(state.face_down_cards) <= hidden
         page = client.get("/story/lesson").get_data(as_text=True)
         assert leaks(page, hidden) == []
-        faces = {f"{'T' if r == '10' else r}{s}" for s, r in CARD_FACE.findall(page)}
-        assert faces and not faces & hidden
+        assert drawn_faces(page)
         assert lesson_post(client, str(number), step.card).status_code == 303
 
 

@@ -8,13 +8,15 @@ import dataclasses
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 
-from app.engine import CARDEMS, RULE_SETS, GameState, card_label, card_name
+from app.engine import CARDEMS, RULE_SETS, GameState, card_label, card_name, observe
 from app.web.game import render_table
 from app.web.table import Table
 from app.web.view import face_down_words
+from tests.conftest import CSRF, form_fields, start_deal
 from tests.engine.test_observation import hidden_from
 
 
@@ -23,10 +25,30 @@ def hidden_cards(state: GameState) -> set[str]:
     return set(state.deck) - seen_by_player
 
 
+#: A card face as drawn on a page (:func:`app.web.faces.face`): its suit
+#: and the rank of its index ("10" for a ten).
+DRAWN_FACE = re.compile(
+    r'<svg class="card face suit-([CDHS])[^>]*>\s*<rect[^>]*/>\s*'
+    r'<text class="index[^"]*"[^>]*>(\w+)</text>'
+)
+#: Every aid on (the cookie's form): the counter, hints, the bottom card ...
+EVERY_AID = "highlight.counter.hints.bottom_card.fan.remarks.slow"
+
+
+def drawn_faces(page: str) -> list[str]:
+    """The cards drawn face up on ``page``, as card codes, in page order."""
+    return [f"{'T' if rank == '10' else rank}{suit}" for suit, rank in DRAWN_FACE.findall(page)]
+
+
 def leaks(page: str, cards: set[str]) -> list[str]:
+    """The cards of ``cards`` that ``page`` shows: named ("ace of spades"),
+    labelled ("A♠"), sent as a form's value, or drawn face up (an SVG face
+    has no name, only its index and suit, see :func:`drawn_faces`)."""
+    drawn = set(drawn_faces(page))
     found = []
     for card in cards:
-        if card_name(card) in page or card_label(card) in page or f'value="{card}"' in page:
+        named = card_name(card) in page or card_label(card) in page
+        if named or f'value="{card}"' in page or card in drawn:
             found.append(card)
     return found
 
@@ -122,3 +144,128 @@ def test_the_face_down_cards_are_named_only_once_the_hand_is_over(app):
             table.play(rng.choice(table.state.hands[table.seat]), str(table.move))
         words = str(face_down_words(table))
     assert all(card_label(card) in words for card in table.state.face_down_cards)
+
+
+def may_see(table: Table) -> set[str]:
+    """The cards the player may see at ``table`` as it stands, from the
+    engine's observation of the player's seat: its hand, the face-up pile,
+    the plays, the stock's shown bottom cards and, under
+    ``face_down="capturer"``, the face-down cards its team took. Once the
+    hand is over every card has been shown (the face-down ones too)."""
+    state = table.state
+    if state.finished:
+        return set(state.deck)
+    seen = observe(state, table.seat)
+    return {*seen.hand, *seen.pile_face_up, *seen.seen}
+
+
+def saved_table(client) -> Table:
+    """The player's game as the session keeps it."""
+    with client.session_transaction() as session:
+        return Table.from_dict(session["table"])
+
+
+def play_through_checking_faces(client, rng: random.Random) -> Counter[str]:
+    """Play the client's game to its end, a random card each turn, Next hand
+    between hands; at every stop read the table page, and its steps (asked
+    for as the table's script does, ``Pisti-Frames: 1``), and check each
+    card drawn face up, named or offered is one the player may see then.
+    Return the counts of pages read ("pages"; "table", "between" and
+    "final" by kind), of faces read ("faces") and of faces drawn mid-hand
+    that only a rule shows: the stock's bottom cards ("bottom") and the
+    face-down cards the player's team took ("face_down")."""
+    counts: Counter[str] = Counter()
+    client.set_cookie("pisti_aids", EVERY_AID)
+    while True:
+        table = saved_table(client)
+        allowed = may_see(table)
+        hidden = set(table.state.deck) - allowed
+        seen = observe(table.state, table.seat)
+        kind = "final" if table.match.over else "between" if table.match.hand_counted else "table"
+        for headers in ({}, {"Pisti-Frames": "1"}):
+            page = client.get("/game", headers=headers).get_data(as_text=True)
+            drawn = drawn_faces(page)
+            assert len(drawn) == page.count('class="card face ')
+            # The table draws the hand; the score pages, the last plays' steps.
+            assert drawn or kind != "table"
+            assert set(drawn) <= allowed, (set(drawn) - allowed, table.state.plays)
+            assert leaks(page, hidden) == [], table.state.plays
+            counts.update(pages=1, faces=len(drawn), **{kind: 1})
+            if kind == "table":
+                counts["bottom"] += len(set(drawn) & set(seen.stock_bottom))
+                counts["face_down"] += len(set(drawn) & set(seen.seen_face_down))
+        if kind == "final":
+            return counts
+        if kind == "between":
+            assert client.post("/next", data=form_fields(page, "/next")).status_code == 303
+        else:
+            card = rng.choice(table.state.hands[table.seat])
+            fields = {**form_fields(page, "/play"), "card": card}
+            assert client.post("/play", data=fields).status_code == 303
+
+
+def _token(client, path: str) -> str:
+    return CSRF.search(client.get(path).get_data(as_text=True)).group(1)
+
+
+def _house(**options: str):
+    def start(client):
+        data = {"csrf_token": _token(client, "/house"), "level": "easy", **options}
+        return client.post("/house", data=data)
+
+    return start
+
+
+def _daily(rules: str):
+    def start(client):
+        return client.post(
+            "/daily/play", data={"csrf_token": _token(client, "/daily"), "rules": rules}
+        )
+
+    return start
+
+
+def _story(client):
+    client.post("/story/lesson/skip", data={"csrf_token": _token(client, "/story")})
+    return client.post(
+        "/story/play", data={"csrf_token": _token(client, "/story"), "opponent": "hayriye"}
+    )
+
+
+#: The ways into a game, and what a game of each always meets beyond the
+#: table and the final page (the deal links' games are the same every run;
+#: the others' deals are new each time, or today's).
+STARTS = {
+    "cardems": (lambda client: start_deal(client, "/deal/secret-faces"), ()),
+    "classic-match": (
+        lambda client: start_deal(client, "/deal/secret-faces?rules=classic&target=51"),
+        ("between",),
+    ),
+    # The bottom card shown; the face-down cards seen by the side that took them.
+    "partners": (
+        lambda client: start_deal(client, "/deal/secret-faces?rules=partners&target=51"),
+        ("between", "bottom", "face_down"),
+    ),
+    "house-3": (
+        _house(rules="classic", players="3", bottom_card="no_jack", face_down="capturer"),
+        (),
+    ),
+    "house-4": (_house(rules="cardems", players="4", teams="solo", face_down="capturer"), ()),
+    "daily": (_daily("cardems"), ()),
+    "daily-partners": (_daily("partners"), ()),
+    "mansion-evenings": (_story, ()),
+}
+
+
+@pytest.mark.parametrize(("start", "met"), list(STARTS.values()), ids=list(STARTS))
+def test_every_card_drawn_face_up_is_one_the_player_may_see(client, start, met):
+    """Every table page of a game (every aid on), its steps, the pages
+    between hands and the final page draw face up only cards the engine's
+    observation lets the player's seat see: its hand, the face-up pile, the
+    plays, a shown bottom card, face-down cards its side took under
+    ``face_down="capturer"``; no other card is named or offered either."""
+    assert start(client).status_code == 303
+    counts = play_through_checking_faces(client, random.Random(7))
+    assert counts["table"] >= 24 and counts["final"] == 2
+    assert counts["faces"] > 5 * counts["pages"]
+    assert all(counts[what] > 0 for what in met), counts
