@@ -217,8 +217,8 @@ function sound(kind) {
   }
 }
 
-// With reduced motion the page shows the plays' end at once: their sounds
-// follow one another.
+// When the page shows the plays' end at once (reduced motion, or a click or
+// a key while the cards move), their sounds not made yet follow one another.
 async function soundInTurn(frames) {
   for (const frame of frames) {
     sound(frame.dataset.sound);
@@ -521,14 +521,17 @@ async function play(form, submitter) {
   // shows the end at once).
   const slower = document.body.classList.contains("slow-plays");
   const replyMs = slower ? SLOW_REPLY_MS : frames.length > 2 ? STEP_MS * MANY_REPLIES : STEP_MS;
+  let sounded = 0; // the steps whose sound was made as their card landed
   for (const [index, frame] of frames.entries()) {
     if (skipping) break;
     position = Number(frame.dataset.position);
     // Your own card is already on its way: it only has to settle.
     const duration = index === 0 ? STEP_MS / 2 : replyMs;
     await transition(() => showFrame(frame), position, duration, slower ? 1 : OVERLAP);
-    if (!skipping) sound(frame.dataset.sound);
-    if (slower && index > 0 && !skipping) await pause(SLOW_REST_MS);
+    if (skipping) break;
+    sound(frame.dataset.sound);
+    sounded = index + 1;
+    if (slower && index > 0) await pause(SLOW_REST_MS);
   }
   if (frames.length && !skipping && !doc.querySelector(".table")) {
     // The hand is over: its last cards stay in view a moment, then its score.
@@ -541,7 +544,8 @@ async function play(form, submitter) {
     if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});
     showPage(doc);
   }
-  if (!moving) soundInTurn(steps);
+  // (A double tap's second tap shows the end at once too: its sounds follow.)
+  soundInTurn(steps.slice(sounded));
   busy = false;
   setState("ready");
   // Keyboard players go on from the first card; at the end of a hand or of

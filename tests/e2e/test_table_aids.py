@@ -1322,6 +1322,27 @@ def test_the_sounds_aid_sounds_each_card_and_chimes_a_pisti(browser: Browser, li
     context.close()
 
 
+def test_a_double_tap_shows_the_end_at_once_and_its_sounds_follow(page: Page, live_server):
+    """A double tap's second tap (or a click while the cards move) shows the
+    play's end at once: the plays whose cards had not landed yet still make
+    their sounds, one after another, each once (before, such a play made
+    none: not your card's tap, not a reply's chime)."""
+    page.add_init_script(RECORD_SOUNDS)
+    deal(page, live_server, "sounds-7")
+    set_aid(page, "Sounds: a tap as each card lands, a chime for a pişti", True)
+    page.keyboard.press("Escape")
+    steps = 0
+    for _ in range(3):
+        before = settled_when_ready(page)
+        with page.expect_response(re.compile(r"/play$")) as answer:
+            page.locator(".you .hand button").first.dblclick()
+        wait_settled(page, before)
+        steps += answer.value.text().count('<template class="frame"')
+        page.wait_for_function("n => window.noises >= n", arg=steps, timeout=5000)
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.noises") == steps == 6
+
+
 def test_a_browser_whose_web_audio_fails_plays_on_in_silence(page: Page, live_server):
     """A part of Web Audio missing or refusing (an older browser's) stops
     no play: the sounds are left out and the cards move as ever."""
