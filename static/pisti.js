@@ -290,6 +290,11 @@ function showNews() {
   fadeCutLine(box);
 }
 
+// A phone turned shows the log in another box (under the felt upright,
+// beside it sideways), scrolled to its start: the latest play comes back
+// into view.
+window.matchMedia("(orientation: portrait)").addEventListener("change", showNews);
+
 // The lines under the felt on a phone, scrolled down, fade their first
 // line out (pisti.css) rather than show it cut through the middle, which
 // looked like a drawing fault.

@@ -58,6 +58,51 @@ def test_the_table_keeps_its_layout_as_the_device_turns(
     context.close()
 
 
+#: Whether the log's latest line is in view: inside the window and inside
+#: the box around it that scrolls (the lines under the felt on a phone,
+#: what happened beside it held sideways), or, where it and the first hint
+#: do not fit together, scrolled past it to the hint's start
+#: (static/pisti.js, showNews).
+LATEST_SEEN = """async () => {
+  // As drawn once turned: a media query's change is told at the next frame.
+  await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+  const line = document.querySelector(".log > li:last-child").getBoundingClientRect();
+  const hint = document.querySelector(".hints li")?.getBoundingClientRect();
+  let box = document.querySelector(".log");
+  const scrolls = (found) =>
+    found.scrollHeight > found.clientHeight && getComputedStyle(found).overflowY !== "visible";
+  while (box && !scrolls(box)) box = box.parentElement;
+  const within = (area) => line.top >= area.top - 1 && line.bottom <= area.bottom + 1;
+  if (!within({ top: 0, bottom: innerHeight })) return false;
+  if (!box || box === document.documentElement) return true;
+  const area = box.getBoundingClientRect();
+  const past = hint !== undefined && line.top < area.top;
+  return within(area) || (past && hint.top >= area.top - 1 && hint.top < area.bottom);
+}"""
+
+
+def test_the_latest_play_stays_in_view_as_the_phone_turns(browser: Browser, live_server):
+    """The log's latest line is scrolled into view as each play lands; a
+    phone turned moves the log to another box (under the felt upright,
+    beside it sideways), which showed its first lines again, the latest
+    play's cut off below, until the next play (5 of 11 turns, each one to
+    740x360). Turned after every play."""
+    ways = DEVICES["phone 740x360"]
+    context = browser.new_context(viewport=ways[0], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/probe-5?rules=partners")
+    take_deal(page)
+    settled_when_ready(page)
+    unseen = []
+    for turn in range(11):  # the hand's last play but one
+        assert play_card(page, page.locator(".hand button").first)
+        page.set_viewport_size(ways[(turn + 1) % 2])
+        if not page.evaluate(LATEST_SEEN):
+            unseen.append(turn)
+    assert unseen == []
+    context.close()
+
+
 @pytest.mark.parametrize("size", [(740, 360), (667, 375)], ids=["740x360", "667x375"])
 def test_a_phone_held_sideways_never_scrolls_as_the_log_grows(
     browser: Browser, live_server, screenshots, size
