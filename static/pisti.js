@@ -161,15 +161,22 @@ function pause(ms) {
 // The sounds aid (body.sounds). A browser lets a page make sounds only once
 // the player has pressed something on it, so the sounds are readied by a
 // play itself (its click or key), before anything is awaited.
+// A context the browser refuses (a privacy setting or an extension's)
+// leaves the sounds out, as in sound().
 function readySounds() {
   if (!document.body.classList.contains("sounds") || !window.AudioContext) return;
-  if (!audio) {
-    audio = new AudioContext();
-    noise = audio.createBuffer(1, audio.sampleRate / 2, audio.sampleRate);
-    const samples = noise.getChannelData(0);
-    for (let index = 0; index < samples.length; index += 1) samples[index] = Math.random() * 2 - 1;
+  try {
+    if (!audio) {
+      const context = new AudioContext();
+      noise = context.createBuffer(1, context.sampleRate / 2, context.sampleRate);
+      const samples = noise.getChannelData(0);
+      for (let index = 0; index < samples.length; index += 1) samples[index] = Math.random() * 2 - 1;
+      audio = context;
+    }
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+  } catch {
+    // The play goes on in silence.
   }
-  if (audio.state === "suspended") audio.resume();
 }
 
 // Noise through a band-pass filter whose centre goes from `low` to `high`

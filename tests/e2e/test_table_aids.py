@@ -1343,10 +1343,20 @@ def test_a_double_tap_shows_the_end_at_once_and_its_sounds_follow(page: Page, li
     assert page.evaluate("() => window.noises") == steps == 6
 
 
-def test_a_browser_whose_web_audio_fails_plays_on_in_silence(page: Page, live_server):
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        "window.AudioBufferSourceNode = function () { throw new Error('no'); };",
+        # A context refused outright (a privacy setting or an extension's):
+        # before, the play never settled.
+        "window.AudioContext = function () { throw new DOMException('no', 'NotAllowedError'); };",
+    ],
+    ids=["node", "context"],
+)
+def test_a_browser_whose_web_audio_fails_plays_on_in_silence(page: Page, live_server, refusal):
     """A part of Web Audio missing or refusing (an older browser's) stops
     no play: the sounds are left out and the cards move as ever."""
-    page.add_init_script("window.AudioBufferSourceNode = function () { throw new Error('no'); };")
+    page.add_init_script(refusal)
     deal(page, live_server, QUIET_SEED)
     set_aid(page, "Sounds: a tap as each card lands, a chime for a pişti", True)
     page.keyboard.press("Escape")
