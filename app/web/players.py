@@ -26,6 +26,7 @@ from flask import (
 )
 from flask_babel import gettext, lazy_gettext, pgettext
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wrappers import Response
 
 from app.db import db, queries
@@ -78,9 +79,10 @@ def game_finished(table: Table) -> None:
         levels = tuple(level or "" for level in table.levels[1:])
         day = daily.daily_day_of(table.match, levels)
         queries.record_result(player.id, game_facts(table.match, levels, table.game_id, day))
-    except OperationalError as error:
-        # The database is down, full or read-only: what to do, not a
-        # traceback (one per view of the final page while it lasts).
+    except (OperationalError, PoolTimeout) as error:
+        # The database is down, full or read-only, or so slow that every
+        # pooled connection stayed taken: what to do, not a traceback (one
+        # per view of the final page while it lasts).
         current_app.logger.warning(
             "could not record a finished game: %s; the game is kept, and its final page "
             "records it when next shown with the database back (GET /readyz says when)",

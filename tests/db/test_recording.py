@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import Connection, event, func, select
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from app.db import db, queries
 from app.db.facts import GameFacts, deal_key, house_rules
@@ -399,12 +400,26 @@ def _database_full(*args, **kwargs):
     raise OperationalError("COMMIT", {}, Exception("database or disk is full"))
 
 
+def _pool_taken(*args, **kwargs):
+    # Every pooled connection stayed taken for pool_timeout (the pool's
+    # own words): logged with a traceback, as an error, before.
+    raise PoolTimeout("QueuePool limit of size 15 overflow 0 reached, connection timed out")
+
+
+@pytest.mark.parametrize(
+    ("failure", "words"),
+    [
+        (_database_full, "database or disk is full"),
+        (_pool_taken, "QueuePool limit of size 15 overflow 0 reached, connection timed out"),
+    ],
+    ids=["full", "pool"],
+)
 def test_a_result_the_database_could_not_take_is_logged_with_what_to_do(
-    app, visitor, monkeypatch, caplog
+    app, visitor, monkeypatch, caplog, failure, words
 ):
     visitor.choose_name("Dolu")
     visitor.deal("record-full")
-    monkeypatch.setattr(queries, "record_result", _database_full)
+    monkeypatch.setattr(queries, "record_result", failure)
     visitor.play_to_the_end()
     visitor.get("/game")
     failed = [r for r in caplog.records if "could not record a finished game" in r.getMessage()]
@@ -412,9 +427,8 @@ def test_a_result_the_database_could_not_take_is_logged_with_what_to_do(
     for record in failed:
         assert record.levelname == "WARNING" and record.exc_info is None  # no traceback
         assert record.getMessage() == (
-            "could not record a finished game: database or disk is full; the game is kept, "
-            "and its final page records it when next shown with the database back (GET "
-            "/readyz says when)"
+            f"could not record a finished game: {words}; the game is kept, and its final "
+            "page records it when next shown with the database back (GET /readyz says when)"
         )
 
 
