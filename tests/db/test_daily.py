@@ -488,6 +488,7 @@ def test_daily_leaderboard_order_and_your_place(app):
     for name in names:
         assert name in page
     assert "Your place" not in page
+    assert "Ties: more piştis (Jack piştis included) first, then the earlier finish." in page
     # Same plays, same points and piştis: the earlier finish ranks first.
     rows = page.split("<tbody>")[1].split("</tbody>")[0]
     assert rows.index("Ali") < rows.index("Bora") < rows.index("Cem")
