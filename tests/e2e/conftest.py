@@ -158,6 +158,13 @@ def play_card(page, button) -> bool:
     return page.locator(".alert").count() == 0
 
 
+def play_out(page) -> None:
+    """Play the hand's first card, play after play, until no card is left in
+    the player's hand (the hand, or the game, is over)."""
+    while cards_in_hand(page):
+        play_card(page, page.locator(".hand button").first)
+
+
 class Held:
     """The requests a route holds: ``routes`` keeps the first request,
     never answered; ``reached`` says whether the server has answered it

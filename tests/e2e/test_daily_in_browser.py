@@ -13,9 +13,8 @@ from tests.e2e.conftest import (
     COUNT_TIMERS,
     DESKTOP,
     PHONE,
-    cards_in_hand,
     contrast,
-    play_card,
+    play_out,
     set_hidden,
     submit,
 )
@@ -45,8 +44,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     expect(page.locator(".countdown")).to_contain_text("Next deal in")
     page.screenshot(path=screenshots / f"daily-{size_name}.png", full_page=True)
     submit(page, page.get_by_role("button", name="Play today's deal (ranked)"))
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     expect(page.locator(".verdict")).to_be_visible()
     expect(page.locator(".your-result")).to_contain_text("This was your ranked Daily game.")
     expect(page.locator("#share")).to_have_count(0)  # the seed is secret today
@@ -73,8 +71,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
         "[...document.querySelectorAll('.board-wrap')].every((b) => b.scrollWidth <= b.clientWidth)"
     )
     submit(page, page.get_by_role("button", name="Play today's deal (unranked)"))
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     expect(page.locator(".your-result")).to_contain_text("Daily deal, unranked.")
 
     page.goto(live_server + "/me/stats")
@@ -229,8 +226,7 @@ def test_without_javascript_the_server_countdown_stays(browser, live_server):
 
 
 def _play_through(page: Page) -> None:
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     expect(page.locator(".verdict")).to_be_visible()
 
 

@@ -21,7 +21,15 @@ from playwright.sync_api import Browser, Page, expect
 from app.db import db, queries
 from app.web.regions import scoreboard
 from tests.conftest import serve
-from tests.e2e.conftest import cards_in_hand, contrast, e2e_app, play_card, submit, take_deal
+from tests.e2e.conftest import (
+    cards_in_hand,
+    contrast,
+    e2e_app,
+    play_card,
+    play_out,
+    submit,
+    take_deal,
+)
 from tests.e2e.test_table_motion import SIZES
 
 
@@ -136,8 +144,7 @@ def test_a_reviews_links_fit_a_small_phone(browser: Browser, live_server):
     page = context.new_page()
     page.goto(f"{live_server}/deal/layout-review")
     take_deal(page)
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     page.get_by_role("button", name="Review this game").click()
     page.get_by_role("link", name="Next").first.click()
     nav = page.locator(".review-nav").first
@@ -424,8 +431,7 @@ def stats_after_games(page: Page, live_server: str, name: str, seeds: list[str])
     for seed in seeds:
         page.goto(f"{live_server}/deal/{seed}")
         take_deal(page)
-        while cards_in_hand(page):
-            play_card(page, page.locator(".hand button").first)
+        play_out(page)
     page.goto(f"{live_server}/me/stats")
 
 
@@ -536,7 +542,7 @@ def test_a_long_name_keeps_one_line_on_a_laptops_leaderboard(
         page = context.new_page()
         page.goto(f"{live_server}/leaderboard")
         if language != "English":
-            page.get_by_role("button", name=language).click()
+            submit(page, page.get_by_role("button", name=language))
         for name in names:
             cell = page.locator(".leaderboard th[scope=row]", has_text=name)
             assert cell.evaluate(LINES) == 1, name

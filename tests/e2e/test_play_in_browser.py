@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from app.ai import make_bot
 from app.engine import CARDEMS, GameState, hand_winner, observe, score_hand, seeded_deck
 from tests.conftest import checked
-from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card, submit
+from tests.e2e.conftest import DESKTOP, PHONE, cards_in_hand, play_card, play_out, submit
 
 
 def engine_result(seed: str, mine: list[str]) -> tuple[GameState, list]:
@@ -138,8 +138,7 @@ def test_a_name_chosen_on_the_final_page_brings_the_focus_to_the_result(page: Pa
     page.emulate_media(reduced_motion="reduce")
     page.goto(f"{live_server}/deal/name-focus")
     submit(page, page.get_by_role("button", name="Start this deal"))
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     page.get_by_label("Your display name").fill("Odak")
     page.keyboard.press("Enter")
     result = page.locator("#your-result")

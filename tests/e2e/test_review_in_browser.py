@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     COUNT_TIMERS,
     cards_in_hand,
     play_card,
+    play_out,
     set_hidden,
     submit,
     take_deal,
@@ -244,8 +245,7 @@ def test_the_summary_comes_in_place_and_keeps_the_focus(page: Page, live_server)
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server + "/deal/e2e-review-focus")
     take_deal(page)
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     # The status says "running" until the test lets the real one through.
     held = {"running": True}
 
@@ -388,8 +388,7 @@ def test_the_progress_is_read_out_only_when_it_moves(page: Page, live_server):
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server + "/deal/e2e-review-quiet")
     take_deal(page)
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     answers = [2, 2, 2, 3]
     asked: list[int] = []
 
@@ -437,8 +436,7 @@ def test_the_progress_is_not_asked_for_while_nobody_sees_it(page: Page, live_ser
     page.emulate_media(reduced_motion="reduce")
     page.goto(live_server + "/deal/e2e-review-hidden")
     take_deal(page)
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     asked: list[int] = []
 
     def status(route):

@@ -17,6 +17,7 @@ from tests.e2e.conftest import (
     first_seed,
     never_answer_the_first,
     play_card,
+    play_out,
     settled,
     settled_when_ready,
     take_deal,
@@ -545,12 +546,10 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server, loca
         pages.append((path, axe.run(page)))
     deal(page, live_server, "axe-classic", "classic")
     pages.append(("table", axe.run(page)))
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     pages.append(("between", axe.run(page)))
     deal(page, live_server, "axe-cardems")
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     pages.append(("final", axe.run(page)))
     context.close()
     for name, result in pages:
@@ -586,8 +585,7 @@ def test_turkish_table_has_no_english_left(browser: Browser, live_server, screen
         page.set_viewport_size(size)
         page.emulate_media(reduced_motion="reduce")
         page.screenshot(path=screenshots / f"tr-table-{name}.png")
-    while cards_in_hand(page):
-        play_card(page, page.locator(".hand button").first)
+    play_out(page)
     text = page.locator("body").inner_text()
     assert [word for word in ENGLISH if word in text] == []
     assert "El toplamı" in text and "Sonraki el" in text
