@@ -683,9 +683,38 @@ async function freshen() {
   }
 }
 document.addEventListener("visibilitychange", freshen);
+
+// Any other page restored by Back or Forward from the browser's
+// back/forward cache is the page as it was left, though a game may have
+// been started since (its "New game" or "Start this deal" then refused as
+// out of date, again after each Back), a name forgotten (the profile shown
+// again) or the lesson moved on: it is loaded again, as it stands. The
+// House rules page keeps the choices made on it: only which game its form
+// would replace is read again. Offline the page stays (a reload would show
+// the browser's own "no internet" page); its forms say they were not sent.
 window.addEventListener("pageshow", (event) => {
-  if (event.persisted) freshen();
+  if (!event.persisted) return;
+  if (document.body.matches(TABLE_PAGES)) freshen();
+  else if (document.querySelector("form[data-keeps-choices]")) readReplacesAgain();
+  else if (navigator.onLine) window.location.reload();
 });
+
+// Set the page's "replaces" fields (the game a form that starts one would
+// replace) as the server has them now.
+async function readReplacesAgain() {
+  try {
+    const response = await fetch(window.location.href, { cache: "no-store" });
+    if (!response.ok) return;
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    for (const field of document.querySelectorAll("form input[name=replaces]")) {
+      const action = field.form.getAttribute("action");
+      const fresh = doc.querySelector(`form[action="${CSS.escape(action)}"] input[name=replaces]`);
+      if (fresh) field.value = fresh.value;
+    }
+  } catch {
+    // No network: the form is not sent, and says so.
+  }
+}
 
 // Fields whose keys are typed text.
 const TYPING = "input:not([type=checkbox]):not([type=radio]):not([type=submit]), select, textarea";

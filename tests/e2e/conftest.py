@@ -38,6 +38,32 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+@pytest.fixture(scope="session")
+def bfcache_browser(browser_type, browser_type_launch_args):
+    """Chromium with its back/forward cache, as players' browsers have it:
+    Back and Forward show the page kept as it was left, its scripts told
+    by ``pageshow`` (``persisted``). Playwright turns that cache off in the
+    browsers it launches (``--disable-back-forward-cache``)."""
+    browser = browser_type.launch(
+        **browser_type_launch_args, ignore_default_args=["--disable-back-forward-cache"]
+    )
+    yield browser
+    browser.close()
+
+
+#: Counts, in the tab's ``sessionStorage.restored``, the pages shown again
+#: from the back/forward cache (a reload does not clear it).
+COUNT_RESTORED = """window.addEventListener("pageshow", (event) => {
+  if (event.persisted) sessionStorage.restored = Number(sessionStorage.restored || 0) + 1;
+})"""
+
+
+def restored(page) -> int:
+    """How many pages of ``page``'s tab were shown from the back/forward
+    cache since :data:`COUNT_RESTORED` was added to it."""
+    return int(page.evaluate("Number(sessionStorage.restored || 0)"))
+
+
 def e2e_app(tmp_path_factory):
     """The app the browser tests serve, with its own sessions and database."""
     return create_app(

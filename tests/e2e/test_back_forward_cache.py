@@ -1,0 +1,83 @@
+"""Back and Forward in a browser with its back/forward cache (Chromium's,
+as players have it): a page shown again as it was left must not act on
+what has changed since. A game started, a name forgotten: the page shown
+by Back says so, and its forms do what they say."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.conftest import COUNT_RESTORED, PHONE, restored, submit
+
+
+def back(page) -> None:
+    """Press Back; a page shown from the cache fires no load event."""
+    page.go_back(wait_until="commit")
+
+
+def test_back_to_the_home_page_after_a_new_game(bfcache_browser: Browser, live_server):
+    # The home page kept from before the game said nothing of it, and its
+    # "New game" was refused as out of date, again after each Back (3 of 3
+    # in Chromium): a player could not start another game that way.
+    context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(live_server)
+    submit(page, page.locator("form[action='/new'] button[type=submit]"))
+    for _ in range(2):
+        back(page)
+        expect(page.get_by_role("link", name="Continue your game")).to_be_visible()
+        with page.expect_navigation(url=f"{live_server}/game") as arrived:
+            page.locator("form[action='/new'] button[type=submit]").click()
+        assert arrived.value.status == 200  # after the 303, not a 409 page
+        expect(page.locator(".hand button")).to_have_count(4)
+        expect(page.locator(".alert")).to_have_count(0)
+    assert restored(page) == 2
+    # The first game was kept to go back to, and two others started.
+    expect(page.locator("details.kept li")).to_have_count(2)
+    context.close()
+
+
+def test_back_after_forget_me_shows_no_name(bfcache_browser: Browser, live_server):
+    # The profile kept from before "Forget me" came back with the name and
+    # totals of the player just deleted, on a shared phone to whoever pressed Back.
+    context = bfcache_browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(f"{live_server}/me")
+    page.fill("#name", "Forgotten Soon")
+    submit(page, page.locator("#name-form button[type=submit]"))
+    expect(page.locator("h1")).to_have_text("Forgotten Soon")
+    page.check("#forget input[name=confirm]")
+    submit(page, page.locator("#forget button[type=submit]"))
+    expect(page.locator("main")).to_contain_text("This device no longer knows you")
+    back(page)
+    expect(page.locator("h1")).to_have_text("Your profile")
+    expect(page.locator("main")).not_to_contain_text("Forgotten Soon")
+    assert restored(page) == 1
+    context.close()
+
+
+def test_back_to_the_house_rules_keeps_the_choices_and_starts_again(
+    bfcache_browser: Browser, live_server
+):
+    # The choices are the player's, kept by the cache; the game the form
+    # would replace is read again: the second start was refused as out of date.
+    context = bfcache_browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(f"{live_server}/house")
+    page.select_option("#target", "151")
+    start = page.locator("form[action='/house'] button[type=submit]").last
+    submit(page, start)
+    expect(page.locator(".hand button")).to_have_count(4)
+    back(page)
+    expect(page.locator("#target")).to_have_value("151")
+    expect(page.locator("input[name=replaces]")).not_to_have_value("")
+    with page.expect_navigation(url=f"{live_server}/game") as arrived:
+        start.click()
+    assert arrived.value.status == 200
+    expect(page.locator(".alert")).to_have_count(0)
+    expect(page.locator(".meta")).to_contain_text("hand 1")
+    assert restored(page) == 1
+    context.close()
