@@ -81,3 +81,23 @@ def test_back_to_the_house_rules_keeps_the_choices_and_starts_again(
     expect(page.locator(".meta")).to_contain_text("hand 1")
     assert restored(page) == 1
     context.close()
+
+
+def test_back_to_a_transfer_code_does_not_show_it_again(bfcache_browser: Browser, live_server):
+    # The one-time code is sent never to be kept (no-store), but Chromium
+    # keeps such a page in its back/forward cache: Back from the statistics
+    # showed the code again, still usable.
+    context = bfcache_browser.new_context()
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(f"{live_server}/me")
+    page.fill("#name", "Two Devices")
+    submit(page, page.locator("#name-form button[type=submit]"))
+    submit(page, page.get_by_role("button", name="Make a transfer code"))
+    expect(page.locator(".transfer-code")).to_have_count(1)
+    submit(page, page.get_by_role("link", name="Your statistics").first)
+    back(page)
+    expect(page.get_by_role("button", name="Make a transfer code")).to_be_visible()
+    expect(page.locator(".transfer-code")).to_have_count(0)
+    assert restored(page) == 1
+    context.close()
