@@ -560,6 +560,10 @@ async function play(form, submitter) {
   soundInTurn(steps.slice(sounded));
   busy = false;
   setState("ready");
+  if (freshenSettled) {
+    freshenSettled = false;
+    freshen();
+  }
   // Keyboard players go on from the first card; at the end of a hand or of
   // the game, from its result's heading (read out, and a second Enter
   // there does not leave the score unseen). After a click or a tap no card
@@ -655,6 +659,9 @@ window.addEventListener("offline", () => {
 // stands, where a card tapped would only have been refused as out of date.
 const TABLE_PAGES = ".table-page, .between-page, .final-page";
 let freshening = false;
+// A table brought back while a play was being shown (restored in the middle
+// of its moves) is read again once the play has settled.
+let freshenSettled = false;
 
 // What tells one table from another: the move, hand and game its forms
 // name, and the page's kind and aids (its body's classes).
@@ -665,6 +672,7 @@ function tableMark(root) {
 }
 
 async function freshen() {
+  if (busy) freshenSettled = true;
   if (document.visibilityState !== "visible" || busy || cut || freshening) return;
   if (!document.body.matches(TABLE_PAGES)) return;
   freshening = true;

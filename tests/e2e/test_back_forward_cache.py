@@ -5,9 +5,11 @@ by Back says so, and its forms do what they say."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import COUNT_RESTORED, PHONE, restored, submit
+from tests.e2e.conftest import COUNT_RESTORED, PHONE, play_card, restored, submit
 
 
 def back(page) -> None:
@@ -100,4 +102,49 @@ def test_back_to_a_transfer_code_does_not_show_it_again(bfcache_browser: Browser
     expect(page.get_by_role("button", name="Make a transfer code")).to_be_visible()
     expect(page.locator(".transfer-code")).to_have_count(0)
     assert restored(page) == 1
+    context.close()
+
+
+def test_a_table_left_in_the_middle_of_a_play_is_read_again_once_it_settles(
+    bfcache_browser: Browser, live_server
+):
+    # Back pressed while the computer's reply rests on the pile, a card
+    # played in another tab, Forward: the table was shown from the cache
+    # while its play was being shown, which skipped reading it again (a
+    # card tapped then was refused as already played).
+    context = bfcache_browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "pisti_aids", "value": "slow", "url": live_server}])
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    # The page's timers wait for the test: the reply's rest on the pile
+    # (SLOW_REST_MS) lasts until the clock is run on.
+    page.clock.install()
+    page.goto(f"{live_server}/deal/back-mid-play")
+    submit(page, page.get_by_role("button", name="Start this deal"))
+    expect(page.locator("body")).to_have_class(re.compile(r"\bslow-plays\b"))
+    hand = page.locator(".you .hand button")
+    lines = page.locator(".log li").count()
+    with page.expect_response(f"{live_server}/play"):
+        hand.first.click()
+    # Your card and the reply have landed; the reply rests on the pile.
+    page.wait_for_function(
+        """(lines) => document.documentElement.dataset.state === "busy"
+          && document.querySelectorAll(".log li").length >= lines + 2
+          && !document.getAnimations().some((move) => move.playState === "running")""",
+        arg=lines,
+    )
+    back(page)
+    expect(page).to_have_url(re.compile(r"/deal/back-mid-play$"))
+    other = context.new_page()
+    other.goto(f"{live_server}/game")
+    assert play_card(other, other.locator(".you .hand button").first)
+    current = other.locator(".you .hand button").evaluate_all("cards => cards.map(c => c.value)")
+    other.close()
+    page.go_forward(wait_until="commit")
+    expect(page).to_have_url(f"{live_server}/game")
+    # (The deal page by Back, then the table, still in its play, by Forward.)
+    assert restored(page) == 2
+    page.clock.run_for(1000)
+    expect(hand).to_have_count(len(current))
+    assert hand.evaluate_all("cards => cards.map(c => c.value)") == current
     context.close()
