@@ -40,6 +40,7 @@ let wake = null; // ends the pause on the hand's last cards at once
 let audio = null; // the sounds' AudioContext, made at the first play with the sounds aid on
 let noise = null; // half a second of white noise: a card's tap and a capture's sweep
 const FROM_KEYBOARD = "pisti-from-keyboard"; // in sessionStorage: the last form was sent by a key
+const REFOCUS = "pisti-refocus"; // in sessionStorage: the page loaded again and what had the focus
 const SENDING = "data-sending"; // on a form on its way to the server
 const SENDING_MS = 10000; // ... which may be sent again after this long, in milliseconds
 
@@ -700,12 +701,43 @@ document.addEventListener("visibilitychange", freshen);
 // House rules page keeps the choices made on it: only which game its form
 // would replace is read again. Offline the page stays (a reload would show
 // the browser's own "no internet" page); its forms say they were not sent.
+// A keyboard's player finds the focus where they left it (the button they
+// pressed), not back at the top of the page.
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   if (document.body.matches(TABLE_PAGES)) freshen();
   else if (document.querySelector("form[data-keeps-choices]")) readReplacesAgain();
-  else if (navigator.onLine) window.location.reload();
+  else if (navigator.onLine) {
+    const focused = controlKey(document.activeElement);
+    if (byKeyboard && focused) remember(REFOCUS, JSON.stringify([window.location.href, focused]));
+    window.location.reload();
+  }
 });
+
+// What names a control in both loads of its page: its kind, its form's
+// address, its name and value, its link's address and its words.
+const CONTROLS = "a[href], button, input, select, textarea, summary";
+function controlKey(element) {
+  if (!(element instanceof HTMLElement) || !element.matches(CONTROLS)) return null;
+  const { tagName } = element;
+  const form = element.closest("form")?.getAttribute("action");
+  const named = ["name", "value", "href"].map((name) => element.getAttribute(name));
+  return JSON.stringify([tagName, form, ...named, element.textContent.trim()]);
+}
+
+// Focus the control that had the focus when this page was loaded again, if
+// it is there still.
+function refocus(kept) {
+  try {
+    const [address, key] = JSON.parse(kept);
+    if (address !== window.location.href) return false;
+    const control = [...document.querySelectorAll(CONTROLS)].find((found) => controlKey(found) === key);
+    control?.focus();
+    return Boolean(control);
+  } catch {
+    return false;
+  }
+}
 
 // Set the page's "replaces" fields (the game a form that starts one would
 // replace) as the server has them now.
@@ -1040,10 +1072,13 @@ document.addEventListener("change", (event) => {
 
 keepAddress();
 const fromKeyboard = remember(FROM_KEYBOARD, null);
+const refocused = remember(REFOCUS, null);
 // Back from choosing a name on the final page: the recorded result.
 const arrived = window.location.hash === "#your-result" && document.getElementById("your-result");
 if (arrived) {
   arrived.focus();
+} else if (refocused && refocus(refocused)) {
+  byKeyboard = true;
 } else if (fromKeyboard) {
   byKeyboard = true;
   document.querySelector(".hand button")?.focus();

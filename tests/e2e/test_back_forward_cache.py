@@ -40,6 +40,25 @@ def test_back_to_the_home_page_after_a_new_game(bfcache_browser: Browser, live_s
     context.close()
 
 
+def test_back_from_the_keyboard_finds_the_focus_where_it_was(bfcache_browser: Browser, live_server):
+    # The home page shown again by Back is loaded again, as it stands: the
+    # focus went back to the top of the page, not to the button pressed.
+    context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(live_server)
+    button = page.locator("form[action='/new'] button[type=submit]")
+    button.focus()
+    with page.expect_navigation(url=f"{live_server}/game"):
+        page.keyboard.press("Enter")
+    expect(page.locator(".hand button").first).to_be_focused()
+    back(page)
+    expect(page.get_by_role("link", name="Continue your game")).to_be_visible()
+    expect(button).to_be_focused()
+    assert restored(page) == 1
+    context.close()
+
+
 def test_back_after_forget_me_shows_no_name(bfcache_browser: Browser, live_server):
     # The profile kept from before "Forget me" came back with the name and
     # totals of the player just deleted, on a shared phone to whoever pressed Back.
