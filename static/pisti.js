@@ -683,8 +683,16 @@ async function freshen() {
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     // A play begun meanwhile brings its own page.
     if (busy || !doc.body?.matches(TABLE_PAGES) || tableMark(doc) === tableMark(document)) return;
+    const focused = controlKey(document.activeElement);
     showPage(doc);
     setState("ready");
+    // A keyboard's player keeps the focus on the table: on the control
+    // that had it if it is still there (a card still in hand), else on the
+    // first card, not back at the top of the page.
+    if (byKeyboard && focused) {
+      const next = findControl(focused) || document.querySelector(".hand button");
+      (next || document.querySelector("main h1[tabindex]"))?.focus();
+    }
   } catch {
     // No network: a card tapped says so.
   } finally {
@@ -725,13 +733,17 @@ function controlKey(element) {
   return JSON.stringify([tagName, form, ...named, element.textContent.trim()]);
 }
 
+// The page's control named `key` (controlKey), if it is there.
+function findControl(key) {
+  return [...document.querySelectorAll(CONTROLS)].find((found) => controlKey(found) === key);
+}
+
 // Focus the control that had the focus when this page was loaded again, if
 // it is there still.
 function refocus(kept) {
   try {
     const [address, key] = JSON.parse(kept);
-    if (address !== window.location.href) return false;
-    const control = [...document.querySelectorAll(CONTROLS)].find((found) => controlKey(found) === key);
+    const control = address === window.location.href && findControl(key);
     control?.focus();
     return Boolean(control);
   } catch {

@@ -89,3 +89,27 @@ def test_a_tab_brought_back_to_the_front_shows_the_table_as_it_stands(
     expect(second.locator(".log li").first).to_contain_text("You played")
     expect(second.locator(".alert")).to_have_count(0)
     context.close()
+
+
+def test_a_tab_brought_back_to_the_front_keeps_a_keyboards_focus_in_the_hand(
+    browser: Browser, live_server
+):
+    # The table shown as it stands took the focus away from the card a
+    # keyboard's player was on: it went back to the top of the page.
+    context = browser.new_context(viewport=SIZES["small-phone"], reduced_motion="reduce")
+    first, second = context.new_page(), context.new_page()
+    first.goto(f"{live_server}/deal/two-tabs-focus")
+    submit(first, first.get_by_role("button", name="Start this deal"))
+    second.goto(f"{live_server}/game")
+    hand = second.locator(".hand button")
+    kept = hand.last.get_attribute("value")
+    hand.last.focus()
+    second.keyboard.press("Shift")  # the keyboard was the last thing used
+    play_card(first, first.locator(".hand button").first)
+
+    before = settled(second)
+    second.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    wait_settled(second, before)
+    expect(hand).to_have_count(3)
+    expect(second.locator(f".hand button[value='{kept}']")).to_be_focused()
+    context.close()
