@@ -707,20 +707,25 @@ document.addEventListener("visibilitychange", freshen);
 // out of date, again after each Back), a name forgotten (the profile shown
 // again) or the lesson moved on: it is loaded again, as it stands. The
 // House rules page keeps the choices made on it: only which game its form
-// would replace is read again. Offline the page stays (a reload would show
-// the browser's own "no internet" page); its forms say they were not sent.
-// A keyboard's player finds the focus where they left it (the button they
-// pressed), not back at the top of the page.
+// would replace is read again.
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   if (document.body.matches(TABLE_PAGES)) freshen();
   else if (document.querySelector("form[data-keeps-choices]")) readReplacesAgain();
-  else if (navigator.onLine) {
-    const focused = controlKey(document.activeElement);
-    if (byKeyboard && focused) remember(REFOCUS, JSON.stringify([window.location.href, focused]));
-    window.location.reload();
-  }
+  else loadAgain();
 });
+
+// Load the page again once the server has answered that it is there:
+// offline, or to a server stopped or restarting, the browser would put its
+// own error page in place of this one. The page stays instead (its forms
+// say they were not sent). A keyboard's player finds the focus where they
+// left it (the button they pressed), not back at the top of the page.
+async function loadAgain() {
+  const focused = controlKey(document.activeElement);
+  if (!navigator.onLine || !(await reachable())) return;
+  if (byKeyboard && focused) remember(REFOCUS, JSON.stringify([window.location.href, focused]));
+  window.location.reload();
+}
 
 // What names a control in both loads of its page: its kind, its form's
 // address, its name and value, its link's address and its words.

@@ -6,10 +6,12 @@ by Back says so, and its forms do what they say."""
 from __future__ import annotations
 
 import re
+import threading
 
 from playwright.sync_api import Browser, expect
+from werkzeug.serving import make_server
 
-from tests.e2e.conftest import COUNT_RESTORED, PHONE, play_card, restored, submit
+from tests.e2e.conftest import COUNT_RESTORED, PHONE, e2e_app, play_card, restored, submit
 
 
 def back(page) -> None:
@@ -166,4 +168,31 @@ def test_a_table_left_in_the_middle_of_a_play_is_read_again_once_it_settles(
     page.clock.run_for(1000)
     expect(hand).to_have_count(len(current))
     assert hand.evaluate_all("cards => cards.map(c => c.value)") == current
+    context.close()
+
+
+def test_a_page_shown_again_while_the_server_is_down_stays(
+    bfcache_browser: Browser, tmp_path_factory
+):
+    # Loading it again put the browser's own error page in its place, which
+    # stayed there once the server was back.
+    server = make_server("127.0.0.1", 0, e2e_app(tmp_path_factory), threaded=True)
+    url = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(url)
+    submit(page, page.locator("form[action='/new'] button[type=submit]"))
+    server.shutdown()
+    server.server_close()
+    thread.join()
+    with page.expect_event(
+        "requestfailed", lambda request: "/healthz" in request.url, timeout=10_000
+    ):
+        back(page)
+    expect(page).to_have_url(f"{url}/")
+    expect(page.locator("form[action='/new'] button[type=submit]")).to_be_visible()
+    assert restored(page) == 1
     context.close()
