@@ -404,7 +404,7 @@ def _game_label(rules: str, house: str, levels: str) -> str:
         try:
             played = parse_rules_text(f"{rules}&{house.replace(' ', '&')}")
         except InvalidRules:  # an option this version no longer has
-            game_name = f"{BASE_NAMES[rules]} · {gettext('house rules')}"
+            game_name = f"{BASE_NAMES[rules]} · " + gettext("house rules")
         else:
             game_name = rules_summary(played, None)["line"]
     elif preset is None or preset.players == seats:

@@ -57,7 +57,8 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
     target = v["match"].target
     running = v["running"]
     unseen = v["unseen_taken"]
-    parts = [f'<ul class="scoreboard" data-region="score" aria-label="{_("Score so far")}">\n  ']
+    title = _("Score so far")
+    parts = [f'<ul class="scoreboard" data-region="score" aria-label="{title}">\n  ']
     last = len(v["sides"]) - 1
     for index, side in enumerate(v["sides"]):
         jack = side["jack_pisti"]
@@ -67,34 +68,34 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             ngettext("%(num)s pişti", "%(num)s piştis", side["pisti"]), after=" ·" if jack else ""
         )
         jacks = (
-            f" {_bound(ngettext('%(num)s Jack pişti', '%(num)s Jack piştis', jack))}"
+            " " + _bound(ngettext("%(num)s Jack pişti", "%(num)s Jack piştis", jack))
             if jack
             else ""
         )
         # "pts" is for the eye; a screen reader is given the words.
         # A button too, showing the points chip's popover (which says how
         # the hands' points add up to the match).
-        total = (
-            f'<button type="button" class="chip total" popovertarget="key-points">'
-            f'<span aria-hidden="true">'
-            f"{_('%(points)s / %(target)s pts', points=side['total'], target=target)}</span>"
-            f'<span class="visually-hidden">, '
-            f"{_('%(points)s of %(target)s points', points=side['total'], target=target)}"
-            f"</span></button>"
-            if target
-            else ""
-        )
+        total = ""
+        if target:
+            short = _("%(points)s / %(target)s pts", points=side["total"], target=target)
+            spoken = _("%(points)s of %(target)s points", points=side["total"], target=target)
+            total = (
+                '<button type="button" class="chip total" popovertarget="key-points">'
+                f'<span aria-hidden="true">{short}</span>'
+                f'<span class="visually-hidden">, {spoken}</span></button>'
+            )
+        cards = ngettext("%(num)s card", "%(num)s cards", side["captured"])
+        what = _("Card points and piştis so far in this hand")
+        points = ngettext("%(num)s point", "%(num)s points", running[index])
         parts.append(
             f'\n  <li class="side side-{index}"><span class="who">{escape(side["name"])}</span>\n'
-            f'    <span class="chip">{PAUSE}'
-            f"{ngettext('%(num)s card', '%(num)s cards', side['captured'])}</span>\n"
+            f'    <span class="chip">{PAUSE}{cards}</span>\n'
             f'    <span class="chip">{PAUSE}'
             f"{pistis}{jacks}</span>\n"
             # A button that shows what it counts (the page's "key-points"
             # popover, :func:`keys`): a phone shows no title.
             f'    <button type="button" class="chip points" popovertarget="key-points" title="'
-            f'{_("Card points and piştis so far in this hand")}">{PAUSE}'
-            f"{ngettext('%(num)s point', '%(num)s points', running[index])}</button>\n"
+            f'{what}">{PAUSE}{points}</button>\n'
             f"    {total}{_unseen_chip(unseen[index], to_come=last == index and not any(unseen))}"
             "\n  </li>\n  "
         )
@@ -133,11 +134,12 @@ def _unseen_chip(count: int, to_come: bool = False) -> str:
     if not count:
         return ""
     title = _("Taken face down: their points count when the hand is scored")
+    counted = ngettext("%(num)s of them face down", "%(num)s of them face down", count)
     # A button showing the points popover, which says so: a phone shows no
     # title.
     return (
         f'<button type="button" class="chip unseen" popovertarget="key-points" title="{title}">'
-        f"{PAUSE}{ngettext('%(num)s of them face down', '%(num)s of them face down', count)}"
+        f"{PAUSE}{counted}"
         "</button>\n    "
     )
 
@@ -277,12 +279,10 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
     else:
         top = ""
         if obs.pile_top:
-            top = (
-                '<span class="visually-hidden">'
-                f"{_('Top card: %(card)s.', card=card_name(obs.pile_top))} </span>"
-            )
+            named = _("Top card: %(card)s.", card=card_name(obs.pile_top))
+            top = f'<span class="visually-hidden">{named} </span>'
         if obs.pile_size:
-            face_down = f", {_('%(num)s face down', num=obs.face_down)}" if obs.face_down else ""
+            face_down = ", " + _("%(num)s face down", num=obs.face_down) if obs.face_down else ""
             more = ""
             if v["under"] > obs.face_down:
                 more = " ({})".format(
@@ -295,7 +295,8 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
             pile = ngettext("Pile: %(num)s card", "Pile: %(num)s cards", obs.pile_size)
             count = f"{top}\n      {pile}{face_down}{more}\n      "
         else:
-            count = f"{top}\n      {_('The table is empty')}"
+            empty = _("The table is empty")
+            count = f"{top}\n      {empty}"
     taken_by = f' data-taken-by="{taken["position"]}"' if taken else ""
     seen = ""
     if obs.seen_face_down:
@@ -307,20 +308,23 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
             for index, card in enumerate(obs.seen_face_down)
         )
         said = _("Your side took the face-down cards; only your side sees them:")
+        short = _("Your side’s face‑down cards:")
         # Short on the table (a phone has no room for the sentence), whole
         # for a screen reader and on hover; "face‑down" with a non-breaking
         # hyphen (U+2011), not split over two lines on a phone.
         seen = (
             f'<p class="count seen-face-down" title="{said}">'
-            f'<span aria-hidden="true">{_("Your side’s face‑down cards:")}</span>'
+            f'<span aria-hidden="true">{short}</span>'
             f'<span class="visually-hidden">{said}</span>\n'
             f'      <span class="seen-cards">{shown}</span></p>'
         )
+    centre = _("The centre")
+    in_stock = _("Stock: %(num)s", num=obs.stock)
     return (
-        f'\n<section class="centre" data-region="centre" aria-label="{_("The centre")}">\n'
+        f'\n<section class="centre" data-region="centre" aria-label="{centre}">\n'
         '  <div class="stock">\n'
         f"    {stock}\n"
-        f'    <span class="count">{_("Stock: %(num)s", num=obs.stock)}</span>\n'
+        f'    <span class="count">{in_stock}</span>\n'
         f"    {bottom}\n"
         "  </div>\n"
         f'  <div class="pile"{taken_by}>\n'
@@ -359,8 +363,9 @@ def _you(
     last = ""
     if me.last:
         card = me.last["card"]
+        played = _("You played")
         last = (
-            f'\n    <p class="last-play">{_("You played")} <span class="played">'
+            f'\n    <p class="last-play">{played} <span class="played">'
             f'{face(card, "tiny")}<span aria-hidden="true">:</span></span> <span>'
             f'<span class="visually-hidden">{escape(card_name(card))}: </span>'
             f"{escape(me.last['said'])}</span></p>\n    "
@@ -385,10 +390,8 @@ def _you(
                     pile_size,
                     card=card_name(card),
                 )
-                takes = (
-                    '<span class="take-mark" aria-hidden="true">'
-                    f"{_('takes %(num)s', num=pile_size)}</span>"
-                )
+                mark = _("takes %(num)s", num=pile_size)
+                takes = f'<span class="take-mark" aria-hidden="true">{mark}</span>'
             else:
                 label, takes = escape(card_name(card)), ""
             key = item["key"]
@@ -510,16 +513,17 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
         told = f'\n  <ol class="log">{lines}</ol>\n  '
     else:
         marked = (
-            f" {_('Cards marked “takes” would capture the pile.')}" if aids["highlight"] else ""
+            " " + _("Cards marked “takes” would capture the pile.") if aids["highlight"] else ""
         )
-        told = (
-            f'\n  <p class="log-empty">{_("Your move: choose a card to play it.")}{marked}</p>\n  '
-        )
+        asked = _("Your move: choose a card to play it.")
+        told = f'\n  <p class="log-empty">{asked}{marked}</p>\n  '
     said = f"{told}{remark}" if remark else told
+    tag = _("Hint")
     hints = "".join(
-        f'<li><span class="hint-tag">{_("Hint")}</span> {escape(hint)}</li>' for hint in v["hints"]
+        f'<li><span class="hint-tag">{tag}</span> {escape(hint)}</li>' for hint in v["hints"]
     )
-    listed = f'<ul class="hints" aria-label="{_("Hints")}">{hints}</ul>' if hints else ""
+    named = _("Hints")
+    listed = f'<ul class="hints" aria-label="{named}">{hints}</ul>' if hints else ""
     # The box is there without hints too, for pisti.js to fill.
     said += f'<div class="hint-box">{listed}</div>'
     return Markup(f'<div aria-live="polite" class="live" data-region="log">\n  {said}\n</div>')
@@ -592,9 +596,10 @@ def keys(rules: RuleSet, sides: int, target: int | None = None, over: bool = Fal
     script swaps (``data-region``); ``over``: on the pages between hands
     and after the game, whose score tables' totals and next dealer are
     such buttons too, the points are the hand's, not so far."""
+    label = _("Close this message")
     close = (
         '<button type="button" class="key-close" popovertargetaction="hide" '
-        f'popovertarget="{{}}" aria-label="{_("Close this message")}">×</button>'
+        f'popovertarget="{{}}" aria-label="{label}">×</button>'
     )
     dealer = _(
         "The dealer deals the cards and plays last: the last card of each deal is the dealer's."
@@ -607,9 +612,10 @@ def keys(rules: RuleSet, sides: int, target: int | None = None, over: bool = Fal
     else:
         so_far = _("The points each side has so far in this hand: its card points and its piştis.")
     points = "".join(f"<p>{line}</p>" for line in [so_far, *points_said(rules, sides, target)])
+    tag = _("dealer")
     return Markup(
         '<div class="key" id="key-dealer" popover>'
-        f'<p><span class="tag dealer">{_("dealer")}</span> {dealer}</p>'
+        f'<p><span class="tag dealer">{tag}</span> {dealer}</p>'
         f"{close.format('key-dealer')}</div>\n"
         '<div class="key" id="key-points" popover>'
         f"{points}"
@@ -622,17 +628,19 @@ def counter(v: Mapping[str, Any]) -> Markup:
     each rank shown by its card's index (A, 2 ... 10, J, Q, K) and read as
     words ("Jacks: 2 of 4", "Valeler: 4 karttan 2 tanesi çıktı")."""
     words = {"A": _("Aces"), "J": _("Jacks"), "Q": _("Queens"), "K": _("Kings")}
-    ranks = "".join(
-        f'<li class="{"all" if seen == 4 else ""}"><span class="rank" aria-hidden="true">'
-        f'{escape(rank)}</span><span class="seen" aria-hidden="true">{seen}</span>'
-        '<span class="visually-hidden">'
-        f"{_('%(rank)s: %(seen)s of 4', rank=words.get(rank, rank), seen=seen)}</span></li>"
-        for rank, seen in v["counter"]
-    )
+    items = []
+    for rank, seen in v["counter"]:
+        said = _("%(rank)s: %(seen)s of 4", rank=words.get(rank, rank), seen=seen)
+        items.append(
+            f'<li class="{"all" if seen == 4 else ""}"><span class="rank" aria-hidden="true">'
+            f'{escape(rank)}</span><span class="seen" aria-hidden="true">{seen}</span>'
+            f'<span class="visually-hidden">{said}</span></li>'
+        )
+    title = _("Cards seen face up")
     return Markup(
         '<section class="counter" data-region="counter" aria-labelledby="counter-title">\n'
-        f'  <h2 id="counter-title">{_("Cards seen face up")}</h2>\n'
-        f"  <ol>{ranks}</ol>\n"
+        f'  <h2 id="counter-title">{title}</h2>\n'
+        f"  <ol>{''.join(items)}</ol>\n"
         "</section>"
     )
 
@@ -660,14 +668,15 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         for name, label in labels
     )
     back = this_page()
+    summary, save = _("Playing aids"), _("Save")
     return Markup(
         '<details class="settings">\n'
-        f"  <summary>{_('Playing aids')}</summary>\n"
+        f"  <summary>{summary}</summary>\n"
         f'  <form method="post" action="{escape(url_for("game.save_settings"))}" class="aids">\n'
         f'    <input type="hidden" name="csrf_token" value="{escape(csrf_token())}">\n'
         f'    <input type="hidden" name="next" value="{escape(back)}">\n'
         f"    {toggles}\n"
-        f'    <button class="button" type="submit">{_("Save")}</button>\n'
+        f'    <button class="button" type="submit">{save}</button>\n'
         "  </form>\n"
         "</details>"
     )
