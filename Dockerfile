@@ -27,7 +27,8 @@ COPY app ./app
 # of the venv goes what only building needs or the app never opens: pip and
 # setuptools (the app's editable finder needs neither), numpy's own tests,
 # and Babel's data for the locales the app does not speak (it keeps the
-# root locale and those of app/web/i18n.py's LANGUAGES, a test checks).
+# root locale, English and each catalogue's language in app/translations,
+# a test checks: a language added needs its own .dat kept below).
 RUN pip install --no-deps --no-build-isolation --editable . \
     && pybabel -q compile -d app/translations \
     && pip uninstall --quiet --yes setuptools pip \

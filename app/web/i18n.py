@@ -1,4 +1,6 @@
-"""Languages: English and Turkish with Flask-Babel.
+"""Languages with Flask-Babel: English, the messages' own, and one more
+per catalogue in ``app/translations`` (Turkish; docs/translations.md says
+how to add one).
 
 The catalogues live in ``app/translations``; the ``.mo`` files are compiled
 by the install scripts (``pybabel compile``), never committed. The language
@@ -19,9 +21,11 @@ catalogue (a template's ``_("...")`` cost some 13 µs).
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from babel import Locale, UnknownLocaleError
 from babel.support import NullTranslations
 from flask import Flask, g, request
 from flask_babel import Babel, format_number, get_translations
@@ -35,8 +39,49 @@ from app.engine.cards import RANK_NAMES
 
 from . import store
 
+#: The catalogues, one folder per language (Flask-Babel's default folder).
+CATALOGUES = Path(__file__).resolve().parents[1] / "translations"
+#: The static files, where a language's web app manifest is.
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def languages(folder: Path) -> dict[str, str]:
+    """Return the site's languages: their codes and names, each name in its
+    own language ("Türkçe", from Babel's data): English first (the
+    messages are written in it), then each language with a catalogue in
+    ``folder`` (``<code>/LC_MESSAGES/messages.po``), by code.
+
+    Raises:
+        ValueError: a catalogue's folder is not named by a language code
+            Babel has data for (``de``, ``pt_BR``).
+    """
+    codes = sorted(po.parents[1].name for po in folder.glob("*/LC_MESSAGES/messages.po"))
+    named = {}
+    for code in ["en", *codes]:
+        try:
+            name = Locale.parse(code).display_name or code
+        except (ValueError, UnknownLocaleError) as error:
+            raise ValueError(
+                f"{folder / code}: Babel has no data for this language code"
+            ) from error
+        named[code] = name[:1].upper() + name[1:]  # "español" is "Español" in a list
+    return named
+
+
 #: Language codes and their names, in their own language.
-LANGUAGES = {"en": "English", "tr": "Türkçe"}
+LANGUAGES = languages(CATALOGUES)
+
+
+def manifest(code: str) -> str:
+    """Return the static file name of the web app manifest of a page in the
+    language ``code``: ``manifest-<code>.webmanifest`` where ``static/`` has
+    one (the site's name and description in that language), else the
+    English ``manifest.webmanifest``."""
+    name = f"manifest-{code}.webmanifest"
+    return name if name in _MANIFESTS else "manifest.webmanifest"
+
+
+_MANIFESTS = frozenset(path.name for path in STATIC.glob("manifest-*.webmanifest"))
 
 babel = Babel()
 
@@ -240,8 +285,8 @@ def init_app(app: Flask) -> None:
     """Set up Flask-Babel on ``app`` with :func:`select_locale`, and the
     templates' ``_()``, ``gettext()`` and ``ngettext()`` (Flask-Babel's Jinja
     i18n extension is newstyle; these replace its callables, and its ``_``,
-    an alias that looks ``gettext`` up on every call)."""
+    an alias that looks ``gettext`` up on every call), and :func:`manifest`."""
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(
-        _=template_gettext, gettext=template_gettext, ngettext=template_ngettext
+        _=template_gettext, gettext=template_gettext, ngettext=template_ngettext, manifest=manifest
     )

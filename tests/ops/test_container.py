@@ -327,7 +327,8 @@ def test_the_health_check_fails_when_nothing_answers():
 
 def test_the_image_keeps_babels_data_for_every_language_the_app_speaks():
     # The image drops Babel's data for other locales; a language added to
-    # the app without its data kept would fail on the first page in it.
+    # the app (a catalogue in app/translations) without its data kept would
+    # stop the app from starting (app.web.i18n.languages).
     dockerfile = (ROOT / "Dockerfile").read_text()
     kept = set(re.findall(r"! -name (\S+)\.dat", dockerfile))
     assert kept == {"root", *LANGUAGES}
