@@ -166,11 +166,28 @@ def select_locale() -> str:
 
 def pick_language(chosen: object, accepted: LanguageAccept) -> str:
     """Return a page's language: ``chosen`` (the player's choice, from the
-    session or the language cookie) when the site speaks it, else the best
-    match of the browser's ``accepted`` languages, else English."""
+    session or the language cookie) when the site speaks it, else the first
+    of the browser's ``accepted`` languages, most wanted first, that the
+    site speaks, or speaks a variant of ("tr-CY" is Turkish), else English.
+
+    Each accepted language is tried whole, then by its language alone,
+    before the next: Werkzeug's ``best_match`` tries every one whole first,
+    so "tr-TR, en;q=0.5" got English and "en-US, tr;q=0.9" Turkish."""
     if chosen in LANGUAGES:
         return str(chosen)
-    return accepted.best_match(list(LANGUAGES)) or "en"
+    # The site's languages by their codes in lower case ("pt_br"), and by
+    # their language alone ("pt") for a variant the site speaks (the first).
+    lowered = {code.lower(): code for code in LANGUAGES}
+    variants = {code.partition("_")[0]: code for code in reversed(lowered.values())}
+    for value, quality in accepted:
+        if quality <= 0:
+            continue
+        tag = value.replace("-", "_").lower()
+        language = tag.partition("_")[0]
+        found = lowered.get(tag) or lowered.get(language) or variants.get(language)
+        if found:
+            return found
+    return "en"
 
 
 #: The kinds of character a quoted value shows as U+FFFD (:func:`quoted`):

@@ -14,6 +14,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import write_po
 
 from app import create_app
+from app.serve import page_language
 from app.web import i18n
 from tests.conftest import CSRF, app_config
 
@@ -89,3 +90,24 @@ def test_a_catalogue_babel_has_no_data_for_is_named(tmp_path):
     add_catalogue(tmp_path, "german", {})
     with pytest.raises(ValueError, match=r"german: Babel has no data for this language code"):
         i18n.languages(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("accepted", "language"),
+    [
+        # A Turkish browser in Türkiye that takes English too: Werkzeug's
+        # best_match took English, matched whole, over "tr-TR" (only a
+        # variant of Turkish). And the other way round.
+        ("tr-TR, en;q=0.5", "tr"),
+        ("en-US, tr;q=0.9", "en"),
+        ("tr-CY", "tr"),
+        ("fr-FR, tr;q=0.8, en;q=0.5", "tr"),
+        ("fr-FR", "en"),
+        ("tr;q=0, en-GB", "en"),
+    ],
+)
+def test_the_browsers_first_language_the_site_speaks_is_the_pages(client, accepted, language):
+    page = client.get("/", headers={"Accept-Language": accepted}).get_data(as_text=True)
+    assert f'<html lang="{language}">' in page
+    # The server's own error pages (413, 431) choose the same way.
+    assert page_language({"ACCEPT_LANGUAGE": accepted}) == language
