@@ -226,9 +226,11 @@ def _taker_words(
     last card where the rules do not count it (seeds 000, 001, 003, 004)."""
     rules = match.rules
     if event["jack_pisti"]:
-        return markup_gettext("Jack pişti! %(points)s points", points=rules.jack_pisti_points)
+        return markup_ngettext(
+            "Jack pişti! %(num)s point", "Jack pişti! %(num)s points", rules.jack_pisti_points
+        )
     if event["pisti"]:
-        return markup_gettext("pişti! %(points)s points", points=rules.pisti_points)
+        return markup_ngettext("pişti! %(num)s point", "pişti! %(num)s points", rules.pisti_points)
     if event["captured"] == 2 and lone is not None:
         if event["card"][0] == "J" and lone[0] != "J":
             return markup_gettext(
@@ -387,16 +389,18 @@ def hint_text(hint: Hint) -> str:
             percent=hint.number,
         )
     if hint.kind == "pisti":
-        return gettext(
-            "The Hard level would play your %(card)s: a pişti, %(points)s points.",
+        return ngettext(
+            "The Hard level would play your %(card)s: a pişti, %(num)s point.",
+            "The Hard level would play your %(card)s: a pişti, %(num)s points.",
+            hint.number,
             card=card,
-            points=hint.number,
         )
     if hint.kind == "jack_pisti":
-        return gettext(
-            "The Hard level would play your %(card)s: a Jack pişti, %(points)s points.",
+        return ngettext(
+            "The Hard level would play your %(card)s: a Jack pişti, %(num)s point.",
+            "The Hard level would play your %(card)s: a Jack pişti, %(num)s points.",
+            hint.number,
             card=card,
-            points=hint.number,
         )
     if hint.kind == "capture":
         return _capture_text(hint, card)

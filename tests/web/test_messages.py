@@ -7,10 +7,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from app.engine import CARDEMS, FULL_DECK, PARTNERS, GameState, card_label, would_capture
+from app.ai.hints import Hint
+from app.engine import (
+    CARDEMS,
+    FULL_DECK,
+    PARTNERS,
+    GameState,
+    card_label,
+    parse_rules_text,
+    would_capture,
+)
 from app.engine.match import Match
 from app.web.table import Table, logged
-from app.web.view import _taker_words, describe_plays, position_names
+from app.web.view import _taker_words, describe_plays, hint_text, position_names
 from tests.conftest import start_deal
 from tests.web.test_score_pages import play_hand
 
@@ -246,3 +255,28 @@ def test_a_card_under_the_pile_went_with_it(client):
             assert client.post("/play", data={**fields, "card": cards[0]}).status_code == 303
             page = client.get("/game").get_data(as_text=True)
     assert seen_went
+
+
+def test_a_pisti_worth_one_point_says_point(app):
+    """House rules may make a pişti worth 1 point (any whole number): the
+    log and the hint said "pişti! 1 points" and "a pişti, 1 points": their
+    counts are plurals now, as every other count, in each language's own
+    forms."""
+    rules = parse_rules_text("cardems&pisti=1&jack_pisti=1")
+    match = Table.start(rules, "one-point", ["medium"], True).match
+    hints = [Hint(kind, "5H", 1, "", 0, 0) for kind in ("pisti", "jack_pisti")]
+    with app.test_request_context():
+        said = [
+            _taker_words({"pisti": True, "jack_pisti": False}, None, position_names(2), match),
+            _taker_words({"pisti": False, "jack_pisti": True}, None, position_names(2), match),
+            *(hint_text(hint) for hint in hints),
+        ]
+    assert said == [
+        "pişti! 1 point",
+        "Jack pişti! 1 point",
+        "The Hard level would play your 5 of hearts: a pişti, 1 point.",
+        "The Hard level would play your 5 of hearts: a Jack pişti, 1 point.",
+    ]
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        told = _taker_words({"pisti": True, "jack_pisti": False}, None, position_names(2), match)
+        assert told == "pişti! 1 puan"
