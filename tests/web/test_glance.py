@@ -111,3 +111,16 @@ def test_three_players_shared_most_cards_and_turkish_words(client):
     assert headings == ["", "Kartlar", "Piştiler", "El", "Maç hedef 51"]
     assert list(rows) == ["Siz", "Doğu", "Batı"]
     assert "En çok kart: 3 puanı kimse almıyor, en çok kart sayısı (26) paylaşılıyor." in page
+
+
+def test_one_point_for_most_cards_is_said_as_one(client):
+    """House rules may make the most cards worth 1 point: a screen reader
+    heard "most cards: 1 points", and the rules page said a pişti of 1 was
+    "(1 points)"; both counts are plurals now."""
+    start_deal(client, "/deal/glance-one?rules=classic&level=easy&most_cards_points=1&pisti=1")
+    page = play_hand(client)
+    assert ", most cards: 1 point<" in page
+    rules = client.get("/game/rules").get_data(as_text=True)
+    assert "is a pişti (1 point);" in rules
+    turkish = client.get("/game/rules", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert re.search(r"pişti(?:dir)? \(1 puan\)", turkish)
