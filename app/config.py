@@ -52,8 +52,9 @@ DEFAULTS: dict[str, Any] = {
     "NEW_GAME_LIMIT": "120 per minute",
     "PLAY_LIMIT": "5 per second",  # plays, next hands and searching review steps, per game
     # ... and per client address: one address may be many players (a school,
-    # a café, a mobile network's shared address, a proxy not yet trusted)
-    "PLAY_ADDRESS_LIMIT": "20 per second",
+    # a café, a mobile network's shared address, a proxy not yet trusted):
+    # 60 players each playing every 1 to 3 s fit
+    "PLAY_ADDRESS_LIMIT": "60 per second",
     "RATELIMIT_ENABLED": True,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-* headers to believe
     "EXPERT_MS": 150,  # the Expert level's thinking time per move, milliseconds

@@ -70,6 +70,12 @@ HOST_MESSAGE = lazy_gettext(
 PLAY_LIMIT_MESSAGE = lazy_gettext(
     "Too many moves in a short time; this one was not made. Wait a moment, then try again."
 )
+#: A play over the limit of its client address (``PLAY_ADDRESS_LIMIT``): the
+#: player's own game was not too fast, the address's games together were.
+PLAY_ADDRESS_LIMIT_MESSAGE = lazy_gettext(
+    "Many games are being played from your network right now (a school, an office or a "
+    "café shares one address); this move was not made. Wait a moment, then try again."
+)
 REQUEST_LIMIT_MESSAGE = lazy_gettext(
     "Too many pages asked for in a short time. Wait a moment, then try again."
 )
@@ -149,10 +155,19 @@ def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str
     elif error.limit.scope == "review-keeping":
         message = REVIEW_LIMIT_MESSAGE
     elif request.endpoint in PLAYING:
-        message = PLAY_LIMIT_MESSAGE
+        message = play_limit_message(error)
     else:
         message = REQUEST_LIMIT_MESSAGE
     return error_page(429, message), 429, retry_after(error)
+
+
+def play_limit_message(error: RateLimitExceeded) -> str:
+    """What a player is told when a play is over a limit: their game's own
+    (``PLAY_LIMIT``), or their address's (``PLAY_ADDRESS_LIMIT``), which
+    other players behind the same address used up."""
+    if error.limit.scope == "play-address":
+        return str(PLAY_ADDRESS_LIMIT_MESSAGE)
+    return str(PLAY_LIMIT_MESSAGE)
 
 
 def retry_after(error: RateLimitExceeded) -> dict[str, str]:

@@ -57,8 +57,8 @@ from app.story.cast import CAST
 
 from . import daily, i18n, links, players, regions, security, store, story, templating
 from .errors import (
-    PLAY_LIMIT_MESSAGE,
     StoreWriteFailed,
+    play_limit_message,
     rate_limited_page,
     retry_after,
     stale_page,
@@ -726,7 +726,7 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     if request.endpoint in security.PLAYING:
         table = store.load_table()
         if table is not None:
-            page = render_table(table, str(PLAY_LIMIT_MESSAGE))
+            page = render_table(table, play_limit_message(error))
             return page, 429, retry_after(error)
     return rate_limited_page(error)
 
