@@ -352,6 +352,27 @@ def _address_key() -> str:
     return address_digest(get_remote_address())
 
 
+#: The key of ``app.extensions`` set once :func:`_warn_untrusted_proxy` warned.
+UNTRUSTED_PROXY_WARNED = "pisti.untrusted_proxy_warned"
+
+
+def _warn_untrusted_proxy() -> None:
+    """Warn once per process that a request came through a proxy (it has
+    ``X-Forwarded-For``) while ``TRUSTED_PROXIES`` is 0: then every player
+    counts as the proxy's address, sharing one address's rate limits and
+    bound of stored sessions, until the self-hoster sets it."""
+    if current_app.extensions.get(UNTRUSTED_PROXY_WARNED):
+        return
+    current_app.extensions[UNTRUSTED_PROXY_WARNED] = True
+    current_app.logger.warning(
+        "a request came with X-Forwarded-For, but FLASK_TRUSTED_PROXIES is 0: if a proxy of "
+        "yours sent it, every player counts as its address %s (one address's rate limits and "
+        "FLASK_SESSIONS_PER_ADDRESS for all of them, the log's addr too); set "
+        "FLASK_TRUSTED_PROXIES to the number of proxies in front of the app",
+        request.remote_addr if current_app.config["LOG_ADDRESSES"] else "(not logged)",
+    )
+
+
 class UnknownHost(BadRequest):
     """A request whose Host this server does not answer to (see
     :class:`HostCheck`): a 400 that says so."""
@@ -367,6 +388,8 @@ def _refuse_bad_requests() -> None:
     if refusal:
         current_app.logger.warning("request refused: %s", refusal)
         abort(400)
+    if "HTTP_X_FORWARDED_FOR" in request.environ and not current_app.config["TRUSTED_PROXIES"]:
+        _warn_untrusted_proxy()
     # A multipart part whose name cannot be read comes out with the name
     # None, which the CSRF check cannot handle.
     if request.method == "POST" and (None in request.form or None in request.files):

@@ -225,6 +225,24 @@ def test_untrusted_forwarded_headers_do_not_dodge_the_limit(tmp_path):
     )
 
 
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_a_proxy_not_trusted_is_named_in_the_log_once(tmp_path, caplog, proxies):
+    """Behind a reverse proxy with FLASK_TRUSTED_PROXIES left at 0, every
+    player is the proxy's address (one rate limit, one sessions bound for
+    all): the first forwarded request says so in the log, once."""
+    client = make_app(tmp_path, TRUSTED_PROXIES=proxies).test_client()
+    assert client.get("/").status_code == 200
+    for number in range(3):
+        headers = {"X-Forwarded-For": f"198.51.100.{number}"}
+        assert client.get("/", headers=headers).status_code == 200
+    warned = [r.getMessage() for r in caplog.records if "FLASK_TRUSTED_PROXIES" in r.getMessage()]
+    if proxies:
+        assert warned == []
+    else:
+        assert len(warned) == 1
+        assert "every player counts as its address 127.0.0.1" in warned[0]
+
+
 @pytest.mark.parametrize("start", ["new", "deal"])
 def test_a_new_game_gets_a_new_session_id(app, client, start):
     player = Player(client)
