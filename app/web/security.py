@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -352,24 +353,43 @@ def _address_key() -> str:
     return address_digest(get_remote_address())
 
 
-#: The key of ``app.extensions`` set once :func:`_warn_untrusted_proxy` warned.
+#: The key of ``app.extensions`` set once :func:`_check_forwarding` warned.
 UNTRUSTED_PROXY_WARNED = "pisti.untrusted_proxy_warned"
 
 
-def _warn_untrusted_proxy() -> None:
-    """Warn once per process that a request came through a proxy (it has
-    ``X-Forwarded-For``) while ``TRUSTED_PROXIES`` is 0: then every player
-    counts as the proxy's address, sharing one address's rate limits and
-    bound of stored sessions, until the self-hoster sets it."""
+def _check_forwarding(forwarded: str) -> None:
+    """Warn once per process when the players' addresses look like a proxy's
+    (``forwarded``: the request's ``X-Forwarded-For``): it came while
+    ``TRUSTED_PROXIES`` is 0, or the address taken from it is a private one
+    with more addresses before it (a TLS proxy in front of the compose nginx
+    with ``TRUSTED_PROXIES`` left at 1). Then every player counts as that
+    proxy's address, sharing one address's rate limits and bound of stored
+    sessions, until the self-hoster sets it. (A client may send its own
+    ``X-Forwarded-For``: the warning says "if".)"""
     if current_app.extensions.get(UNTRUSTED_PROXY_WARNED):
         return
+    proxies = current_app.config["TRUSTED_PROXIES"]
+    address = request.remote_addr or ""
+    if proxies:
+        try:
+            private = ipaddress.ip_address(address).is_private
+        except ValueError:
+            return
+        if not private or forwarded.count(",") < proxies:
+            return
+        seen = (
+            f"X-Forwarded-For has addresses before the one FLASK_TRUSTED_PROXIES ({proxies}) "
+            "takes, a private one"
+        )
+    else:
+        seen = "a request came with X-Forwarded-For, but FLASK_TRUSTED_PROXIES is 0"
     current_app.extensions[UNTRUSTED_PROXY_WARNED] = True
     current_app.logger.warning(
-        "a request came with X-Forwarded-For, but FLASK_TRUSTED_PROXIES is 0: if a proxy of "
-        "yours sent it, every player counts as its address %s (one address's rate limits and "
-        "FLASK_SESSIONS_PER_ADDRESS for all of them, the log's addr too); set "
-        "FLASK_TRUSTED_PROXIES to the number of proxies in front of the app",
-        request.remote_addr if current_app.config["LOG_ADDRESSES"] else "(not logged)",
+        "%s: if a proxy of yours sent it, every player counts as its address %s (one "
+        "address's rate limits and FLASK_SESSIONS_PER_ADDRESS for all of them, the log's addr "
+        "too); set FLASK_TRUSTED_PROXIES to the number of proxies in front of the app",
+        seen,
+        address if current_app.config["LOG_ADDRESSES"] else "(not logged)",
     )
 
 
@@ -388,8 +408,9 @@ def _refuse_bad_requests() -> None:
     if refusal:
         current_app.logger.warning("request refused: %s", refusal)
         abort(400)
-    if "HTTP_X_FORWARDED_FOR" in request.environ and not current_app.config["TRUSTED_PROXIES"]:
-        _warn_untrusted_proxy()
+    forwarded = request.environ.get("HTTP_X_FORWARDED_FOR")
+    if forwarded:
+        _check_forwarding(forwarded)
     # A multipart part whose name cannot be read comes out with the name
     # None, which the CSRF check cannot handle.
     if request.method == "POST" and (None in request.form or None in request.files):

@@ -225,22 +225,36 @@ def test_untrusted_forwarded_headers_do_not_dodge_the_limit(tmp_path):
     )
 
 
-@pytest.mark.parametrize("proxies", [0, 1])
-def test_a_proxy_not_trusted_is_named_in_the_log_once(tmp_path, caplog, proxies):
-    """Behind a reverse proxy with FLASK_TRUSTED_PROXIES left at 0, every
-    player is the proxy's address (one rate limit, one sessions bound for
-    all): the first forwarded request says so in the log, once."""
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "taken"),
+    [
+        (0, ["81.2.69.{}"], "127.0.0.1"),
+        # A TLS proxy (172.18.0.5) in front of the compose nginx, with one
+        # proxy trusted: its address is taken for every player's.
+        (1, ["81.2.69.{}, 172.18.0.5"], "172.18.0.5"),
+        (1, ["81.2.69.{}"], None),
+        # A client's own header before its real (public) address: nothing
+        # to say. (Python counts the documentation ranges as private.)
+        (1, ["10.0.0.{}, 81.2.69.7"], None),
+        (2, ["81.2.69.{}, 172.18.0.5"], None),
+    ],
+)
+def test_a_proxy_not_trusted_is_named_in_the_log_once(tmp_path, caplog, proxies, forwarded, taken):
+    """Behind a reverse proxy with FLASK_TRUSTED_PROXIES left at 0, or at 1
+    behind two, every player is a proxy's address (one rate limit, one
+    sessions bound for all): the first such request says so in the log,
+    once."""
     client = make_app(tmp_path, TRUSTED_PROXIES=proxies).test_client()
     assert client.get("/").status_code == 200
     for number in range(3):
-        headers = {"X-Forwarded-For": f"198.51.100.{number}"}
+        headers = {"X-Forwarded-For": forwarded[0].format(number)}
         assert client.get("/", headers=headers).status_code == 200
     warned = [r.getMessage() for r in caplog.records if "FLASK_TRUSTED_PROXIES" in r.getMessage()]
-    if proxies:
+    if taken is None:
         assert warned == []
     else:
         assert len(warned) == 1
-        assert "every player counts as its address 127.0.0.1" in warned[0]
+        assert f"every player counts as its address {taken} " in warned[0]
 
 
 @pytest.mark.parametrize("start", ["new", "deal"])
