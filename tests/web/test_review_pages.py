@@ -1096,6 +1096,12 @@ def test_a_steps_verdict_tells_a_clear_loss_from_the_noise(client, loss, low, hi
             "Vale piştisi",
         ),
         (
+            # House rules may make a Jack pişti worth one point (format 2).
+            Why("take_pile", {**FACTS, "pisti": True, "jack": True, "pisti_points": 1}),
+            "7 of spades would have taken the lone Jack on the table: a Jack pişti (1 point).",
+            "Vale piştisi yapardınız (1 puan)",
+        ),
+        (
             Why(
                 "gives_pisti",
                 {**FACTS, "unseen": 2, "best_unseen": 1, "jack": True, "pisti_points": 20},
