@@ -97,8 +97,9 @@ class SearchBusy(Exception):
 
 class SearchWorkerDied(SearchBusy):
     """The worker process running this search died (killed from outside,
-    or by the out-of-memory killer); the search has no answer, and the
-    next one starts new workers."""
+    or by the out-of-memory killer) or ran out of memory (a
+    ``MemoryError`` under a memory limit such as ``ulimit -v``); the search
+    has no answer, and the next one starts new workers."""
 
 
 def cores() -> int:
@@ -177,9 +178,9 @@ class SearchPool:
         Raises:
             SearchBusy: :attr:`max_in_flight` searches are in flight
                 already.
-            SearchWorkerDied: a worker died (a :class:`SearchBusy`; the
-                pool restarts on the next call).
-            Exception: whatever ``search`` raised.
+            SearchWorkerDied: a worker died, or ran out of memory (a
+                :class:`SearchBusy`; the pool restarts on the next call).
+            Exception: whatever else ``search`` raised.
         """
         with self._lock:
             if self._in_flight >= self.max_in_flight:
@@ -192,21 +193,35 @@ class SearchPool:
             budget_ms = min(budget_ms, max(share, self.floor_ms))
             return executor.submit(search, budget_ms, *args).result()
         except BrokenProcessPool as exc:
-            with self._lock:
-                alive = None
-                if self._executor is executor:
-                    self._executor, alive = None, self._alive
-                    self._alive = None
-            executor.shutdown(wait=False, cancel_futures=True)
-            if alive is not None:
-                alive.close()  # the broken pool's other workers end too
+            self._retire(executor)
             raise SearchWorkerDied(
                 "a search worker died (killed from outside, or by the out-of-memory killer: "
                 "see the kernel's log); the next search starts new workers"
             ) from exc
+        except MemoryError as exc:
+            # Under a memory limit (ulimit -v, a host without overcommit)
+            # a worker near it fails every search: new workers start with
+            # their memory given back.
+            self._retire(executor)
+            raise SearchWorkerDied(
+                "a search worker ran out of memory (a memory limit on the server, such as "
+                "ulimit -v, or too little free memory); the next search starts new workers"
+            ) from exc
         finally:
             with self._lock:
                 self._in_flight -= 1
+
+    def _retire(self, executor: ProcessPoolExecutor) -> None:
+        """Stop ``executor``'s workers without waiting, so the next search
+        starts new ones (another thread may have done so already)."""
+        with self._lock:
+            alive = None
+            if self._executor is executor:
+                self._executor, alive = None, self._alive
+                self._alive = None
+        executor.shutdown(wait=False, cancel_futures=True)
+        if alive is not None:
+            alive.close()  # the retired pool's workers end too
 
     def start(self) -> None:
         """Start the worker processes now rather than at the first search

@@ -319,3 +319,34 @@ def test_a_worker_that_dies_is_a_busy_search_that_says_why_and_the_next_one_runs
         assert pool.run(probe, 10)[0] == 10
     finally:
         pool.shutdown()
+
+
+def _out_of_memory(budget_ms: float, exhausted: str) -> int:
+    """A search whose worker is out of memory while the file ``exhausted``
+    exists (under ``ulimit -v``, numpy's allocations raise ``MemoryError``);
+    else it returns the worker's pid."""
+    if Path(exhausted).exists():
+        raise MemoryError("Unable to allocate 184. KiB for an array")
+    return os.getpid()
+
+
+def test_a_worker_out_of_memory_is_a_busy_search_and_the_next_one_gets_new_workers(tmp_path):
+    """A worker that hit its memory limit: the play answers 503 (a
+    :class:`SearchWorkerDied`, logged as a warning), not an error page with
+    a traceback for this and every later Expert move, and the next search
+    runs in a new worker."""
+    exhausted = tmp_path / "exhausted"
+    pool = SearchPool(processes=1)
+    try:
+        first = pool.run(_out_of_memory, 10, str(exhausted))
+        exhausted.touch()
+        with pytest.raises(SearchWorkerDied) as raised:
+            pool.run(_out_of_memory, 10, str(exhausted))
+        assert str(raised.value) == (
+            "a search worker ran out of memory (a memory limit on the server, such as "
+            "ulimit -v, or too little free memory); the next search starts new workers"
+        )
+        exhausted.unlink()
+        assert pool.run(_out_of_memory, 10, str(exhausted)) != first  # a new worker
+    finally:
+        pool.shutdown()
