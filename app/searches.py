@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.ai import BOTS, is_searching, make_bot
+from app.ai.review import Step, evaluate
 from app.engine import Observation
 
 #: Levels whose move is a search and goes to the pool (the Expert, and
@@ -292,6 +293,15 @@ def choose(level: str, seed: str, budget_ms: float | None, observation: Observat
 def shutdown() -> None:
     """Stop :data:`POOL`'s workers (the server calls this when it stops)."""
     POOL.shutdown()
+
+
+def evaluate_step(_budget_ms: float, observation: Observation, played: str, number: int) -> Step:
+    """Return :func:`app.ai.review.evaluate` of a review's decision
+    ``number`` (from 1), where ``played`` was played from ``observation``:
+    a search of :data:`POOL` (run in a worker process, which imports no
+    web code for it); the budget is not used: the review's worlds are
+    fixed."""
+    return evaluate(observation, played, number)
 
 
 def _choose(budget_ms: float | None, level: str, seed: str, observation: Observation) -> str:

@@ -57,7 +57,7 @@ from redis import RedisError
 from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs, searches
-from app.ai.review import MISTAKE_POINTS, Step, evaluate, summarize, verdict
+from app.ai.review import MISTAKE_POINTS, Step, summarize, verdict
 from app.db.models import Review
 from app.db.reviews import (
     STALE_AFTER,
@@ -454,7 +454,7 @@ def step(key: str, number: int) -> str | BaseResponse:
         reviewed = Step.from_dict(stored[number - 1])
     else:
         reviewed = searches.POOL.run(
-            _evaluate, STEP_BUDGET_MS, decision.observation, decision.played, number
+            searches.evaluate_step, STEP_BUDGET_MS, decision.observation, decision.played, number
         )
         setattr(g, SEARCHED, True)  # counted in the play limit
         # The next one the summary would evaluate: kept, so it starts past it.
@@ -822,16 +822,14 @@ def _pooled(decision: Decision, number: int) -> Step:
     for attempt in range(BUSY_ATTEMPTS):
         try:
             return searches.POOL.run(
-                _evaluate, STEP_BUDGET_MS, decision.observation, decision.played, number
+                searches.evaluate_step,
+                STEP_BUDGET_MS,
+                decision.observation,
+                decision.played,
+                number,
             )
         except searches.SearchBusy:
             if attempt == BUSY_ATTEMPTS - 1:
                 raise
             time.sleep(BUSY_PAUSE)
     raise AssertionError("unreachable")
-
-
-def _evaluate(_budget_ms: float, observation: Observation, played: str, number: int) -> Step:
-    """:func:`app.ai.review.evaluate` as a search of the pool (run in a
-    worker process); the budget is not used: the worlds are fixed."""
-    return evaluate(observation, played, number)

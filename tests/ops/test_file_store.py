@@ -141,7 +141,7 @@ def test_an_instance_folder_the_server_cannot_write_says_what_to_do(tmp_path, mo
     def denied(path):
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
-    monkeypatch.setattr("app._instance_secret_key", denied)
+    monkeypatch.setattr("app.factory._instance_secret_key", denied)
     config = {**app_config(tmp_path), "SECRET_KEY": None}
     with pytest.raises(StartupError) as raised:
         create_app(config)

@@ -18,7 +18,8 @@ not: waitress de-chunks and counts) get the app's own 413 page.
 
 One process, so the rate limits counted in memory are the whole server's;
 the computer's searches run in :mod:`app.searches`' process pool, so they
-use every core without taking the web threads' CPU.
+use every core without taking the web threads' CPU. ``python -m
+app.serve`` runs :mod:`app.serve.__main__`, which calls :func:`main`.
 """
 
 from __future__ import annotations
@@ -52,14 +53,14 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_list_header
 from werkzeug.sansio.http import parse_cookie
 
-from . import create_app, jobs, searches
-from .config import hide_password
-from .db import SCHEMA, shown_url
-from .logs import first_line, json_handler
-from .sessions import FileSessions, redis_client, redis_refusal
-from .web.i18n import LANGUAGES, pick_language
-from .web.security import CONTENT_SECURITY_POLICY, HEADERS, plain_prefix
-from .web.store import LANGUAGE_COOKIE
+from .. import create_app, jobs, searches
+from ..config import hide_password
+from ..db import SCHEMA, shown_url
+from ..logs import first_line, json_handler
+from ..sessions import FileSessions, redis_client, redis_refusal
+from ..web.i18n import LANGUAGES, pick_language
+from ..web.security import CONTENT_SECURITY_POLICY, HEADERS, plain_prefix
+from ..web.store import LANGUAGE_COOKIE
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIApplication
@@ -606,7 +607,7 @@ def build_commit() -> str | None:
     given = os.environ.get("PISTI_COMMIT", "").strip()
     if given:
         return given[:12]
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if not (root / ".git").exists():
         return None
     try:
@@ -626,7 +627,3 @@ def _stop(signum: int, frame: FrameType | None) -> None:
     _STOPPED_BY.append(signal.Signals(signum).name)
     # waitress's loop ends cleanly on KeyboardInterrupt.
     raise KeyboardInterrupt
-
-
-if __name__ == "__main__":
-    sys.exit(main())
