@@ -109,6 +109,8 @@ FIRST_START_WAIT = 1.0
 FIRST_START_POLL = 0.05
 #: What share of its threshold the file store prunes down to.
 PRUNE_TO = 0.9
+#: Seconds between the file store's sweeps of expired sessions off the disk.
+SWEEP_SECONDS = 3600
 #: Lock files the file-system backend spreads its sessions over.
 LOCK_STRIPES = 256
 
@@ -595,13 +597,26 @@ class PruningFileCache(FileSystemCache):
     """cachelib's file cache, which past its threshold deletes the expired
     files and then those written longest ago (the idlest games); here it
     deletes down to :data:`PRUNE_TO` of the threshold, so its scan of every
-    file runs once per many new sessions rather than for each one."""
+    file runs once per many new sessions rather than for each one.
+
+    Below the threshold cachelib deletes an expired file only when it is
+    read, and an abandoned game's never is: here the first write, and then
+    one every :data:`SWEEP_SECONDS` at most, starts a thread that deletes
+    the expired files (reading each file's first 4 bytes), so an idle game
+    leaves the disk within an hour of its lifetime's end, and no request
+    waits for the sweep (seconds for thousands of files on a slow disk)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pruning = threading.local()
+        self._sweeping = threading.Lock()
+        #: ``time.time()`` of the last sweep of expired files (0: none yet).
+        self._swept = 0.0
+        #: The thread of the last sweep (``None``: none yet).
+        self.sweeper: threading.Thread | None = None
 
     def _prune(self) -> None:
+        self._sweep()
         if not super()._over_threshold():
             return
         self._pruning.active = True
@@ -609,6 +624,24 @@ class PruningFileCache(FileSystemCache):
             super()._prune()
         finally:
             self._pruning.active = False
+
+    def _sweep(self) -> None:
+        """Start a thread deleting the expired files when the last sweep
+        is :data:`SWEEP_SECONDS` old and over."""
+        now = time.time()
+        if now - self._swept < SWEEP_SECONDS or not self._sweeping.acquire(blocking=False):
+            return
+        self._swept = now
+        self.sweeper = threading.Thread(
+            target=self._sweep_expired, args=(now,), name="session-sweep", daemon=True
+        )
+        self.sweeper.start()
+
+    def _sweep_expired(self, now: float) -> None:
+        try:
+            self._remove_expired(now)
+        finally:
+            self._sweeping.release()
 
     def _over_threshold(self) -> bool:
         if getattr(self._pruning, "active", False):

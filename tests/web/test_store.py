@@ -9,6 +9,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -157,6 +158,33 @@ def test_past_its_threshold_the_file_store_drops_the_idlest_down_to_nine_tenths(
     assert kept == list(range(2, 11)) and cache.has("game-new")
     cache.set("game-newer", {"table": "newer"}, timeout=2000)  # no scan: under it again
     assert cache.has("game-2")
+
+
+def test_the_file_store_deletes_expired_sessions_far_below_its_threshold(tmp_path, monkeypatch):
+    """A game idle past its lifetime leaves the disk within the hour (the
+    README: deleted 31 days after its last change), however few sessions
+    the folder holds: cachelib deletes an expired file only when it is
+    read or past the threshold (100,000 files), and an abandoned game's is
+    never read. One sweep an hour, not one per write, in a thread of its
+    own (no request waits for it)."""
+    cache = sessions.PruningFileCache(str(tmp_path), threshold=1000)
+    cache.set("idle", {"table": 1}, timeout=3600)
+    cache.set("playing", {"table": 2}, timeout=31 * 24 * 3600)
+    sweeps = []
+    sweep = cache._remove_expired
+    monkeypatch.setattr(cache, "_remove_expired", lambda now: sweeps.append(now) or sweep(now))
+    later = time.time() + 3600 + sessions.SWEEP_SECONDS
+    monkeypatch.setattr(sessions, "time", SimpleNamespace(time=lambda: later))
+    cache.set("new", {"table": 3}, timeout=3600)
+    cache.sweeper.join()
+    cache.set("newer", {"table": 4}, timeout=3600)
+    on_disk = {
+        key
+        for key in ("idle", "playing", "new", "newer")
+        if Path(cache._get_filename(key)).exists()
+    }
+    assert on_disk == {"playing", "new", "newer"}
+    assert sweeps == [later]
 
 
 def test_only_a_change_that_is_kept_writes(app, monkeypatch):
