@@ -40,6 +40,7 @@ folder that cannot be written stops the server at start-up.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
 import threading
@@ -107,6 +108,8 @@ FIRST_START_SECONDS = 10
 #: stored, and how often it looks, in seconds.
 FIRST_START_WAIT = 1.0
 FIRST_START_POLL = 0.05
+#: The log of the file store's sweeps (the app's log, as ``app.sessions``).
+_LOG = logging.getLogger(__name__)
 #: What share of its threshold the file store prunes down to.
 PRUNE_TO = 0.9
 #: Seconds between the file store's sweeps of expired sessions off the disk.
@@ -640,6 +643,8 @@ class PruningFileCache(FileSystemCache):
     def _sweep_expired(self, now: float) -> None:
         try:
             self._remove_expired(now)
+        except OSError as error:  # the folder removed, or unreadable, meanwhile
+            _LOG.warning("expired sessions not deleted: %s", error)
         finally:
             self._sweeping.release()
 

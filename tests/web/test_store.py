@@ -6,6 +6,7 @@ tests/ops/test_one_writer.py)."""
 from __future__ import annotations
 
 import re
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -185,6 +186,19 @@ def test_the_file_store_deletes_expired_sessions_far_below_its_threshold(tmp_pat
     }
     assert on_disk == {"playing", "new", "newer"}
     assert sweeps == [later]
+
+
+def test_a_sweep_of_a_sessions_folder_gone_is_a_warning(tmp_path, caplog):
+    """The sessions folder removed while the server runs (its pages answer
+    503): the sweep's thread logs a warning, not a traceback."""
+    cache = sessions.PruningFileCache(str(tmp_path / "sessions"), threshold=1000)
+    shutil.rmtree(tmp_path / "sessions")
+    assert not cache.set("game", {"table": 1}, timeout=3600)  # not written; sweeps
+    cache.sweeper.join()
+    said = [record for record in caplog.records if record.name == "app.sessions"]
+    assert [(record.levelname, record.getMessage()[:30]) for record in said] == [
+        ("WARNING", "expired sessions not deleted: ")
+    ]
 
 
 def test_only_a_change_that_is_kept_writes(app, monkeypatch):
