@@ -176,9 +176,9 @@ def test_the_file_store_deletes_expired_sessions_far_below_its_threshold(tmp_pat
     monkeypatch.setattr(cache, "_remove_expired", lambda now: sweeps.append(now) or sweep(now))
     later = time.time() + 3600 + sessions.SWEEP_SECONDS
     monkeypatch.setattr(sessions, "time", SimpleNamespace(time=lambda: later))
-    cache.set("new", {"table": 3}, timeout=3600)
+    cache.set("new", {"table": 3}, timeout=31 * 24 * 3600)
     cache.sweeper.join()
-    cache.set("newer", {"table": 4}, timeout=3600)
+    cache.set("newer", {"table": 4}, timeout=31 * 24 * 3600)
     on_disk = {
         key
         for key in ("idle", "playing", "new", "newer")
