@@ -67,6 +67,7 @@ DEFAULTS: dict[str, Any] = {
     "REVIEW_QUEUE": None,  # review summaries on RQ (true) or in-process; None: RQ with redis
     "REVIEWS_KEPT": 10_000,  # the most hands kept for review; past it the oldest go
     "SESSIONS_PER_ADDRESS": 100,  # stored sessions per client address; past it the idlest go
+    "SEARCH_WORKERS": None,  # the search pool's processes; None: one per core (searches.cores)
 }
 
 #: Fixed settings: not read from the environment (a test may override
@@ -107,6 +108,10 @@ _MIN_SECRET_VARIETY = 4
 #: The longest an idle game may be kept, in seconds (ten years): the file
 #: store writes a session's expiry time as a 32-bit number of seconds.
 MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600
+#: The most search worker processes a server may be given
+#: (``FLASK_SEARCH_WORKERS``): a search's line never holds more
+#: (``app.searches.MAX_IN_FLIGHT``).
+MAX_SEARCH_WORKERS = 24
 #: Variables once read by Flask that it no longer reads, with what to do.
 _RETIRED = {"ENV": "Flask no longer reads it since Flask 2.3: remove it"}
 #: A URL's ``scheme://user:`` and its password up to the first ``@``.
@@ -380,6 +385,9 @@ def _check(config: Config) -> list[str]:
     for name in ("REVIEWS_KEPT", "SESSIONS_PER_ADDRESS"):
         if not (_is_int(config[name]) and config[name] >= 1):
             bad(name, "must be a whole number, 1 or more")
+    workers = config["SEARCH_WORKERS"]
+    if workers is not None and not (_is_int(workers) and 1 <= workers <= MAX_SEARCH_WORKERS):
+        bad("SEARCH_WORKERS", f"must be a whole number from 1 to {MAX_SEARCH_WORKERS}")
     review_queue = config["REVIEW_QUEUE"]
     if review_queue is not None and not isinstance(review_queue, bool):
         bad("REVIEW_QUEUE", "must be true or false")

@@ -429,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
         # FLASK_LOG_LEVEL says: it is what a self-hoster reads first.
         _describe_setup(app, waitress_log)
         try:
+            if app.config["SEARCH_WORKERS"] is not None:
+                searches.POOL.processes = app.config["SEARCH_WORKERS"]
             searches.POOL.start()
             host, port = server.getsockname()[:2]
             waitress_log.info("serving on %s", address_url(str(host), int(port)))

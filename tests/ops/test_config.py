@@ -429,6 +429,14 @@ def test_expert_thinking_time_must_be_milliseconds(tmp_path, monkeypatch, value)
         create_app({"SECRET_KEY": "ops-config-expert", "SESSION_FILE_DIR": str(tmp_path)})
 
 
+@pytest.mark.parametrize("value", ["0", "-1", "two", "25", "1.5", "true"])
+def test_search_workers_must_be_a_count(tmp_path, monkeypatch, value):
+    monkeypatch.setenv("FLASK_SEARCH_WORKERS", value)
+    with pytest.raises(ConfigError) as raised:
+        create_app({"SECRET_KEY": "ops-config-workers", "SESSION_FILE_DIR": str(tmp_path)})
+    assert "FLASK_SEARCH_WORKERS: must be a whole number from 1 to 24" in str(raised.value)
+
+
 def test_expert_thinking_time_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("FLASK_EXPERT_MS", "40")
     app = create_app({"SECRET_KEY": "ops-config-expert", "SESSION_FILE_DIR": str(tmp_path)})

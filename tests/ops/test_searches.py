@@ -359,13 +359,11 @@ def _libraries(pid: int) -> set[str]:
     return set(re.findall(r"site-packages/([A-Za-z_]+)/\S*\.so", maps))
 
 
-@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
-def test_the_servers_search_workers_load_no_web_code(tmp_path):
-    """A search worker of the server as run (``python -m app.serve``)
-    imports only what a search needs (the engine, the bots, numpy): not
-    the server's module, which a worker imported again as the process's
-    main module, nor the app with it. Measured: 35 MB resident a worker
-    against 95 MB, each."""
+@contextlib.contextmanager
+def _serving(tmp_path: Path, **env: str):
+    """Run ``python -m app.serve`` on a free port with ``env`` over a
+    secret key and a database and sessions in ``tmp_path``; yield its pid
+    and its search workers' pids, once it serves."""
     server = subprocess.Popen(
         [sys.executable, "-m", "app.serve", "--listen", "127.0.0.1:0"],
         cwd=Path(__file__).resolve().parents[2],
@@ -374,6 +372,7 @@ def test_the_servers_search_workers_load_no_web_code(tmp_path):
             "FLASK_SECRET_KEY": "0123456789abcdef",
             "FLASK_DATABASE_URL": f"sqlite:///{tmp_path}/pisti.db",
             "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            **env,
         },
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -383,6 +382,9 @@ def test_the_servers_search_workers_load_no_web_code(tmp_path):
         for line in server.stdout:  # the pool has started once it serves
             if "serving on" in line:
                 break
+        else:
+            raise AssertionError("the server did not start")
+        # The workers are the fork server's children, not the server's.
         workers = [
             pid
             for pid in _descendants(server.pid)
@@ -390,13 +392,33 @@ def test_the_servers_search_workers_load_no_web_code(tmp_path):
             and int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
             != server.pid
         ]
-        assert workers
-        assert {"sqlalchemy", "markupsafe"} <= _libraries(server.pid)
-        for worker in workers:
-            assert _libraries(worker) == {"numpy"}
+        yield server.pid, workers
     finally:
         server.terminate()
         server.communicate(timeout=30)
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
+def test_the_servers_search_workers_load_no_web_code(tmp_path):
+    """A search worker of the server as run (``python -m app.serve``)
+    imports only what a search needs (the engine, the bots, numpy): not
+    the server's module, which a worker imported again as the process's
+    main module, nor the app with it. Measured: 35 MB resident a worker
+    against 95 MB, each."""
+    with _serving(tmp_path) as (server, workers):
+        assert len(workers) == searches.cores()
+        assert {"sqlalchemy", "markupsafe"} <= _libraries(server)
+        for worker in workers:
+            assert _libraries(worker) == {"numpy"}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_flask_search_workers_sets_the_servers_search_workers(tmp_path):
+    """``FLASK_SEARCH_WORKERS`` gives the server that many search workers
+    whatever its cores (fewer, on a board with more cores than memory)."""
+    for wanted in (1, 3):
+        with _serving(tmp_path, FLASK_SEARCH_WORKERS=str(wanted)) as (_, workers):
+            assert len(workers) == wanted
 
 
 def test_a_search_worker_loads_no_web_code():
