@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.random  # loaded with the module, not at the first search (numpy loads it lazily)
 import numpy.typing as npt
 
 from app.engine import Observation, observe

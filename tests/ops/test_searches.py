@@ -359,6 +359,18 @@ def _libraries(pid: int) -> set[str]:
     return set(re.findall(r"site-packages/([A-Za-z_]+)/\S*\.so", maps))
 
 
+def _started(worker: int) -> bool:
+    """Wait until search worker ``worker`` has loaded ``numpy.random``, the
+    last of what a search needs (the server serves once one worker has
+    started: another may still be loading); ``False`` after 30 s."""
+    deadline = time.monotonic() + 30
+    while "site-packages/numpy/random/" not in Path(f"/proc/{worker}/maps").read_text():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 @contextlib.contextmanager
 def _serving(tmp_path: Path, **env: str):
     """Run ``python -m app.serve`` on a free port with ``env`` over a
@@ -409,7 +421,19 @@ def test_the_servers_search_workers_load_no_web_code(tmp_path):
         assert len(workers) == searches.cores()
         assert {"sqlalchemy", "markupsafe"} <= _libraries(server)
         for worker in workers:
+            _started(worker)
             assert _libraries(worker) == {"numpy"}
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
+def test_a_search_worker_has_its_code_loaded_before_its_first_search(tmp_path):
+    """Numpy loads ``numpy.random`` at its first use, which the Expert's
+    first search was: a worker out of memory by then failed that import
+    (``ImportError: ... failed to map segment``), a 500 for every Expert
+    move, and stayed, not replaced as a worker out of memory is."""
+    with _serving(tmp_path) as (_, workers):
+        for worker in workers:
+            assert _started(worker)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
