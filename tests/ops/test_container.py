@@ -67,6 +67,18 @@ def test_compose_runs_redis_postgres_two_app_replicas_and_a_proxy(compose):
         assert f"proxy_hide_header {name};" in nginx
 
 
+def test_every_log_docker_keeps_is_capped(compose):
+    """Docker keeps a container's log without end unless told (some 2 MB a
+    day at 200 games a day, on a small box's SD card): every compose
+    service's log, and the README's ``docker run``'s, is capped."""
+    for name, service in compose["services"].items():
+        assert service.get("logging", {}).get("options", {}).get("max-size") == "10m", name
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    run = re.search(r"^docker run --name pisti (?:.*\\\n)*.*$", readme, re.M)
+    assert run is not None
+    assert "--log-opt max-size=10m --log-opt max-file=3" in run.group(0)
+
+
 def test_compose_app_settings_are_accepted(compose, monkeypatch, tmp_path):
     environment = compose["services"]["app"]["environment"]
     assert environment["FLASK_DATABASE_URL"].startswith("postgresql://pisti:")
