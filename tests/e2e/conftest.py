@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import threading
@@ -268,3 +269,11 @@ COUNT_TIMERS = """() => {
     return set(...args);
   };
 }"""
+
+
+def one_line_apart(links) -> float:
+    """The least gap, in px, between neighbours of the links in ``links``
+    (a Locator of an element), which must stand on one line."""
+    boxes = [link.bounding_box() for link in links.locator("a").all()]
+    assert len({round(box["y"]) for box in boxes}) == 1, boxes
+    return min(b["x"] - (a["x"] + a["width"]) for a, b in itertools.pairwise(boxes))

@@ -17,6 +17,7 @@ from app.engine import CLASSIC, PARTNERS, with_options
 from tests.e2e.conftest import (
     COUNT_TIMERS,
     cards_in_hand,
+    one_line_apart,
     play_card,
     play_out,
     set_hidden,
@@ -213,7 +214,10 @@ def test_a_phone_held_sideways_shows_the_verdict_and_the_steps_in_the_first_scre
     played, under the table as the seat saw it, began 633-758 px down, a
     scroll at every step. The verdict now sits beside the table: its
     heading and words, and the links to the other steps, in the first
-    screen, and Next leads on to the next decision."""
+    screen, and Next leads on to the next decision. Previous, Summary and
+    Next keep one line, above the table and under it, 8 px apart at
+    least (at 667x375 Next wrapped onto a line of its own: the three took
+    285 px of a 283 px column; they were 4.8 px apart)."""
     record = finished_record(PARTNERS, "e2e-sideways-step")
     (tmp_path / "sideways.json").write_text(json.dumps(record))
     context = browser.new_context(
@@ -233,6 +237,9 @@ def test_a_phone_held_sideways_shows_the_verdict_and_the_steps_in_the_first_scre
     for name in ("Previous", "Summary", "Next"):
         assert inside(page, steps.get_by_role("link", name=name), viewport)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    for links in page.locator(".review-nav").all():
+        assert links.locator("a").count() == 3
+        assert one_line_apart(links) >= 8
     steps.get_by_role("link", name="Next").click()
     expect(page.get_by_role("heading", name=re.compile(r"Decision 3 of"))).to_be_visible()
     context.close()
