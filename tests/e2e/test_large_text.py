@@ -214,3 +214,61 @@ def test_a_tablets_side_seats_grow_with_larger_text(
         if turn < 3:
             assert play_card(page, page.locator(".hand button").first)
     context.close()
+
+
+#: How far the page runs past the screen (down, across), the side
+#: column's parts that lie over one another, and the narrowest of your
+#: cards.
+SIDEWAYS = """() => {
+  const column = [...document.querySelectorAll(".board > :not(.table)")]
+    .map((part) => [part.className.split(" ")[0], part.getBoundingClientRect()])
+    .filter(([, box]) => box.height);
+  const over = [];
+  for (const [i, [a, boxA]] of column.entries()) {
+    for (const [b, boxB] of column.slice(i + 1)) {
+      if (boxA.top < boxB.bottom - 1 && boxB.top < boxA.bottom - 1) over.push(`${a} / ${b}`);
+    }
+  }
+  const cards = [...document.querySelectorAll(".hand .card-button")]
+    .map((card) => card.offsetWidth);
+  return {
+    down: document.scrollingElement.scrollHeight - innerHeight,
+    across: document.scrollingElement.scrollWidth - innerWidth,
+    over,
+    card: Math.min(...cards) >= 44,
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("size", "query"),
+    [
+        (size, query)
+        for size in ("844x390", "740x360", "667x375")
+        for query in ("rules=classic", "rules=classic&players=3")
+    ]
+    + [("844x390", "rules=partners")],
+)
+def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
+    browser: Browser, live_server, screenshots, size, query
+):
+    """With text at 24 px a phone held sideways took the upright layout
+    (the sideways one asked for 37.5 of its ems across, 900 px): the felt
+    over the score and what happened, the page scrolling by 325-467 px,
+    your cards below the screen's foot. It keeps the sideways layout now,
+    the felt beside the score, both within the screen; the cards 44 px
+    wide at least."""
+    width, height = (int(part) for part in size.split("x"))
+    context, page = table_with_text_of(
+        browser,
+        24,
+        f"{live_server}/deal/large-sideways?{query}",
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+    )
+    found = page.evaluate(SIDEWAYS)
+    if found != {"down": 0, "across": 0, "over": [], "card": True}:
+        page.screenshot(path=screenshots / f"large-text-sideways-{size}-{query}.png")
+    assert found == {"down": 0, "across": 0, "over": [], "card": True}
+    context.close()
