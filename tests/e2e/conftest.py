@@ -271,9 +271,10 @@ COUNT_TIMERS = """() => {
 }"""
 
 
-def one_line_apart(links) -> float:
-    """The least gap, in px, between neighbours of the links in ``links``
-    (a Locator of an element), which must stand on one line."""
-    boxes = [link.bounding_box() for link in links.locator("a").all()]
+def one_line_apart(links, selector: str = "a") -> float:
+    """The least gap, in px, between neighbours of the links (or what
+    ``selector`` finds) in ``links`` (a Locator of an element), which must
+    stand on one line."""
+    boxes = [link.bounding_box() for link in links.locator(selector).all()]
     assert len({round(box["y"]) for box in boxes}) == 1, boxes
     return min(b["x"] - (a["x"] + a["width"]) for a, b in itertools.pairwise(boxes))

@@ -1,14 +1,15 @@
-"""Your cards under a finger: on a phone, upright or held sideways, each
-card of your hand is 44 px wide and tall at least and 8 px from the next,
-so that a finger's slip beside a card plays none rather than the wrong
-one, and the hand still fits the felt and the screen."""
+"""Under a finger: on a phone, upright or held sideways, each card of your
+hand is 44 px wide and tall at least and 8 px from the next, so that a
+finger's slip beside a card plays none rather than the wrong one, and the
+hand still fits the felt and the screen; the language buttons are 8 px
+apart too."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser
 
-from tests.e2e.conftest import settled_when_ready, take_deal
+from tests.e2e.conftest import one_line_apart, settled_when_ready, take_deal
 
 #: Your cards' boxes, the least gap between neighbours, and how far the
 #: hand runs past the felt's sides or the page past the screen's width.
@@ -63,4 +64,25 @@ def test_the_lessons_cards_are_a_finger_apart(browser: Browser, live_server, siz
     found = page.evaluate(HAND)
     assert found["cards"] == 4 and found["narrowest"] >= 44, found
     assert found["gap"] >= 8 and found["past"] == 0 and found["wide"] <= 0, found
+    context.close()
+
+
+@pytest.mark.parametrize("address", ["/", "/deal/fingers-languages?rules=partners"])
+def test_the_languages_are_a_finger_apart(browser: Browser, live_server, address):
+    """English and Türkçe, each 44 px, were 4 px apart (at the table too,
+    beside the aids)."""
+    context = browser.new_context(
+        viewport=viewport("360x740"), has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(live_server + address)
+    if "deal" in address:
+        take_deal(page)
+    languages = page.locator(".languages")
+    buttons = languages.locator("button").all()
+    assert len(buttons) == 2
+    for button in buttons:
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 44
+    assert one_line_apart(languages, "button") >= 8
     context.close()
