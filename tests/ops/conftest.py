@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import fcntl
+import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +19,30 @@ from benchmarks.load_servers import RedisServer, Server
 from tests.e2e.conftest import browser_type_launch_args  # noqa: F401 (the Chromium set-up)
 
 SECRET = "ops-tests-secret-key"
+
+
+def a_server(
+    tmp_path: Path, database: Path, port: int, env: dict[str, str] | None = None, **options
+) -> subprocess.Popen:
+    """``python -m app.serve`` on ``port`` (0: any free one) with SQLite
+    ``database`` and sessions under ``tmp_path``, ``env`` over the
+    environment, its output (text) on one pipe; ``options`` go to
+    :class:`subprocess.Popen`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{port}"],
+        cwd=Path(__file__).resolve().parents[2],
+        env={
+            **os.environ,
+            "FLASK_SECRET_KEY": "0123456789abcdef",
+            "FLASK_DATABASE_URL": f"sqlite:///{database}",
+            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
+            **(env or {}),
+        },
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        **options,
+    )
 
 
 @pytest.fixture

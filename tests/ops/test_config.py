@@ -24,7 +24,7 @@ from app import serve as serve_module
 from app.config import ConfigError, hide_password
 from app.sessions import FileSessions, RedisSessions
 from benchmarks.load_servers import free_port
-from tests.ops.conftest import stop_while_migrating
+from tests.ops.conftest import a_server, stop_while_migrating
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -725,26 +725,6 @@ def test_shared_sessions_without_a_shared_secret_key_are_warned_of(monkeypatch, 
     said = capfd.readouterr().out.splitlines()
     assert len(said) == 1
     assert f"secret key: the file {tmp_path / 'key'} (FLASK_SECRET_KEY_FILE)" in said[0]
-
-
-def a_server(tmp_path: Path, database: Path, port: int, **options) -> subprocess.Popen:
-    """``python -m app.serve`` on ``port`` with SQLite ``database`` and
-    sessions under ``tmp_path``, its output (text) on one pipe; ``options``
-    go to :class:`subprocess.Popen`."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "app.serve", "--listen", f"127.0.0.1:{port}"],
-        cwd=ROOT,
-        env={
-            **os.environ,
-            "FLASK_SECRET_KEY": "0123456789abcdef",
-            "FLASK_DATABASE_URL": f"sqlite:///{database}",
-            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
-        },
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        **options,
-    )
 
 
 def test_ctrl_c_stops_the_server_without_a_traceback(tmp_path):

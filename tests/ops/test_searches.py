@@ -22,6 +22,7 @@ from app import searches
 from app.engine import RULE_SETS, observe
 from app.engine.match import Match
 from app.searches import NICENESS, SearchBusy, SearchPool, SearchWorkerDied
+from tests.ops.conftest import a_server
 
 
 def probe(budget_ms: float) -> tuple[float, float, float, int]:
@@ -376,20 +377,7 @@ def _serving(tmp_path: Path, **env: str):
     """Run ``python -m app.serve`` on a free port with ``env`` over a
     secret key and a database and sessions in ``tmp_path``; yield its pid
     and its search workers' pids, once it serves."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "app.serve", "--listen", "127.0.0.1:0"],
-        cwd=Path(__file__).resolve().parents[2],
-        env={
-            **os.environ,
-            "FLASK_SECRET_KEY": "0123456789abcdef",
-            "FLASK_DATABASE_URL": f"sqlite:///{tmp_path}/pisti.db",
-            "FLASK_SESSION_FILE_DIR": str(tmp_path / "sessions"),
-            **env,
-        },
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = a_server(tmp_path, tmp_path / "pisti.db", 0, env)
     try:
         for line in server.stdout:  # the pool has started once it serves
             if "serving on" in line:
