@@ -707,13 +707,41 @@ document.addEventListener("visibilitychange", freshen);
 // out of date, again after each Back), a name forgotten (the profile shown
 // again) or the lesson moved on: it is loaded again, as it stands. The
 // House rules page keeps the choices made on it: only which game its form
-// would replace is read again.
+// would replace is read again; so does a page with words typed or choices
+// made in a form not sent (a seed, a level, a record's file), which a new
+// load would lose.
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   if (document.body.matches(TABLE_PAGES)) freshen();
-  else if (document.querySelector("form[data-keeps-choices]")) readReplacesAgain();
-  else loadAgain();
+  else if (document.querySelector("form[data-keeps-choices]") || changedFields()) {
+    readReplacesAgain();
+  } else loadAgain();
+  leftBy = null;
 });
+
+let leftBy = null; // the form this page was left by (sent the ordinary way)
+
+// Whether a form of the page other than the one it was left by has a field
+// the player changed: typed in, ticked, chosen or given a file.
+function changedFields() {
+  const fields = document.querySelectorAll("input:not([type=hidden]), select, textarea");
+  return [...fields].some((field) => {
+    if (!field.form || field.form === leftBy) return false;
+    if (field instanceof HTMLSelectElement) {
+      const options = [...field.options];
+      const changed = (option) => option.selected !== option.defaultSelected;
+      if (field.multiple) return options.some(changed);
+      // One choice: the last option marked selected, else the first.
+      const marked = options.findLastIndex((option) => option.defaultSelected);
+      return field.selectedIndex !== Math.max(marked, 0);
+    }
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.type === "file") return field.files.length > 0;
+    return field.value !== field.defaultValue;
+  });
+}
 
 // Load the page again once the server has answered that it is there:
 // offline, or to a server stopped or restarting, the browser would put its
@@ -877,6 +905,7 @@ document.addEventListener("submit", (event) => {
       // card the focus (and one sent by mouse or touch clears a mark left
       // by a stopped load).
       if (!form.matches(".languages")) remember(FROM_KEYBOARD, byKeyboard ? "1" : null);
+      leftBy = form;
       return;
     }
     event.preventDefault();

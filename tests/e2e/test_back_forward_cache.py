@@ -196,3 +196,31 @@ def test_a_page_shown_again_while_the_server_is_down_stays(
     expect(page.locator("form[action='/new'] button[type=submit]")).to_be_visible()
     assert restored(page) == 1
     context.close()
+
+
+def test_back_to_a_page_with_words_typed_keeps_them(bfcache_browser: Browser, live_server):
+    # A page other than the table was loaded again when Back showed it:
+    # a seed typed on the home page, a level chosen, a record's file picked
+    # for review were lost (the page as the server draws it), where Back
+    # without the cache keeps them. Such a page stays; its forms' games to
+    # replace are read again (a game started meanwhile in another tab).
+    context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    page.goto(live_server)
+    page.fill("#seed", "kept-words")
+    page.select_option("#level", "expert")
+    other = context.new_page()
+    other.goto(live_server)
+    submit(other, other.locator("form[action='/new'] button[type=submit]"))
+    page.goto(f"{live_server}/game/rules")
+    back(page)
+    expect(page.locator("#seed")).to_have_value("kept-words")
+    expect(page.locator("#level")).to_have_value("expert")
+    expect(page.locator("form[action='/new'] input[name=replaces]")).not_to_have_value("")
+    with page.expect_navigation(url=f"{live_server}/game") as arrived:
+        page.locator("form[action='/new'] button[type=submit]").click()
+    assert arrived.value.status == 200  # after the 303, not a 409 page
+    expect(page.locator(".alert")).to_have_count(0)
+    assert restored(page) == 1
+    context.close()
