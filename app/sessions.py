@@ -630,7 +630,8 @@ class PruningFileCache(FileSystemCache):
 
     def _sweep(self) -> None:
         """Start a thread deleting the expired files when the last sweep
-        is :data:`SWEEP_SECONDS` old and over."""
+        is :data:`SWEEP_SECONDS` old and over (a thread refused, as a
+        process short of memory may be, is a warning: the write goes on)."""
         now = time.time()
         if now - self._swept < SWEEP_SECONDS or not self._sweeping.acquire(blocking=False):
             return
@@ -638,7 +639,11 @@ class PruningFileCache(FileSystemCache):
         self.sweeper = threading.Thread(
             target=self._sweep_expired, args=(now,), name="session-sweep", daemon=True
         )
-        self.sweeper.start()
+        try:
+            self.sweeper.start()
+        except RuntimeError as error:  # no thread to be had (short of memory): the next hour
+            self._sweeping.release()
+            _LOG.warning("expired sessions not deleted: %s", error)
 
     def _sweep_expired(self, now: float) -> None:
         try:

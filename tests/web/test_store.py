@@ -201,6 +201,27 @@ def test_a_sweep_of_a_sessions_folder_gone_is_a_warning(tmp_path, caplog):
     ]
 
 
+def test_a_sweep_without_a_thread_still_writes_the_session(tmp_path, monkeypatch, caplog):
+    """A server short of memory (ulimit -v, MemoryMax=) may be refused a new
+    thread: the session is written all the same (the sweep's RuntimeError
+    made the request a 500), a warning says so, and a later sweep runs."""
+    cache = sessions.PruningFileCache(str(tmp_path), threshold=1000)
+
+    def refused(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    assert cache.set("game", {"table": 1}, timeout=3600)
+    assert cache.get("game") == {"table": 1}
+    said = [record.getMessage() for record in caplog.records if record.name == "app.sessions"]
+    assert said == ["expired sessions not deleted: can't start new thread"]
+    monkeypatch.undo()
+    later = time.time() + sessions.SWEEP_SECONDS
+    monkeypatch.setattr(sessions, "time", SimpleNamespace(time=lambda: later))
+    cache.set("other", {"table": 2}, timeout=3600)
+    assert cache.sweeper is not None and cache.sweeper.ident is not None  # started
+
+
 def test_only_a_change_that_is_kept_writes(app, monkeypatch):
     player = Player(app.test_client())
     player.deal("writes")
