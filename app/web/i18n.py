@@ -172,16 +172,22 @@ def pick_language(chosen: object, accepted: LanguageAccept) -> str:
 
     Each accepted language is tried whole, then by its language alone,
     before the next: Werkzeug's ``best_match`` tries every one whole first,
-    so "tr-TR, en;q=0.5" got English and "en-US, tr;q=0.9" Turkish."""
+    so "tr-TR, en;q=0.5" got English and "en-US, tr;q=0.9" Turkish. A
+    "*" (any language) is English, or the first language the site speaks
+    that the browser does not refuse (``q=0``)."""
     if chosen in LANGUAGES:
         return str(chosen)
     # The site's languages by their codes in lower case ("pt_br"), and by
     # their language alone ("pt") for a variant the site speaks (the first).
     lowered = {code.lower(): code for code in LANGUAGES}
     variants = {code.partition("_")[0]: code for code in reversed(lowered.values())}
-    for value, quality in accepted:
+    refused = {value.replace("-", "_").lower() for value, quality in accepted if quality <= 0}
+    # Werkzeug lists a "*" after every language, whatever its quality.
+    for value, quality in sorted(accepted, key=lambda item: -item[1]):
         if quality <= 0:
             continue
+        if value == "*":  # any language: the first the browser does not refuse
+            return next((code for code in lowered.values() if code.lower() not in refused), "en")
         tag = value.replace("-", "_").lower()
         language = tag.partition("_")[0]
         found = lowered.get(tag) or lowered.get(language) or variants.get(language)

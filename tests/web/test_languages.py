@@ -104,6 +104,15 @@ def test_a_catalogue_babel_has_no_data_for_is_named(tmp_path):
         ("fr-FR, tr;q=0.8, en;q=0.5", "tr"),
         ("fr-FR", "en"),
         ("tr;q=0, en-GB", "en"),
+        # "*" is any language: the site's own (English) unless refused.
+        ("*;q=0.5, tr;q=0.1", "en"),
+        ("en;q=0, *", "tr"),
+        ("*", "en"),
+        ("*;q=0.9, tr;q=0.1, en;q=0.05", "en"),
+        # Odd headers: English, never an error.
+        ("tr;q=abc, -tr, i-klingon, x-tr", "en"),
+        ("TR-tr", "tr"),
+        (", " * 5000 + "tr", "tr"),
     ],
 )
 def test_the_browsers_first_language_the_site_speaks_is_the_pages(client, accepted, language):
