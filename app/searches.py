@@ -30,7 +30,7 @@ import random
 import signal
 import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -179,8 +179,9 @@ class SearchPool:
         Raises:
             SearchBusy: :attr:`max_in_flight` searches are in flight
                 already.
-            SearchWorkerDied: a worker died, or ran out of memory (a
-                :class:`SearchBusy`; the pool restarts on the next call).
+            SearchWorkerDied: a worker died, or ran out of memory, while
+                this search ran or waited in line (a :class:`SearchBusy`;
+                the pool restarts on the next call).
             Exception: whatever else ``search`` raised.
         """
         with self._lock:
@@ -207,6 +208,13 @@ class SearchPool:
             raise SearchWorkerDied(
                 "a search worker ran out of memory (a memory limit on the server, such as "
                 "ulimit -v, or too little free memory); the next search starts new workers"
+            ) from exc
+        except CancelledError as exc:
+            # In line when another search's workers were retired (above):
+            # never begun, and no worker to run it.
+            raise SearchWorkerDied(
+                "the search workers were stopped before this search began (one died or ran "
+                "out of memory); the next search starts new workers"
             ) from exc
         finally:
             with self._lock:

@@ -353,6 +353,50 @@ def test_a_worker_out_of_memory_is_a_busy_search_and_the_next_one_gets_new_worke
         pool.shutdown()
 
 
+def _out_of_memory_when_told(budget_ms: float, folder: str) -> int:
+    """A search that says it began (the file ``began``), waits for the file
+    ``go`` and then runs out of memory."""
+    Path(folder, "began").touch()
+    while not Path(folder, "go").exists():
+        time.sleep(0.01)
+    raise MemoryError("Unable to allocate 184. KiB for an array")
+
+
+def test_searches_in_line_behind_a_worker_out_of_memory_are_busy_too(tmp_path):
+    """The workers retired after a MemoryError: searches still in line in
+    their pool were cancelled, and each came out as a CancelledError, an
+    error page (500) for those players' Expert moves; they are busy
+    searches (503, "try again") as when a worker dies."""
+    pool = SearchPool(processes=1, max_in_flight=10)
+    outcomes: list = []
+
+    def one(search, *args) -> None:
+        try:
+            outcomes.append(pool.run(search, 10, *args))
+        except Exception as error:  # what a web thread would get
+            outcomes.append(type(error).__name__)
+
+    try:
+        pool.start()
+        first = threading.Thread(target=one, args=(_out_of_memory_when_told, str(tmp_path)))
+        first.start()
+        while not (tmp_path / "began").exists():
+            time.sleep(0.01)
+        behind = [threading.Thread(target=one, args=(probe,)) for _ in range(8)]
+        for thread in behind:
+            thread.start()
+        while pool.in_flight < 9:
+            time.sleep(0.01)
+        time.sleep(0.2)  # the three handed to the pool
+        (tmp_path / "go").touch()
+        for thread in [first, *behind]:
+            thread.join()
+        assert "CancelledError" not in outcomes
+        assert outcomes.count("SearchWorkerDied") >= 5  # the first and those never begun
+    finally:
+        pool.shutdown()
+
+
 def _libraries(pid: int) -> set[str]:
     """The packages of the compiled extensions loaded in process ``pid``
     (from its memory map: ``sqlalchemy``, ``markupsafe``, ``numpy``...)."""
