@@ -8,10 +8,18 @@ from __future__ import annotations
 import re
 import threading
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
 from tests.e2e.conftest import COUNT_RESTORED, PHONE, e2e_app, play_card, restored, submit
+
+
+def counted_page(context: BrowserContext) -> Page:
+    """A new page of ``context`` that counts its restores from the
+    back/forward cache (:func:`~tests.e2e.conftest.restored`)."""
+    page = context.new_page()
+    page.add_init_script(COUNT_RESTORED)
+    return page
 
 
 def back(page) -> None:
@@ -24,8 +32,7 @@ def test_back_to_the_home_page_after_a_new_game(bfcache_browser: Browser, live_s
     # "New game" was refused as out of date, again after each Back (3 of 3
     # in Chromium): a player could not start another game that way.
     context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(live_server)
     submit(page, page.locator("form[action='/new'] button[type=submit]"))
     for _ in range(2):
@@ -46,8 +53,7 @@ def test_back_from_the_keyboard_finds_the_focus_where_it_was(bfcache_browser: Br
     # The home page shown again by Back is loaded again, as it stands: the
     # focus went back to the top of the page, not to the button pressed.
     context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(live_server)
     button = page.locator("form[action='/new'] button[type=submit]")
     button.focus()
@@ -65,8 +71,7 @@ def test_back_after_forget_me_shows_no_name(bfcache_browser: Browser, live_serve
     # The profile kept from before "Forget me" came back with the name and
     # totals of the player just deleted, on a shared phone to whoever pressed Back.
     context = bfcache_browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(f"{live_server}/me")
     page.fill("#name", "Forgotten Soon")
     submit(page, page.locator("#name-form button[type=submit]"))
@@ -87,8 +92,7 @@ def test_back_to_the_house_rules_keeps_the_choices_and_starts_again(
     # The choices are the player's, kept by the cache; the game the form
     # would replace is read again: the second start was refused as out of date.
     context = bfcache_browser.new_context(reduced_motion="reduce")
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(f"{live_server}/house")
     page.select_option("#target", "151")
     start = page.locator("form[action='/house'] button[type=submit]").last
@@ -111,8 +115,7 @@ def test_back_to_a_transfer_code_does_not_show_it_again(bfcache_browser: Browser
     # keeps such a page in its back/forward cache: Back from the statistics
     # showed the code again, still usable.
     context = bfcache_browser.new_context()
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(f"{live_server}/me")
     page.fill("#name", "Two Devices")
     submit(page, page.locator("#name-form button[type=submit]"))
@@ -135,8 +138,7 @@ def test_a_table_left_in_the_middle_of_a_play_is_read_again_once_it_settles(
     # card tapped then was refused as already played).
     context = bfcache_browser.new_context(viewport=PHONE)
     context.add_cookies([{"name": "pisti_aids", "value": "slow", "url": live_server}])
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     # The page's timers wait for the test: the reply's rest on the pile
     # (SLOW_REST_MS) lasts until the clock is run on.
     page.clock.install()
@@ -181,8 +183,7 @@ def test_a_page_shown_again_while_the_server_is_down_stays(
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(url)
     submit(page, page.locator("form[action='/new'] button[type=submit]"))
     server.shutdown()
@@ -205,8 +206,7 @@ def test_back_to_a_page_with_words_typed_keeps_them(bfcache_browser: Browser, li
     # without the cache keeps them. Such a page stays; its forms' games to
     # replace are read again (a game started meanwhile in another tab).
     context = bfcache_browser.new_context(viewport=PHONE, reduced_motion="reduce")
-    page = context.new_page()
-    page.add_init_script(COUNT_RESTORED)
+    page = counted_page(context)
     page.goto(live_server)
     page.fill("#seed", "kept-words")
     page.select_option("#level", "expert")
