@@ -342,9 +342,30 @@ def address_digest(address: str) -> str:
     address, the rate limits' counts): an HMAC-SHA256 of it under the
     secret key, the same on every replica, so the count works while no
     address is kept in Redis or in the name of a sessions file (a plain
-    hash of an IPv4 address is undone by trying all 2^32)."""
+    hash of an IPv4 address is undone by trying all 2^32).
+
+    ``address`` is the client's address as text. An IPv6 address counts as
+    its /64 network (:func:`counted_address`)."""
     key = str(current_app.secret_key or "").encode()
-    return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, counted_address(address).encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def counted_address(address: str) -> str:
+    """The part of a client address that the per-address limits count:
+    an IPv4 address whole (``"192.0.2.7"``), an IPv6 address as its /64
+    network (``"2001:db8:1:2::/64"``), as one home or phone is given a
+    whole /64 and may take any address in it, and an IPv4-mapped IPv6
+    address (``"::ffff:192.0.2.7"``) as its IPv4 address. Text that is no
+    address (a test client's, a Unix socket's) is counted as it is."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv4Address):
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((parsed, 64), strict=False))
 
 
 def _address_key() -> str:

@@ -15,7 +15,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from app import create_app
 from app.config import ConfigError
-from app.web.security import HEADERS, HostCheck
+from app.web.security import HEADERS, HostCheck, counted_address
 from benchmarks.load_test import HIDDEN, PLAY_FORM
 from benchmarks.load_test import Player as HttpPlayer
 from tests.conftest import CSRF, START, Player, start_deal
@@ -113,6 +113,46 @@ def test_plays_are_limited_per_address(tmp_path):
     elsewhere = {"REMOTE_ADDR": "192.0.2.7"}
     response = other.client.post("/play", data=play_fields(other.page), environ_base=elsewhere)
     assert response.status_code == 303
+
+
+def test_an_ipv6_client_counts_as_its_64(tmp_path):
+    """A home or a phone is given a whole IPv6 /64 and may take any address
+    in it: the per-address limits count the /64, so changing the address
+    within it does not reset them; another /64 is another client."""
+    app = make_app(tmp_path, PLAY_ADDRESS_LIMIT="2 per minute")
+    players = [Player(app.test_client()) for _ in range(4)]
+    for number, player in enumerate(players):
+        player.deal(f"ipv6-{number}")
+    home = ["2001:db8:1:2::1", "2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::ffff"]
+    for player, address in zip(players, home[:2], strict=False):
+        sent = {"REMOTE_ADDR": address}
+        response = player.client.post("/play", data=play_fields(player.page), environ_base=sent)
+        assert response.status_code == 303
+    third = players[2].client.post(
+        "/play", data=play_fields(players[2].page), environ_base={"REMOTE_ADDR": home[2]}
+    )
+    assert third.status_code == 429
+    elsewhere = {"REMOTE_ADDR": "2001:db8:1:3::1"}
+    response = players[3].client.post(
+        "/play", data=play_fields(players[3].page), environ_base=elsewhere
+    )
+    assert response.status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("address", "counted"),
+    [
+        ("192.0.2.7", "192.0.2.7"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::9", "2001:db8:1:2::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),
+        ("::1", "::/64"),
+        ("", ""),
+        ("unix-socket", "unix-socket"),
+    ],
+)
+def test_the_counted_part_of_an_address(address, counted):
+    assert counted_address(address) == counted
 
 
 def test_one_address_may_play_more_than_one_game_may(tmp_path, monkeypatch):
