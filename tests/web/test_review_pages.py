@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 import json
+import random
 import re
 import time
 from datetime import timedelta
@@ -33,6 +34,7 @@ from app.engine.decisions import decisions
 from app.web import i18n
 from app.web import review as review_pages
 from tests.conftest import CSRF, app_config, form_fields, leading, start_deal, visit_at_once
+from tests.engine.test_observation import hidden_from
 from tests.web.test_pages import play_out
 from tests.web.test_review_fixes import play_hand
 
@@ -120,6 +122,59 @@ def test_hidden_cards_show_only_on_request(client):
         assert card_name(card) not in plain.replace(card_name(first.played), "")
         assert card_name(card) in shown
     assert "Show the hidden cards" in plain and "Hide those cards again" in shown
+
+
+def twin_records(rules, seed: str, decisions_made: int) -> tuple[dict, dict]:
+    """Two records of a hand stopped just after seat 0's ``decisions_made``-th
+    play, random cards played: the same plays, the cards seat 0 could not
+    see before that play (the other hands, the stock, the face-down cards)
+    dealt otherwise in the second."""
+    rng = random.Random(seed)
+    state = GameState.deal(rules, seeded_deck(seed, rules))
+    made = 0
+    while made < decisions_made:
+        made += state.turn == 0
+        state.play(rng.choice(state.hands[state.turn]))
+    before = GameState.replay(rules, state.deck, state.plays[:-1])
+    hidden = hidden_from(before, 0)
+    places = [index for index, card in enumerate(state.deck) if card in hidden]
+    while True:
+        deck = list(state.deck)
+        moved = [deck[index] for index in places]
+        rng.shuffle(moved)
+        for index, card in zip(places, moved, strict=True):
+            deck[index] = card
+        try:
+            twin = GameState.replay(rules, deck, list(state.plays))
+        except ValueError:  # e.g. a Jack moved to the bottom of a partners stock
+            continue
+        if twin.hands != state.hands:
+            return make_record(state), make_record(twin)
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, PARTNERS], ids=["classic", "partners"])
+def test_a_step_page_is_the_same_whatever_the_hidden_cards(client, rules):
+    """Two records that differ only in the cards hidden from seat 0 at its
+    decisions give the same step pages (the table as it stood, the card
+    played, every estimate and its sentence of why) until the reviewer asks
+    to see the hidden cards; then the pages differ, so this comparison can
+    fail."""
+    one, other = twin_records(rules, f"review-twins-{rules.name}", 3)
+    pages: dict[bool, list[list[str]]] = {False: [], True: []}
+    for record in (one, other):
+        key = key_of(upload(client, json.dumps(record).encode()))
+        count = len(decisions(load_record(json.dumps(record)), 0))
+        for reveal in (False, True):
+            steps = []
+            for number in range(1, count + 1):
+                answer = client.get(f"/review/{key}/{number}" + ("?reveal=1" if reveal else ""))
+                assert answer.status_code == 200
+                page = answer.get_data(as_text=True).replace(key, "KEY")
+                steps.append(CSRF.sub("", page))
+            pages[reveal].append(steps)
+    assert len(pages[False][0]) == 3
+    assert pages[False][0] == pages[False][1]
+    assert pages[True][0] != pages[True][1]
 
 
 def test_a_count_in_a_sentence_is_written_the_way_of_the_pages_language(client):
