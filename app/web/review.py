@@ -278,6 +278,13 @@ OTHER_GAME = lazy_gettext(
     "(in another tab, say), so that game can no longer be reviewed here. Nothing "
     "was played; here is the table as it stands."
 )
+#: Why "Review this game" from a page of an older version (its form named
+#: no game, before December 2, 2026) shows the table: which game it meant
+#: cannot be told.
+OLDER_PAGE = lazy_gettext(
+    "That page is from an earlier version of this site, and does not say which game "
+    "to review. Nothing was played; here is the table as it stands."
+)
 
 
 @bp.post("/game")
@@ -285,16 +292,18 @@ def from_game() -> BaseResponse | tuple[str, int]:
     """Review the player's own seat in a finished hand of their game
     (form field ``hand``, from 1; default the last finished one). The form
     names its game (field ``game``): from a page of another game (a newer
-    one started in another tab since) it is refused with 409 and the table
-    as it stands, never answered with a review of the wrong game."""
+    one started in another tab since), or of an older version of the site
+    whose form named none, it is refused with 409 and the table as it
+    stands, never answered with a review of the wrong game."""
     table = store.load_table()
     if table is None:
         if store.moved():
             page, status, _ = errors.stale_page()
             return page, status
         return render_template("game/no_game.html"), 404
-    if request.form.get("game") != table.game_id:
-        return game.table_out_of_date(table, str(OTHER_GAME))
+    sent = request.form.get("game")
+    if sent != table.game_id:
+        return game.table_out_of_date(table, str(OTHER_GAME if sent is not None else OLDER_PAGE))
     match = table.match
     if not table.seed_public and daily.seed_secret(match):
         return _refused(str(game.DAILY_RECORDS_LATER), status=409, file=False)

@@ -662,6 +662,23 @@ def test_a_review_form_of_another_game_is_refused_not_answered_with_this_one(pla
     assert player.client.post("/review/game", data=fields).status_code == 303
 
 
+def test_a_review_form_from_before_an_upgrade_says_so(player):
+    """ "Review this game" on a final page left open across an upgrade from
+    a version whose form did not name its game (before December 2): which
+    game it meant cannot be told, so 409 with the table, saying why in
+    words that fit (no "newer game was started": none was)."""
+    play_out(player, "review-before-upgrade")
+    fields = {"csrf_token": CSRF.search(player.page).group(1), "hand": "1"}
+    response = player.client.post("/review/game", data=fields)
+    assert response.status_code == 409
+    page = html.unescape(response.get_data(as_text=True))
+    assert "That page is from an earlier version of this site" in page
+    assert "a newer one was started" not in page
+    assert 'data-address="/game"' in page and "Review this game" in page
+    turkish = player.client.post("/review/game", data=fields, headers={"Accept-Language": "tr"})
+    assert "O sayfa bu sitenin önceki bir sürümünden" in turkish.get_data(as_text=True)
+
+
 def test_a_running_summary_shows_its_progress_with_and_without_javascript(client, monkeypatch):
     started = []
     monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args))
