@@ -573,8 +573,15 @@ def _is_own(review: Review) -> bool:
     from its final page, or its record uploaded back while the game is the
     browser's): only then is its seat "You" on the pages. A friend's
     record, or a review's link sent by a friend, reviews the recorder's
-    seat, who is not the one reading."""
-    return review.key in store.own_reviews()
+    seat, who is not the one reading. A review this browser began before
+    its reviews were remembered (a session from an older version, or a
+    newer game taking the session as it was remembered) is its own when
+    it is of a hand of the browser's game."""
+    if review.key in store.own_reviews():
+        return True
+    return review.key in {
+        review_key(record, seat) for _, record, seat in _own_hands(store.load_table())
+    }
 
 
 def _result(

@@ -1368,6 +1368,26 @@ def test_a_friends_record_names_its_recorder_where_the_players_own_game_says_you
     wait_until_done(ayse, own_key)
 
 
+def test_a_review_begun_before_an_upgrade_still_says_you(app):
+    """A review of the player's own game begun before the server was
+    upgraded to a version that keeps which reviews are this browser's
+    (a session without ``own_reviews``): its next page still says "You",
+    not "The recorder: the player who downloaded this record" (no record
+    was downloaded). A review of another game stays the recorder's."""
+    client = app.test_client()
+    start_deal(client, "/deal/review-across-upgrade")
+    response = client.post("/review/game", data=form_fields(play_hand(client), "/review/game"))
+    step_url = response.headers["Location"]
+    # As a POST, so the session is stored (a GET stores nothing).
+    with client.session_transaction(method="POST") as session:
+        del session["own_reviews"]
+    step = client.get(step_url).get_data(as_text=True)
+    assert "You" in who(step) and "The recorder" not in visible(step)
+    start_deal(client, "/deal/review-after-upgrade")
+    play_hand(client)
+    assert "The recorder" in who(client.get(step_url).get_data(as_text=True))
+
+
 def test_a_record_uploaded_back_by_its_player_says_you_even_first(app):
     """The player who uploads the record of a hand of the game in their
     browser (not reviewed from the final page first) is its "you"."""
