@@ -84,8 +84,10 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             if connection.dialect.name == "postgresql":
                 # Waiting for another replica's migrations, or for a table
-                # the app's pages are reading, is no reason to give up.
+                # the app's pages are reading, is no reason to give up, nor
+                # is a migration's long work on a large table.
                 connection.execute(text("SET LOCAL lock_timeout = 0"))
+                connection.execute(text("SET LOCAL statement_timeout = 0"))
                 connection.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )

@@ -26,12 +26,16 @@ from typing import Any
 
 import click
 import flask_migrate
+import psycopg
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from psycopg.abc import RV, PQGen
+from psycopg.connection import _WAIT_INTERVAL
+from psycopg.rows import TupleRow
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
@@ -53,6 +57,18 @@ FOUND = "pisti.schema.found"
 #: long as it stays open. On PostgreSQL the migrations wait as long as
 #: it takes (``migrations/env.py``).
 LOCK_WAIT_MS = 10_000
+#: Milliseconds PostgreSQL runs one statement before cancelling it
+#: (``statement_timeout``): a lock waited for, then the work. The
+#: migrations have no limit (``migrations/env.py``).
+STATEMENT_MS = LOCK_WAIT_MS + 5_000
+#: Milliseconds a page waits for PostgreSQL to answer at all, past
+#: ``STATEMENT_MS``: a server that stopped (frozen, ``SIGSTOP``, its
+#: machine out of memory) cancels nothing itself, and its connection stays
+#: open, so the page closes it and answers 503 (:class:`_AnsweredConnection`).
+ANSWER_WAIT_MS = STATEMENT_MS + 5_000
+#: Seconds a new connection to PostgreSQL may take (libpq's
+#: ``connect_timeout``; at least 2).
+CONNECT_WAIT_S = 5
 
 
 class Base(DeclarativeBase):
@@ -94,12 +110,15 @@ def init_db(app: Flask) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     options: dict[str, Any] = {"pool_pre_ping": True}
     if make_url(url).get_backend_name() == "postgresql":
-        options.update(pool_size=5, max_overflow=10, connect_args={"connect_timeout": 5})
+        options.update(
+            pool_size=5, max_overflow=10, connect_args={"connect_timeout": CONNECT_WAIT_S}
+        )
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
+            event.listen(db.engine, "do_connect", _answered_connection)
             event.listen(db.engine, "connect", _postgresql_settings)
             app.extensions[SCHEMA] = _upgrade()
             return
@@ -267,7 +286,44 @@ def _postgresql_settings(connection: Any, _record: Any) -> None:
     # Set for the session, outside any transaction the app makes.
     with connection.cursor() as cursor:
         cursor.execute(f"SET lock_timeout = {LOCK_WAIT_MS}")
+        cursor.execute(f"SET statement_timeout = {STATEMENT_MS}")
     connection.commit()
+
+
+class _AnsweredConnection(psycopg.Connection[TupleRow]):
+    """A psycopg connection on which a page waits for the server at most
+    :data:`ANSWER_WAIT_MS` for each answer, then closes the connection and
+    raises :class:`psycopg.OperationalError` (a 503 page; the pool drops
+    the connection). Outside a request (the migrations at start-up, the
+    ``flask`` commands, the review jobs) the waits are PostgreSQL's own."""
+
+    def wait(
+        self, gen: PQGen[RV], interval: float = _WAIT_INTERVAL, timeout: float | None = None
+    ) -> RV:
+        """Consume ``gen``, psycopg's exchange with the server, as
+        :meth:`psycopg.Connection.wait` does, within :data:`ANSWER_WAIT_MS`
+        during a request.
+
+        Raises:
+            psycopg.OperationalError: no answer in time (the connection is
+                closed).
+        """
+        if timeout is not None or not has_request_context():
+            return super().wait(gen, interval, timeout)
+        try:
+            return super().wait(gen, interval, ANSWER_WAIT_MS / 1000)
+        except psycopg.errors._WaitTimeout:
+            self.close()
+            raise psycopg.OperationalError(
+                f"the database server did not answer in {ANSWER_WAIT_MS} ms"
+            ) from None
+
+
+def _answered_connection(
+    _dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]
+) -> _AnsweredConnection:
+    # SQLAlchemy's psycopg dialect would call psycopg.connect().
+    return _AnsweredConnection.connect(*cargs, **cparams)
 
 
 def dialect_insert(engine: Engine) -> Any:

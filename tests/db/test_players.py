@@ -3,15 +3,20 @@ forget me."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import sqlite3
 import threading
+import uuid
+from pathlib import Path
 
 import flask_migrate
 import psycopg
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 import app.db as app_db
 from app.db import MIGRATIONS, db, queries
@@ -443,6 +448,58 @@ def test_a_rename_waiting_for_a_stuck_transaction_gives_up_with_a_503(
     assert "Retry-After" in answers[0].headers
     with app.app_context():
         assert db.session.scalar(select(Player.name)) == "Bekleyen"
+
+
+def test_a_frozen_postgresql_server_costs_a_page_a_503_not_a_thread_for_ever(
+    postgres, tmp_path, monkeypatch
+):
+    # The server stopped (SIGSTOP: a frozen machine, or one out of memory)
+    # while the app held pooled connections to it: the pool's check of a
+    # connection waited for an answer for ever, so every page reading the
+    # database took a server thread for good. Now it waits ANSWER_WAIT_MS,
+    # then connecting again CONNECT_WAIT_S, and says the database cannot be
+    # used now; a page without the database still answers.
+    monkeypatch.setattr(app_db, "ANSWER_WAIT_MS", 300)
+    monkeypatch.setattr(app_db, "CONNECT_WAIT_S", 2)
+    app = make_app(postgres.create_database(f"t_{uuid.uuid4().hex[:12]}"), tmp_path)
+    client = app.test_client()
+    assert client.get("/leaderboard").status_code == 200
+    postmaster = int((postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
+    children = (Path("/proc") / str(postmaster) / "task" / str(postmaster) / "children").read_text()
+    frozen = [postmaster, *map(int, children.split())]
+    answers = []
+    reading = threading.Thread(target=lambda: answers.append(client.get("/leaderboard")))
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        reading.start()
+        reading.join(timeout=30)
+        assert not reading.is_alive(), "the page still waits"
+        home = app.test_client().get("/")
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+        reading.join()
+    assert answers[0].status_code == 503
+    assert "Retry-After" in answers[0].headers
+    assert home.status_code == 200
+    assert client.get("/leaderboard").status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_a_statement_postgresql_runs_too_long_for_a_page_is_cancelled(
+    postgres, tmp_path, monkeypatch
+):
+    # PostgreSQL itself gives up on a statement after STATEMENT_MS (a slow
+    # query the lock wait does not cover); the migrations have no limit.
+    monkeypatch.setattr(app_db, "STATEMENT_MS", 200)
+    app = make_app(postgres.create_database(f"t_{uuid.uuid4().hex[:12]}"), tmp_path)
+    with app.app_context():
+        with pytest.raises(OperationalError, match="statement timeout"):
+            db.session.execute(text("SELECT pg_sleep(2)"))
+        db.session.rollback()
+        db.engine.dispose()
 
 
 def test_pages_answer_503_when_every_pooled_connection_is_taken(database_url, tmp_path):
