@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from concurrent import futures
+from datetime import UTC, datetime
 from typing import Any, cast
 from urllib.parse import quote, urlsplit
 
@@ -64,6 +65,7 @@ from .errors import (
     stale_page,
 )
 from .i18n import gettext, lazy_gettext, pgettext, quoted
+from .identity import current_player
 from .rule_words import every_rule, refusal, rules_summary
 from .table import Refused, Table
 from .view import (
@@ -519,11 +521,7 @@ def record() -> BaseResponse | tuple[str, int]:
     if seed and _has_link(table):
         extra["link"] = _table_url(table, external=True)
     body = json.dumps(make_record(state, seed, **extra), indent=2) + "\n"
-    # The file's name in the page's language too ("pisti-oyun-el2.json").
-    hand = pgettext("record file name", "hand%(number)s", number=number) if match.target else ""
-    name = "-".join(
-        part for part in ("pisti", seed or pgettext("record file name", "game"), hand) if part
-    )
+    name = _record_file_name(table, seed, number)
     # send_file writes a name with letters beyond ASCII (a seed "şans") as
     # RFC 6266 asks, with an ASCII fallback.
     response = send_file(
@@ -544,6 +542,37 @@ def record() -> BaseResponse | tuple[str, int]:
             **{"filename*": "UTF-8''" + quote(f"{name}.json", safe="!#$&+-.^_`|~")},
         )
     return response
+
+
+def _record_file_name(table: Table, seed: str | None, number: int) -> str:
+    """The name, without ``.json``, of the record of ``table``'s hand
+    ``number`` (from 1): the game (its seed once it may be shown, else the
+    word "game"; the hand in a match), the day (UTC), who downloads it (a
+    known player's name) and the game's short id, which its page's forms
+    already carry, so friends who play one shared deal keep files of
+    different names: ``pisti-şans-hand2-2026-12-05-Ayşe-3f9a1c07``. The
+    words are in the page's language (``pisti-oyun-el2-...``)."""
+    match = table.match
+    hand = pgettext("record file name", "hand%(number)s", number=number) if match.target else ""
+    who = ""
+    try:
+        player = current_player()
+    except SQLAlchemyError as error:
+        current_app.logger.warning("database unavailable: %s", first_line(error))
+        db.session.rollback()
+        player = None
+    if player is not None:
+        # A name's letters, digits, "-", "_" and "."; its spaces as "_".
+        who = player.name.replace(" ", "_")
+    parts = (
+        "pisti",
+        seed or pgettext("record file name", "game"),
+        hand,
+        datetime.now(UTC).date().isoformat(),
+        who,
+        table.game_id,
+    )
+    return "-".join(part for part in parts if part)
 
 
 def _whole_number(text: str) -> int | None:

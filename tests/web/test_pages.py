@@ -6,6 +6,8 @@ import html
 import json
 import random
 import re
+from datetime import UTC, datetime
+from urllib.parse import unquote
 
 import pytest
 
@@ -23,7 +25,7 @@ from app.engine import (
     seeded_deck,
     with_options,
 )
-from tests.conftest import CSRF, KEPT_GAME, checked, expected_state, start_deal
+from tests.conftest import CSRF, KEPT_GAME, Player, checked, expected_state, start_deal
 from tests.web.test_score_pages import ScoreTable
 
 
@@ -272,21 +274,47 @@ def test_a_turkish_seed_names_its_record_file(player):
     record = player.client.get("/record")
     assert record.status_code == 200
     disposition = record.headers["Content-Disposition"]
-    assert "filename=pisti-sans.json" in disposition
-    assert "filename*=UTF-8''pisti-%C5%9Fans.json" in disposition
+    assert "filename=pisti-sans-" in disposition
+    assert "filename*=UTF-8''pisti-%C5%9Fans-" in disposition
     assert json.loads(record.get_data(as_text=True))["seed"] == "şans"
+
+
+def test_friends_who_play_one_shared_deal_download_records_of_different_names(app, player):
+    # Every friend who played the deal link "şans" saved "pisti-şans.json",
+    # so the second file took the first one's name. The name now also says
+    # the day (UTC), a known player's name and the game's short id (which
+    # its page's forms carry).
+    friend = Player(app.test_client())
+    friend.client.get("/me")
+    me_page = friend.client.get("/me").get_data(as_text=True)
+    token = CSRF.search(me_page).group(1)
+    named = friend.client.post("/me/name", data={"csrf_token": token, "name": "Ayşe Nur"})
+    assert named.status_code == 303
+    names = []
+    for someone in (player, friend):
+        someone.deal("%C5%9Fans")
+        game_id = re.search(r'name="game" value="([0-9a-f]+)"', someone.page).group(1)
+        while someone.hand:
+            someone.play(someone.hand[0])
+        disposition = someone.client.get("/record").headers["Content-Disposition"]
+        names.append(unquote(disposition.split("filename*=UTF-8''")[1]))
+        assert names[-1].endswith(f"-{game_id}.json")
+    today = datetime.now(UTC).date().isoformat()
+    assert names[0].startswith(f"pisti-şans-{today}-")
+    assert names[1].startswith(f"pisti-şans-{today}-Ayşe_Nur-")
+    assert names[0] != names[1]
 
 
 def test_a_seed_with_a_dotless_i_keeps_it_in_the_records_ascii_name(player):
     # The plain name, for a browser that does not read the UTF-8 one, lost
     # the Turkish dotless ı (it has no ASCII letter under it, as ş has s):
-    # "ılık-İzmir" was saved as "pisti-lk-Izmir.json".
+    # "ılık-İzmir" was saved as "pisti-lk-Izmir-....json".
     player.deal("ılık-İzmir")
     while player.hand:
         player.play(player.hand[0])
     disposition = player.client.get("/record").headers["Content-Disposition"]
-    assert "filename=pisti-ilik-Izmir.json;" in disposition
-    assert "filename*=UTF-8''pisti-%C4%B1l%C4%B1k-%C4%B0zmir.json" in disposition
+    assert "filename=pisti-ilik-Izmir-" in disposition
+    assert "filename*=UTF-8''pisti-%C4%B1l%C4%B1k-%C4%B0zmir-" in disposition
 
 
 def test_a_play_shows_what_the_computer_did(player):

@@ -11,6 +11,9 @@ import pytest
 from app.engine import CLASSIC, seeded_deck
 from tests.conftest import KEPT_GAME, start_deal, without_tokens
 
+#: A record file's day, as its name writes it (UTC).
+DAY = r"\d{4}-\d\d-\d\d"
+
 
 def token(client, path="/") -> str:
     page = client.get(path).get_data(as_text=True)
@@ -35,19 +38,25 @@ def test_mid_match_record_of_a_random_game_keeps_the_seed_secret(client):
     record = json.loads(response.get_data(as_text=True))
     assert "seed" not in record
     assert sorted(record["players"]) == ["computer", "you"]  # the first dealer is drawn
-    assert response.headers["Content-Disposition"] == "attachment; filename=pisti-game-hand1.json"
+    assert re.fullmatch(
+        rf"attachment; filename=pisti-game-hand1-{DAY}-[0-9a-f]{{8}}\.json",
+        response.headers["Content-Disposition"],
+    )
 
 
 def test_a_turkish_players_record_files_are_named_in_turkish(client):
-    """A Turkish page's record downloads as pisti-oyun-el1.json, not
-    pisti-game-hand1.json (English words in a Turkish player's folder)."""
+    """A Turkish page's record downloads as pisti-oyun-el1-....json, not
+    pisti-game-hand1-....json (English words in a Turkish player's folder)."""
     turkish = {"Accept-Language": "tr"}
     fields = {"csrf_token": token(client), "rules": "classic", "target": "101"}
     client.post("/new", data=fields, headers=turkish)
     play_hand(client)
     response = client.get("/record?hand=1", headers=turkish)
     assert response.status_code == 200
-    assert response.headers["Content-Disposition"] == "attachment; filename=pisti-oyun-el1.json"
+    assert re.fullmatch(
+        rf"attachment; filename=pisti-oyun-el1-{DAY}-[0-9a-f]{{8}}\.json",
+        response.headers["Content-Disposition"],
+    )
 
 
 @pytest.mark.parametrize(
