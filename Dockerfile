@@ -26,16 +26,17 @@ COPY app ./app
 # is fetched. The translations are compiled here, never committed. Then out
 # of the venv goes what only building needs or the app never opens: pip and
 # setuptools (the app's editable finder needs neither), numpy's own tests,
-# and Babel's data for the locales the app does not speak (it keeps the
-# root locale, English and each catalogue's language in app/translations,
-# a test checks: a language added needs its own .dat kept below).
+# and Babel's data for the locales the app does not speak (the root locale,
+# English and each catalogue's language in app/translations stay: a
+# language added there keeps its data with no edit here).
+COPY scripts/prune-locale-data /usr/local/bin/
 RUN pip install --no-deps --no-build-isolation --editable . \
     && pybabel -q compile -d app/translations \
     && pip uninstall --quiet --yes setuptools pip \
     && rm -rf /opt/venv/lib/python3*/site-packages/numpy/*/tests \
               /opt/venv/lib/python3*/site-packages/numpy/tests \
-    && find /opt/venv/lib/python3*/site-packages/babel/locale-data -name '*.dat' \
-        ! -name root.dat ! -name en.dat ! -name tr.dat -delete
+    && prune-locale-data /opt/venv/lib/python3*/site-packages/babel/locale-data \
+        app/translations
 
 # The image itself: the base, the venv and the app, without the build's
 # leftovers (the layers above are not part of it).
