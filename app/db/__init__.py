@@ -36,7 +36,7 @@ from flask_sqlalchemy import SQLAlchemy
 from psycopg.abc import RV, PQGen
 from psycopg.connection import _WAIT_INTERVAL
 from psycopg.rows import TupleRow
-from sqlalchemy import event
+from sqlalchemy import MetaData, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase
@@ -71,8 +71,24 @@ ANSWER_WAIT_MS = STATEMENT_MS + 5_000
 CONNECT_WAIT_S = 5
 
 
+#: How the schema names its constraints and indexes (SQLAlchemy's naming
+#: convention), so a migration can name what it drops or changes on
+#: SQLite and PostgreSQL alike; migration ``0011_constraint_names`` gave
+#: the tables made before it these names.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
 class Base(DeclarativeBase):
-    """Base of the models (:mod:`app.db.models`)."""
+    """Base of the models (:mod:`app.db.models`); their metadata names
+    constraints by :data:`NAMING_CONVENTION`."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 db = SQLAlchemy(model_class=Base)

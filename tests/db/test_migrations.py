@@ -20,14 +20,16 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import func, select, text
+from sqlalchemy import func, inspect, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.sql.schema import DEFAULT_NAMING_CONVENTION
 
 import app.db as app_db
 from app import StartupError, create_app
 from app.db import MIGRATIONS, SCHEMA, db, queries
 from app.db.facts import GameFacts
 from app.db.models import Player, Result
+from tests.db.conftest import make_app
 
 #: The newest migration.
 HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
@@ -39,6 +41,86 @@ def test_the_migrated_schema_matches_the_models(app):
     with app.app_context(), db.engine.connect() as connection:
         differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
     assert differences == []
+
+
+def constraint_names(connection) -> dict[str, set[str | None]]:
+    """Each table's primary key, unique and foreign key constraints' names."""
+    found = inspect(connection)
+    return {
+        table: {
+            found.get_pk_constraint(table)["name"],
+            *(unique["name"] for unique in found.get_unique_constraints(table)),
+            *(key["name"] for key in found.get_foreign_keys(table)),
+        }
+        for table in db.metadata.tables
+    }
+
+
+def descending_indexes(connection) -> set[str]:
+    """The indexes with a column in descending order, as the database has them."""
+    if connection.dialect.name == "sqlite":
+        sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%DESC%'"
+    else:
+        sql = "SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%DESC%'"
+    return set(connection.scalars(text(sql)))
+
+
+def test_a_schema_made_before_the_naming_convention_takes_its_names(
+    database_url, tmp_path, monkeypatch
+):
+    # The constraints had PostgreSQL's own names (players_pkey,
+    # results_player_id_fkey) and none on SQLite, so a migration could not
+    # drop one by a name that holds on both; 0011 gives them the models'
+    # convention's, keeping the rows and the descending indexes (SQLite's
+    # copy of a table would have made them ascending), and its downgrade
+    # gives PostgreSQL's back.
+    monkeypatch.setattr(db.metadata, "naming_convention", DEFAULT_NAMING_CONVENTION)
+    app = make_app(database_url, tmp_path)
+    runner = app.test_cli_runner()
+    for command in (["downgrade", "base"], ["upgrade", PREVIOUS]):
+        result = runner.invoke(args=["db", *command])
+        assert result.exit_code == 0, result.output
+    with app.app_context():
+        record_one_game("Adsız")
+        with db.engine.connect() as connection:
+            before = constraint_names(connection)
+        db.engine.dispose()
+    sqlite = make_url(database_url).get_backend_name() == "sqlite"
+    assert before["players"] == (
+        {None} if sqlite else {"players_pkey", "players_name_key_key", "players_transfer_hash_key"}
+    )
+    monkeypatch.undo()
+    wanted = {
+        table.name: {constraint.name for constraint in table.constraints}
+        for table in db.metadata.tables.values()
+    }
+    assert wanted["results"] == {
+        "pk_results",
+        "fk_results_player_id_players",
+        "uq_results_player_game",
+    }
+    for command in (["upgrade"], ["downgrade", PREVIOUS], ["upgrade"]):
+        result = runner.invoke(args=["db", *command])
+        assert result.exit_code == 0, result.output
+        with app.app_context(), db.engine.connect() as connection:
+            names = constraint_names(connection)
+            if command == ["upgrade"]:
+                assert names == wanted
+                assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
+            elif not sqlite:
+                assert names == before
+            assert descending_indexes(connection) == {
+                "ix_players_rank",
+                "ix_results_deal",
+                "ix_daily_rank",
+                "ix_weekly_rank",
+            }
+            assert connection.execute(text("SELECT name, points FROM players")).all() == [
+                ("Adsız", 12)
+            ]
+            assert connection.scalar(text("SELECT points FROM results")) == 12
+        with app.app_context():
+            db.engine.dispose()
 
 
 def test_a_restart_and_the_upgrade_command_keep_the_data(app, database_url, tmp_path):
