@@ -61,10 +61,11 @@ LOCK_WAIT_MS = 10_000
 #: (``statement_timeout``): a lock waited for, then the work. The
 #: migrations have no limit (``migrations/env.py``).
 STATEMENT_MS = LOCK_WAIT_MS + 5_000
-#: Milliseconds a page waits for PostgreSQL to answer at all, past
-#: ``STATEMENT_MS``: a server that stopped (frozen, ``SIGSTOP``, its
-#: machine out of memory) cancels nothing itself, and its connection stays
-#: open, so the page closes it and answers 503 (:class:`_AnsweredConnection`).
+#: Milliseconds a page waits for each answer of PostgreSQL, 5 s more than
+#: ``STATEMENT_MS`` so that a working server cancels a statement first: a
+#: server that stopped (frozen, ``SIGSTOP``, its machine swapping) cancels
+#: nothing, and its connection stays open, so the page closes it and
+#: answers 503 (:class:`_AnsweredConnection`).
 ANSWER_WAIT_MS = STATEMENT_MS + 5_000
 #: Seconds a new connection to PostgreSQL may take (libpq's
 #: ``connect_timeout``; at least 2).
@@ -311,7 +312,11 @@ class _AnsweredConnection(psycopg.Connection[TupleRow]):
     :data:`ANSWER_WAIT_MS` for each answer, then closes the connection and
     raises :class:`psycopg.OperationalError` (a 503 page; the pool drops
     the connection). Outside a request (the migrations at start-up, the
-    ``flask`` commands, the review jobs) the waits are PostgreSQL's own."""
+    ``flask`` commands, the review jobs) the waits are PostgreSQL's own.
+
+    It uses psycopg's own wait with a timeout (``Connection.wait``, whose
+    ``_WaitTimeout`` and ``_WAIT_INTERVAL`` are internal names: the lock
+    pins psycopg, and a test freezes a server to check)."""
 
     def wait(
         self, gen: PQGen[RV], interval: float = _WAIT_INTERVAL, timeout: float | None = None
