@@ -12,7 +12,9 @@ seed is public, with a link to play it.
 A known player's ranked game is the first Daily game of that day and rule
 set they *start*: starting claims the rank (:func:`app.db.queries.start_daily`),
 so looking at the cards and starting again cannot improve it. Later games
-are played unranked, as are anonymous players' games.
+are played unranked, as are anonymous players' games, and so is a game
+started in a browser that dealt the deal before under no name or another
+(:func:`app.web.store.note_daily`).
 """
 
 from __future__ import annotations
@@ -206,7 +208,25 @@ def page() -> str:
         yesterday_seeds={name: daily_seed(yesterday, name) for name in DAILY_RULES},
         past=False,
         rank_spent=player is not None and _rank_spent(player.id, day, rules),
+        seen_here=_seen_here(player, day, rules),
     )
+
+
+def _seen_here(player: Player | None, day: date, rules: str) -> bool:
+    """Whether this browser dealt ``day``'s Daily deal of ``rules`` under no
+    name or another than ``player``'s (anonymous: at all), so that a game of
+    it started under ``player``'s name (or a name chosen now) is unranked."""
+    dealers = store.daily_dealers(day, rules)
+    return bool(dealers - {_dealer(player)}) if player is not None else bool(dealers)
+
+
+def _dealer(player: Player | None) -> str:
+    """Who deals a Daily game, for :func:`app.web.store.note_daily`: ``""``
+    for no name, else the player's id and when they joined (a forgotten
+    player's id may be given again, to the same name taken again)."""
+    if player is None:
+        return ""
+    return f"{player.id}@{player.created_at.isoformat()}"
 
 
 def _rank_spent(player_id: int, day: date, rules: str) -> bool:
@@ -221,7 +241,9 @@ def play() -> Response | tuple[str, int]:
     """Deal today's Daily game of the posted ``rules``; ranked when the
     player is known and has not started one of today's before. Started
     while the player's ranked game of it is unfinished, it spends that
-    game's rank (:func:`app.db.queries.spend_daily_claim`)."""
+    game's rank (:func:`app.db.queries.spend_daily_claim`); so does the
+    first start in a browser that dealt the deal under no name or another
+    (:func:`_seen_here`)."""
     refused = _unknown_rules()
     if refused is not None:
         return refused
@@ -229,6 +251,10 @@ def play() -> Response | tuple[str, int]:
     day = today()
     table = _deal(day, rules)
     player = current_player()
+    # A name taken in this browser after the deal was dealt in it under no
+    # name or another (Forget me and the same name again, a transfer code)
+    # would play it knowing every card: its first start is no ranked game.
+    seen = player is not None and _seen_here(player, day, rules)
     claimed = False
     if player is not None:
         # The claim comes first: the same form sent twice at once by a
@@ -238,8 +264,16 @@ def play() -> Response | tuple[str, int]:
         claimed = queries.start_daily(player.id, day, rules, table.game_id)
         if not claimed and _sent_twice(player.id, day, rules):
             return game.start_refused()
+        if claimed and seen:
+            # Spent at once, so no later start (a fresh session) claims it.
+            queries.spend_daily_claim(player.id, day, rules)
+
+    def start() -> None:
+        store.start_table(table)
+        store.note_daily(day, rules, _dealer(player))
+
     try:
-        store.apply(lambda: store.start_table(table))
+        store.apply(start)
     except BaseException as failure:
         # The game was not started: its claim goes back, whatever stopped it.
         if claimed and player is not None:

@@ -20,7 +20,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any, TypeVar, cast
 
 import redis
@@ -327,6 +327,45 @@ def resume(game_id: str) -> bool:
     _keep_current(kept)
     session[_TABLE] = chosen["table"]
     return True
+
+
+#: Today's Daily deals this browser dealt, and under whom: ``{"YYYY-MM-DD/rules":
+#: [dealer, ...]}`` (:func:`note_daily`).
+_DAILY_DEALT = "daily_dealt"
+
+
+def daily_dealers(day: date, rules: str) -> set[str]:
+    """Return under whom this browser dealt ``day``'s Daily deal of
+    ``rules`` (:func:`note_daily`'s ``dealer``s); empty when it never did
+    (or the session is gone)."""
+    dealt = session.get(_DAILY_DEALT)
+    dealers = dealt.get(_daily_key(day, rules)) if isinstance(dealt, dict) else None
+    if not isinstance(dealers, list):
+        return set()
+    return {dealer for dealer in dealers if isinstance(dealer, str)}
+
+
+def note_daily(day: date, rules: str, dealer: str) -> None:
+    """Remember that this browser dealt ``day``'s Daily deal of ``rules``
+    under ``dealer`` (who played it: a player, or ``""`` for no name), so
+    that a name taken later in it (a first name, the same name again after
+    Forget me, another player's by a transfer code) knows the deal's cards
+    were seen here. Only ``day``'s deals are kept."""
+    dealt = session.get(_DAILY_DEALT)
+    prefix = f"{day.isoformat()}/"
+    kept = {
+        key: dealers
+        for key, dealers in (dealt.items() if isinstance(dealt, dict) else ())
+        if key.startswith(prefix) and isinstance(dealers, list)
+    }
+    dealers = kept.get(_daily_key(day, rules), [])
+    if dealer not in dealers:
+        kept[_daily_key(day, rules)] = [*dealers, dealer]
+    session[_DAILY_DEALT] = kept
+
+
+def _daily_key(day: date, rules: str) -> str:
+    return f"{day.isoformat()}/{rules}"
 
 
 def settings() -> dict[str, Any]:

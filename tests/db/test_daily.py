@@ -467,6 +467,69 @@ def test_the_ranked_game_put_aside_by_a_second_start_is_ranked_no_more(app, visi
     assert "Your place:" not in told
 
 
+def _forget_and_take_the_name_again(app, visitor):
+    visitor.choose_name("Comeback")
+    visitor.start_daily()
+    visitor.play_to_the_end()  # a ranked result the player would rather not keep
+    visitor.get("/me")
+    visitor.post("/me/forget", confirm="yes")
+    visitor.choose_name("Comeback")
+
+
+def _another_players_transfer_code(app, visitor):
+    visitor.choose_name("First Name")
+    visitor.start_daily()
+    visitor.play_to_the_end()
+    other = Browser(app.test_client())
+    other.choose_name("Second Name")
+    other.get("/me")
+    code = re.search(
+        r"[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}", other.post("/me/transfer").get_data(as_text=True)
+    )
+    visitor.get("/me")
+    assert visitor.post("/me/continue", code=code.group(0)).status_code == 303
+
+
+def _anonymous_then_a_name(app, visitor):
+    visitor.start_daily()
+    visitor.play_to_the_end()
+    page = html.unescape(visitor.get("/daily").get_data(as_text=True))
+    assert "This browser has dealt today's deal, so a name chosen now plays it unranked" in page
+    visitor.choose_name("Second Look")
+
+
+@pytest.mark.parametrize(
+    "first_look",
+    [_anonymous_then_a_name, _forget_and_take_the_name_again, _another_players_transfer_code],
+    ids=["anonymous-then-name", "forget-me-same-name", "transfer-code"],
+)
+def test_a_deal_seen_in_this_browser_under_no_name_or_another_is_unranked(
+    app, visitor, monkeypatch, first_look
+):
+    """Today's deal played through in this browser without a name (or under
+    a name forgotten since, or another player's), then started under the
+    name the browser has now: that game was ranked, played knowing every
+    card, for first place on the day's board. It is unranked, and stays so
+    in a fresh session of the same player; the Daily page says why."""
+    first_look(app, visitor)
+    page = html.unescape(visitor.get("/daily").get_data(as_text=True))
+    said = "Today's deal was dealt in this browser without a name or under another"
+    assert said in page
+    assert "Play today's deal (unranked)" in page and "(ranked)" not in page
+    visitor.start_daily()
+    assert "Daily deal, unranked." in visitor.play_to_the_end()
+    # A minute later (no double send), in a fresh session of the same player.
+    monkeypatch.setattr(daily, "TWICE_SECONDS", 0)
+    visitor.client.delete_cookie("pisti_session")
+    visitor.start_daily()
+    assert "Daily deal, unranked." in visitor.play_to_the_end()
+    with app.app_context():
+        ranked = db.session.scalars(select(Result.ranked).order_by(Result.id)).all()
+    assert ranked[-2:] == [False, False]
+    page = html.unescape(visitor.get("/daily").get_data(as_text=True))
+    assert "Play today's deal (unranked)" in page and "Your place:" not in page
+
+
 def test_anonymous_daily_games_are_not_ranked(app, visitor):
     visitor.start_daily()
     page = visitor.play_to_the_end()
