@@ -52,6 +52,10 @@ class GameFacts:
             that card.
         used_jack: whether the player played a Jack in any hand.
         daily_day: the UTC day whose Daily deal this was, else ``None``.
+        known_deal: whether the player could know every card before
+            playing: a deal they chose by its seed (a deal link, a past
+            day's Daily deal), whose computers answer the same to the same
+            plays, so it can be worked out beforehand and replayed.
         house_rules: the house-rule options over the base rule set (record
             format 2), as :attr:`app.engine.rules.RuleSet.label` writes them
             after the base name (``"players=3 teams=solo pisti=20"``); empty for a preset.
@@ -74,6 +78,7 @@ class GameFacts:
     used_jack: bool
     daily_day: date | None = None
     house_rules: str = ""
+    known_deal: bool = False
 
     @property
     def won(self) -> bool:
@@ -85,8 +90,9 @@ class GameFacts:
         """Whether the game's points count on the leaderboards and for the
         points tasks: not when its house rules set what a pişti, a Jack
         pişti, the most cards or the last cards are worth (a pişti of
-        999,999 points would top every board)."""
-        return points_count(self.house_rules)
+        999,999 points would top every board), nor for a :attr:`known_deal`
+        (a deal worked out beforehand, replayed for its points)."""
+        return points_count(self.house_rules) and not self.known_deal
 
     @property
     def deal_key(self) -> str:
@@ -119,10 +125,15 @@ def house_rules(rules: RuleSet) -> str:
 
 
 def game_facts(
-    match: Match, levels: tuple[str, ...], game_id: str, daily_day: date | None = None
+    match: Match,
+    levels: tuple[str, ...],
+    game_id: str,
+    daily_day: date | None = None,
+    known_deal: bool = False,
 ) -> GameFacts:
     """Return the facts of a finished ``match`` played by position 0 against
-    computers of ``levels``, replaying each hand from its seeded deck.
+    computers of ``levels``, replaying each hand from its seeded deck
+    (``daily_day`` and ``known_deal`` as :class:`GameFacts` has them).
 
     Raises:
         ValueError: the match is not over.
@@ -164,4 +175,5 @@ def game_facts(
         used_jack=used_jack,
         daily_day=daily_day,
         house_rules=house_rules(match.rules),
+        known_deal=known_deal,
     )

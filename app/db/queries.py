@@ -516,6 +516,8 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     ``daily_day`` is not the day of the time it is written (found to be the
     day's Daily game just before midnight UTC, written just after) is
     written as the game finished after midnight it is: not a Daily game.
+    A :attr:`~app.db.facts.GameFacts.known_deal`, or a Daily deal the
+    player finished before, adds its win to the scores but not its points.
 
     Every statement is a Core statement built once (:func:`_recording`)
     and run with this game's values, so recording spends its time in the
@@ -530,14 +532,21 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
         # tasks and its week all agree.
         facts = replace(facts, daily_day=None)
     sql = _recording(db.engine.dialect.name)
-    points = facts.points if facts.counts_points else 0
     score = db.session.execute(
-        sql.update_player,
-        {"b_id": player_id, "b_points": points, "b_win": int(facts.won), "b_won": facts.won},
+        sql.update_player, {"b_id": player_id, "b_win": int(facts.won), "b_won": facts.won}
     ).scalar()
     if score is None:  # forgotten meanwhile
         db.session.rollback()
         return None
+    # Each day's Daily deal of a game counts once for the tasks ("Finish 5
+    # Daily deals this week") and the scores, the first time the player
+    # finishes it: a replay of the same deal, unranked, is no other Daily
+    # deal, and its cards are known. Looked for with the player's row
+    # written, so two of their games recorded at once take turns.
+    again = facts.daily_day is not None and _finished_daily_before(player_id, facts)
+    if again:
+        facts = replace(facts, known_deal=True)
+    points = facts.points if facts.counts_points else 0
     # Then the Daily entry, so the result is written ranked or not in one
     # statement; a second POST finds the entry finished (and its result
     # insert then conflicts and rolls everything back).
@@ -581,18 +590,13 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     if result_id is None:
         db.session.rollback()
         return None
-    # Each day's Daily deal of a game counts once for the tasks ("Finish 5
-    # Daily deals this week"), the first time the player finishes it: a
-    # replay of the same deal, unranked, is no other Daily deal.
-    task_facts = facts
-    if facts.daily_day is not None and _finished_daily_before(player_id, facts):
-        task_facts = replace(facts, daily_day=None)
+    task_facts = replace(facts, daily_day=None) if again else facts
     recorded.finished_tasks = _advance_tasks(player_id, task_facts, now)
     rewards = sum(task.reward for task in recorded.finished_tasks)
-    if rewards:
-        added = {"b_id": player_id, "b_rewards": rewards}
-        score = db.session.execute(sql.add_rewards, added).scalar_one()
     gained = points + rewards
+    if gained:
+        added = {"b_id": player_id, "b_points": points, "b_rewards": rewards}
+        score = db.session.execute(sql.add_score, added).scalar_one()
     week = week_start(now.date())
     db.session.execute(sql.add_weekly, {"week": week, "player_id": player_id, "score": gained})
     if gained:
@@ -640,7 +644,7 @@ class _Recording:
     update_player: Any
     finish_daily: Any
     insert_result: Any
-    add_rewards: Any
+    add_score: Any
     add_weekly: Any
     current_tasks: Any
     advance_task: Any
@@ -659,8 +663,6 @@ def _recording(dialect: str) -> _Recording:
         update_player=update(_PLAYERS)
         .where(players.id == bindparam("b_id"))
         .values(
-            points=players.points + bindparam("b_points", type_=Integer()),
-            score=players.score + bindparam("b_points", type_=Integer()),
             games=players.games + 1,
             wins=players.wins + bindparam("b_win", type_=Integer()),
             streak=case((won, streak), else_=0),
@@ -683,11 +685,14 @@ def _recording(dialect: str) -> _Recording:
             pistis=bindparam("b_pistis"),
         ),
         insert_result=insert(_RESULTS).on_conflict_do_nothing().returning(_RESULTS.c.id),
-        add_rewards=update(_PLAYERS)
+        add_score=update(_PLAYERS)
         .where(players.id == bindparam("b_id"))
         .values(
+            points=players.points + bindparam("b_points", type_=Integer()),
             rewards=players.rewards + bindparam("b_rewards", type_=Integer()),
-            score=players.score + bindparam("b_rewards", type_=Integer()),
+            score=players.score
+            + bindparam("b_points", type_=Integer())
+            + bindparam("b_rewards", type_=Integer()),
         )
         .returning(players.score),
         add_weekly=weekly.on_conflict_do_update(

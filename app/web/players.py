@@ -78,7 +78,10 @@ def game_finished(table: Table) -> None:
             return
         levels = tuple(level or "" for level in table.levels[1:])
         day = daily.daily_day_of(table.match, levels)
-        queries.record_result(player.id, game_facts(table.match, levels, table.game_id, day))
+        # A deal whose seed the player chose (a link, a past Daily deal)
+        # can be worked out beforehand: its points do not count.
+        facts = game_facts(table.match, levels, table.game_id, day, known_deal=table.seed_public)
+        queries.record_result(player.id, facts)
     except (OperationalError, PoolTimeout) as error:
         # The database is down, full or read-only, or so slow that every
         # pooled connection stayed taken: what to do, not a traceback (one
@@ -155,6 +158,8 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
             holder = queries.result_holder(table.game_id)
         panel["recorded"] = holder == player.id
         panel["pending"] = holder is None
+        # A deal chosen by its seed adds no points (:attr:`GameFacts.known_deal`).
+        panel["known_deal"] = table.seed_public
     match = table.match
     levels = tuple(level or "" for level in table.levels[1:])
     panel["daily_day"] = daily.daily_day_of(match, levels)

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from app import create_app
 from app.db import db, queries
-from app.db.models import DailyDeal, DailyEntry, PlayerTask, Result
+from app.db.models import DailyDeal, DailyEntry, Player, PlayerTask, Result
 from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.engine.rules import parse_rules_text
@@ -286,6 +286,25 @@ def test_the_first_started_game_is_ranked_later_ones_are_not(app, visitor):
     points = results[0].points  # the day's deal: "1 point." or "N points."
     assert f"Your ranked game is done: {points} point{'' if points == 1 else 's'}." in page
     assert "Play today&#39;s deal (unranked)" in page or "Play today's deal (unranked)" in page
+
+
+def test_a_daily_deal_finished_again_adds_its_win_but_not_its_points(app, visitor, monkeypatch):
+    """The day's deal finished again is one its player has seen whole, and
+    the Hard computers answer the same to the same plays: its points were
+    added again each time, so replaying a learnt line topped the all-time
+    board. The first finish counts; a later one adds its game, not its points."""
+    moment = datetime(2026, 12, 1, 12)  # a day whose deal, played so, scores
+    _clock_at(monkeypatch, moment)
+    monkeypatch.setattr(queries, "utcnow", lambda: moment)
+    visitor.choose_name("Learner")
+    for _ in range(3):
+        visitor.start_daily()
+        visitor.play_to_the_end()
+    with app.app_context():
+        results = db.session.scalars(select(Result).order_by(Result.id)).all()
+        player = db.session.scalar(select(Player))
+    assert len(results) == 3 and results[0].points > 0
+    assert (player.games, player.points) == (3, results[0].points)
 
 
 def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor, monkeypatch):
