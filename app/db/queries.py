@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any, cast
 
+from confusable_homoglyphs import confusables
 from sqlalchemy import (
     Boolean,
     CursorResult,
@@ -164,14 +165,36 @@ def name_key(name: str) -> str:
     ``name`` case-folded and in Unicode's compatibility form (NFKC: a
     full-width ``ａ`` is an ``a``), with the Turkish ``İ`` and ``ı`` folded
     to ``i`` like ``I``, so ``istanbul``, ``İSTANBUL`` and ``ISTANBUL`` are
-    one name, and ``kıyı`` and ``KIYI`` too."""
+    one name, and ``kıyı`` and ``KIYI`` too; and each letter that looks like
+    an ASCII letter or digit (Unicode's confusables, :func:`latin_look`)
+    taken as it, so a Cyrillic ``Рара`` or a Greek ``ΑΒΕ`` is another
+    player's ``Papa`` or ``ABE``."""
     return _folded(name)[:NAME_KEY_MAX]
 
 
 def _folded(name: str) -> str:
-    key = unicodedata.normalize("NFKC", name).casefold()
+    key = latin_look(unicodedata.normalize("NFKC", name)).casefold()
     key = key.replace("i\u0307", "i").replace("ı", "i")
     return unicodedata.normalize("NFKC", key)
+
+
+def latin_look(text: str) -> str:
+    """Return ``text`` with each character beyond ASCII that Unicode's
+    confusables (UTS #39, ``confusable_homoglyphs``' copy) say looks like an
+    ASCII letter or digit written as that one (``Р`` → ``P``, ``ǀ`` →
+    ``l``); the others, and ASCII (an ``I`` and an ``l`` stay two), as they are."""
+    found = confusables.is_confusable(text, greedy=True, preferred_aliases=[]) or []
+    looks = {}
+    for entry in found:
+        char = entry["character"]
+        ascii_glyphs = [
+            glyph["c"]
+            for glyph in entry["homoglyphs"]
+            if glyph["c"].isascii() and glyph["c"].isalnum()
+        ]
+        if not char.isascii() and ascii_glyphs:
+            looks[char] = ascii_glyphs[0]
+    return "".join(looks.get(char, char) for char in text)
 
 
 def create_player(name: str) -> tuple[Player, str]:

@@ -8,6 +8,7 @@ import re
 import signal
 import sqlite3
 import threading
+import unicodedata
 import uuid
 from pathlib import Path
 
@@ -132,6 +133,49 @@ def test_names_are_unique_whatever_the_spelling(app, first, second):
     response = Browser(app.test_client()).choose_name(second)
     assert response.status_code == 400
     assert "That name is taken" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Papa", "\u0420\u0430\u0440\u0430"),  # a Cyrillic Рара, wholly
+        ("\u0420\u0430\u0440\u0430", "PAPA"),
+        ("ABE", "\u0391\u0392\u0395"),  # Greek capitals
+        ("Ali", "A\u01c0i"),  # a Latin dental click for the l
+    ],
+)
+def test_a_name_in_look_alike_letters_of_another_alphabet_is_taken(app, first, second):
+    """A name spelt wholly in another alphabet's letters that look like
+    Latin ones (a Cyrillic ``Рара``) keeps to one alphabet, so it passed,
+    and stood on the boards as another player's ``Papa``."""
+    from tests.db.conftest import Browser
+
+    assert Browser(app.test_client()).choose_name(first).status_code == 303
+    response = Browser(app.test_client()).choose_name(second)
+    assert response.status_code == 400
+    assert "That name is taken" in response.get_data(as_text=True)
+
+
+def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
+    """Players named before look-alike letters were folded keep their names;
+    each gets the new key unless another player holds it, and no new player
+    can take a look-alike of either."""
+    from tests.db.conftest import Browser
+
+    cyrillic = "\u0420\u0430\u0440\u0430"
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0011_constraint_names")
+        for name in ("Papa", cyrillic, "\u0391\u0392\u0395"):
+            key = unicodedata.normalize("NFKC", name).casefold()
+            db.session.add(Player(name=name, name_key=key, created_at=queries.utcnow()))
+            db.session.flush()  # in this order: the first to sign up first
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
+    assert keys == {"Papa": "papa", cyrillic: cyrillic.casefold(), "\u0391\u0392\u0395": "abe"}
+    for look_alike in ("PAPA", cyrillic.upper(), "Abe"):
+        response = Browser(app.test_client()).choose_name(look_alike)
+        assert "That name is taken" in response.get_data(as_text=True)
 
 
 def test_the_name_keys_are_worked_out_again_by_the_migration(app):
