@@ -35,6 +35,10 @@ from tests.db.conftest import make_app
 HEAD = ScriptDirectory(str(MIGRATIONS)).get_current_head()
 #: The one before it.
 PREVIOUS = ScriptDirectory(str(MIGRATIONS)).get_revision(HEAD).down_revision
+#: The migration that gave the constraints the naming convention's names.
+NAMING = "0011_constraint_names"
+#: The one before it.
+BEFORE_NAMING = ScriptDirectory(str(MIGRATIONS)).get_revision(NAMING).down_revision
 
 
 def test_the_migrated_schema_matches_the_models(app):
@@ -77,7 +81,7 @@ def test_a_schema_made_before_the_naming_convention_takes_its_names(
     monkeypatch.setattr(db.metadata, "naming_convention", DEFAULT_NAMING_CONVENTION)
     app = make_app(database_url, tmp_path)
     runner = app.test_cli_runner()
-    for command in (["downgrade", "base"], ["upgrade", PREVIOUS]):
+    for command in (["downgrade", "base"], ["upgrade", BEFORE_NAMING]):
         result = runner.invoke(args=["db", *command])
         assert result.exit_code == 0, result.output
     with app.app_context():
@@ -99,7 +103,7 @@ def test_a_schema_made_before_the_naming_convention_takes_its_names(
         "fk_results_player_id_players",
         "uq_results_player_game",
     }
-    for command in (["upgrade"], ["downgrade", PREVIOUS], ["upgrade"]):
+    for command in (["upgrade"], ["downgrade", BEFORE_NAMING], ["upgrade"]):
         result = runner.invoke(args=["db", *command])
         assert result.exit_code == 0, result.output
         with app.app_context(), db.engine.connect() as connection:
