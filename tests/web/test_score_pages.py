@@ -356,3 +356,33 @@ def test_the_hands_points_line_says_a_house_rules_last_cards_bonus(client, langu
     start_deal(client, "/deal/sweep-line?rules=classic&level=easy")
     page = play_hand(client)
     assert "Last cards bonus" not in page and "Son kartlar ek puanı" not in page
+
+
+@pytest.mark.parametrize(
+    ("link", "glance", "why"),
+    [
+        (
+            "/deal/tie40?rules=cardems&tie_break=none&level=medium",
+            (["8", "8"], ["32", "20"]),
+            "Same points (8); these rules do not break a tie by cards: a draw.",
+        ),
+        (
+            "/deal/tie14?rules=cardems&players=3&tie_break=none&level=medium",
+            (["11", "4", "11"], ["5", "11", "36"]),
+            "The most points, 11, were shared; these rules do not break a tie by cards: a draw.",
+        ),
+    ],
+)
+def test_a_draw_on_points_alone_does_not_say_the_cards_were_equal(client, link, glance, why):
+    """Under ``tie_break: none`` equal points are a draw whatever the cards
+    (record-format.md, format 2): the final page said "Same points (8) and
+    same cards (32)" of sides with 32 and 20 cards, and "shared with as
+    many cards" of 5 and 36."""
+    start_deal(client, link)
+    page = play_hand(client)
+    assert re.search(r'<h1 class="verdict" tabindex="-1">\s*A draw\s*</h1>', page)
+    points = re.findall(r'<td class="glance-points">(\d+)</td>', page)
+    cards = re.findall(r'<td class="glance-cards">(\d+)', page)
+    assert (points, cards) == glance
+    said = re.search(r'<p class="why">\s*(.*?)\s*</p>', page, re.S).group(1)
+    assert said == why
