@@ -86,3 +86,75 @@ def test_the_languages_are_a_finger_apart(browser: Browser, live_server, address
         assert box is not None and box["height"] >= 44
     assert one_line_apart(languages, "button") >= 8
     context.close()
+
+
+#: The boxes of the elements ``selector`` finds, top to bottom: their least
+#: height and the least gap between one and the next.
+ROWS = """(selector) => {
+  const boxes = [...document.querySelectorAll(selector)]
+    .map((row) => row.getBoundingClientRect()).filter((box) => box.height);
+  return {
+    rows: boxes.length,
+    lowest: Math.min(...boxes.map((box) => box.height)),
+    gap: Math.min(...boxes.slice(1).map((box, i) => box.top - boxes[i].bottom)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "360x740"])
+def test_the_choices_and_switches_are_a_finger_apart(browser: Browser, live_server, size):
+    """The home page's games and levels (each a row on a phone) and the
+    playing aids' switches, on the home page and at the table: each 44 px
+    tall, 8 px from the next (4 px and 1.6 px before)."""
+    context = browser.new_context(
+        viewport=viewport(size), has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(live_server + "/")
+    choices = page.evaluate(ROWS, ".choice")
+    assert choices["rows"] == 6 and choices["lowest"] >= 44 and choices["gap"] >= 8, choices
+    switches = page.evaluate(ROWS, "form.aids .toggle")
+    assert switches["rows"] >= 9 and switches["lowest"] >= 44 and switches["gap"] >= 8, switches
+    page.goto(f"{live_server}/deal/fingers-switches")
+    take_deal(page)
+    page.locator(".settings summary").click()
+    switches = page.evaluate(ROWS, ".settings .toggle")
+    assert switches["rows"] >= 9 and switches["lowest"] >= 44 and switches["gap"] >= 8, switches
+    context.close()
+
+
+#: How tall the strip is, through the middle of the first element
+#: ``selector`` finds, where a tap lands on it (its own box or a pseudo
+#: element's), in px; the page moved 60 px down first, so that the room
+#: above a line at the screen's top edge is counted too.
+TAP_HEIGHT = """(selector) => {
+  document.body.style.marginTop = "60px";
+  const link = document.querySelector(selector);
+  const box = link.getBoundingClientRect();
+  const x = box.left + box.width / 2;
+  let tall = 0;
+  for (let y = box.top - 40; y < box.bottom + 40; y += 0.5) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === link || link.contains(hit))) tall += 0.5;
+  }
+  return tall;
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "360x740", "1280x800"])
+@pytest.mark.parametrize(
+    ("query", "selector"),
+    [
+        ("rules=classic", ".bar .rules-link"),
+        ("rules=classic&last_sweep_bonus=3", ".rules-line summary"),
+    ],
+)
+def test_the_bars_rules_are_a_fingers_height(browser: Browser, live_server, size, query, selector):
+    """The game's name in the bar, leading to its rules (or opening the
+    list of house rules), takes a tap 44 px tall (37-40 px before)."""
+    context = browser.new_context(viewport=viewport(size), reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/fingers-rules?{query}")
+    take_deal(page)
+    assert page.evaluate(TAP_HEIGHT, selector) >= 44
+    context.close()
