@@ -155,3 +155,34 @@ def test_a_form_whose_server_never_answers_keeps_the_page(browser: Browser, live
     expect(note).to_have_text(NOT_REACHED)
     assert page.url == f"{live_server}/"
     context.close()
+
+
+@pytest.mark.parametrize("by", ["pointer", "keyboard"])
+def test_a_form_to_a_server_that_answers_waits_for_no_health_check(
+    browser: Browser, live_server, by
+):
+    """Whether the server answers is asked as the finger comes down on the
+    button (or the focus comes to it): the form goes on the click, not a
+    health check's round trip after it (each form waited one before)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    button = page.locator("form[action='/new'] button[type=submit]").first
+    asked: list[str] = []
+    page.on(
+        "request", lambda request: asked.append(request.url) if "/healthz" in request.url else None
+    )
+    with page.expect_response("**/healthz", timeout=5_000):
+        if by == "pointer":
+            button.hover()
+            page.mouse.down()
+        else:
+            button.focus()
+    with page.expect_navigation():
+        if by == "pointer":
+            page.mouse.up()
+        else:
+            page.keyboard.press("Enter")
+    expect(page.locator(".hand button")).to_have_count(4)
+    assert len(asked) == 1
+    context.close()
