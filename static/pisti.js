@@ -26,7 +26,8 @@ const WAIT_MS = 1000; // a play's answer awaited before the turn's tag says it i
 const REACH_MS = 3000; // between two asks whether the server answers again, in milliseconds
 const AHEAD_MS = 5000; // a health check asked ahead of a form's sending stands this long
 const VOLUME = 0.25; // the sounds' loudness, 0 to 1
-const SOUND_GAP_MS = 200; // between two plays' sounds when nothing moves (reduced motion)
+const SOUND_GAP_MS = 200; // between two sounds' starts at least, in milliseconds
+const FADE_S = 0.02; // a sound still ringing when the next starts fades out this fast, in seconds
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 document.documentElement.classList.add("js");
@@ -182,57 +183,80 @@ function readySounds() {
 }
 
 // Noise through a band-pass filter whose centre goes from `low` to `high`
-// hertz, fading out over `seconds`: a tap when short and high, a sweep
-// when longer and rising.
-function hiss(seconds, low, high, volume) {
-  const at = audio.currentTime;
+// hertz, fading out over `seconds` from `at` (the audio clock's seconds),
+// into `out`: a tap when short and high, a sweep when longer and rising.
+// Returns the source.
+function hiss(out, at, seconds, low, high, volume) {
   const source = new AudioBufferSourceNode(audio, { buffer: noise });
   const filter = new BiquadFilterNode(audio, { type: "bandpass", Q: 1.5 });
   // (A ramp starts from the event before it: each starts where the sound does.)
   filter.frequency.setValueAtTime(low, at).exponentialRampToValueAtTime(high, at + seconds);
   const gain = new GainNode(audio);
   gain.gain.setValueAtTime(volume, at).exponentialRampToValueAtTime(0.001, at + seconds);
-  source.connect(filter).connect(gain).connect(audio.destination);
+  source.connect(filter).connect(gain).connect(out);
   source.start(at);
   source.stop(at + seconds);
+  return source;
 }
 
-// A bell-like note of `frequency` hertz, `delay` seconds from now.
-function chime(frequency, delay) {
-  const at = audio.currentTime + delay;
+// A bell-like note of `frequency` hertz from `at` (the audio clock's
+// seconds), into `out`. Returns the oscillator.
+function chime(out, at, frequency) {
   const tone = new OscillatorNode(audio, { type: "triangle", frequency });
   const gain = new GainNode(audio);
   gain.gain
     .setValueAtTime(0.0001, at)
     .exponentialRampToValueAtTime(VOLUME * 0.6, at + 0.01)
     .exponentialRampToValueAtTime(0.001, at + 0.35);
-  tone.connect(gain).connect(audio.destination);
+  tone.connect(gain).connect(out);
   tone.start(at);
   tone.stop(at + 0.35);
+  return tone;
 }
+
+let soundFrom = 0; // the audio clock's time from which the next sound may start
+let ringing = null; // the last sound: its volume, its sources and when it ends
 
 // The sound of a play as its card lands: `kind` is a step's data-sound
 // (regions.steps): "card" (it stays on the pile), "capture" (or the final
 // sweep), "pisti" (two rising notes after the sweep), "jack-pisti" (three).
+// Sounds never overlap: each starts SOUND_GAP_MS at least after the one
+// before (cards played quickly, or shown at once, queue their sounds), and
+// cuts what still rings of it (a pişti's chime) with a short fade.
 function sound(kind) {
   if (!audio || !kind || !document.body.classList.contains("sounds")) return;
   try {
-    if (kind === "card") hiss(0.05, 3000, 2000, VOLUME);
-    else hiss(0.3, 500, 2500, VOLUME * 2); // a low band lets less of the noise through
+    const at = Math.max(audio.currentTime, soundFrom);
+    soundFrom = at + SOUND_GAP_MS / 1000;
+    if (ringing && ringing.until > at) {
+      ringing.volume.gain.setValueAtTime(1, at).linearRampToValueAtTime(0.0001, at + FADE_S);
+      for (const source of ringing.sources) source.stop(at + FADE_S);
+    }
+    const volume = new GainNode(audio);
+    volume.connect(audio.destination);
+    const sources = [
+      kind === "card"
+        ? hiss(volume, at, 0.05, 3000, 2000, VOLUME)
+        : hiss(volume, at, 0.3, 500, 2500, VOLUME * 2), // a low band lets less of the noise through
+    ];
+    let until = at + (kind === "card" ? 0.05 : 0.3);
     const notes = { pisti: [784, 1047], "jack-pisti": [784, 1047, 1319] }[kind] || [];
-    notes.forEach((frequency, index) => chime(frequency, 0.1 + index * 0.12));
+    notes.forEach((frequency, index) => {
+      const from = at + 0.1 + index * 0.12;
+      sources.push(chime(volume, from, frequency));
+      until = from + 0.35;
+    });
+    ringing = { volume, sources, until };
   } catch {
     // A browser whose Web Audio lacks a part of this plays on in silence.
   }
 }
 
 // When the page shows the plays' end at once (reduced motion, or a click or
-// a key while the cards move), their sounds not made yet follow one another.
-async function soundInTurn(frames) {
-  for (const frame of frames) {
-    sound(frame.dataset.sound);
-    await sleep(SOUND_GAP_MS);
-  }
+// a key while the cards move), their sounds not made yet follow one another
+// (sound() spaces them).
+function soundInTurn(frames) {
+  for (const frame of frames) sound(frame.dataset.sound);
 }
 
 // While the play is posted, your card already goes to the top of the pile.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -1339,6 +1340,58 @@ def test_a_double_tap_shows_the_end_at_once_and_its_sounds_follow(page: Page, li
         page.wait_for_function("n => window.noises >= n", arg=steps, timeout=5000)
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.noises") == steps == 6
+
+
+#: Each sound's sources as made, on the audio clock: a noise begins a
+#: sound (its notes follow), with when it starts and when it stops (the
+#: last stop asked for: a sound cut by the next is stopped again, sooner).
+RECORD_SOUND_TIMES = """
+window.sources = [];
+for (const [kind, made] of [["noise", AudioBufferSourceNode], ["note", OscillatorNode]]) {
+  const start = made.prototype.start;
+  const stop = made.prototype.stop;
+  made.prototype.start = function (at = 0, ...rest) {
+    this.heard = { kind, start: at, stop: Infinity };
+    window.sources.push(this.heard);
+    return start.call(this, at, ...rest);
+  };
+  made.prototype.stop = function (at = 0) {
+    this.heard.stop = at;
+    return stop.call(this, at);
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_sounds_of_cards_played_quickly_never_overlap(browser: Browser, live_server, motion):
+    """Cards played one after another as fast as the page takes them: each
+    sound starts 200 ms at least after the one before (static/pisti.js,
+    SOUND_GAP_MS) and what still rings of that one (a pişti's chime) stops
+    within 20 ms of it (FADE_S). Before, a play's sounds shown at once
+    (reduced motion) ran over the next play's, 200 ms apart each, and a
+    chime rang on under the next card's tap."""
+    context = browser.new_context(viewport=PHONE, reduced_motion=motion)
+    page = context.new_page()
+    page.add_init_script(RECORD_SOUND_TIMES)
+    deal(page, live_server, "sounds-7")
+    set_aid(page, "Sounds: a tap as each card lands, a chime for a pişti", True)
+    page.keyboard.press("Escape")
+    while page.locator(".you .hand button").count():
+        assert play_card(page, page.locator(".you .hand button").first)
+    made = page.evaluate("() => window.sources")
+    sounds: list[list[dict]] = []
+    for source in made:
+        if source["kind"] == "noise":
+            sounds.append([source])
+        else:
+            sounds[-1].append(source)
+    assert len(sounds) >= 8 and any(len(parts) > 1 for parts in sounds)
+    for before, after in itertools.pairwise(sounds):
+        begins = after[0]["start"]
+        assert begins - before[0]["start"] >= 0.2 - 1e-6
+        assert max(part["stop"] for part in before) <= begins + 0.02 + 1e-6
+    context.close()
 
 
 @pytest.mark.parametrize(
