@@ -306,6 +306,7 @@ function showFrame(template) {
 // phone), the hints' start is kept in view instead (the felt says the
 // latest play too).
 function showNews() {
+  scrollableByKeys();
   // The box that scrolls: the lines under the felt on a phone, what
   // happened beside it on a laptop when the column is full.
   const box = [".said", ".board > .happened"]
@@ -322,6 +323,18 @@ function showNews() {
   box.scrollTop = Math.min(room, top);
   fadeCutLine(box);
 }
+
+// What happened, when its lines scroll (more than its box holds), takes
+// the focus in turn (Tab), so that the arrow keys scroll it too; when they
+// do not, it is no stop on the way (axe-core's scrollable-region-focusable:
+// a stale tab's alert, or the hints, made the lines scroll out of reach).
+function scrollableByKeys() {
+  for (const box of document.querySelectorAll(".said, .board > .happened")) {
+    if (box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
+    else box.removeAttribute("tabindex");
+  }
+}
+window.addEventListener("resize", scrollableByKeys);
 
 // A phone turned shows the log in another box (under the felt upright,
 // beside it sideways), scrolled to its start: the latest play comes back
