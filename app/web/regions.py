@@ -234,6 +234,18 @@ def _seat(
     )
 
 
+def _terse(said: str, short: str) -> str:
+    """The centre's words ``said`` as a screen reader hears them, with their
+    ``short`` form beside ("Empty", "Pile: 6", the stock's "32"), hidden
+    from it: a phone held sideways with larger text shows the short one,
+    its centre too narrow for the whole (see the style sheet); other
+    layouts show ``said``."""
+    return (
+        f'<span class="said-whole">{said}</span>'
+        f'<span class="said-short" aria-hidden="true">{short}</span>'
+    )
+
+
 def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
     obs = v["obs"]
     taken = v["taken"]
@@ -275,7 +287,8 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
                 taken["cards"],
                 who=taken["name"],
             )
-        count = f"{took}\n      \n      "
+        short = ngettext("+%(num)s card", "+%(num)s cards", taken["cards"])
+        count = f"{_terse(took, short)}\n      \n      "
     else:
         top = ""
         if obs.pile_top:
@@ -293,9 +306,10 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
                     )
                 )
             pile = ngettext("Pile: %(num)s card", "Pile: %(num)s cards", obs.pile_size)
-            count = f"{top}\n      {pile}{face_down}{more}\n      "
+            short = _("Pile: %(num)s", num=obs.pile_size)
+            count = f"{top}\n      {_terse(f'{pile}{face_down}{more}', short)}\n      "
         else:
-            empty = _("The table is empty")
+            empty = _terse(_("The table is empty"), _("Empty"))
             count = f"{top}\n      {empty}"
     taken_by = f' data-taken-by="{taken["position"]}"' if taken else ""
     seen = ""
@@ -324,7 +338,7 @@ def _centre(v: Mapping[str, Any], aids: Mapping[str, bool]) -> str:
         f'\n<section class="centre" data-region="centre" aria-label="{centre}">\n'
         '  <div class="stock">\n'
         f"    {stock}\n"
-        f'    <span class="count">{in_stock}</span>\n'
+        f'    <span class="count">{_terse(in_stock, str(obs.stock))}</span>\n'
         f"    {bottom}\n"
         "  </div>\n"
         f'  <div class="pile"{taken_by}>\n'

@@ -245,9 +245,8 @@ SIDEWAYS = """() => {
     [
         (size, query)
         for size in ("844x390", "740x360", "667x375")
-        for query in ("rules=classic", "rules=classic&players=3")
-    ]
-    + [("844x390", "rules=partners")],
+        for query in ("rules=classic", "rules=classic&players=3", "rules=partners")
+    ],
 )
 def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
     browser: Browser, live_server, screenshots, size, query
@@ -271,4 +270,53 @@ def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
     if found != {"down": 0, "across": 0, "over": [], "card": True}:
         page.screenshot(path=screenshots / f"large-text-sideways-{size}-{query}.png")
     assert found == {"down": 0, "across": 0, "over": [], "card": True}
+    context.close()
+
+
+#: The centre's words as shown (their short form) and as read (whole).
+CENTRE_WORDS = """() => [...document.querySelectorAll('.centre .said-short')].map((short) => ({
+  shown: short.checkVisibility() ? short.textContent : '',
+  read: short.previousElementSibling.textContent.trim(),
+  hidden: short.getAttribute('aria-hidden'),
+}))"""
+
+
+@pytest.mark.parametrize("size", ["740x360", "667x375", "844x390"])
+@pytest.mark.parametrize("query", ["rules=partners", "rules=classic&players=3"])
+@pytest.mark.parametrize(("locale", "empty"), [("en-GB", "Empty"), ("tr-TR", "Boş")])
+def test_a_phone_held_sideways_keeps_three_or_four_sides_apart_with_larger_text(
+    browser: Browser, live_server, screenshots, size, query, locale, empty
+):
+    """With text at 24 px, partners and three players on a phone held
+    sideways: the centre between West and East was 58-78 px wide, "The
+    table is empty" stood in four lines and the pile's count in two to
+    four, the page scrolled 16-21 px and the pile and stock lay over West's
+    and East's seats. The centre's words take a short form there now (the
+    stock's count alone, "Pile: 6", "Empty", the bottom card by its face),
+    a screen reader still reads them whole; checked through the first
+    deal, a capture that empties the table included."""
+    width, height = (int(part) for part in size.split("x"))
+    context, page = table_with_text_of(
+        browser,
+        24,
+        f"{live_server}/deal/large-sideways?{query}",
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale=locale,
+    )
+    shown = set()
+    for turn in range(7):
+        found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
+        if found["down"] or found["across"] or found["clashes"] or found["outside"]:
+            page.screenshot(path=screenshots / f"large-text-sideways-{size}-{query}-{turn}.png")
+        assert found["down"] == found["across"] == 0, turn
+        assert found["clashes"] == found["outside"] == [], turn
+        words = page.evaluate(CENTRE_WORDS)
+        assert all(word["shown"] and word["hidden"] == "true" for word in words), words
+        shown |= {(word["shown"], word["read"]) for word in words}
+        if turn < 6:
+            assert play_card(page, page.locator(".hand button").first)
+    read_for = {short: read for short, read in shown}
+    assert read_for[empty] == ("The table is empty" if locale == "en-GB" else "Yer boş")
     context.close()
