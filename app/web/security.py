@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
+import limits.storage.memory
 import redis
 from flask import Flask, Response, abort, current_app, g, request
 from flask_limiter import Limiter
@@ -60,6 +61,9 @@ GAME_CREATION = (
 #: The endpoints that keep a hand for review (each may start a summary),
 #: sharing a limit of their own, as many as ``NEW_GAME_LIMIT``.
 REVIEW_KEEPING = ("review.upload", "review.from_game")
+#: Counts the rate limits keep in memory (a game's plays, an address's)
+#: before those past their window are dropped: see :class:`MemoryLimits`.
+RATE_KEYS_KEPT = 1024
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
 #: The endpoints that make the computers answer, sharing ``PLAY_LIMIT`` and
@@ -275,7 +279,7 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     """
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    storage: dict[str, Any] = {"storage_uri": "memory://"}
+    storage: dict[str, Any] = {"storage_uri": "pisti-memory://"}
     if redis_client is not None:
         storage = {
             "storage_uri": "redis://",
@@ -315,6 +319,43 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
         for endpoint in endpoints:
             limited = per_address(per_game(app.view_functions[endpoint]))
             app.view_functions[endpoint] = cast("RouteCallable", limited)
+
+
+class MemoryLimits(limits.storage.memory.MemoryStorage):
+    """The rate limits' counts in the server's memory (``pisti-memory://``),
+    as ``limits``' own memory storage, which keeps a key for every count it
+    ever made: its moving windows' lists are emptied once past, never
+    removed, and a count is made per game played (and per made-up ``game``
+    field posted), so a server's memory grew for as long as it ran. Here,
+    once more than :data:`RATE_KEYS_KEPT` keys (or twice those in use at
+    the last pruning) are kept, taking a count drops every key whose
+    window is past: its count is none, as for a key never seen."""
+
+    STORAGE_SCHEME: list[str] = ["pisti-memory"]  # noqa: RUF012 (limits reads it per class)
+
+    def __init__(self, uri: str | None = None, **options: Any) -> None:
+        super().__init__(uri, **options)
+        self.prune_past = RATE_KEYS_KEPT
+
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        """Take ``amount`` of ``key``'s ``limit`` per ``expiry`` seconds (as
+        ``MemoryStorage``); true when taken. Prunes past keys when too many."""
+        taken = super().acquire_entry(key, limit, expiry, amount)
+        if len(self.events) > self.prune_past:
+            self._drop_past()
+        return taken
+
+    def _drop_past(self) -> None:
+        now = limits.storage.memory.time.time()
+        for key in list(self.events):
+            with self.locks[key]:
+                entries = self.events.get(key)
+                past = not entries or entries[0].expiry <= now  # newest first
+                if past:
+                    self.events.pop(key, None)
+            if past:
+                self.locks.pop(key, None)
+        self.prune_past = max(RATE_KEYS_KEPT, 2 * len(self.events))
 
 
 def _error_in_one_line(record: logging.LogRecord) -> bool:
