@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-import limits.storage.memory
 import redis
 from flask import Flask, Response, abort, current_app, g, request
 from flask_limiter import Limiter
@@ -61,9 +60,6 @@ GAME_CREATION = (
 #: The endpoints that keep a hand for review (each may start a summary),
 #: sharing a limit of their own, as many as ``NEW_GAME_LIMIT``.
 REVIEW_KEEPING = ("review.upload", "review.from_game")
-#: Counts the rate limits keep in memory (a game's plays, an address's)
-#: before those past their window are dropped: see :class:`MemoryLimits`.
-RATE_KEYS_KEPT = 1024
 #: The leaderboard pages and the transfer code form, sharing ``RANKING_LIMIT``.
 RANKING = ("daily.page", "daily.past", "players.leaderboard", "players.continue_here")
 #: The endpoints that make the computers answer, sharing ``PLAY_LIMIT`` and
@@ -269,7 +265,9 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     own, as many a minute as new games, so uploads never use up the
     player's new games.
 
-    Every limit holds over any window of its length (a moving window).
+    Every limit holds over any window of its length, not only over fixed
+    windows: ``limits``' sliding window counter weighs the last window's
+    count by the part of it still inside the window that ends now.
     Call after every blueprint is registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     the server process's memory (one process: :mod:`app.serve`).
@@ -279,19 +277,22 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     """
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    storage: dict[str, Any] = {"storage_uri": "pisti-memory://"}
+    storage: dict[str, Any] = {"storage_uri": "memory://"}
     if redis_client is not None:
         storage = {
             "storage_uri": "redis://",
             "storage_options": {"connection_pool": redis_client.connection_pool},
         }
-    # A moving window: "5 a second" holds over every second, where fixed
-    # windows let 5 at a window's end and 5 at the next one's start through.
+    # A sliding window counter: "5 a second" holds over every second (the
+    # last window's count weighs on the current one's), where fixed windows
+    # let 5 at a window's end and 5 at the next one's start through; unlike
+    # the moving window, whose memory storage kept a key for every game
+    # ever played, its counts go once their windows are past.
     limiter = Limiter(
         _address_key,
         app=app,
         key_prefix="pisti-limit",
-        strategy="moving-window",
+        strategy="sliding-window-counter",
         **storage,
     )
     limiter.logger.addFilter(_error_in_one_line)
@@ -319,43 +320,6 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
         for endpoint in endpoints:
             limited = per_address(per_game(app.view_functions[endpoint]))
             app.view_functions[endpoint] = cast("RouteCallable", limited)
-
-
-class MemoryLimits(limits.storage.memory.MemoryStorage):
-    """The rate limits' counts in the server's memory (``pisti-memory://``),
-    as ``limits``' own memory storage, which keeps a key for every count it
-    ever made: its moving windows' lists are emptied once past, never
-    removed, and a count is made per game played (and per made-up ``game``
-    field posted), so a server's memory grew for as long as it ran. Here,
-    once more than :data:`RATE_KEYS_KEPT` keys (or twice those in use at
-    the last pruning) are kept, taking a count drops every key whose
-    window is past: its count is none, as for a key never seen."""
-
-    STORAGE_SCHEME: list[str] = ["pisti-memory"]  # noqa: RUF012 (limits reads it per class)
-
-    def __init__(self, uri: str | None = None, **options: Any) -> None:
-        super().__init__(uri, **options)
-        self.prune_past = RATE_KEYS_KEPT
-
-    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
-        """Take ``amount`` of ``key``'s ``limit`` per ``expiry`` seconds (as
-        ``MemoryStorage``); true when taken. Prunes past keys when too many."""
-        taken = super().acquire_entry(key, limit, expiry, amount)
-        if len(self.events) > self.prune_past:
-            self._drop_past()
-        return taken
-
-    def _drop_past(self) -> None:
-        now = limits.storage.memory.time.time()
-        for key in list(self.events):
-            with self.locks[key]:
-                entries = self.events.get(key)
-                past = not entries or entries[0].expiry <= now  # newest first
-                if past:
-                    self.events.pop(key, None)
-            if past:
-                self.locks.pop(key, None)
-        self.prune_past = max(RATE_KEYS_KEPT, 2 * len(self.events))
 
 
 def _error_in_one_line(record: logging.LogRecord) -> bool:
