@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.e2e.conftest import one_line_apart, settled_when_ready, take_deal
 
@@ -37,14 +37,20 @@ def viewport(size: str) -> dict[str, int]:
     return {"width": int(width), "height": int(height)}
 
 
+def a_phone(browser: Browser, size: str) -> tuple[BrowserContext, Page]:
+    """A new context of a phone of ``size`` (``"390x844"``; touch, reduced
+    motion) and its page; close the context after."""
+    context = browser.new_context(
+        viewport=viewport(size), has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    return context, context.new_page()
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("query", ["rules=classic", "rules=classic&players=3", "rules=partners"])
 def test_your_cards_are_a_finger_apart_on_a_phone(browser: Browser, live_server, size, query):
     """They were 6.4 px apart on every phone."""
-    context = browser.new_context(
-        viewport=viewport(size), has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
+    context, page = a_phone(browser, size)
     page.goto(f"{live_server}/deal/fingers?{query}")
     take_deal(page)
     settled_when_ready(page)
@@ -57,10 +63,7 @@ def test_your_cards_are_a_finger_apart_on_a_phone(browser: Browser, live_server,
 @pytest.mark.parametrize("size", ["390x844", "360x740", "740x360"])
 def test_the_lessons_cards_are_a_finger_apart(browser: Browser, live_server, size):
     """The lesson's hand as the table's (6.4 px apart before)."""
-    context = browser.new_context(
-        viewport=viewport(size), has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
+    context, page = a_phone(browser, size)
     page.goto(f"{live_server}/story/lesson")
     found = page.evaluate(HAND)
     assert found["cards"] == 4 and found["narrowest"] >= 44, found
@@ -72,10 +75,7 @@ def test_the_lessons_cards_are_a_finger_apart(browser: Browser, live_server, siz
 def test_the_languages_are_a_finger_apart(browser: Browser, live_server, address):
     """English and Türkçe, each 44 px, were 4 px apart (at the table too,
     beside the aids)."""
-    context = browser.new_context(
-        viewport=viewport("360x740"), has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
+    context, page = a_phone(browser, "360x740")
     page.goto(live_server + address)
     if "deal" in address:
         take_deal(page)
@@ -107,10 +107,7 @@ def test_the_choices_and_switches_are_a_finger_apart(browser: Browser, live_serv
     """The home page's games and levels (each a row on a phone) and the
     playing aids' switches, on the home page and at the table: each 44 px
     tall, 8 px from the next (4 px and 1.6 px before)."""
-    context = browser.new_context(
-        viewport=viewport(size), has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
+    context, page = a_phone(browser, size)
     page.goto(live_server + "/")
     choices = page.evaluate(ROWS, ".choice")
     assert choices["rows"] == 6 and choices["lowest"] >= 44 and choices["gap"] >= 8, choices
@@ -169,10 +166,7 @@ def test_the_scores_points_chips_are_a_finger_apart(browser: Browser, live_serve
     upright (19.4 px apart with three sides at 844x390): under WCAG 2.2's
     target size (axe-core's target-size rule) each is 24 px from the next
     now, and the page still does not scroll."""
-    context = browser.new_context(
-        viewport=viewport(size), has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
+    context, page = a_phone(browser, size)
     page.goto(f"{live_server}/deal/fingers-score?{query}")
     take_deal(page)
     settled_when_ready(page)

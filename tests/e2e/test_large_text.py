@@ -60,6 +60,24 @@ def table_with_text_of(
     return context, page
 
 
+def sideways_with_text_of_24(
+    browser: Browser, live_server: str, size: str, query: str, **options: Any
+) -> tuple[BrowserContext, Page]:
+    """:func:`table_with_text_of` 24 px on a phone (touch) of ``size``
+    (``"740x360"``), at the deal ``large-sideways`` with ``query``
+    (``"rules=partners"``) and ``options`` for ``new_context``."""
+    width, height = (int(part) for part in size.split("x"))
+    return table_with_text_of(
+        browser,
+        24,
+        f"{live_server}/deal/large-sideways?{query}",
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        **options,
+    )
+
+
 @pytest.mark.parametrize("size", [24, 32])
 @pytest.mark.parametrize("query", ["rules=classic", "rules=classic&players=3", "rules=partners"])
 def test_a_laptop_table_with_larger_text(browser: Browser, live_server, size, query):
@@ -257,15 +275,7 @@ def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
     your cards below the screen's foot. It keeps the sideways layout now,
     the felt beside the score, both within the screen; the cards 44 px
     wide at least."""
-    width, height = (int(part) for part in size.split("x"))
-    context, page = table_with_text_of(
-        browser,
-        24,
-        f"{live_server}/deal/large-sideways?{query}",
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-    )
+    context, page = sideways_with_text_of_24(browser, live_server, size, query)
     found = page.evaluate(SIDEWAYS)
     if found != {"down": 0, "across": 0, "over": [], "card": True}:
         page.screenshot(path=screenshots / f"large-text-sideways-{size}-{query}.png")
@@ -295,16 +305,7 @@ def test_a_phone_held_sideways_keeps_three_or_four_sides_apart_with_larger_text(
     stock's count alone, "Pile: 6", "Empty", the bottom card by its face),
     a screen reader still reads them whole; checked through the first
     deal, a capture that empties the table included."""
-    width, height = (int(part) for part in size.split("x"))
-    context, page = table_with_text_of(
-        browser,
-        24,
-        f"{live_server}/deal/large-sideways?{query}",
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-        locale=locale,
-    )
+    context, page = sideways_with_text_of_24(browser, live_server, size, query, locale=locale)
     shown = set()
     for turn in range(7):
         found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
