@@ -33,13 +33,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.wrappers import Response
 
-from app.db import db, queries
+from app.db import queries
 from app.db.models import Player
 from app.engine import RULE_SETS
 from app.engine.match import Match
-from app.logs import first_line
 
 from . import game, i18n, links, store
+from .errors import database_gone
 from .identity import current_player
 from .table import Table
 
@@ -130,8 +130,7 @@ def seed_secret(match: Match) -> bool:
     try:
         return _same_seed(match.seed, daily_seed(today(), rules))
     except SQLAlchemyError as error:
-        current_app.logger.warning("database unavailable: %s", first_line(error))
-        db.session.rollback()
+        database_gone(error)
         return True
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import redis
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_babel import lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -116,6 +116,15 @@ CSRF_OVER_HTTP_MESSAGE = lazy_gettext(
 TOO_LARGE_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 #: Seconds a client is asked to wait after a 503.
 RETRY_AFTER = 5
+
+
+def database_gone(error: Exception) -> None:
+    """Log that the database did not answer (``error``: SQLAlchemy's
+    ``SQLAlchemyError`` or the pool's timeout, its first line only) and roll
+    this request's transaction back, so the page can go on without the
+    database's part (a result recorded later, rows left out)."""
+    current_app.logger.warning("database unavailable: %s", first_line(error))
+    db.session.rollback()
 
 
 def has_game() -> bool:
@@ -293,8 +302,7 @@ def register(app: Flask) -> None:
         # The database went away (players, results, reviews), or is so slow
         # that every pooled connection stayed taken while this request
         # waited for one; games live in the session store, so none is lost.
-        app.logger.warning("database unavailable: %s", first_line(error))
-        db.session.rollback()
+        database_gone(error)
         game = has_game()
         message = DATABASE_MESSAGE if game else DATABASE_NO_GAME_MESSAGE
         return error_page(503, message, game), 503, {"Retry-After": str(RETRY_AFTER)}

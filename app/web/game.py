@@ -59,6 +59,7 @@ from app.story.cast import CAST
 from . import daily, i18n, links, players, regions, security, store, story, templating
 from .errors import (
     StoreWriteFailed,
+    database_gone,
     play_limit_message,
     rate_limited_page,
     retry_after,
@@ -558,8 +559,7 @@ def _record_file_name(table: Table, seed: str | None, number: int) -> str:
     try:
         player = current_player()
     except SQLAlchemyError as error:
-        current_app.logger.warning("database unavailable: %s", first_line(error))
-        db.session.rollback()
+        database_gone(error)
         player = None
     if player is not None:
         # A name's letters, digits, "-", "_" and "."; its spaces as "_".
@@ -886,8 +886,7 @@ def _is_daily(table: Table) -> bool:
     try:
         return daily.daily_day_of(table.match, levels) is not None
     except SQLAlchemyError as error:
-        current_app.logger.warning("database unavailable: %s", first_line(error))
-        db.session.rollback()
+        database_gone(error)
         return False
 
 

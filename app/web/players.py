@@ -36,6 +36,7 @@ from app.engine import RULE_SETS, InvalidRules, parse_rules_text
 from app.logs import first_line
 
 from . import charts, daily, game, store
+from .errors import database_gone
 from .identity import current_player, drop_stale_cookie, forget, remember
 from .rule_words import BASE_NAMES, rules_summary
 from .table import Table
@@ -130,8 +131,7 @@ def finished_game_panel() -> dict[str, Any]:
     except SQLAlchemyError as error:
         # The score stands on the page; the result is recorded when the
         # page is shown with the database back.
-        current_app.logger.warning("database unavailable: %s", first_line(error))
-        db.session.rollback()
+        database_gone(error)
         panel.update(
             player=None, deal=[], ranked=None, place=None, late_daily=None, unavailable=True
         )
@@ -200,8 +200,7 @@ def deal_link_results(seed: str, settings: dict[str, Any]) -> dict[str, Any]:
     try:
         return {"rows": queries.deal_results(key), "player": current_player()}
     except SQLAlchemyError as error:
-        current_app.logger.warning("database unavailable: %s", first_line(error))
-        db.session.rollback()
+        database_gone(error)
         return {"rows": [], "player": None}
 
 
