@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from app.engine import CLASSIC, seeded_deck
+from app.web import store
 from tests.conftest import KEPT_GAME, start_deal, without_tokens
 
 #: A record file's day, as its name writes it (UTC).
@@ -221,17 +223,28 @@ def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
     assert all(f'<span class="kept-what" id="kept-{game}">' in page for game in described)
 
 
+def store_clock(monkeypatch, now: float) -> SimpleNamespace:
+    """Set the clock by which games are put aside and shown (``now``:
+    seconds since the epoch; move it with ``clock.now``), and only that one:
+    the session store's files keep the real clock, or its sweep of expired
+    files would delete files being written (cachelib reads a file's expiry
+    and then removes it by name)."""
+    clock = SimpleNamespace(now=now)
+    monkeypatch.setattr(store, "time", SimpleNamespace(time=lambda: clock.now))
+    return clock
+
+
 def test_games_kept_aside_say_when_they_were_put_aside(client, monkeypatch):
     """Games alike in rules, levels and progress (each one card in, no
     seed shown) are told apart by when they were put aside, in words."""
+    clock = store_clock(monkeypatch, time.time())
     for _ in range(3):
         client.post("/new", data={"csrf_token": token(client, "/"), "rules": "cardems"})
         page = client.get("/game").get_data(as_text=True)
         fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
         card = re.findall(r'name="card" value="([^"]+)"', page)[0]
         assert client.post("/play", data={**fields, "card": card}).status_code == 303
-        now = time.time()
-        monkeypatch.setattr(time, "time", lambda now=now: now + 2 * 3600)
+        clock.now += 2 * 3600
     said = re.findall(
         r'class="kept-what"[^>]*>(.*?)</span>', client.get("/").get_data(as_text=True), re.S
     )
@@ -250,11 +263,11 @@ def test_a_game_put_aside_this_second_was_put_aside_a_moment_ago(client, monkeyp
     server whose clock is ahead of the one showing the page: replicas)
     was put aside a minute ago at most; the page said "put aside in 0
     minutes" ("0 dakika sonra kenara alındı"), a time to come."""
-    now = 1_800_000_000.0  # a whole second: the put-aside time is kept in seconds
-    monkeypatch.setattr(time, "time", lambda: now)
+    # A whole second: the put-aside time is kept in seconds.
+    clock = store_clock(monkeypatch, float(int(time.time())))
     start_deal(client, "/deal/put-aside-now")
     start_deal(client, "/deal/the-newer-one")
-    monkeypatch.setattr(time, "time", lambda: now + shown)
+    clock.now += shown
     page = " ".join(client.get("/").get_data(as_text=True).split())
     assert "put aside 1 minute ago" in page
     assert "put aside in" not in page
