@@ -540,7 +540,8 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     day's Daily game just before midnight UTC, written just after) is
     written as the game finished after midnight it is: not a Daily game.
     A :attr:`~app.db.facts.GameFacts.known_deal`, or a Daily deal the
-    player finished before, adds its win to the scores but not its points.
+    player finished or started before (another game of it claimed their
+    rank, or spent it), adds its win to the scores but not its points.
 
     Every statement is a Core statement built once (:func:`_recording`)
     and run with this game's values, so recording spends its time in the
@@ -567,7 +568,7 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     # deal, and its cards are known. Looked for with the player's row
     # written, so two of their games recorded at once take turns.
     again = facts.daily_day is not None and _finished_daily_before(player_id, facts)
-    if again:
+    if again or (facts.daily_day is not None and _dealt_daily_before(player_id, facts)):
         facts = replace(facts, known_deal=True)
     points = facts.points if facts.counts_points else 0
     # Then the Daily entry, so the result is written ranked or not in one
@@ -639,6 +640,26 @@ def _finished_daily_before(player_id: int, facts: GameFacts) -> bool:
                 Result.daily_day == facts.daily_day,
                 Result.rules == facts.rules,
                 Result.game_id != facts.game_id,
+            )
+            .limit(1)
+        )
+        is not None
+    )
+
+
+def _dealt_daily_before(player_id: int, facts: GameFacts) -> bool:
+    """Whether the player's Daily entry of the deal of ``facts`` (its day
+    and rule set) names another game than this one: a game of it started
+    before claimed the rank (or spent it), so this one, or the ranked one
+    resumed after a second start, is played knowing the deal."""
+    return (
+        db.session.scalar(
+            select(DailyEntry.player_id)
+            .where(
+                DailyEntry.player_id == player_id,
+                DailyEntry.day == facts.daily_day,
+                DailyEntry.rules == facts.rules,
+                DailyEntry.game_id != facts.game_id,
             )
             .limit(1)
         )

@@ -267,6 +267,10 @@ def play() -> Response | tuple[str, int]:
             # Spent at once, so no later start (a fresh session) claims it.
             queries.spend_daily_claim(player.id, day, rules)
 
+    # Dealt before in this browser, under any name or none: its cards may
+    # be known, so its points do not count.
+    table.known_deal = bool(store.daily_dealers(day, rules))
+
     def start() -> None:
         store.start_table(table)
         store.note_daily(day, rules, _dealer(player))

@@ -79,9 +79,11 @@ def game_finished(table: Table) -> None:
             return
         levels = tuple(level or "" for level in table.levels[1:])
         day = daily.daily_day_of(table.match, levels)
-        # A deal whose seed the player chose (a link, a past Daily deal)
-        # can be worked out beforehand: its points do not count.
-        facts = game_facts(table.match, levels, table.game_id, day, known_deal=table.seed_public)
+        # A deal whose seed the player chose (a link, a past Daily deal),
+        # or a Daily deal dealt before in this browser, can be worked out
+        # beforehand: its points do not count.
+        known = table.seed_public or table.known_deal
+        facts = game_facts(table.match, levels, table.game_id, day, known_deal=known)
         queries.record_result(player.id, facts)
     except (OperationalError, PoolTimeout) as error:
         # The database is down, full or read-only, or so slow that every

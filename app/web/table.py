@@ -132,6 +132,9 @@ class Table:
             setting, not saved); several Experts share :data:`TURN_BUDGET_MS`.
         game_id: a short random id of this game, sent with each play so a
             page of an earlier game cannot play into this one.
+        known_deal: whether the deal was dealt before in this browser (a
+            Daily deal dealt again), so its cards may be known: its points
+            do not count (:attr:`app.db.facts.GameFacts.known_deal`).
     """
 
     match: Match
@@ -140,6 +143,7 @@ class Table:
     log: list[dict] = field(default_factory=list)
     expert_ms: float = BUDGET_MS
     game_id: str = field(default_factory=lambda: secrets.token_hex(4))
+    known_deal: bool = False
 
     @classmethod
     def start(
@@ -288,6 +292,7 @@ class Table:
             "match": match,
             "seed_public": self.seed_public,
             "game_id": self.game_id,
+            "known_deal": self.known_deal,
             "levels": self.levels,
             "log": self.log,
         }
@@ -315,6 +320,7 @@ class Table:
                 match=match,
                 seed_public=bool(data["seed_public"]),
                 game_id=str(data["game_id"]),
+                known_deal=bool(data.get("known_deal", False)),
                 levels=levels,
                 log=list(data["log"]),
                 expert_ms=expert_ms,

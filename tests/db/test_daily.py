@@ -307,6 +307,52 @@ def test_a_daily_deal_finished_again_adds_its_win_but_not_its_points(app, visito
     assert (player.games, player.points) == (3, results[0].points)
 
 
+def _dealt_without_a_name_then_a_name(visitor):
+    visitor.start_daily()
+    visitor.play_to_the_end()
+    visitor.deal("another-game")  # its final page gone: that game is not recorded
+    visitor.choose_name("Second Look")
+    visitor.start_daily()
+
+
+def _dealt_then_dealt_again(visitor):
+    visitor.choose_name("Second Look")
+    visitor.start_daily()  # the rank's game, looked at (or played to its last card)
+    visitor.start_daily()
+
+
+def _dealt_twice_without_a_name(visitor):
+    visitor.start_daily()
+    visitor.play_to_the_end()
+    visitor.start_daily()
+
+
+@pytest.mark.parametrize(
+    "first_look",
+    [_dealt_without_a_name_then_a_name, _dealt_then_dealt_again, _dealt_twice_without_a_name],
+    ids=["anonymous-then-name", "started-again", "anonymous-twice-then-name"],
+)
+def test_a_daily_deal_dealt_before_adds_its_win_but_not_its_points(
+    app, visitor, monkeypatch, first_look
+):
+    """A Daily deal this browser or player dealt before (played through
+    without a name, or started and started again) is played knowing its
+    cards: unranked, and its points were still added to the Pişti score, as
+    the player's first finish of it. It adds its game, not its points."""
+    moment = datetime(2026, 12, 1, 12)  # a day whose deal, played so, scores
+    _clock_at(monkeypatch, moment)
+    monkeypatch.setattr(queries, "utcnow", lambda: moment)
+    first_look(visitor)
+    page = visitor.play_to_the_end()
+    if "Second Look" not in page:  # the name chosen on the final page
+        visitor.choose_name("Second Look")
+    with app.app_context():
+        results = db.session.scalars(select(Result)).all()
+        player = db.session.scalar(select(Player))
+    assert [result.ranked for result in results] == [False] and results[0].points > 0
+    assert (player.games, player.points) == (1, 0)
+
+
 def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor, monkeypatch):
     """At midnight the day's seed is public, and with it every card still to
     come: a ranked game begun before and finished after it counts neither
