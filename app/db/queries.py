@@ -168,14 +168,30 @@ def name_key(name: str) -> str:
     one name, and ``kıyı`` and ``KIYI`` too; and each letter that looks like
     an ASCII letter or digit (Unicode's confusables, :func:`latin_look`)
     taken as it, so a Cyrillic ``Рара`` or a Greek ``ΑΒΕ`` is another
-    player's ``Papa`` or ``ABE``."""
+    player's ``Papa`` or ``ABE``, in any case (``ИВАН`` is ``Иван``) and
+    with its accents (a Cyrillic ``Рӓрӓ`` is ``Päpä``)."""
     return _folded(name)[:NAME_KEY_MAX]
 
 
 def _folded(name: str) -> str:
-    key = latin_look(unicodedata.normalize("NFKC", name)).casefold()
+    # Letters apart from their accents (NFKD), so a look-alike's accent
+    # stays on its Latin twin; folded in case first, so the key is one
+    # for a name in capitals and in small letters.
+    key = "".join(map(_look, unicodedata.normalize("NFKD", name).casefold())).casefold()
     key = key.replace("i\u0307", "i").replace("ı", "i")
     return unicodedata.normalize("NFKC", key)
+
+
+def _look(char: str) -> str:
+    """The ASCII letter or digit a case-folded ``char`` looks like
+    (:func:`latin_look`), else the one its capital looks like (a Cyrillic
+    ``в`` is small ``В``, which looks like ``B``), else ``char``."""
+    small = latin_look(char)
+    if small != char:
+        return small
+    capital = char.upper()
+    looks = latin_look(capital) if len(capital) == 1 else capital
+    return looks if looks != capital else char
 
 
 def latin_look(text: str) -> str:

@@ -156,6 +156,30 @@ def test_a_name_in_look_alike_letters_of_another_alphabet_is_taken(app, first, s
     assert "That name is taken" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("\u0418\u0432\u0430\u043d", "\u0418\u0412\u0410\u041d"),  # Иван, ИВАН
+        ("\u039d\u03b9\u03ba\u03bf\u03c2", "\u039d\u0399\u039a\u039f\u03a3"),  # Νικος, ΝΙΚΟΣ
+        ("P\u00e4p\u00e4", "\u0420\u04d3\u0440\u04d3"),  # Päpä, a Cyrillic Рӓрӓ
+        ("\u00c1BE", "\u0386\u0392\u0395"),  # ÁBE, a Greek ΆΒΕ
+        ("J\u00f6rg", "J\u00d6RG"),
+    ],
+)
+def test_a_look_alike_name_is_taken_in_any_case_and_with_accents(app, first, second):
+    """Look-alike letters were taken as Latin ones as they were typed, before
+    the case was folded: a Cyrillic or Greek name in capitals (``ИВАН``:
+    В, А, Н look like B, A, H) got another key than the same name in small
+    letters, so another player could take it; and a look-alike letter with
+    an accent (a Cyrillic ``ӓ``, a Greek ``Ά``) was no Latin one."""
+    from tests.db.conftest import Browser
+
+    assert Browser(app.test_client()).choose_name(first).status_code == 303
+    response = Browser(app.test_client()).choose_name(second)
+    assert response.status_code == 400
+    assert "That name is taken" in response.get_data(as_text=True)
+
+
 def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
     """Players named before look-alike letters were folded keep their names;
     each gets the new key unless another player holds it, and no new player
@@ -174,6 +198,29 @@ def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
         keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
     assert keys == {"Papa": "papa", cyrillic: cyrillic.casefold(), "\u0391\u0392\u0395": "abe"}
     for look_alike in ("PAPA", cyrillic.upper(), "Abe"):
+        response = Browser(app.test_client()).choose_name(look_alike)
+        assert "That name is taken" in response.get_data(as_text=True)
+
+
+def test_the_keys_in_any_case_are_worked_out_again_by_the_migration(app):
+    """Players named under 0012's keys (look-alikes taken as typed): each
+    gets the key of any case and accent unless another player holds it;
+    both keep their names, and no new player can take either."""
+    from tests.db.conftest import Browser
+
+    small, capitals = "\u0418\u0432\u0430\u043d", "\u0418\u0412\u0410\u041d"  # Иван, ИВАН
+    accented = "\u0420\u04d3\u0440\u04d3"  # a Cyrillic Рӓрӓ
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0012_name_look_keys")
+        for name, key in ((small, "иван"), (capitals, "иbah"), (accented, "pӓpӓ")):
+            db.session.add(Player(name=name, name_key=key, created_at=queries.utcnow()))
+            db.session.flush()  # in this order: the first to sign up first
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
+    # Иван's new key is ИВАН's, held: it keeps its own.
+    assert keys == {small: "иван", capitals: "иbah", accented: "p\u00e4p\u00e4"}
+    for look_alike in (small.upper(), capitals.lower(), "P\u00c4P\u00c4"):
         response = Browser(app.test_client()).choose_name(look_alike)
         assert "That name is taken" in response.get_data(as_text=True)
 
