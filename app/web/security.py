@@ -265,9 +265,13 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     own, as many a minute as new games, so uploads never use up the
     player's new games.
 
-    Every limit holds over any window of its length, not only over fixed
-    windows: ``limits``' sliding window counter weighs the last window's
-    count by the part of it still inside the window that ends now.
+    ``limits``' sliding window counter weighs the last window's count by
+    the part of it still inside the window that ends now, so a burst over
+    a window's boundary is refused, as fixed windows would not; it is
+    an estimate, not a moving window: requests at a window's end and
+    others spread over the next window pass up to twice a limit within
+    one window's length (measured, "3 per minute": plays 1, 2 and 3 s
+    before a window's start, then 1, 21 and 41 s after it), never more.
     Call after every blueprint is registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     the server process's memory (one process: :mod:`app.serve`).
@@ -283,11 +287,11 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
             "storage_uri": "redis://",
             "storage_options": {"connection_pool": redis_client.connection_pool},
         }
-    # A sliding window counter: "5 a second" holds over every second (the
-    # last window's count weighs on the current one's), where fixed windows
-    # let 5 at a window's end and 5 at the next one's start through; unlike
-    # the moving window, whose memory storage kept a key for every game
-    # ever played, its counts go once their windows are past.
+    # A sliding window counter: the last window's count weighs on the
+    # current one's, so 5 at a window's end and 5 at the next one's start do
+    # not all pass, as with fixed windows (5 spread over the next second
+    # still do); unlike the moving window, whose memory storage kept a key
+    # for every game ever played, its counts go once their windows are past.
     limiter = Limiter(
         _address_key,
         app=app,
