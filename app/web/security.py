@@ -364,10 +364,14 @@ def counted_address(address: str) -> str:
     an IPv4 address whole (``"192.0.2.7"``), an IPv6 address as its /64
     network (``"2001:db8:1:2::/64"``), as one home or phone is given a
     whole /64 and may take any address in it, and an IPv4-mapped IPv6
-    address (``"::ffff:192.0.2.7"``) as its IPv4 address. Text that is no
-    address (a test client's, a Unix socket's) is counted as it is."""
+    address (``"::ffff:192.0.2.7"``) as its IPv4 address. A port after
+    the address (``"192.0.2.7:51234"``, ``"[2001:db8::1]:443"``: some
+    proxies forward one) is left out, or each connection would count
+    apart. Text that is no address (a test client's, a Unix socket's) is
+    counted as it is."""
+    host = _without_port(address)
     try:
-        parsed = ipaddress.ip_address(address)
+        parsed = ipaddress.ip_address(host)
     except ValueError:
         return address
     if isinstance(parsed, ipaddress.IPv4Address):
@@ -375,6 +379,18 @@ def counted_address(address: str) -> str:
     if parsed.ipv4_mapped is not None:
         return str(parsed.ipv4_mapped)
     return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+
+
+#: An address with a port: ``192.0.2.7:51234`` or ``[2001:db8::1]:443``.
+_WITH_PORT = re.compile(r"\[(?P<v6>[^\]]+)\](?::[0-9]{1,5})?|(?P<v4>[0-9.]+):[0-9]{1,5}")
+
+
+def _without_port(address: str) -> str:
+    """``address`` without the brackets and port around it, if any."""
+    found = _WITH_PORT.fullmatch(address)
+    if found is None:
+        return address
+    return found.group("v6") or found.group("v4")
 
 
 def _address_key() -> str:

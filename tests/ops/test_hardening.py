@@ -149,12 +149,37 @@ def test_an_ipv6_client_counts_as_its_64(tmp_path):
         ("2001:DB8:1:2::9", "2001:db8:1:2::/64"),
         ("::ffff:192.0.2.7", "192.0.2.7"),
         ("::1", "::/64"),
+        ("192.0.2.7:51234", "192.0.2.7"),
+        ("[2001:db8:1:2::9]:443", "2001:db8:1:2::/64"),
+        ("[::ffff:192.0.2.7]", "192.0.2.7"),
+        ("[not-an-address]:80", "[not-an-address]:80"),
         ("", ""),
         ("unix-socket", "unix-socket"),
     ],
 )
 def test_the_counted_part_of_an_address(address, counted):
     assert counted_address(address) == counted
+
+
+def test_a_forwarded_address_with_its_port_counts_as_the_address(tmp_path):
+    """Some trusted proxies forward the client's address with its port
+    (Azure's Application Gateway: ``192.0.2.7:51234``, ``[2001:db8::1]:443``).
+    Counted as text, each connection's port made another client, so a new
+    connection escaped the per-address limits."""
+    app = make_app(tmp_path, PLAY_ADDRESS_LIMIT="2 per minute", TRUSTED_PROXIES=1)
+    homes = (
+        ["198.51.100.7:40001", "198.51.100.7:40002", "198.51.100.7:40003"],
+        ["[2001:db8:1:2::1]:5001", "[2001:db8:1:2::2]:5002", "2001:db8:1:2::3"],
+    )
+    for home_number, home in enumerate(homes):
+        statuses = []
+        for number, address in enumerate(home):
+            player = Player(app.test_client())
+            player.deal(f"ported-{home_number}-{number}")
+            sent = {"X-Forwarded-For": address}
+            response = player.client.post("/play", data=play_fields(player.page), headers=sent)
+            statuses.append(response.status_code)
+        assert statuses == [303, 303, 429]
 
 
 def test_one_address_may_play_more_than_one_game_may(tmp_path, monkeypatch):
