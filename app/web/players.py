@@ -172,6 +172,11 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
     if panel["daily_day"] is not None and player is not None:
         entry = queries.daily_entry(player.id, panel["daily_day"], match.rules.name)
         panel["ranked"] = entry is not None and entry.game_id == table.game_id
+        # Dealt again (here, or by this player before): no points, as
+        # :func:`app.db.queries.record_result` has it.
+        panel["known_daily"] = panel["recorded"] and (
+            table.known_deal or (entry is not None and entry.game_id != table.game_id)
+        )
         if panel["ranked"]:
             board = queries.daily_leaderboard(panel["daily_day"], match.rules.name, 1, player.id)
             panel["place"] = (

@@ -346,6 +346,11 @@ def test_a_daily_deal_dealt_before_adds_its_win_but_not_its_points(
     page = visitor.play_to_the_end()
     if "Second Look" not in page:  # the name chosen on the final page
         visitor.choose_name("Second Look")
+        page = visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for Second Look" in page and "Daily deal, unranked." in page
+    assert "A Daily deal dealt again adds its game to your Pişti score, but not its points" in (
+        html.unescape(page)
+    )
     with app.app_context():
         results = db.session.scalars(select(Result)).all()
         player = db.session.scalar(select(Player))
