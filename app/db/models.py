@@ -45,6 +45,10 @@ class Player(db.Model):  # type: ignore[name-defined]
     #: :func:`app.db.queries.name_key` of the name: names are unique
     #: regardless of case and of look-alike spellings.
     name_key: Mapped[str] = mapped_column(String(96), unique=True)
+    #: :func:`app.db.queries.look_key` of the name: names are unique by
+    #: look-alike letters too (``None`` for a player whose name already
+    #: looked like another's when the key came, see ``0014_ascii_look_keys``).
+    look_key: Mapped[str | None] = mapped_column(String(96), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime())
     points: Mapped[int] = mapped_column(Integer, default=0)
     rewards: Mapped[int] = mapped_column(Integer, default=0)

@@ -88,11 +88,14 @@ def secret_hash(text: str) -> str:
 
 class NameRefused(ValueError):
     """A display name that cannot be used; ``reason`` is one of ``"empty"``,
-    ``"long"``, ``"characters"``, ``"taken"`` (the pages word them)."""
+    ``"long"``, ``"characters"``, ``"taken"`` (the pages word them). For
+    ``"taken"``, ``like`` is the other player's name it looks like (``None``
+    when that player was renamed or forgotten meanwhile)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, like: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.like = like
 
 
 def check_name(text: object) -> str:
@@ -213,21 +216,61 @@ def latin_look(text: str) -> str:
     return "".join(looks.get(char, char) for char in text)
 
 
+#: The letters and digits of ASCII that Unicode's confusables (UTS #39)
+#: write as another, as a skeleton does (``I`` → ``l``), which
+#: :func:`latin_look` leaves as they are; and, not in Unicode's data, ``w``
+#: as ``vv`` (as it has ``m`` as ``rn``).
+ASCII_LOOKS = {"0": "O", "1": "l", "I": "l", "m": "rn", "w": "vv", "W": "VV"}
+
+
+def look_key(name: str) -> str:
+    """Return what makes two display names look the same, so that only one
+    player may take it (at most 96 characters, the column's width): ``name``
+    in Unicode's compatibility form (NFKC), each letter beyond ASCII that
+    looks like an ASCII letter or digit taken as it (:func:`latin_look`),
+    then each of :data:`ASCII_LOOKS` as its look-alike, so ``AIi`` (a
+    capital ``I``) is ``Ali``, ``B0B`` is ``BOB`` and ``Ernre`` is ``Emre``.
+
+    Unlike :func:`name_key` it keeps the case: an ``I`` looks like an
+    ``l``, but an ``i`` does not, so ``All`` stays another name than
+    ``Ali``. A name is taken when either key is."""
+    text = latin_look(unicodedata.normalize("NFKC", name))
+    return "".join(ASCII_LOOKS.get(char, char) for char in text)[:NAME_KEY_MAX]
+
+
+def _holder_of_look(name: str, player_id: int | None = None) -> str | None:
+    """The name of the player other than ``player_id`` whose :func:`name_key`
+    or :func:`look_key` is ``name``'s (the same key first), or ``None``."""
+    key = name_key(name)
+    return db.session.scalar(
+        select(Player.name)
+        .where(
+            or_(Player.name_key == key, Player.look_key == look_key(name)),
+            Player.id != (player_id or 0),
+        )
+        .order_by(case((Player.name_key == key, 0), else_=1), Player.id)
+        .limit(1)
+    )
+
+
 def create_player(name: str) -> tuple[Player, str]:
     """Make a player called ``name`` (checked with :func:`check_name`) and
     return it with its new device token (only the token's hash is kept).
 
     Raises:
-        NameRefused: the name is not usable, or ``"taken"`` (case-insensitively).
+        NameRefused: the name is not usable, or ``"taken"``: another
+            player's name has its :func:`name_key` or :func:`look_key`.
     """
     name = check_name(name)
-    player = Player(name=name, name_key=name_key(name), created_at=utcnow())
+    player = Player(
+        name=name, name_key=name_key(name), look_key=look_key(name), created_at=utcnow()
+    )
     db.session.add(player)
     try:
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise NameRefused("taken") from None
+        raise NameRefused("taken", _holder_of_look(name)) from None
     token = _new_token(player.id)
     _count_scores({0: 1})
     db.session.commit()
@@ -289,7 +332,8 @@ def player_by_token(token: str | None) -> Player | None:
 def rename_player(player: Player, name: str) -> None:
     """Give ``player`` a new display name (the same name changes nothing:
     a player whose look-alike took the name's key when keys changed, see
-    migration ``0005_name_keys``, keeps theirs).
+    migrations ``0005_name_keys``, ``0012_name_look_keys``,
+    ``0013_name_look_keys_case`` and ``0014_ascii_look_keys``, keeps theirs).
 
     Raises:
         NameRefused: as :func:`create_player`.
@@ -297,12 +341,13 @@ def rename_player(player: Player, name: str) -> None:
     name = check_name(name)
     if name == player.name:
         return
-    player.name, player.name_key = name, name_key(name)
+    player_id = player.id
+    player.name, player.name_key, player.look_key = name, name_key(name), look_key(name)
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise NameRefused("taken") from None
+        raise NameRefused("taken", _holder_of_look(name, player_id)) from None
 
 
 def open_transfer(player: Player) -> str:

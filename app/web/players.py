@@ -266,6 +266,11 @@ def choose_name() -> Response | tuple[str, int]:
         player, token = queries.create_player(name)
     except queries.NameRefused as refusal:
         message = str(NAME_REFUSALS[refusal.reason])
+        if refusal.like is not None:
+            message = gettext(
+                "That name is taken: it looks like “%(name)s”, the name of another player.",
+                name=refusal.like,
+            )
         table = store.load_table() if _from_game() else None
         if table is not None:
             # From the final page: stay there, the score and the form in

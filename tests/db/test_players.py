@@ -15,7 +15,7 @@ from pathlib import Path
 import flask_migrate
 import psycopg
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
@@ -180,6 +180,50 @@ def test_a_look_alike_name_is_taken_in_any_case_and_with_accents(app, first, sec
     assert "That name is taken" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Ali", "AIi"),  # a capital i for the l
+        ("AIi", "Ali"),
+        ("Deniz1", "Denizl"),  # a small L for the one
+        ("BOB", "B0B"),  # a zero for the O
+        ("Emre", "Ernre"),  # an r and an n for the m
+        ("Owen", "Ovven"),  # two v's for the w
+        ("WALT", "VVALT"),
+    ],
+)
+def test_a_name_in_look_alike_ascii_letters_is_taken_and_the_page_says_whose(app, first, second):
+    """Letters and digits of ASCII that look alike (Unicode's confusables,
+    UTS #39, and ``vv`` for ``w``): a capital ``I`` passed for the ``l``
+    of another player's ``Ali``. The page names the name it looks like."""
+    assert Browser(app.test_client()).choose_name(first).status_code == 303
+    response = Browser(app.test_client()).choose_name(second)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert (
+        f"That name is taken: it looks like \u201c{first}\u201d, the name of another player."
+        in page
+    )
+    turkish = Browser(app.test_client())
+    turkish.get("/")
+    turkish.post("/language", language="tr")
+    page = turkish.choose_name(second).get_data(as_text=True)
+    assert f"Bu ad alınmış: başka bir oyuncunun \u201c{first}\u201d adına benziyor." in page
+    with app.app_context():
+        assert db.session.scalars(select(Player.name)).all() == [first]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Ali", "All"), ("Mali", "Mall"), ("Ali", "aIi"), ("Bob", "B0b")],
+)
+def test_names_that_do_not_look_alike_stay_apart(app, first, second):
+    # Case-folded, an I is an i: only the names as written are compared
+    # for look-alike letters, so an "All" is not an "Ali".
+    assert Browser(app.test_client()).choose_name(first).status_code == 303
+    assert Browser(app.test_client()).choose_name(second).status_code == 303
+
+
 def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
     """Players named before look-alike letters were folded keep their names;
     each gets the new key unless another player holds it, and no new player
@@ -191,8 +235,8 @@ def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0011_constraint_names")
         for name in ("Papa", cyrillic, "\u0391\u0392\u0395"):
             key = unicodedata.normalize("NFKC", name).casefold()
-            db.session.add(Player(name=name, name_key=key, created_at=queries.utcnow()))
-            db.session.flush()  # in this order: the first to sign up first
+            row = {"name": name, "name_key": key, "created_at": queries.utcnow()}
+            db.session.execute(insert(Player).values(row))  # the first to sign up first
         db.session.commit()
         flask_migrate.upgrade(directory=str(MIGRATIONS))
         keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
@@ -225,6 +269,30 @@ def test_the_keys_in_any_case_are_worked_out_again_by_the_migration(app):
         assert "That name is taken" in response.get_data(as_text=True)
 
 
+def test_the_ascii_look_keys_are_worked_out_by_the_migration(app):
+    """Players named before look-alike ASCII letters counted keep their
+    names: the first to sign up gets the look key, a later look-alike none;
+    no new player can take a look-alike of either."""
+    names = ["Ali", "AIi", "BOB", "B0B", "Emre"]
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0012_name_look_keys")
+        for name in names:
+            row = {"name": name, "name_key": queries.name_key(name), "created_at": queries.utcnow()}
+            db.session.execute(insert(Player).values(row))  # the first to sign up first
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+    assert keys == {"Ali": "Ali", "AIi": None, "BOB": "BOB", "B0B": None, "Emre": "Ernre"}
+    for look_alike, like in (("A1i", "Ali"), ("AIİ", "AIi"), ("8OB", None), ("B0B", "B0B")):
+        response = Browser(app.test_client()).choose_name(look_alike)
+        page = response.get_data(as_text=True)
+        if like is None:
+            assert response.status_code == 303
+        else:
+            assert response.status_code == 400
+            assert f"it looks like \u201c{like}\u201d" in page
+
+
 def test_the_name_keys_are_worked_out_again_by_the_migration(app):
     # Players made with the earlier key (the name case-folded), then the
     # migration: each key is the new one unless another player holds it.
@@ -232,8 +300,8 @@ def test_the_name_keys_are_worked_out_again_by_the_migration(app):
     with app.app_context():
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0004_reviews")
         for name in names:
-            db.session.add(Player(name=name, name_key=name.casefold(), created_at=queries.utcnow()))
-            db.session.flush()  # in this order: the first to sign up first
+            row = {"name": name, "name_key": name.casefold(), "created_at": queries.utcnow()}
+            db.session.execute(insert(Player).values(row))  # the first to sign up first
         db.session.commit()
         flask_migrate.upgrade(directory=str(MIGRATIONS))
         keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
