@@ -602,7 +602,8 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     written as the game finished after midnight it is: not a Daily game.
     A :attr:`~app.db.facts.GameFacts.known_deal`, or a Daily deal the
     player finished or started before (another game of it claimed their
-    rank, or spent it), adds its win to the scores but not its points.
+    rank, or spent it), adds its win to the scores but not its points, and
+    advances no task about playing well (:attr:`~app.db.tasks.Task.skill`).
 
     Every statement is a Core statement built once (:func:`_recording`)
     and run with this game's values, so recording spends its time in the
@@ -882,7 +883,7 @@ def _advance_tasks(player_id: int, facts: GameFacts, now: datetime) -> list[Task
     finished = []
     for row in rows:
         task = TASKS.get(row.task)
-        gained = task.count(facts) if task is not None and row.done_at is None else 0
+        gained = task.gained(facts) if task is not None and row.done_at is None else 0
         if not gained:
             continue
         done_at = db.session.execute(
@@ -891,6 +892,40 @@ def _advance_tasks(player_id: int, facts: GameFacts, now: datetime) -> list[Task
         if done_at is not None and task is not None:
             finished.append(task)
     return finished
+
+
+def held_back_tasks(player_id: int, facts: GameFacts) -> list[Task]:
+    """Return the player's tasks that their recorded game ``facts`` did not
+    advance because its deal could be known beforehand
+    (:meth:`~app.db.tasks.Task.held_back`): ``facts`` a known deal, or the
+    game finished today's Daily deal again (an earlier result of that deal
+    is theirs); the tasks of the day and week it was recorded in, but for
+    those done before it. Empty when the game is not recorded as theirs."""
+    result = db.session.execute(
+        select(Result.id, Result.finished_at, Result.daily_day, Result.rules).where(
+            Result.player_id == player_id, Result.game_id == facts.game_id
+        )
+    ).first()
+    if result is None:
+        return []
+    if result.daily_day is not None and not facts.known_deal:
+        earlier = select(Result.id).where(
+            Result.player_id == player_id,
+            Result.daily_day == result.daily_day,
+            Result.rules == result.rules,
+            Result.id < result.id,
+        )
+        facts = replace(facts, known_deal=db.session.scalar(earlier.limit(1)) is not None)
+    if not facts.known_deal:
+        return []
+    held = []
+    for row in _current_tasks(player_id, result.finished_at.date()):
+        task = TASKS.get(row.task)
+        if task is None or (row.done_at is not None and row.done_at <= result.finished_at):
+            continue
+        if task.held_back(facts):
+            held.append(task)
+    return held
 
 
 @dataclass

@@ -6,6 +6,13 @@ towards a goal; reaching it adds the reward once. A player's three tasks of
 a day are drawn from :data:`DAILY_POOL` by a hash of the player and the day
 (the same three all day, on every replica); the week's challenge from
 :data:`WEEKLY_POOL` by a hash of the week, the same for everyone.
+
+A game whose deal could be known beforehand (:attr:`GameFacts.known_deal`:
+a deal link, a past day's Daily deal, today's Daily deal finished again)
+advances no task about playing well (:attr:`Task.skill`: piştis, cards
+taken, wins, points), only those about playing at all (finish games, a
+Daily deal): its cards can be worked out and the deal replayed until the
+task is done.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from flask_babel import lazy_gettext
@@ -28,13 +35,27 @@ DAILY_COUNT = 3
 @dataclass(frozen=True)
 class Task:
     """A task: its id, words (lazy, in the page's language), goal, reward
-    (points added to the Pişti score) and what a game adds to its progress."""
+    (points added to the Pişti score), what a game adds to its progress,
+    and whether it is about playing well (``skill``: a known deal does not
+    advance it) rather than about playing at all."""
 
     id: str
     title: object
     goal: int
     reward: int
     count: Callable[[GameFacts], int]
+    skill: bool = True
+
+    def gained(self, facts: GameFacts) -> int:
+        """What the game ``facts`` adds to this task's progress: its
+        :attr:`count`, but nothing from a :attr:`GameFacts.known_deal` for a
+        task about playing well."""
+        return 0 if self.skill and facts.known_deal else self.count(facts)
+
+    def held_back(self, facts: GameFacts) -> bool:
+        """Whether this task would have advanced with the game ``facts``
+        but for its deal being known beforehand."""
+        return self.gained(facts) == 0 and self.count(replace(facts, known_deal=False)) > 0
 
 
 def _win(facts: GameFacts) -> int:
@@ -94,10 +115,15 @@ DAILY_POOL: tuple[Task, ...] = (
     Task(
         "most_cards", lazy_gettext("Take the most cards in a hand"), 1, 15, lambda f: f.most_cards
     ),
-    Task("play3", lazy_gettext("Finish 3 games"), 3, 20, lambda f: 1),
+    Task("play3", lazy_gettext("Finish 3 games"), 3, 20, lambda f: 1, skill=False),
     Task("win2", lazy_gettext("Win 2 games"), 2, 30, _win),
     Task(
-        "daily", lazy_gettext("Finish a Daily deal"), 1, 25, lambda f: int(f.daily_day is not None)
+        "daily",
+        lazy_gettext("Finish a Daily deal"),
+        1,
+        25,
+        lambda f: int(f.daily_day is not None),
+        skill=False,
     ),
     Task(
         "points20",
@@ -118,6 +144,7 @@ WEEKLY_POOL: tuple[Task, ...] = (
         5,
         150,
         DAILY_POOL[12].count,
+        skill=False,
     ),
     Task(
         "week_ten5", lazy_gettext("Take the 10♦ in 5 hands this week"), 5, 120, DAILY_POOL[4].count

@@ -14,6 +14,7 @@ import math
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from babel.lists import format_list
 from flask import (
     Blueprint,
     current_app,
@@ -24,7 +25,7 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import gettext, lazy_gettext, pgettext
+from flask_babel import get_locale, gettext, lazy_gettext, pgettext
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.wrappers import Response
@@ -114,7 +115,10 @@ def _back(default: str, anchor: str | None = None) -> str:
 def finished_game_panel() -> dict[str, Any]:
     """What the final page shows below the score: the player (or the name
     form), whether this game is recorded and ranked (with the player's place
-    on that day's Daily leaderboard), and everyone's results of this deal."""
+    on that day's Daily leaderboard), the player's tasks it did not advance
+    because its deal could be known beforehand (``held_back``, the tasks'
+    words as a list, and ``held_back_count``), and everyone's results of
+    this deal."""
     table = store.load_table()
     panel: dict[str, Any] = {
         "player": None,
@@ -182,6 +186,15 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
             panel["place"] = (
                 {"rank": board.mine["rank"], "total": board.total} if board.mine else None
             )
+    if player is not None and panel["recorded"] and (table.seed_public or panel["daily_day"]):
+        # The tasks about playing well that a deal known beforehand did not
+        # advance (a deal link, a past Daily deal, today's finished again).
+        facts = game_facts(match, levels, table.game_id, known_deal=table.seed_public)
+        held = queries.held_back_tasks(player.id, facts)
+        panel["held_back"] = format_list(
+            [f"“{task.title}”" for task in held], locale=get_locale() or "en"
+        )
+        panel["held_back_count"] = len(held)
     if panel["daily_day"] is not None:
         panel["daily_rules"] = match.rules.name
     elif player is not None and panel["recorded"]:

@@ -599,3 +599,114 @@ def test_a_daily_deal_finished_on_two_devices_at_once_counts_once_for_the_tasks(
     with app.app_context():
         assert db.session.get(PlayerTask, week_id).progress == 1
         assert db.session.scalar(select(func.count(Result.id))) == 2
+
+
+#: What each task needs of a game besides a won Single hand game against
+#: Hard, with three piştis, a Jack pişti, the 10♦, the 2♣ and the most
+#: cards, no Jack played, 25 points.
+TASK_GAMES = {
+    "win_partners": {"rules": "partners", "target": 51},
+    "win_101": {"rules": "classic", "target": 101},
+}
+
+
+@pytest.mark.parametrize("task_id", sorted(set(TASKS) - {"daily", "week_daily5"}))
+def test_a_known_deal_advances_no_task_about_playing_well(app, task_id):
+    """A deal link's cards can be known beforehand and its computers answer
+    the same to the same plays: worked out and replayed, it ticked off any
+    task ("Make a Jack pişti", "Win against Hard or Expert"). Now it
+    advances only the tasks about playing at all; a deal dealt at random
+    advances them all."""
+    facts = replace(
+        _facts("g"),
+        levels=("hard",),
+        pistis=3,
+        jack_pistis=1,
+        two_of_clubs=1,
+        used_jack=False,
+        points=25,
+        **TASK_GAMES.get(task_id, {}),
+    )
+    with app.app_context():
+        for known in (False, True):
+            player, _ = queries.create_player(f"Known {known}")
+            player_id = player.id
+            today = queries.utcnow().date()
+            if task_id.startswith("week_"):
+                queries.player_tasks(player_id, today)
+                row = db.session.scalar(
+                    select(PlayerTask).where(
+                        PlayerTask.player_id == player_id, PlayerTask.period == "week"
+                    )
+                )
+                row.task = task_id
+                db.session.commit()
+            else:
+                row = only_task(player_id, today, task_id, 1, 10)
+            row_id = row.id
+            queries.record_result(player_id, replace(facts, known_deal=known))
+            advanced = db.session.get(PlayerTask, row_id).progress > 0
+            assert advanced is (not known or task_id == "play3"), known
+
+
+def test_the_final_page_of_a_known_deal_says_which_tasks_it_did_not_advance(app, visitor):
+    # The deal link "known-6", played card by card from the left of the
+    # hand, is a win with the most cards against Medium: it advanced the
+    # tasks of wins and the most cards, now only "Finish 3 games".
+    visitor.choose_name("Knower")
+    with app.app_context():
+        player_id = db.session.scalar(select(Player.id))
+        today = queries.utcnow().date()
+        only_task(player_id, today, "win2", 2, 30)
+        for task in ("most_cards", "play3"):
+            db.session.add(
+                PlayerTask(
+                    player_id=player_id, period="day", start=today, task=task, goal=3, reward=15
+                )
+            )
+        week = db.session.scalar(select(PlayerTask).where(PlayerTask.period == "week"))
+        week.task, week.goal = "week_win10", 10
+        db.session.commit()
+    visitor.deal("known-6")
+    page = html.unescape(visitor.play_to_the_end())
+    assert (
+        "This deal's cards could be known beforehand, so it did not count for your tasks "
+        "“Win 2 games”, “Take the most cards in a hand”, and “Win 10 games this week”: such a "
+        "deal counts only for the tasks of finishing games."
+    ) in page
+    with app.app_context():
+        progress = dict(db.session.execute(select(PlayerTask.task, PlayerTask.progress)).all())
+    assert progress == {"win2": 0, "most_cards": 0, "play3": 1, "week_win10": 0}
+    visitor.post("/language", language="tr")
+    page = html.unescape(visitor.get("/game").get_data(as_text=True))
+    assert (
+        "Bu dağıtımın kartları önceden bilinebildiği için “2 oyun kazan”, “Bir elde en çok "
+        "kartı al” ve “Bu hafta 10 oyun kazan” görevlerinize sayılmadı"
+    ) in page
+
+
+def test_todays_daily_deal_finished_again_says_which_task_it_did_not_advance(app):
+    # A replay of today's Daily deal is unranked and its cards known: its
+    # third pişti of "Make 3 piştis" does not count, and the final page
+    # can say so; a task done before it is not said.
+    with app.app_context():
+        player, _ = queries.create_player("Again")
+        player_id = player.id
+        today = queries.utcnow().date()
+        row = only_task(player_id, today, "pisti3", 3, 40)
+        for task in ("pisti", "play3"):
+            db.session.add(
+                PlayerTask(
+                    player_id=player_id, period="day", start=today, task=task, goal=1, reward=20
+                )
+            )
+        week = db.session.scalar(select(PlayerTask).where(PlayerTask.period == "week"))
+        week.task, week.goal = "week_daily5", 5
+        db.session.commit()
+        first = replace(_facts("first"), pistis=2, daily_day=today)
+        queries.record_result(player_id, first)
+        assert queries.held_back_tasks(player_id, first) == []
+        again = replace(first, game_id="again")
+        queries.record_result(player_id, again)
+        assert db.session.get(PlayerTask, row.id).progress == 2
+        assert [task.id for task in queries.held_back_tasks(player_id, again)] == ["pisti3"]
