@@ -126,10 +126,18 @@ def init_db(app: Flask) -> None:
     url = database_url(app)
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     options: dict[str, Any] = {"pool_pre_ping": True}
-    if make_url(url).get_backend_name() == "postgresql":
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql":
         options.update(
             pool_size=5, max_overflow=10, connect_args={"connect_timeout": CONNECT_WAIT_S}
         )
+    if parsed.get_backend_name() == "postgresql" or parsed.database not in (None, "", ":memory:"):
+        # A page that finds every pooled connection taken waits for one as
+        # long as for an answer (not SQLAlchemy's 30 s), so it gives up no
+        # later than a page whose connection froze (ANSWER_WAIT_MS, then
+        # CONNECT_WAIT_S to connect again): a 503 either way. (An in-memory
+        # SQLite database has one connection and no pool to wait on.)
+        options["pool_timeout"] = ANSWER_WAIT_MS / 1000
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS))

@@ -685,3 +685,34 @@ def test_pages_answer_503_when_every_pooled_connection_is_taken(database_url, tm
     assert "The results database is not answering right now." in response.get_data(as_text=True)
     assert app.test_client().get("/leaderboard").status_code == 200  # one is free again
     engine.dispose()
+
+
+def test_a_page_waits_for_a_pooled_connection_no_longer_than_for_an_answer(
+    database_url, tmp_path, monkeypatch
+):
+    # Every pooled connection held by other requests (a slow or frozen
+    # database): a page waiting for one gave up after SQLAlchemy's 30 s,
+    # longer than a page that got a connection waits for the frozen
+    # server's answer (ANSWER_WAIT_MS, then CONNECT_WAIT_S). Now it waits
+    # ANSWER_WAIT_MS at most, then says the database is not answering.
+    monkeypatch.setattr(app_db, "ANSWER_WAIT_MS", 300)
+    app = make_app(database_url, tmp_path)
+    with app.app_context():
+        engine = db.engine
+    assert app.test_client().get("/leaderboard").status_code == 200
+    held = [engine.connect() for _ in range(15)]  # the pool's 5 and its 10 more
+    answers = []
+    reading = threading.Thread(target=lambda: answers.append(app.test_client().get("/leaderboard")))
+    try:
+        reading.start()
+        reading.join(timeout=10)
+        assert not reading.is_alive(), "the page still waits for a connection"
+    finally:
+        for connection in held:
+            connection.close()
+        reading.join()
+    assert answers[0].status_code == 503
+    assert answers[0].headers["Retry-After"]
+    assert "The results database is not answering right now." in answers[0].get_data(as_text=True)
+    assert app.test_client().get("/leaderboard").status_code == 200
+    engine.dispose()
