@@ -60,11 +60,11 @@ def init_logging(app: Flask) -> None:
     """Send the app's log records (its own, requests, games) to standard
     output as JSON lines at ``LOG_LEVEL``, and log every request.
 
-    Libraries' records (cachelib logs a warning with a traceback on the
-    root logger when a session file cannot be read or written) and Python
-    warnings (``warnings.warn``, through :func:`logging.captureWarnings`)
-    go to the same JSON lines, at the root logger's level (``WARNING``), so
-    every line on standard output is JSON.
+    Libraries' records and Python warnings (``warnings.warn``, through
+    :func:`logging.captureWarnings`) go to the same JSON lines, at the root
+    logger's level (``WARNING``), so every line on standard output is JSON.
+    cachelib logs a warning on the root logger when a session file cannot
+    be read or written (see :func:`app.sessions.cache_file_error`).
     """
     handler = json_handler()
     app.logger.handlers[:] = [handler]
@@ -95,6 +95,18 @@ def first_line(error: BaseException) -> str:
     cause = getattr(error, "orig", None) or error
     text = str(cause).strip() or type(cause).__name__
     return text.splitlines()[0]
+
+
+def error_in_one_line(record: logging.LogRecord) -> bool:
+    """Log ``record``'s exception as its first line (:func:`first_line`),
+    in the record's ``error`` field, not as a traceback (a logging filter:
+    keeps every record)."""
+    if record.exc_info and record.exc_info[1] is not None:
+        fields = getattr(record, "fields", {})
+        record.fields = {**fields, "error": first_line(record.exc_info[1])}
+        record.exc_info = None
+        record.exc_text = None
+    return True
 
 
 def json_handler() -> logging.Handler:

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import cachelib
 import redis
 from cachelib.file import FileSystemCache
 from cachetools import LRUCache
@@ -66,6 +67,7 @@ from redis.retry import Retry
 from werkzeug.exceptions import HTTPException
 
 from .config import hide_password
+from .logs import error_in_one_line
 from .web.errors import (
     StoreNotReached,
     StoreUnavailable,
@@ -116,6 +118,8 @@ PRUNE_TO = 0.9
 SWEEP_SECONDS = 3600
 #: Lock files the file-system backend spreads its sessions over.
 LOCK_STRIPES = 256
+#: cachelib's source folder (its file cache logs on the root logger).
+_CACHELIB = f"{Path(cachelib.__file__).parent}/"
 
 
 class Stale(Exception):
@@ -596,6 +600,22 @@ def _replace(response: Response, page: str, status: int, headers: dict[str, str]
     response.set_data(page)
 
 
+def cache_file_error(record: logging.LogRecord) -> bool:
+    """A filter of the root logger, which cachelib logs on: its warning
+    of a session file it could not read or write because of the disk (an
+    ``OSError``: full, read-only; one per failed write, before the app's
+    own warning saying why and what to do) is one line, the error in its
+    ``error`` field (:func:`app.logs.error_in_one_line`); any other error
+    (a damaged file) keeps its traceback. Keeps every record."""
+    if (
+        record.pathname.startswith(_CACHELIB)
+        and record.exc_info
+        and isinstance(record.exc_info[1], OSError)
+    ):
+        return error_in_one_line(record)
+    return True
+
+
 class PruningFileCache(FileSystemCache):
     """cachelib's file cache, which past its threshold deletes the expired
     files and then those written longest ago (the idlest games); here it
@@ -678,6 +698,7 @@ class FileSessions(VersionedSessions, CacheLibSessionInterface):
     def __init__(self, app: Flask, folder: Path, threshold: int) -> None:
         folder.mkdir(exist_ok=True)
         _check_writable(folder)
+        logging.getLogger().addFilter(cache_file_error)  # once: addFilter skips a known one
         super().__init__(
             app,
             client=PruningFileCache(cache_dir=str(folder), threshold=threshold, mode=0o600),

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import logging
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
@@ -22,7 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from app.config import HOST_NAME, without_root_dot
-from app.logs import first_line
+from app.logs import error_in_one_line
 
 if TYPE_CHECKING:
     from _typeshed import OptExcInfo
@@ -299,7 +298,9 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
         strategy="sliding-window-counter",
         **storage,
     )
-    limiter.logger.addFilter(_error_in_one_line)
+    # A limit's storage error (Redis stalled: every request in flight fails on it
+    # once, before the limits move to memory) in one line, not a traceback.
+    limiter.logger.addFilter(error_in_one_line)
     creating = limiter.shared_limit(app.config["NEW_GAME_LIMIT"], scope="new-game")
     for endpoint in GAME_CREATION:
         app.view_functions[endpoint] = cast("RouteCallable", creating(app.view_functions[endpoint]))
@@ -324,18 +325,6 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
         for endpoint in endpoints:
             limited = per_address(per_game(app.view_functions[endpoint]))
             app.view_functions[endpoint] = cast("RouteCallable", limited)
-
-
-def _error_in_one_line(record: logging.LogRecord) -> bool:
-    """Log a limit's storage error (Redis stalled: every request in flight
-    fails on it once, before the limits move to memory) as its first line,
-    in the record's ``error`` field, not as a traceback."""
-    if record.exc_info and record.exc_info[1] is not None:
-        fields = getattr(record, "fields", {})
-        record.fields = {**fields, "error": first_line(record.exc_info[1])}
-        record.exc_info = None
-        record.exc_text = None
-    return True
 
 
 def _game_key() -> str:

@@ -6,14 +6,21 @@ was, never a move answered as played and then lost."""
 from __future__ import annotations
 
 import errno
+import json
 import os
+import struct
+from pathlib import Path
 
 import cachelib.file
 import pytest
 
 from app import StartupError, create_app
+from app.logs import JsonFormatter
 from app.web.errors import StoreWriteFailed
 from tests.conftest import CSRF, Player, app_config, start_deal
+
+#: The start of cachelib's warning when its file cache fails on a file.
+CACHELIB_WARNING = "Exception raised while handling cache file"
 
 
 def _read_only(*args, **kwargs):
@@ -182,3 +189,29 @@ def test_the_log_says_why_a_session_cannot_be_written_and_what_to_do(
         "runs as (in the container, uid 10001): until then no game can change, and nothing "
         "already kept is lost"
     )
+    # cachelib's own warning is one line too: the error, not a traceback
+    # per failed write (a full disk made the log mostly tracebacks).
+    cachelib_lines = [r for r in caplog.records if r.getMessage().startswith(CACHELIB_WARNING)]
+    assert len(cachelib_lines) == 1
+    assert cachelib_lines[0].exc_info is None
+    assert cachelib_lines[0].fields["error"] == said
+    line = JsonFormatter().format(cachelib_lines[0])
+    assert "\n" not in line and "Traceback" not in line
+    assert json.loads(line)["error"] == said
+
+
+def test_a_session_file_cachelib_cannot_read_keeps_its_traceback(tmp_path, caplog):
+    # A damaged session file is no disk problem: cachelib's warning keeps
+    # the traceback that says where it failed.
+    app = make_app(tmp_path)
+    player = Player(app.test_client())
+    player.deal("damaged-file")
+    sid = player.client.get_cookie("pisti_session").value
+    session_file = app.session_interface.cache._get_filename(
+        app.session_interface._get_store_id(sid)
+    )
+    Path(session_file).write_bytes(b"\x00\x01")
+    player.client.get("/game")
+    damaged = [r for r in caplog.records if r.getMessage().startswith(CACHELIB_WARNING)]
+    assert damaged
+    assert all(r.exc_info is not None and r.exc_info[0] is struct.error for r in damaged)
