@@ -104,8 +104,12 @@ def init_security(app: Flask) -> None:
     Requests whose Host (after the proxy fix) is not a host name, or not
     one of ``TRUSTED_HOSTS`` when that is set, are answered 400 by the app's
     error page (see :class:`HostCheck`). Share links use ``SERVER_NAME``;
-    unset, the first of ``TRUSTED_HOSTS`` when it is a plain name, else the
-    request's (checked) Host.
+    unset, without trusted proxies, the first of ``TRUSTED_HOSTS`` when it
+    is a plain name, else the request's (checked) Host, which with trusted
+    proxies is the nearest one's ``X-Forwarded-Host``, port included (a
+    proxy on another port than 443 or 80 sends it, as nginx's
+    ``$host:$server_port``). ``X-Forwarded-Port`` is not read: proxies that
+    do not set it (nginx, Caddy) pass a client's own on.
 
     With trusted proxies, the nearest one's ``X-Forwarded-Prefix`` (as
     many from the end as for the other headers) is the path the site is
@@ -118,10 +122,15 @@ def init_security(app: Flask) -> None:
     """
     app.before_request(_refuse_bad_requests)
     trusted = app.config["TRUSTED_HOSTS"]
-    if app.config["SERVER_NAME"] is None and trusted and not trusted[0].startswith("."):
+    proxies = app.config["TRUSTED_PROXIES"]
+    if (
+        app.config["SERVER_NAME"] is None
+        and not proxies
+        and trusted
+        and not trusted[0].startswith(".")
+    ):
         app.config["SERVER_NAME"] = trusted[0]
     app.wsgi_app = SecurityHeaders(HostCheck(app.wsgi_app, trusted))
-    proxies = app.config["TRUSTED_PROXIES"]
     if proxies:
         app.wsgi_app = ProxyFix(
             PrefixCheck(app.wsgi_app),

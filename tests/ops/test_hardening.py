@@ -365,16 +365,16 @@ def test_trusted_hosts_ignore_case(tmp_path):
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
 
 
-def _finished_page(client, host: str) -> str:
+def _finished_page(client, headers: dict[str, str]) -> str:
     player = Player(client)
-    start_deal(player.client, "/deal/shared-deal", headers={"Host": host})
+    start_deal(player.client, "/deal/shared-deal", headers=headers)
     while True:
-        page = client.get("/game", headers={"Host": host}).get_data(as_text=True)
+        page = client.get("/game", headers=headers).get_data(as_text=True)
         cards = re.findall(r'name="card" value="([^"]+)"', page)
         if not cards:
             return page
         fields = {**play_fields(page), "card": cards[0]}
-        client.post("/play", data=fields, headers={"Host": host})
+        assert client.post("/play", data=fields, headers=headers).status_code == 303
 
 
 @pytest.mark.parametrize(
@@ -386,10 +386,45 @@ def _finished_page(client, host: str) -> str:
 )
 def test_share_links_use_the_configured_host(tmp_path, config, expected):
     client = make_app(tmp_path, **config).test_client()
-    page = _finished_page(client, "evil.example")
+    page = _finished_page(client, {"Host": "evil.example"})
     share = re.search(r'id="share"[^>]*value="([^"]+)"', page).group(1)
     assert share.startswith(expected.rstrip("/")) and "shared-deal" in share
     assert "evil.example" not in share
+
+
+@pytest.mark.parametrize(
+    "proxies,forwarded_host,expected",
+    [
+        (1, "pisti.example:8443", "https://pisti.example:8443/deal/~"),
+        # A client's own copy comes before the proxy's, and is not taken.
+        (1, "pisti.example:6666, pisti.example:8443", "https://pisti.example:8443/deal/~"),
+        (1, "pisti.example:443", "https://pisti.example/deal/~"),  # the standard port
+        # No proxy trusted: the header is a client's, never in a link.
+        (0, "pisti.example:8443", "http://pisti.example/deal/~"),
+    ],
+)
+def test_share_links_keep_the_port_a_trusted_proxy_is_reached_at(
+    tmp_path, proxies, forwarded_host, expected
+):
+    # nginx on port 8443 in front of the app, sending the host and its port
+    # as the README's block does (X-Forwarded-Host: $host:$server_port):
+    # the links carried no port, and a friend's browser went to port 443.
+    client = make_app(
+        tmp_path, TRUSTED_PROXIES=proxies, TRUSTED_HOSTS=["pisti.example"]
+    ).test_client()
+    headers = {
+        "Host": "pisti.example",
+        "X-Forwarded-For": "203.0.113.9",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": forwarded_host,
+        "X-Forwarded-Prefix": "/",
+        # A browser's, on the site's own pages (Referrer-Policy: same-origin),
+        # which Flask-WTF compares with the host over https.
+        "Referer": expected.replace("/deal/~", "/game"),
+    }
+    page = _finished_page(client, headers)
+    share = re.search(r'id="share"[^>]*value="([^"]+)"', page).group(1)
+    assert share.startswith(expected) and "shared-deal" in share
 
 
 def test_a_server_name_outside_the_trusted_hosts_stops_start_up(monkeypatch, tmp_path):
