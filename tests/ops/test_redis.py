@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import threading
+import time
 
 import pytest
 import redis
@@ -219,6 +220,29 @@ def test_limits_are_counted_in_memory_while_redis_is_down(redis_server, caplog):
     assert statuses == [200, 200, 429]
     assert not [record for record in caplog.records if record.exc_info]
     assert "Failed to rate limit" not in caplog.text
+
+
+def test_limits_go_back_to_redis_once_it_answers_again(redis_server, caplog):
+    # Counted in this process's memory while Redis is down, the limits are
+    # shared through Redis again once it answers: the limiter tries it at
+    # most half a minute apart (1, 2, 4 ... 32 s), on a limited request.
+    app = redis_app(redis_server, RANKING_LIMIT="100 per minute")
+    client = app.test_client()
+    assert client.get("/leaderboard").status_code == 200
+    redis_server.kill()
+    assert client.get("/leaderboard").status_code == 200
+    assert "falling back to in-memory storage" in caplog.text
+    redis_server.start()
+    store = redis.Redis.from_url(redis_server.url)
+    store.flushdb()  # the counts kept before the outage
+    with app.app_context():
+        counted = f"/pisti-limit/{address_digest('127.0.0.1')}/ranking/".encode()
+    for _ in range(70):  # up to 35 s
+        assert client.get("/leaderboard").status_code == 200
+        if any(counted in key for key in store.keys("*")):
+            break
+        time.sleep(0.5)
+    assert any(counted in key for key in store.keys("*"))
 
 
 def test_limits_held_up_by_a_stalled_redis_log_one_line_each(redis_server, caplog):
