@@ -627,7 +627,9 @@ class PruningFileCache(FileSystemCache):
     one every :data:`SWEEP_SECONDS` at most, starts a thread that deletes
     the expired files (reading each file's first 4 bytes), so an idle game
     leaves the disk within an hour of its lifetime's end, and no request
-    waits for the sweep (seconds for thousands of files on a slow disk)."""
+    waits for the sweep (seconds for thousands of files on a slow disk).
+    The sweep also deletes the temporary files that writes the disk
+    refused left behind, once they are :data:`SWEEP_SECONDS` old."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -668,10 +670,25 @@ class PruningFileCache(FileSystemCache):
     def _sweep_expired(self, now: float) -> None:
         try:
             self._remove_expired(now)
+            self._remove_unfinished(now)
         except OSError as error:  # the folder removed, or unreadable, meanwhile
             _LOG.warning("expired sessions not deleted: %s", error)
         finally:
             self._sweeping.release()
+
+    def _remove_unfinished(self, now: float) -> None:
+        # A write the disk refused (full) leaves cachelib's temporary file,
+        # which its listing skips: delete those SWEEP_SECONDS old (a write
+        # in progress takes a moment).
+        with os.scandir(self._path) as entries:
+            for entry in entries:
+                if not entry.name.endswith(self._fs_transaction_suffix):
+                    continue
+                try:
+                    if entry.stat().st_mtime < now - SWEEP_SECONDS:
+                        os.remove(entry.path)
+                except FileNotFoundError:  # its write just finished
+                    pass
 
     def _over_threshold(self) -> bool:
         if getattr(self._pruning, "active", False):

@@ -5,6 +5,8 @@ tests/ops/test_one_writer.py)."""
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import shutil
 import threading
@@ -186,6 +188,35 @@ def test_the_file_store_deletes_expired_sessions_far_below_its_threshold(tmp_pat
     }
     assert on_disk == {"playing", "new", "newer"}
     assert sweeps == [later]
+
+
+def test_the_sweep_deletes_what_writes_the_disk_refused_left(tmp_path, monkeypatch):
+    """A write the disk refuses (full) leaves cachelib's temporary file,
+    empty or partial, which its listing skips: one more file for every
+    failed write, kept for good. The sweep deletes those an hour old (a
+    write in progress takes a moment)."""
+    cache = sessions.PruningFileCache(str(tmp_path), threshold=1000)
+    cache.set("game", {"table": 1}, timeout=31 * 24 * 3600)  # the first write's sweep
+    cache.sweeper.join()
+
+    class FullDisk(type(cache.serializer)):  # reads as cachelib does
+        def dump(self, value, stream):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(cache, "serializer", FullDisk())
+    assert not cache.set("game", {"table": 2}, timeout=31 * 24 * 3600)
+    monkeypatch.undo()
+    left = list(tmp_path.glob("*.__wz_cache"))
+    assert len(left) == 1  # its 4-byte header
+    later = time.time() + 3600 + sessions.SWEEP_SECONDS
+    writing = tmp_path / "tmp-in-progress.__wz_cache"
+    writing.write_bytes(b"")
+    os.utime(writing, (later - 1, later - 1))
+    monkeypatch.setattr(sessions, "time", SimpleNamespace(time=lambda: later))
+    cache.set("other", {"table": 3}, timeout=3600)
+    cache.sweeper.join()
+    assert list(tmp_path.glob("*.__wz_cache")) == [writing]
+    assert cache.get("game") == {"table": 1}
 
 
 def test_a_sweep_of_a_sessions_folder_gone_is_a_warning(tmp_path, caplog):
