@@ -85,6 +85,9 @@ REDIS_TIMEOUT = 2.0
 _STORELESS = {"static", "game.healthz", "game.readyz"}
 #: The stored session's version number (a key of the stored data only).
 VERSION = "_v"
+#: When the session's and the CSRF cookie were last sent, in whole seconds
+#: since the epoch (a key of the stored data only; see :func:`refresh_seconds`).
+COOKIES_SENT = "_c"
 #: Flask-WTF's key for the CSRF token's secret half in the session.
 CSRF_KEY = "csrf_token"
 #: The cookie that carries the CSRF token's secret half.
@@ -141,6 +144,11 @@ class VersionedSession(ServerSideSession):
             browser, or gone since).
         followed: the cookie's id was replaced by this browser's newer
             game, loaded instead, so the cookie must be sent.
+        cookies_sent: when the cookies were last sent with a change stored
+            (seconds since the epoch; ``None``: never, or not known).
+        cookies_due: the cookies must go with this answer, their lifetime
+            counted from now (a change stored under a new id, or the first
+            change :func:`refresh_seconds` after they were last sent).
     """
 
     @property
@@ -162,6 +170,8 @@ class VersionedSession(ServerSideSession):
         self.committed = False
         self.moved = False
         self.followed = False
+        self.cookies_sent: int | None = None
+        self.cookies_due = False
 
 
 class UnavailableSession(VersionedSession):
@@ -404,13 +414,21 @@ class VersionedSessions(ServerSideSessionInterface):
         replaced = session.stored_sid
         if encoded == session.snapshot and not rotated:
             return
+        ttl = int(app.permanent_session_lifetime.total_seconds())
+        now = _seconds_now()
+        sent = session.cookies_sent
+        due = rotated or sent is None or not 0 <= now - sent < refresh_seconds(ttl)
         if not _worth_storing(content):
             if session.stored_sid is None:
                 return
             content_to_store = None
         else:
-            content_to_store = {**content, VERSION: (session.version or 0) + 1}
-        ttl = int(app.permanent_session_lifetime.total_seconds())
+            stored_sent = now if due else sent
+            content_to_store = {
+                **content,
+                VERSION: (session.version or 0) + 1,
+                COOKIES_SENT: stored_sent,
+            }
         old_id = self._get_store_id(session.stored_sid) if session.stored_sid else None
         assert session.sid is not None
         mark: dict[str, Any] = {MOVED: session.sid}
@@ -424,6 +442,8 @@ class VersionedSessions(ServerSideSessionInterface):
             session.stored_sid, session.version = None, None
         else:
             session.stored_sid, session.version = session.sid, content_to_store[VERSION]
+            session.cookies_sent = content_to_store[COOKIES_SENT]
+            session.cookies_due = session.cookies_due or due
             if rotated:
                 self._register(request.remote_addr or "-", session.sid, ttl, replaced)
         session.snapshot = encoded
@@ -446,13 +466,16 @@ class VersionedSessions(ServerSideSessionInterface):
         session.sid, session.stored_sid = fresh.sid, fresh.stored_sid
         session.version, session.snapshot = fresh.version, fresh.snapshot
         session.moved, session.followed = fresh.moved, fresh.followed
+        session.cookies_sent = fresh.cookies_sent
         session.modified = False
 
     def save_session(self, app: Flask, session: VersionedSession, response: Response) -> None:
         """Store a changed session of a successful POST (a stale one turns
-        ``response`` into the 409 page), send the session cookie when the
-        session was stored under a new id, and the CSRF cookie with a page
-        that made a new token."""
+        ``response`` into the 409 page); send the session cookie when the
+        session was stored under a new id or followed to one, and both
+        cookies when their lifetime is to be counted again
+        (:attr:`~VersionedSession.cookies_due`); send the CSRF cookie with
+        a page that made a new token."""
         if session.detached:
             return
         if session.accessed:
@@ -465,16 +488,27 @@ class VersionedSessions(ServerSideSessionInterface):
             except StoreWriteFailed as error:
                 app.logger.warning("session store cannot write, nothing saved: %s", error)
                 _replace(response, *store_unavailable_page(before_any_change=True))
-        # The cookie is sent only with a new id: an answer that arrives late
-        # must not put back an id that a newer game has replaced (or, when
-        # this browser's game did, the next request is led on to it).
+        # The cookie is sent with a new id, and once a day or so with the
+        # same id (refresh_seconds), so that the browser keeps it as long
+        # as the store keeps the session: the lifetime from its last change.
+        # Never with an id this request did not store or follow: an answer
+        # that arrives late must not put back an id that a newer game has
+        # replaced. (An answer that renews the cookie of an id a newer game
+        # replaced just after, and arrives after the newer game's, puts
+        # that id back: its mark leads this browser's next request on to
+        # the newer game, for MOVED_SECONDS.) A cookie sent with every
+        # change would also keep the table's pages (no-store) out of the
+        # browser's back/forward cache, which drops them when a cookie
+        # changes.
         cookie = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
-        sent = session.committed or session.followed
-        if sent and session.stored_sid and session.stored_sid != cookie:
+        lasts = cookie_seconds(app)
+        due = session.committed and session.cookies_due
+        new_id = (session.committed or session.followed) and session.stored_sid != cookie
+        if session.stored_sid and (due or new_id):
             response.set_cookie(
                 app.config["SESSION_COOKIE_NAME"],
                 session.stored_sid,
-                expires=self.get_expiration_time(app, session),
+                max_age=lasts,
                 httponly=self.get_cookie_httponly(app),
                 domain=self.get_cookie_domain(app),
                 path=self.get_cookie_path(app),
@@ -483,15 +517,12 @@ class VersionedSessions(ServerSideSessionInterface):
             )
             response.vary.add("Cookie")
         token = dict.get(session, CSRF_KEY)
-        if (
-            request.method in ("GET", "HEAD")
-            and token
-            and token != request.cookies.get(CSRF_COOKIE)
-        ):
+        made = request.method in ("GET", "HEAD") and token != request.cookies.get(CSRF_COOKIE)
+        if token and (made or due):
             response.set_cookie(
                 CSRF_COOKIE,
                 token,
-                max_age=app.permanent_session_lifetime,
+                max_age=lasts,
                 httponly=True,
                 path=self.get_cookie_path(app),
                 secure=app.config["SESSION_COOKIE_SECURE"],
@@ -505,11 +536,35 @@ class VersionedSessions(ServerSideSessionInterface):
 
     def _loaded(self, sid: str, data: dict[str, Any]) -> VersionedSession:
         version = data.pop(VERSION, 0)
+        sent = data.pop(COOKIES_SENT, None)
         data.pop(CSRF_KEY, None)
         loaded = self.session_class(data, sid=sid)
         loaded.stored_sid, loaded.version = sid, version
+        loaded.cookies_sent = sent if isinstance(sent, int) else None
         loaded.snapshot = self.serializer.encode(_content(loaded))
         return loaded
+
+
+def _seconds_now() -> int:
+    """The time by which the cookies are sent again (whole seconds since
+    the epoch); the store's files keep their own clock."""
+    return int(time.time())
+
+
+def refresh_seconds(lifetime: int) -> int:
+    """How long after the session's and the CSRF cookie were sent a change
+    stored sends them again, in seconds (a day with the default lifetime of
+    31 days; ``lifetime``: the session's, in seconds). The cookies last this
+    much longer than the session (:func:`cookie_seconds`), so the browser
+    keeps them at least as long as the store keeps the session."""
+    return max(1, lifetime // 31)
+
+
+def cookie_seconds(app: Flask) -> int:
+    """How long the browser keeps the session's and the CSRF cookie, in
+    seconds: the session's lifetime and :func:`refresh_seconds`."""
+    lifetime = int(app.permanent_session_lifetime.total_seconds())
+    return lifetime + refresh_seconds(lifetime)
 
 
 def _dropped_for_address(address: str, count: int) -> None:

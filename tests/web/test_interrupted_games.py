@@ -1,0 +1,66 @@
+"""A player whose game is interrupted (a phone locked for days, a game put
+aside for weeks) finds it again: the browser keeps the game's cookies as
+long as the server keeps the game."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+from app import sessions
+from tests.conftest import Player
+
+#: The session's lifetime (FLASK_PERMANENT_SESSION_LIFETIME's default).
+LIFETIME = timedelta(days=31)
+COOKIES = ("pisti_session", "pisti_csrf")
+
+
+def cookies_clock(monkeypatch) -> SimpleNamespace:
+    """Set the clock by which the session's cookies are sent again (move it
+    with ``clock.now``, in seconds), and only that one: the store's files
+    keep the real clock, or its sweep would delete them."""
+    clock = SimpleNamespace(now=int(time.time()))
+    monkeypatch.setattr(sessions, "_seconds_now", lambda: clock.now)
+    return clock
+
+
+def sent(response) -> set[str]:
+    """The names of the cookies ``response`` sets."""
+    return {line.split("=", 1)[0] for line in response.headers.getlist("Set-Cookie")}
+
+
+def test_a_move_weeks_after_the_start_keeps_the_game_s_cookies_a_lifetime(client, monkeypatch):
+    """The server keeps a game 31 days from its last change, but the
+    browser kept its cookies 31 days from the game's start (the session
+    cookie) and from the first page (the CSRF cookie): a game started 25
+    days ago and played today was lost on day 31, a card tapped then
+    answered "allow cookies for this site"."""
+    clock = cookies_clock(monkeypatch)
+    player = Player(client)
+    player.deal("locked-phone")
+    clock.now += 25 * 24 * 3600
+    six_days_left = datetime.now(UTC) + timedelta(days=6)
+    for name in COOKIES:
+        # As the browser holds them 25 days after they were sent.
+        client.set_cookie(name, client.get_cookie(name).value, expires=six_days_left)
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 303
+    assert sent(answer) == set(COOKIES)
+    for name in COOKIES:
+        assert client.get_cookie(name).expires > datetime.now(UTC) + LIFETIME, name
+
+
+def test_moves_of_the_same_day_send_no_cookie(client, monkeypatch):
+    """The cookies go again once a day at most: a cookie set with each move
+    would drop the table's pages from the browser's back/forward cache."""
+    clock = cookies_clock(monkeypatch)
+    player = Player(client)
+    player.deal("same-day")
+    clock.now += 23 * 3600
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 303 and sent(answer) == set()
+    player.get()
+    clock.now += 3600
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 303 and sent(answer) == set(COOKIES)
