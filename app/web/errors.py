@@ -3,13 +3,16 @@ stack trace."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from datetime import timedelta
 
 import redis
 from flask import Flask, current_app, render_template, request
-from flask_babel import lazy_gettext
+from flask_babel import format_timedelta, lazy_gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import ObjectDeletedError, StaleDataError
@@ -100,6 +103,17 @@ CSRF_NO_COOKIE_MESSAGE = lazy_gettext(
     "forms, in cookies. Nothing was played; allow cookies for this site, then reload the "
     "page and try again."
 )
+#: A page at least this old (seconds since its form's token was made) whose
+#: form comes back with no cookie was most likely left open until the
+#: browser let the cookies go (the session's lifetime, and a little more,
+#: after the last change: :func:`app.sessions.cookie_seconds`), rather than
+#: shown by a browser that keeps no cookies.
+OLD_PAGE_SECONDS = 24 * 3600
+CSRF_OLD_PAGE_MESSAGE = lazy_gettext(
+    "This page was opened %(age)s ago, and your browser sent no cookie back with its form: a "
+    "browser lets this site's cookies go %(kept)s after the last move, and the game with them. "
+    "Nothing was played; reload the page to go on."
+)
 CSRF_NO_REFERRER_MESSAGE = lazy_gettext(
     "Your browser did not say which page this form was sent from (its Referer header), which "
     "this site checks over HTTPS. Nothing was played; allow it for this site, reload the page "
@@ -116,6 +130,31 @@ CSRF_OVER_HTTP_MESSAGE = lazy_gettext(
 TOO_LARGE_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 #: Seconds a client is asked to wait after a 503.
 RETRY_AFTER = 5
+
+
+def _page_age(app: Flask) -> int | None:
+    """Seconds since the posted form's CSRF token was made (when its page
+    was shown), or ``None`` for a form without one of this site's tokens.
+    Flask-WTF's tokens are signed with the time they were made."""
+    secret = app.config.get("WTF_CSRF_SECRET_KEY") or app.secret_key
+    token = request.form.get("csrf_token", "")
+    if not secret:
+        return None
+    try:
+        _, made = URLSafeTimedSerializer(secret, salt="wtf-csrf-token").loads(
+            token, return_timestamp=True
+        )
+    except BadData:
+        return None
+    return max(0, int(time.time() - made.timestamp()))
+
+
+def _old_page_message(app: Flask, age: int) -> str:
+    """:data:`CSRF_OLD_PAGE_MESSAGE` for a page ``age`` seconds old."""
+    return str(CSRF_OLD_PAGE_MESSAGE) % {
+        "age": format_timedelta(timedelta(seconds=age), "day"),
+        "kept": format_timedelta(app.permanent_session_lifetime, "minute"),
+    }
 
 
 def database_gone(error: Exception) -> None:
@@ -258,8 +297,15 @@ def register(app: Flask) -> None:
             # A form of this site came back with no cookie at all: the
             # browser keeps none (a form from another site has none
             # either, SameSite, but says it is cross-site).
-            app.logger.warning("form refused: no cookie sent back (%s)", error.description)
-            message = CSRF_NO_COOKIE_MESSAGE
+            age = _page_age(app)
+            if age is not None and age >= OLD_PAGE_SECONDS:
+                # Left open (a laptop closed, a tab put aside) past the
+                # cookies' lifetime: they did not stop being kept.
+                app.logger.warning("form refused: no cookie sent back, its page %d s old", age)
+                message = _old_page_message(app, age)
+            else:
+                app.logger.warning("form refused: no cookie sent back (%s)", error.description)
+                message = CSRF_NO_COOKIE_MESSAGE
         else:
             # Flask-WTF's reason ("The CSRF token is missing.", "The
             # referrer does not match the host.", ...): a proxy that drops

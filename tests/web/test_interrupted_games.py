@@ -8,6 +8,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
+from itsdangerous import TimestampSigner
+
 from app import sessions
 from tests.conftest import Player
 
@@ -64,3 +66,34 @@ def test_moves_of_the_same_day_send_no_cookie(client, monkeypatch):
     clock.now += 3600
     answer = player.post(card=player.hand[0], move=player.move)
     assert answer.status_code == 303 and sent(answer) == set(COOKIES)
+
+
+def test_a_page_left_open_past_the_cookies_lifetime_says_so(app, client, monkeypatch):
+    """A table left open 40 days (a laptop closed, nothing played), its
+    cookies let go by the browser: a card tapped said "allow cookies for
+    this site", though the browser keeps cookies. It says what happened;
+    a page shown a moment ago with no cookie still asks to allow them."""
+    player = Player(client)
+    player.deal("left-open")
+    # The page's form token made 40 days ago (Flask-WTF's clock only).
+    made = int(time.time()) - 40 * 24 * 3600
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
+    player.get()
+    monkeypatch.undo()
+    for name in COOKIES:
+        client.delete_cookie(name)
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 400
+    text = answer.get_data(as_text=True)
+    assert "This page was opened 1 month ago" in text
+    assert "lets this site&#39;s cookies go 1 month after the last move" in text
+    assert "allow cookies" not in text
+    data = {"csrf_token": player.token, "card": player.hand[0], "move": player.move}
+    turkish = client.post("/play", data=data, headers={"Accept-Language": "tr"})
+    assert "Bu sayfa 1 ay önce açıldı" in turkish.get_data(as_text=True)
+    fresh = Player(app.test_client())
+    fresh.deal("just-opened")
+    for name in COOKIES:
+        fresh.client.delete_cookie(name)
+    text = fresh.post(card=fresh.hand[0], move=fresh.move).get_data(as_text=True)
+    assert "allow cookies for this site" in text and "This page was opened" not in text
