@@ -132,20 +132,20 @@ TOO_LARGE_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 RETRY_AFTER = 5
 
 
-def _page_age(app: Flask) -> int | None:
+def _page_age(app: Flask) -> int:
     """Seconds since the posted form's CSRF token was made (when its page
-    was shown), or ``None`` for a form without one of this site's tokens.
-    Flask-WTF's tokens are signed with the time they were made."""
+    was shown), 0 for a form without one of this site's tokens. Flask-WTF's
+    tokens are signed with the time they were made."""
     secret = app.config.get("WTF_CSRF_SECRET_KEY") or app.secret_key
     token = request.form.get("csrf_token", "")
     if not secret:
-        return None
+        return 0
     try:
         _, made = URLSafeTimedSerializer(secret, salt="wtf-csrf-token").loads(
             token, return_timestamp=True
         )
     except BadData:
-        return None
+        return 0
     return max(0, int(time.time() - made.timestamp()))
 
 
@@ -281,6 +281,9 @@ def register(app: Flask) -> None:
 
         message = CSRF_MESSAGE
         secure_only = app.config["SESSION_COOKIE_SECURE"] and not request.is_secure
+        # A form of this site (one from another site says it is cross-site).
+        ours = request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
+        age = _page_age(app)
         if secure_only and CSRF_COOKIE not in request.cookies:
             # The browser keeps Secure cookies from plain HTTP pages: a
             # setting meant for a site served over HTTPS (or a proxy that
@@ -290,22 +293,18 @@ def register(app: Flask) -> None:
                 "its cookies were not sent back"
             )
             message = CSRF_OVER_HTTP_MESSAGE
-        elif not request.cookies and request.headers.get("Sec-Fetch-Site", "same-origin") in (
-            "same-origin",
-            "none",
-        ):
+        elif ours and CSRF_COOKIE not in request.cookies and age >= OLD_PAGE_SECONDS:
+            # A page of this site left open (a laptop closed, a tab put
+            # aside) until the browser let its cookies go, the CSRF
+            # cookie among them; others (the language) may be kept longer.
+            app.logger.warning("form refused: no CSRF cookie sent back, its page %d s old", age)
+            message = _old_page_message(app, age)
+        elif ours and not request.cookies:
             # A form of this site came back with no cookie at all: the
             # browser keeps none (a form from another site has none
             # either, SameSite, but says it is cross-site).
-            age = _page_age(app)
-            if age is not None and age >= OLD_PAGE_SECONDS:
-                # Left open (a laptop closed, a tab put aside) past the
-                # cookies' lifetime: they did not stop being kept.
-                app.logger.warning("form refused: no cookie sent back, its page %d s old", age)
-                message = _old_page_message(app, age)
-            else:
-                app.logger.warning("form refused: no cookie sent back (%s)", error.description)
-                message = CSRF_NO_COOKIE_MESSAGE
+            app.logger.warning("form refused: no cookie sent back (%s)", error.description)
+            message = CSRF_NO_COOKIE_MESSAGE
         else:
             # Flask-WTF's reason ("The CSRF token is missing.", "The
             # referrer does not match the host.", ...): a proxy that drops

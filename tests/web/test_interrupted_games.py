@@ -97,3 +97,25 @@ def test_a_page_left_open_past_the_cookies_lifetime_says_so(app, client, monkeyp
         fresh.client.delete_cookie(name)
     text = fresh.post(card=fresh.hand[0], move=fresh.move).get_data(as_text=True)
     assert "allow cookies for this site" in text and "This page was opened" not in text
+
+
+def test_a_page_left_open_with_the_language_cookie_still_kept_says_so(client, monkeypatch):
+    """The language chosen is kept 400 days, the game's cookies a month:
+    the table of a Turkish player left open 40 days said "missing its
+    security token or it did not match (it may come from another site)"."""
+    player = Player(client)
+    player.deal("dil-kaldı")
+    chosen = client.post("/language", data={"csrf_token": player.token, "language": "tr"})
+    assert chosen.status_code == 303
+    made = int(time.time()) - 40 * 24 * 3600
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
+    player.get()
+    monkeypatch.undo()
+    for name in COOKIES:
+        client.delete_cookie(name)
+    assert client.get_cookie("pisti_language").value == "tr"
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 400
+    text = answer.get_data(as_text=True)
+    assert "Bu sayfa 1 ay önce açıldı" in text
+    assert "güvenlik anahtarı" not in text
