@@ -56,7 +56,7 @@ from app.logs import first_line, log_game_finished
 from app.sessions import VersionedSessions
 from app.story.cast import CAST
 
-from . import daily, i18n, links, players, regions, security, store, story, templating
+from . import daily, i18n, identity, links, players, regions, security, store, story, templating
 from .errors import (
     StoreWriteFailed,
     database_gone,
@@ -734,6 +734,7 @@ def _act(action: Callable[[Table], None]) -> BaseResponse | tuple[str, int]:
     if table.match.over and not was_over:
         log_game_finished(table)
         players.game_finished(table)
+        identity.renew()
         try:
             story.record_result(table)
         except (StoreWriteFailed, redis.RedisError) as error:

@@ -1,14 +1,14 @@
 """Who is playing: the player of this device's cookie, if any.
 
 The cookie (``pisti_player``: ``HttpOnly``, ``SameSite=Lax``, 400 days, the
-longest browsers keep one) holds a long random token; the database keeps
-only its SHA-256. A forged or stale token is nobody: the pages are then the
-anonymous ones.
+longest browsers keep one, from the last game finished under it) holds a
+long random token; the database keeps only its SHA-256. A forged or stale
+token is nobody: the pages are then the anonymous ones.
 """
 
 from __future__ import annotations
 
-from flask import current_app, g, request
+from flask import after_this_request, current_app, g, request
 from werkzeug.wrappers import Response
 
 from app.db import queries
@@ -32,6 +32,17 @@ def current_player() -> Player | None:
 def remember(response: Response, token: str) -> Response:
     """Set the player cookie holding ``token`` on ``response``."""
     return keep_cookie(response, COOKIE, token)
+
+
+def renew() -> None:
+    """Send this device's player cookie again with this request's answer,
+    for :data:`COOKIE_AGE` from now, when it names the player this request
+    found (:func:`current_player`, asked before): it was sent only when the
+    name was chosen, so a player who played every day lost their name on
+    this device 400 days later. Call it when a game ends under the name."""
+    token = request.cookies.get(COOKIE)
+    if token and g.get("player") is not None:
+        after_this_request(lambda response: remember(response, token))
 
 
 def keep_cookie(response: Response, name: str, value: str) -> Response:

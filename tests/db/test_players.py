@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import unicodedata
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import flask_migrate
@@ -716,3 +717,21 @@ def test_a_page_waits_for_a_pooled_connection_no_longer_than_for_an_answer(
     assert "The results database is not answering right now." in answers[0].get_data(as_text=True)
     assert app.test_client().get("/leaderboard").status_code == 200
     engine.dispose()
+
+
+def test_a_game_finished_keeps_the_player_cookie_400_days_more(visitor):
+    """The name's cookie was set for 400 days when the name was chosen and
+    never again: a player who played every day lost their name on this
+    device after 400 days (the browser let the cookie go). Each game
+    finished under the name sends it again, for 400 days from then."""
+    visitor.choose_name("Every Day")
+    token = visitor.client.get_cookie(COOKIE).value
+    # As the browser holds it 390 days after the name was chosen.
+    ten_days_left = datetime.now(UTC) + timedelta(days=10)
+    visitor.client.set_cookie(COOKIE, token, expires=ten_days_left)
+    visitor.deal("every-day")
+    visitor.play_to_the_end()
+    kept = visitor.client.get_cookie(COOKIE)
+    assert kept.value == token
+    assert kept.expires > datetime.now(UTC) + timedelta(days=399)
+    assert "Every Day" in visitor.get("/me").get_data(as_text=True)
