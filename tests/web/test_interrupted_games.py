@@ -119,3 +119,19 @@ def test_a_page_left_open_with_the_language_cookie_still_kept_says_so(client, mo
     text = answer.get_data(as_text=True)
     assert "Bu sayfa 1 ay önce açıldı" in text
     assert "güvenlik anahtarı" not in text
+
+
+def test_a_card_tapped_on_a_page_shown_two_days_ago_is_played(client, monkeypatch):
+    """A phone locked for two days mid-hand: the page's form token is two
+    days old, its cookies still kept; the card is played (the tokens have
+    no time limit of their own: WTF_CSRF_TIME_LIMIT is None, as the
+    session's lifetime bounds them)."""
+    player = Player(client)
+    player.deal("locked-two-days")
+    made = int(time.time()) - 2 * 24 * 3600
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
+    player.get()
+    monkeypatch.undo()
+    hand, move = player.hand, int(player.move)
+    player.play(hand[0])
+    assert int(player.move) > move and hand[0] not in player.hand
