@@ -149,6 +149,15 @@ def _page_age(app: Flask) -> int:
     return max(0, int(time.time() - made.timestamp()))
 
 
+def _game_cookies(app: Flask) -> bool:
+    """Whether the request carries the CSRF cookie or the session's (the
+    two the browser lets go together, a month after the last move)."""
+    from ..sessions import CSRF_COOKIE
+
+    names = (CSRF_COOKIE, app.config["SESSION_COOKIE_NAME"])
+    return any(name in request.cookies for name in names)
+
+
 def _old_page_message(app: Flask, age: int) -> str:
     """:data:`CSRF_OLD_PAGE_MESSAGE` for a page ``age`` seconds old."""
     return str(CSRF_OLD_PAGE_MESSAGE) % {
@@ -293,10 +302,10 @@ def register(app: Flask) -> None:
                 "its cookies were not sent back"
             )
             message = CSRF_OVER_HTTP_MESSAGE
-        elif ours and CSRF_COOKIE not in request.cookies and age >= OLD_PAGE_SECONDS:
+        elif ours and not _game_cookies(app) and age >= OLD_PAGE_SECONDS:
             # A page of this site left open (a laptop closed, a tab put
-            # aside) until the browser let its cookies go, the CSRF
-            # cookie among them; others (the language) may be kept longer.
+            # aside) until the browser let the game's cookies go; others
+            # (the language) may be kept longer.
             app.logger.warning("form refused: no CSRF cookie sent back, its page %d s old", age)
             message = _old_page_message(app, age)
         elif ours and not request.cookies:

@@ -135,3 +135,22 @@ def test_a_card_tapped_on_a_page_shown_two_days_ago_is_played(client, monkeypatc
     hand, move = player.hand, int(player.move)
     player.play(hand[0])
     assert int(player.move) > move and hand[0] not in player.hand
+
+
+def test_an_old_page_whose_game_is_still_kept_is_not_told_it_is_gone(client, monkeypatch):
+    """Only the CSRF cookie gone (one set before the cookies were sent again
+    with the game's changes: 31 days from the first page), the game's
+    cookie kept: the game is there, so the page must not say it went."""
+    player = Player(client)
+    player.deal("still-kept")
+    made = int(time.time()) - 3 * 24 * 3600
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
+    player.get()
+    monkeypatch.undo()
+    client.delete_cookie("pisti_csrf")
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 400
+    text = answer.get_data(as_text=True)
+    assert "and the game with them" not in text
+    assert "reload the page and try again" in text
+    assert player.get().status_code == 200 and player.hand
