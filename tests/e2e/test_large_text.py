@@ -321,3 +321,47 @@ def test_a_phone_held_sideways_keeps_three_or_four_sides_apart_with_larger_text(
     read_for = {short: read for short, read in shown}
     assert read_for[empty] == ("The table is empty" if locale == "en-GB" else "Yer boş")
     context.close()
+
+
+@pytest.mark.parametrize("size", ["740x360", "667x375", "844x390"])
+@pytest.mark.parametrize(("seed", "locale"), [("large-sideways", "en-GB"), ("a2", "tr-TR")])
+def test_a_two_player_table_held_sideways_fits_through_a_whole_hand_with_larger_text(
+    browser: Browser, live_server, screenshots, size, seed, locale
+):
+    """With text at 24 px a two-player table on a phone held sideways fit
+    at the first turn, then scrolled by 4-30 px as the hand went on: the
+    seat across took a line more for its name once its last card stood
+    beside its cards ("The computer" over "DEALER"), and your last card's
+    words took one or two lines over your hand. Checked at each of your
+    turns of a whole hand (24 plays), the computer dealing and you."""
+    width, height = (int(part) for part in size.split("x"))
+    context, page = table_with_text_of(
+        browser,
+        24,
+        f"{live_server}/deal/{seed}?rules=classic",
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale=locale,
+    )
+    fits = {
+        "down": 0,
+        "across": 0,
+        "over": [],
+        "card": True,
+        "clashes": [],
+        "outside": [],
+        "wide": 0,
+    }
+    turns = 0
+    while page.locator(".table-page .hand button").count():
+        found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
+        if found != fits:
+            page.screenshot(
+                path=screenshots / f"large-text-sideways-hand-{size}-{seed}-{turns}.png"
+            )
+        assert found == fits, (turns, found)
+        assert play_card(page, page.locator(".hand button").first)
+        turns += 1
+    assert turns == 24
+    context.close()
