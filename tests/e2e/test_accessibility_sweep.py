@@ -132,6 +132,12 @@ def sweep_the_site(page: Page, url: str, drawn: dict[str, str]) -> Sweep:
     sweep.check("between hands, dealer popover")
     page.keyboard.press("Escape")
 
+    # Partners: four seats, two sides' points chips, the bottom card.
+    page.goto(url + "/deal/axe-partners?rules=partners")
+    take_deal(page)
+    settled_when_ready(page)
+    sweep.check("partners table")
+
     # A single hand to its end, and its review.
     page.goto(url + "/deal/axe-final")
     take_deal(page)

@@ -7,9 +7,10 @@ apart too."""
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.e2e.conftest import one_line_apart, settled_when_ready, take_deal
+from tests.e2e.conftest import one_line_apart, play_card, settled_when_ready, take_deal
 
 #: Your cards' boxes, the least gap between neighbours, and how far the
 #: hand runs past the felt's sides or the page past the screen's width.
@@ -154,4 +155,34 @@ def test_the_bars_rules_are_a_fingers_height(browser: Browser, live_server, size
     page.goto(f"{live_server}/deal/fingers-rules?{query}")
     take_deal(page)
     assert page.evaluate(TAP_HEIGHT, selector) >= 44
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["390x844", "360x740"])
+@pytest.mark.parametrize(
+    "query", ["rules=partners", "rules=classic&players=3", "rules=partners&teams=solo"]
+)
+def test_the_scores_chips_are_a_finger_apart_on_a_phone_upright(
+    browser: Browser, live_server, size, query
+):
+    """The score's points and total chips (buttons showing how the points
+    add up) of partners and three or four sides were 17-19 px tall and
+    20.7-21.7 px apart on a phone upright, under WCAG 2.2's target size
+    (axe-core's target-size rule): the sides' rows are 24 px apart now,
+    and the page still does not scroll. Checked at three of your turns, a
+    side's face-down cards among them."""
+    context, page = a_phone(browser, size)
+    page.goto(f"{live_server}/deal/fingers-score?{query}")
+    take_deal(page)
+    settled_when_ready(page)
+    options = {
+        "runOnly": {"type": "rule", "values": ["target-size"]},
+        "resultTypes": ["violations"],
+    }
+    for turn in range(3):
+        assert page.locator(".scoreboard button.chip.points").count() >= 2
+        found = Axe().run(page, context=".scoreboard", options=options).response["violations"]
+        assert [node["target"] for finding in found for node in finding["nodes"]] == [], turn
+        assert page.evaluate("document.scrollingElement.scrollHeight - innerHeight") == 0, turn
+        assert play_card(page, page.locator(".hand button").first)
     context.close()
