@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-import limits.storage.memory
 import pytest
 from werkzeug.serving import make_server
 
@@ -92,29 +91,6 @@ def app_config(tmp_path, **config) -> dict:
         "DATABASE_URL": f"sqlite:///{tmp_path / 'pisti.db'}",
         **config,
     }
-
-
-class LimitsClock:
-    """A stand-in for the ``time`` module of the limits' memory storage:
-    ``time()`` says :attr:`now` (seconds, from 1,000,000.0: the start of a
-    window of any whole number of seconds up to 64), which a test moves by
-    hand, so where plays fall in the limits' windows is the test's choice,
-    not the wall clock's."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def time(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def limits_clock(monkeypatch) -> LimitsClock:
-    """The clock of the rate limits counted in memory (only theirs: the
-    session store keeps the real one), set to :class:`LimitsClock`'s start."""
-    clock = LimitsClock()
-    monkeypatch.setattr(limits.storage.memory, "time", clock)
-    return clock
 
 
 @pytest.fixture
