@@ -6,6 +6,7 @@ import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, time
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pytest
@@ -78,6 +79,34 @@ def fast_players(monkeypatch):
     limits do)."""
     monkeypatch.setenv("FLASK_PLAY_LIMIT", "1000 per second")
     monkeypatch.setenv("FLASK_PLAY_ADDRESS_LIMIT", "1000 per second")
+
+
+@pytest.fixture
+def midday(monkeypatch) -> None:
+    """Run the app's calendar clocks from noon UTC of today on: the Daily's
+    day (:mod:`app.web.daily`), the time results, claims and tasks are
+    written at (:func:`app.db.queries.utcnow`), the profile's tasks and the
+    weekly boards (:mod:`app.web.players`) and a record's file name
+    (:mod:`app.web.game`). Each request reads them anew, and so does a test
+    that reads today's date (through :func:`app.web.daily.today` or
+    :func:`app.db.queries.utcnow`, never :meth:`date.today`, the machine's
+    local day): begun at 23:59:59 UTC (CI runs at any hour), a test's first
+    request fell on one day and its last on the next, another Daily deal.
+    The clocks go on from noon at the pace of the real one."""
+    from app.db import queries
+    from app.web import daily, game, players
+
+    began = datetime.now(UTC)
+    noon = datetime.combine(began.date(), time(12), UTC)
+
+    class Midday(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            moment = noon + (datetime.now(UTC) - began)
+            return moment.astimezone(tz) if tz else moment.replace(tzinfo=None)
+
+    for module in (daily, queries, players, game):
+        monkeypatch.setattr(module, "datetime", Midday)
 
 
 def app_config(tmp_path, **config) -> dict:

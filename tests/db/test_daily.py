@@ -25,6 +25,9 @@ from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
 #: A play's hidden fields, as the table page's card forms carry them.
 FIELDS = {"move": MOVE, "hand": HAND, "game": GAME}
 
+#: Every test's day is one from first request to last (CI may run at midnight).
+pytestmark = pytest.mark.usefixtures("midday")
+
 
 def test_the_seed_is_an_hmac_of_the_secret_and_the_date(app):
     with app.test_request_context():
@@ -88,7 +91,7 @@ def test_between_hands_of_todays_daily_match_the_records_wait_too(app, visitor):
 
 
 def test_yesterdays_seed_is_public_with_a_link(app, visitor):
-    yesterday = date.today() - timedelta(days=1)
+    yesterday = daily.today() - timedelta(days=1)
     with app.test_request_context():
         seed = daily.daily_seed(yesterday, "classic")
     page = visitor.get("/daily").get_data(as_text=True)
@@ -173,7 +176,7 @@ def test_the_countdown_never_ends_before_midnight(
 
 
 def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_path):
-    yesterday = date.today() - timedelta(days=1)
+    yesterday = daily.today() - timedelta(days=1)
     before = Browser(app.test_client())
     before.start_daily()
     hand = CARD.findall(before.get("/game").get_data(as_text=True))
@@ -211,7 +214,7 @@ def test_a_new_secret_key_keeps_the_days_already_played(app, database_url, tmp_p
     "day", ["tomorrow", "2999-01-01", "2026-13-01", "yesterday-ish", "2026-1-1", "2020-01-01"]
 )
 def test_no_page_for_the_future_or_a_bad_date(visitor, day):
-    text = (date.today() + timedelta(days=1)).isoformat() if day == "tomorrow" else day
+    text = (daily.today() + timedelta(days=1)).isoformat() if day == "tomorrow" else day
     response = visitor.get(f"/daily/{text}")
     assert response.status_code == 404
     assert "No such Daily deal" in visitor.page
@@ -239,7 +242,7 @@ def test_a_day_without_a_daily_deal_says_why(app, visitor, monkeypatch, when, la
     told "give a past day as YYYY-MM-DD", which 2025-12-31 is."""
     if when.startswith("2026-12-01"):
         monkeypatch.setattr(daily, "today", lambda: date(2026, 11, 30))
-    day = date.fromisoformat(when[:10]) if when[0] == "2" else date.today() + timedelta(days=1)
+    day = date.fromisoformat(when[:10]) if when[0] == "2" else daily.today() + timedelta(days=1)
     visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     if when.endswith("/play"):
         visitor.get("/daily")
@@ -256,7 +259,7 @@ def test_a_day_without_a_daily_deal_says_why(app, visitor, monkeypatch, when, la
 
 
 def test_todays_date_leads_to_todays_page(visitor):
-    response = visitor.get(f"/daily/{date.today().isoformat()}?rules=classic&page=2")
+    response = visitor.get(f"/daily/{daily.today().isoformat()}?rules=classic&page=2")
     assert response.status_code == 302
     assert response.headers["Location"] == "/daily?rules=classic&page=2"
 
@@ -365,7 +368,7 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
     past day's deal."""
     visitor.choose_name("Night Owl")
     visitor.start_daily()
-    day = date.today()
+    day = daily.today()
     monkeypatch.setattr(daily, "today", lambda: day + timedelta(days=1))
     with app.test_request_context():
         seed = daily.daily_seed(day, "cardems")
@@ -401,7 +404,7 @@ def test_a_ranked_game_finished_after_midnight_says_why_it_is_not_ranked(
     visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     visitor.choose_name("Gece Kuşu")
     visitor.start_daily()
-    day = date.today()
+    day = daily.today()
     monkeypatch.setattr(daily, "today", lambda: day + timedelta(days=1))
     page = html.unescape(visitor.play_to_the_end())
     with app.test_request_context(headers={"Accept-Language": language}):
@@ -425,7 +428,7 @@ def test_a_ranked_game_whose_recording_crosses_midnight_is_one_day_throughout(
     and the final page says why."""
     visitor.choose_name("Tam Vakit")
     visitor.start_daily()
-    day = date.today()
+    day = daily.today()
     after = datetime.combine(day + timedelta(days=1), datetime.min.time()).replace(microsecond=1)
     monkeypatch.setattr(queries, "utcnow", lambda: after)
     page = html.unescape(visitor.play_to_the_end())
@@ -487,9 +490,9 @@ def test_a_ranked_start_that_fails_gives_its_claim_back(app, visitor, monkeypatc
     def broken(table):
         raise OSError("the session store cannot write")
 
-    monkeypatch.setattr(store, "start_table", broken)
-    assert visitor.post("/daily/play", rules="cardems").status_code == 500
-    monkeypatch.undo()
+    with monkeypatch.context() as failing:
+        failing.setattr(store, "start_table", broken)
+        assert visitor.post("/daily/play", rules="cardems").status_code == 500
     with app.app_context():
         assert db.session.scalar(select(DailyEntry)) is None
     assert visitor.start_daily().status_code == 303
@@ -501,7 +504,7 @@ def test_a_ranked_games_final_page_says_so_after_midnight(app, visitor, monkeypa
     visitor.start_daily()
     page = visitor.play_to_the_end()
     assert "This was your ranked Daily game." in page
-    day = date.today()
+    day = daily.today()
     monkeypatch.setattr(daily, "today", lambda: day + timedelta(days=1))
     page = visitor.get("/game").get_data(as_text=True)
     assert "This was your ranked Daily game." in page
@@ -629,11 +632,11 @@ def test_daily_leaderboard_order_and_your_place(app):
 
 def test_a_daily_seed_under_house_rules_is_not_a_daily_game(app):
     with app.test_request_context():
-        seed = daily.daily_seed(date.today(), "classic")
+        seed = daily.daily_seed(daily.today(), "classic")
         levels = daily.daily_levels("classic")
         plain = Match(RULE_SETS["classic"], seed, target=51)
         house = Match(parse_rules_text("classic&pisti=20"), seed, target=51)
-        assert daily.daily_day_of(plain, levels) == date.today()
+        assert daily.daily_day_of(plain, levels) == daily.today()
         assert daily.daily_day_of(house, levels) is None
 
 
@@ -648,7 +651,7 @@ def test_the_bar_says_a_daily_game_is_one(app, visitor):
     visitor.start_daily()
     assert bar in visitor.get("/game").get_data(as_text=True)
     assert bar in visitor.play_to_the_end()
-    yesterday = date.today() - timedelta(days=1)
+    yesterday = daily.today() - timedelta(days=1)
     with app.test_request_context():
         seed = daily.daily_seed(yesterday, "cardems")
     again = Browser(app.test_client())

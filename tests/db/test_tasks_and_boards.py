@@ -19,6 +19,10 @@ from app.web import players
 from tests.db.conftest import Browser
 from tests.db.test_recording import _facts
 
+#: A test's tasks are of one day and week from first to last (CI may run at
+#: midnight, or on Sunday's last second; see the fixture).
+pytestmark = pytest.mark.usefixtures("midday")
+
 
 def test_the_pool_and_the_draw():
     assert len(DAILY_POOL) >= 12

@@ -6,7 +6,6 @@ import html
 import json
 import random
 import re
-from datetime import UTC, datetime
 from urllib.parse import unquote
 
 import pytest
@@ -25,6 +24,7 @@ from app.engine import (
     seeded_deck,
     with_options,
 )
+from app.web import daily
 from tests.conftest import CSRF, KEPT_GAME, Player, checked, expected_state, start_deal
 from tests.web.test_score_pages import ScoreTable
 
@@ -279,6 +279,7 @@ def test_a_turkish_seed_names_its_record_file(player):
     assert json.loads(record.get_data(as_text=True))["seed"] == "şans"
 
 
+@pytest.mark.usefixtures("midday")  # one day from the first record to the last
 def test_friends_who_play_one_shared_deal_download_records_of_different_names(app, player):
     # Every friend who played the deal link "şans" saved "pisti-şans.json",
     # so the second file took the first one's name. The name now also says
@@ -299,7 +300,7 @@ def test_friends_who_play_one_shared_deal_download_records_of_different_names(ap
         disposition = someone.client.get("/record").headers["Content-Disposition"]
         names.append(unquote(disposition.split("filename*=UTF-8''")[1]))
         assert names[-1].endswith(f"-{game_id}.json")
-    today = datetime.now(UTC).date().isoformat()
+    today = daily.today().isoformat()
     assert names[0].startswith(f"pisti-şans-{today}-")
     assert names[1].startswith(f"pisti-şans-{today}-Ayşe_Nur-")
     assert names[0] != names[1]
