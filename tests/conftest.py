@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, time
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+import limits.storage.memory
 import pytest
 from werkzeug.serving import make_server
 
@@ -107,6 +108,32 @@ def midday(monkeypatch) -> None:
 
     for module in (daily, queries, players, game):
         monkeypatch.setattr(module, "datetime", Midday)
+
+
+class Clock:
+    """A stand-in for the ``time`` module of the limits' memory storage:
+    ``time()`` says :attr:`now`, which a test moves by hand."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def limits_clock(monkeypatch) -> Clock:
+    """Stop the clock of the rate limits counted in memory at the start of
+    a whole hour, where every window of theirs (a second, two, a minute)
+    begins; a test moves it by hand (``limits_clock.now``). Their sliding
+    window counter's windows are whole minutes (seconds) of the clock, and
+    a hit just past a window's edge counts the last window's hits by the
+    part of that window still within a window's length, rounded down: on
+    the real clock, a test's hits astride an edge (CI runs at any time, and
+    slowly) let one more through than the limit."""
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(limits.storage.memory, "time", clock)
+    return clock
 
 
 def app_config(tmp_path, **config) -> dict:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import limits.storage.memory
 import pytest
 
 from app import create_app
@@ -14,7 +13,7 @@ from app.web.identity import COOKIE
 from tests.db.conftest import Browser
 
 
-def test_ranking_pages_are_rate_limited(database_url, tmp_path):
+def test_ranking_pages_are_rate_limited(database_url, tmp_path, limits_clock):
     app = create_app(
         {
             "TESTING": True,
@@ -39,24 +38,14 @@ def test_ranking_pages_are_rate_limited(database_url, tmp_path):
         db.engine.dispose()
 
 
-class Clock:
-    """A stand-in for the ``time`` module of the limits' memory storage."""
-
-    now = 1_000_000.0
-
-    def time(self) -> float:
-        return self.now
-
-
 def test_a_class_on_one_address_may_open_the_daily_deal_together(
-    database_url, tmp_path, monkeypatch
+    database_url, tmp_path, limits_clock
 ):
     """60 pupils behind one school address open the Daily deal, look at
     another game's tab and at the leaderboard within one minute: 180 pages
     (the former default of 60 a minute refused the 61st: "Too many pages
     asked for"). A page costs some 3 ms (BENCHMARKS.md), so the default
     still holds one address to a few percent of a core."""
-    monkeypatch.setattr(limits.storage.memory, "time", Clock())
     app = create_app(
         {
             "TESTING": True,

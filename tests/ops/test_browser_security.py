@@ -92,7 +92,7 @@ def test_a_form_on_another_site_cannot_play(page: Page, site, other_site):
     assert page.locator('.hand input[name="move"]').first.get_attribute("value") == move
 
 
-def test_a_play_over_the_limit_is_told_on_the_table(browser, tmp_path):
+def test_a_play_over_the_limit_is_told_on_the_table(browser, tmp_path, limits_clock):
     """Plays faster than the limit (a quick keyboard with reduced motion):
     the one refused is told on the table, the hand still there, and the
     next play after the wait is taken."""
@@ -115,7 +115,7 @@ def test_a_play_over_the_limit_is_told_on_the_table(browser, tmp_path):
         expect(page.locator(".alert")).to_contain_text("Too many moves in a short time")
         expect(page.locator(".hand button")).to_have_count(2)
         expect(page.locator(".verdict")).to_have_count(0)
-        page.wait_for_timeout(2100)
+        limits_clock.now += 2.1  # the limit's two seconds, and a little
         assert play_card(page, page.locator(".hand button").first)
         expect(page.locator(".hand button")).to_have_count(1)
         context.close()

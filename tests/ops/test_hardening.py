@@ -18,7 +18,11 @@ from app.config import ConfigError
 from app.web.security import HEADERS, HostCheck, counted_address
 from benchmarks.load_test import HIDDEN, PLAY_FORM
 from benchmarks.load_test import Player as HttpPlayer
-from tests.conftest import CSRF, START, Player, start_deal
+from tests.conftest import CSRF, START, Clock, Player, start_deal
+from tests.ops.conftest import clear_of_a_minutes_edge
+
+#: The limits' windows stand still (see the fixture) unless a test moves them.
+pytestmark = pytest.mark.usefixtures("limits_clock")
 
 
 def make_app(tmp_path, **config):
@@ -64,17 +68,6 @@ def test_plays_are_limited_per_game(tmp_path):
     )
     assert int(refused.headers["Retry-After"]) == 60
     assert player.get().status_code == 200 and player.move == before
-
-
-class Clock:
-    """A stand-in for the ``time`` module of the limits' memory storage:
-    ``time()`` says :attr:`now`, which a test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def time(self) -> float:
-        return self.now
 
 
 def test_a_play_limit_refuses_a_burst_over_a_window_boundary(tmp_path, monkeypatch):
@@ -264,7 +257,7 @@ def test_the_served_server_counts_plays_for_the_whole_server(serve, tmp_path):
         }
     )
     results: list[int] = []
-    start = threading.Barrier(12)
+    start = threading.Barrier(12, action=clear_of_a_minutes_edge)  # then the plays
     players = [
         threading.Thread(target=_play_once, args=(server.url, results, start)) for _ in range(12)
     ]
@@ -293,6 +286,7 @@ def test_the_served_server_counts_new_games_for_the_whole_server(serve, tmp_path
             results.append(response.status_code)
 
     threads = [threading.Thread(target=deal, args=(n,)) for n in range(10)]
+    clear_of_a_minutes_edge()
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -494,6 +488,7 @@ def test_the_served_server_believes_forwarded_addresses_only_from_trusted_proxie
             "FLASK_NEW_GAME_LIMIT": "1 per minute",
         }
     )
+    clear_of_a_minutes_edge()
     statuses = [
         served_deal(
             server.url,

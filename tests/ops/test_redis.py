@@ -209,7 +209,7 @@ def test_a_failed_count_of_sessions_per_address_keeps_the_new_game(redis_server,
     assert len(player.hand) == 3
 
 
-def test_limits_are_counted_in_memory_while_redis_is_down(redis_server, caplog):
+def test_limits_are_counted_in_memory_while_redis_is_down(redis_server, caplog, limits_clock):
     app = redis_app(redis_server, RANKING_LIMIT="2 per minute")
     client = app.test_client()
     assert client.get("/leaderboard").status_code == 200

@@ -18,6 +18,9 @@ from tests.web.test_review_pages import finished_record, key_of, upload
 
 COOKIE = "pisti_session"
 
+#: The limits' windows stand still (see the fixture).
+pytestmark = pytest.mark.usefixtures("limits_clock")
+
 
 def make_app(tmp_path, **config):
     """An app with its own session folder and database under ``tmp_path``."""

@@ -515,7 +515,7 @@ def test_turkish_story_pages(client, path):
         assert english not in page, english
 
 
-def test_story_matches_count_towards_the_new_game_limit(tmp_path):
+def test_story_matches_count_towards_the_new_game_limit(tmp_path, limits_clock):
     config = {
         "TESTING": True,
         "SECRET_KEY": "limit-secret",
