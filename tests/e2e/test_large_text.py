@@ -61,16 +61,21 @@ def table_with_text_of(
 
 
 def sideways_with_text_of_24(
-    browser: Browser, live_server: str, size: str, query: str, **options: Any
+    browser: Browser,
+    live_server: str,
+    size: str,
+    query: str,
+    seed: str = "large-sideways",
+    **options: Any,
 ) -> tuple[BrowserContext, Page]:
     """:func:`table_with_text_of` 24 px on a phone (touch) of ``size``
-    (``"740x360"``), at the deal ``large-sideways`` with ``query``
+    (``"740x360"``), at the deal ``seed`` with ``query``
     (``"rules=partners"``) and ``options`` for ``new_context``."""
     width, height = (int(part) for part in size.split("x"))
     return table_with_text_of(
         browser,
         24,
-        f"{live_server}/deal/large-sideways?{query}",
+        f"{live_server}/deal/{seed}?{query}",
         viewport={"width": width, "height": height},
         has_touch=True,
         is_mobile=True,
@@ -334,15 +339,8 @@ def test_a_two_player_table_held_sideways_fits_through_a_whole_hand_with_larger_
     beside its cards ("The computer" over "DEALER"), and your last card's
     words took one or two lines over your hand. Checked at each of your
     turns of a whole hand (24 plays), the computer dealing and you."""
-    width, height = (int(part) for part in size.split("x"))
-    context, page = table_with_text_of(
-        browser,
-        24,
-        f"{live_server}/deal/{seed}?rules=classic",
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-        locale=locale,
+    context, page = sideways_with_text_of_24(
+        browser, live_server, size, "rules=classic", seed, locale=locale
     )
     fits = {
         "down": 0,

@@ -27,6 +27,15 @@ def cookies_clock(monkeypatch) -> SimpleNamespace:
     return clock
 
 
+def show_page_made_days_ago(player: Player, monkeypatch, days: int) -> None:
+    """Load ``player``'s table as if its page had been made ``days`` ago:
+    its form token carries that time (Flask-WTF's clock only)."""
+    made = int(time.time()) - days * 24 * 3600
+    with monkeypatch.context() as patched:
+        patched.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
+        player.get()
+
+
 def sent(response) -> set[str]:
     """The names of the cookies ``response`` sets."""
     return {line.split("=", 1)[0] for line in response.headers.getlist("Set-Cookie")}
@@ -75,11 +84,7 @@ def test_a_page_left_open_past_the_cookies_lifetime_says_so(app, client, monkeyp
     a page shown a moment ago with no cookie still asks to allow them."""
     player = Player(client)
     player.deal("left-open")
-    # The page's form token made 40 days ago (Flask-WTF's clock only).
-    made = int(time.time()) - 40 * 24 * 3600
-    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
-    player.get()
-    monkeypatch.undo()
+    show_page_made_days_ago(player, monkeypatch, 40)
     for name in COOKIES:
         client.delete_cookie(name)
     answer = player.post(card=player.hand[0], move=player.move)
@@ -107,10 +112,7 @@ def test_a_page_left_open_with_the_language_cookie_still_kept_says_so(client, mo
     player.deal("dil-kaldı")
     chosen = client.post("/language", data={"csrf_token": player.token, "language": "tr"})
     assert chosen.status_code == 303
-    made = int(time.time()) - 40 * 24 * 3600
-    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
-    player.get()
-    monkeypatch.undo()
+    show_page_made_days_ago(player, monkeypatch, 40)
     for name in COOKIES:
         client.delete_cookie(name)
     assert client.get_cookie("pisti_language").value == "tr"
@@ -128,10 +130,7 @@ def test_a_card_tapped_on_a_page_shown_two_days_ago_is_played(client, monkeypatc
     session's lifetime bounds them)."""
     player = Player(client)
     player.deal("locked-two-days")
-    made = int(time.time()) - 2 * 24 * 3600
-    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
-    player.get()
-    monkeypatch.undo()
+    show_page_made_days_ago(player, monkeypatch, 2)
     hand, move = player.hand, int(player.move)
     player.play(hand[0])
     assert int(player.move) > move and hand[0] not in player.hand
@@ -143,10 +142,7 @@ def test_an_old_page_whose_game_is_still_kept_is_not_told_it_is_gone(client, mon
     cookie kept: the game is there, so the page must not say it went."""
     player = Player(client)
     player.deal("still-kept")
-    made = int(time.time()) - 3 * 24 * 3600
-    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda signer: made)
-    player.get()
-    monkeypatch.undo()
+    show_page_made_days_ago(player, monkeypatch, 3)
     client.delete_cookie("pisti_csrf")
     answer = player.post(card=player.hand[0], move=player.move)
     assert answer.status_code == 400
