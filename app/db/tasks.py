@@ -8,7 +8,7 @@ a day are drawn from :data:`DAILY_POOL` by a hash of the player and the day
 :data:`WEEKLY_POOL` by a hash of the week, the same for everyone.
 
 A game whose deal could be known beforehand (:attr:`GameFacts.known_deal`:
-a deal link, a past day's Daily deal, today's Daily deal finished again)
+a deal link, a past day's Daily deal, today's Daily deal dealt again)
 advances no task about playing well (:attr:`Task.skill`: piştis, cards
 taken, wins, points), only those about playing at all (finish games, a
 Daily deal): its cards can be worked out and the deal replayed until the

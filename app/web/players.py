@@ -188,8 +188,10 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
             )
     if player is not None and panel["recorded"] and (table.seed_public or panel["daily_day"]):
         # The tasks about playing well that a deal known beforehand did not
-        # advance (a deal link, a past Daily deal, today's finished again).
-        facts = game_facts(match, levels, table.game_id, known_deal=table.seed_public)
+        # advance (a deal link, a past Daily deal, today's dealt again), as
+        # :func:`game_finished` and :func:`app.db.queries.record_result` have it.
+        known = table.seed_public or table.known_deal or bool(panel.get("known_daily"))
+        facts = game_facts(match, levels, table.game_id, known_deal=known)
         held = queries.held_back_tasks(player.id, facts)
         panel["held_back"] = format_list(
             [f"“{task.title}”" for task in held], locale=get_locale() or "en"

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from flask_babel import format_date
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from app import create_app
 from app.db import db, queries
@@ -359,6 +359,56 @@ def test_a_daily_deal_dealt_before_adds_its_win_but_not_its_points(
         player = db.session.scalar(select(Player))
     assert [result.ranked for result in results] == [False] and results[0].points > 0
     assert (player.games, player.points) == (1, 0)
+
+
+#: Tasks about playing well, with goals one game cannot reach.
+SKILL_TASKS = ("pisti3", "ten_diamonds", "two_clubs", "most_cards", "win2")
+
+
+@pytest.mark.parametrize("played_before_the_name", [True, False], ids=["browser", "started-again"])
+def test_a_daily_deal_dealt_before_says_which_tasks_it_did_not_advance(
+    app, visitor, monkeypatch, played_before_the_name
+):
+    """A Daily deal dealt before in this browser (without a name), or
+    started again by the player, advances no task about playing well, as a
+    deal link does; its final page said nothing of the tasks it held back
+    (it looked only for an earlier result of the deal). It names them now."""
+    moment = datetime(2026, 12, 4, 12)  # its deal, played so: a win, a pişti
+    _clock_at(monkeypatch, moment)
+    monkeypatch.setattr(queries, "utcnow", lambda: moment)
+    if played_before_the_name:
+        visitor.start_daily()
+        visitor.play_to_the_end()
+        visitor.deal("another-game")  # its final page gone: that game is not recorded
+    visitor.choose_name("Task Looker")
+    with app.app_context():
+        player_id = db.session.scalar(select(Player.id))
+        queries.player_tasks(player_id, moment.date())
+        db.session.execute(delete(PlayerTask).where(PlayerTask.period == "day"))
+        for task in SKILL_TASKS:
+            db.session.add(
+                PlayerTask(
+                    player_id=player_id,
+                    period="day",
+                    start=moment.date(),
+                    task=task,
+                    goal=9,
+                    reward=10,
+                )
+            )
+        db.session.commit()
+    if not played_before_the_name:
+        visitor.start_daily()  # the rank's game, looked at
+    visitor.start_daily()
+    page = html.unescape(visitor.play_to_the_end())
+    assert "A Daily deal dealt again adds its game to your Pişti score" in page
+    assert (
+        "This deal's cards could be known beforehand, so it did not count for your tasks "
+        "“Make 3 piştis”, “Take the 10♦”, “Take the most cards in a hand”, “Win 2 games”"
+    ) in page
+    with app.app_context():
+        progress = db.session.scalars(select(PlayerTask.progress)).all()
+    assert set(progress) == {0}
 
 
 def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor, monkeypatch):
