@@ -402,8 +402,10 @@ def test_a_daily_deal_dealt_before_says_which_tasks_it_did_not_advance(
     visitor.start_daily()
     page = html.unescape(visitor.play_to_the_end())
     assert "A Daily deal dealt again adds its game to your Pişti score" in page
+    # The reason said once, in the sentence before.
+    assert page.count("known beforehand") == 1
     assert (
-        "This deal's cards could be known beforehand, so it did not count for your tasks "
+        "For the same reason, it did not count for your tasks "
         "“Make 3 piştis”, “Take the 10♦”, “Take the most cards in a hand”, “Win 2 games”"
     ) in page
     with app.app_context():

@@ -674,19 +674,23 @@ def test_the_final_page_of_a_known_deal_says_which_tasks_it_did_not_advance(app,
     visitor.deal("known-6")
     page = html.unescape(visitor.play_to_the_end())
     assert (
-        "This deal's cards could be known beforehand, so it did not count for your tasks "
+        "For the same reason, it did not count for your tasks "
         "“Win 2 games”, “Take the most cards in a hand”, and “Win 10 games this week”: such a "
         "deal counts only for the tasks of finishing games."
     ) in page
+    # The reason is said once, in the sentence just before (it was said
+    # again in the next one).
+    assert page.count("known beforehand") == 1
     with app.app_context():
         progress = dict(db.session.execute(select(PlayerTask.task, PlayerTask.progress)).all())
     assert progress == {"win2": 0, "most_cards": 0, "play3": 1, "week_win10": 0}
     visitor.post("/language", language="tr")
     page = html.unescape(visitor.get("/game").get_data(as_text=True))
     assert (
-        "Bu dağıtımın kartları önceden bilinebildiği için “2 oyun kazan”, “Bir elde en çok "
-        "kartı al” ve “Bu hafta 10 oyun kazan” görevlerinize sayılmadı"
+        "Aynı nedenle “2 oyun kazan”, “Bir elde en çok "
+        "kartı al” ve “Bu hafta 10 oyun kazan” görevlerinize de sayılmadı"
     ) in page
+    assert page.count("önceden bilinebil") == 1
 
 
 def test_todays_daily_deal_finished_again_says_which_task_it_did_not_advance(app):
