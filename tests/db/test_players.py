@@ -92,8 +92,6 @@ def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
 
 
 def test_a_look_alike_of_a_taken_name_in_another_script_is_refused(app):
-    from tests.db.conftest import Browser
-
     assert Browser(app.test_client()).choose_name("Ayşe Kaya").status_code == 303
     # The same to the eye: a Cyrillic А and а.
     response = Browser(app.test_client()).choose_name("\u0410yşe K\u0430ya")
@@ -106,14 +104,17 @@ def test_a_look_alike_of_a_taken_name_in_another_script_is_refused(app):
     assert "Bir ad tek bir alfabeyle yazılır" in response.get_data(as_text=True)
 
 
-def test_names_are_unique_whatever_the_case(app):
-    first, second = app.test_client(), app.test_client()
-    from tests.db.conftest import Browser
-
-    assert Browser(first).choose_name("Ayşe Kaya").status_code == 303
-    response = Browser(second).choose_name("AYŞE KAYA")
+def assert_taken(app, first: str, second: str) -> None:
+    """``first`` is chosen by one browser (303); ``second``, chosen by
+    another, is refused (400) as taken."""
+    assert Browser(app.test_client()).choose_name(first).status_code == 303
+    response = Browser(app.test_client()).choose_name(second)
     assert response.status_code == 400
     assert "That name is taken" in response.get_data(as_text=True)
+
+
+def test_names_are_unique_whatever_the_case(app):
+    assert_taken(app, "Ayşe Kaya", "AYŞE KAYA")
 
 
 @pytest.mark.parametrize(
@@ -128,12 +129,7 @@ def test_names_are_unique_whatever_the_case(app):
     ],
 )
 def test_names_are_unique_whatever_the_spelling(app, first, second):
-    from tests.db.conftest import Browser
-
-    assert Browser(app.test_client()).choose_name(first).status_code == 303
-    response = Browser(app.test_client()).choose_name(second)
-    assert response.status_code == 400
-    assert "That name is taken" in response.get_data(as_text=True)
+    assert_taken(app, first, second)
 
 
 @pytest.mark.parametrize(
@@ -149,12 +145,7 @@ def test_a_name_in_look_alike_letters_of_another_alphabet_is_taken(app, first, s
     """A name spelt wholly in another alphabet's letters that look like
     Latin ones (a Cyrillic ``Рара``) keeps to one alphabet, so it passed,
     and stood on the boards as another player's ``Papa``."""
-    from tests.db.conftest import Browser
-
-    assert Browser(app.test_client()).choose_name(first).status_code == 303
-    response = Browser(app.test_client()).choose_name(second)
-    assert response.status_code == 400
-    assert "That name is taken" in response.get_data(as_text=True)
+    assert_taken(app, first, second)
 
 
 @pytest.mark.parametrize(
@@ -173,12 +164,7 @@ def test_a_look_alike_name_is_taken_in_any_case_and_with_accents(app, first, sec
     В, А, Н look like B, A, H) got another key than the same name in small
     letters, so another player could take it; and a look-alike letter with
     an accent (a Cyrillic ``ӓ``, a Greek ``Ά``) was no Latin one."""
-    from tests.db.conftest import Browser
-
-    assert Browser(app.test_client()).choose_name(first).status_code == 303
-    response = Browser(app.test_client()).choose_name(second)
-    assert response.status_code == 400
-    assert "That name is taken" in response.get_data(as_text=True)
+    assert_taken(app, first, second)
 
 
 @pytest.mark.parametrize(
@@ -229,8 +215,6 @@ def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
     """Players named before look-alike letters were folded keep their names;
     each gets the new key unless another player holds it, and no new player
     can take a look-alike of either."""
-    from tests.db.conftest import Browser
-
     cyrillic = "\u0420\u0430\u0440\u0430"
     with app.app_context():
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0011_constraint_names")
@@ -251,8 +235,6 @@ def test_the_keys_in_any_case_are_worked_out_again_by_the_migration(app):
     """Players named under 0012's keys (look-alikes taken as typed): each
     gets the key of any case and accent unless another player holds it;
     both keep their names, and no new player can take either."""
-    from tests.db.conftest import Browser
-
     small, capitals = "\u0418\u0432\u0430\u043d", "\u0418\u0412\u0410\u041d"  # Иван, ИВАН
     accented = "\u0420\u04d3\u0440\u04d3"  # a Cyrillic Рӓрӓ
     with app.app_context():
@@ -320,8 +302,6 @@ def test_a_player_whose_look_alike_kept_the_key_may_save_their_own_name(app, vis
     # After the migration above, "İSTANBUL1" keeps its old key because
     # "istanbul1" holds the new one: saving the very same name changes
     # nothing and is no clash; another spelling of it is still taken.
-    from tests.db.conftest import Browser
-
     assert Browser(app.test_client()).choose_name("istanbul1").status_code == 303
     assert visitor.choose_name("Placeholder").status_code == 303
     with app.app_context():
@@ -362,8 +342,6 @@ def test_transfer_code_moves_the_player_once(visitor, app):
     code = page.split('class="transfer-code"><code>')[1].split("<")[0]
     assert len(code) == 14
     other = app.test_client()
-    from tests.db.conftest import Browser
-
     phone = Browser(other)
     phone.get("/me")
     response = phone.post("/me/continue", code=code.lower())
@@ -387,8 +365,6 @@ def test_an_expired_transfer_code_fails(visitor, app):
         player = db.session.scalar(select(Player))
         player.transfer_expires = queries.utcnow() - queries.TRANSFER_LIFETIME
         db.session.commit()
-    from tests.db.conftest import Browser
-
     other = Browser(app.test_client())
     other.get("/me")
     assert other.post("/me/continue", code=code).status_code == 400
@@ -420,8 +396,6 @@ def test_the_profile_forms_answers_keep_the_profile_address(visitor, app):
     visitor.choose_name("Homebody")
     visitor.get("/me")
     assert 'data-address="/me"' in visitor.post("/me/transfer").get_data(as_text=True)
-    from tests.db.conftest import Browser
-
     response = Browser(app.test_client()).choose_name("HOMEBODY")
     assert response.status_code == 400
     assert 'data-address="/me"' in response.get_data(as_text=True)
@@ -432,8 +406,6 @@ def test_each_profile_forms_refusal_is_said_beside_its_field(app, visitor):
     invalid, described by it and focused (on a phone the forms are far down
     the page, and a message at its top went unseen); a transfer code's form
     address ends in its section's id, so its answer opens there."""
-    from tests.db.conftest import Browser
-
     Browser(app.test_client()).choose_name("Taken")
     page = visitor.choose_name("TAKEN").get_data(as_text=True)
     form = page.split('id="name-form"')[1].split("</form>")[0]
