@@ -479,6 +479,27 @@ def only_task(player_id: int, day: date, task: str, goal: int, reward: int) -> P
     return row
 
 
+def set_tasks(
+    player_id: int, day: date, day_tasks: list[tuple[str, int, int]], week: tuple[str, int]
+) -> PlayerTask:
+    """Make ``day_tasks`` (each ``(task, goal, reward)``) the player's tasks
+    of ``day`` and ``week`` (``(task, goal)``) their task of the week;
+    return the row of the first day task."""
+    row = only_task(player_id, day, *day_tasks[0])
+    for task, goal, reward in day_tasks[1:]:
+        db.session.add(
+            PlayerTask(
+                player_id=player_id, period="day", start=day, task=task, goal=goal, reward=reward
+            )
+        )
+    week_row = db.session.scalar(
+        select(PlayerTask).where(PlayerTask.player_id == player_id, PlayerTask.period == "week")
+    )
+    week_row.task, week_row.goal = week
+    db.session.commit()
+    return row
+
+
 @pytest.mark.parametrize(
     ("levels", "counts"),
     [
@@ -661,16 +682,12 @@ def test_the_final_page_of_a_known_deal_says_which_tasks_it_did_not_advance(app,
     with app.app_context():
         player_id = db.session.scalar(select(Player.id))
         today = queries.utcnow().date()
-        only_task(player_id, today, "win2", 2, 30)
-        for task in ("most_cards", "play3"):
-            db.session.add(
-                PlayerTask(
-                    player_id=player_id, period="day", start=today, task=task, goal=3, reward=15
-                )
-            )
-        week = db.session.scalar(select(PlayerTask).where(PlayerTask.period == "week"))
-        week.task, week.goal = "week_win10", 10
-        db.session.commit()
+        set_tasks(
+            player_id,
+            today,
+            [("win2", 2, 30), ("most_cards", 3, 15), ("play3", 3, 15)],
+            ("week_win10", 10),
+        )
     visitor.deal("known-6")
     page = html.unescape(visitor.play_to_the_end())
     assert (
@@ -701,16 +718,12 @@ def test_todays_daily_deal_finished_again_says_which_task_it_did_not_advance(app
         player, _ = queries.create_player("Again")
         player_id = player.id
         today = queries.utcnow().date()
-        row = only_task(player_id, today, "pisti3", 3, 40)
-        for task in ("pisti", "play3"):
-            db.session.add(
-                PlayerTask(
-                    player_id=player_id, period="day", start=today, task=task, goal=1, reward=20
-                )
-            )
-        week = db.session.scalar(select(PlayerTask).where(PlayerTask.period == "week"))
-        week.task, week.goal = "week_daily5", 5
-        db.session.commit()
+        row = set_tasks(
+            player_id,
+            today,
+            [("pisti3", 3, 40), ("pisti", 1, 20), ("play3", 1, 20)],
+            ("week_daily5", 5),
+        )
         first = replace(_facts("first"), pistis=2, daily_day=today)
         queries.record_result(player_id, first)
         assert queries.held_back_tasks(player_id, first) == []
