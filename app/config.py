@@ -97,7 +97,6 @@ _CLI_PREFIX = "RUN_"
 #: is taken as psycopg 3).
 _DATABASE_DRIVERS = ("sqlite", "sqlite+pysqlite", "postgresql", "postgres", "postgresql+psycopg")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-_HOST = HOST_NAME
 _HOST_PORT = re.compile(HOST_NAME.pattern + r"(:[0-9]{1,5})?")
 #: The port at the end of ``host:port`` (``[::1]`` has none).
 _PORT = re.compile(r":([0-9]{1,5})$")
@@ -362,7 +361,7 @@ def _check(config: Config) -> list[str]:
     if hosts is not None and not (
         isinstance(hosts, list)
         and hosts
-        and all(isinstance(host, str) and _HOST.fullmatch(host.lstrip(".")) for host in hosts)
+        and all(isinstance(host, str) and HOST_NAME.fullmatch(host.lstrip(".")) for host in hosts)
     ):
         bad("TRUSTED_HOSTS", 'must be a list of host names such as ["pisti.example", ".example"]')
     elif hosts is not None:
