@@ -701,11 +701,15 @@ AREAS = {2: ["you", "north"], 3: ["you", "east", "west"], 4: ["you", "east", "no
 
 def _seen(decision: Decision, players: list[str] | None, own: bool) -> dict[str, Any]:
     """What the step page shows of the table, from the seat's observation:
-    every seat in seat order (the order of play) with its name (:func:`_seat_names`, from the
-    record's ``players`` field), role, place at the table (:data:`AREAS`)
-    and cards in hand; the cards known at the bottom of the stock
-    (``bottom``) and the face-down cards the seat's side took and may
-    see (``seen_face_down``)."""
+    every seat in seat order (the order of play) with its name
+    (:func:`_seat_names`, from the record's ``players`` field), role, place
+    at the table (:data:`AREAS`), number of cards and cards in hand; the
+    face-down centre cards (``face_down``); the cards known at the bottom
+    of the stock (``bottom``) and the face-down cards the seat's side took
+    and may see (``seen_face_down``). The other seats' cards and the
+    face-down ones come from the hand's state, not the observation: the
+    template shows them only when the reader asks (``reveal``), the hand
+    being over."""
     observation = decision.observation
     rules = observation.rules
     names = _seat_names(rules, observation.seat, players, own)
