@@ -17,12 +17,11 @@ LEFT, PAD = 30, 8
 
 @dataclass
 class Series:
-    """One line: its CSS class (colour), the SVG ``points`` of its
-    polyline, and the values it draws."""
+    """One line: its CSS class (colour) and the SVG ``points`` of its
+    polyline."""
 
     css: str
     points: str
-    values: list[float]
 
 
 @dataclass
@@ -56,7 +55,6 @@ def line_chart(lines: Sequence[tuple[str, Sequence[float]]]) -> LineChart | None
         Series(
             css,
             " ".join(f"{round(LEFT + i * span_x, 1)},{y(v)}" for i, v in enumerate(values)),
-            [round(v, 2) for v in values],
         )
         for css, values in lines
     ]
