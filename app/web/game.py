@@ -7,7 +7,7 @@ import ipaddress
 import json
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent import futures
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -43,7 +43,6 @@ from app.engine import (
     RULE_SETS,
     InvalidRules,
     InvalidSeed,
-    RuleSet,
     card_label,
     check_seed,
     make_record,
@@ -580,11 +579,12 @@ def _whole_number(text: str) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,6}", text) else None
 
 
-def _settings(source) -> dict:
-    """Return complete, valid game settings from form-like ``source``,
-    falling back to defaults for anything missing or unknown."""
-    rules_name = source.get("rules")
-    rules: RuleSet = RULE_SETS.get(rules_name, RULE_SETS["cardems"])
+def _settings(source: Mapping[str, Any]) -> dict[str, Any]:
+    """Return complete, valid game settings from the remembered ``source``
+    (:func:`.store.settings`, from the last game started), falling back to
+    defaults for anything missing or unknown (a setting from an older
+    version)."""
+    rules = RULE_SETS.get(str(source.get("rules")), RULE_SETS["cardems"])
     target = rules.default_target
     if rules.match_targets:
         chosen = _whole_number(str(source.get("target", "")))

@@ -20,6 +20,7 @@ from app import searches
 from app.ai import BOTS, is_searching
 from app.ai.expert import BUDGET_MS
 from app.engine import (
+    GameState,
     IllegalPlay,
     InvalidCard,
     InvalidState,
@@ -158,10 +159,14 @@ class Table:
         """Deal a new match and let the computers play up to the player's
         first turn.
 
-        ``levels`` gives the computer positions' levels (1 or 3 names of
-        :data:`app.ai.BOTS`: levels or story opponents). Raises
-        ``InvalidSeed`` for a bad seed, ``ValueError`` for a bad target or
-        levels.
+        ``levels`` gives the computer positions' levels (one name of
+        :data:`app.ai.BOTS` per computer seat: levels or story opponents).
+
+        Raises:
+            InvalidSeed: ``seed`` is not a seed.
+            ValueError: a bad target, or not one level per computer seat.
+            app.searches.SearchBusy: too many searches in line for a
+                computer's first plays.
         """
         if len(levels) != rules.players - 1 or any(level not in BOTS for level in levels):
             raise ValueError(f"{rules.name} needs {rules.players - 1} computer levels")
@@ -175,8 +180,8 @@ class Table:
         return table
 
     @property
-    def state(self):
-        """The current hand (:class:`~app.engine.GameState`)."""
+    def state(self) -> GameState:
+        """The current hand."""
         return self.match.state
 
     @property
