@@ -173,7 +173,7 @@ def _kept_rules(game: dict[str, Any]) -> str:
 
 
 @bp.app_context_processor
-def _page_globals() -> dict:
+def _page_globals() -> dict[str, Any]:
     """What every page needs: the aids, the languages, the level names."""
     return {
         "aids": store.aids(),
@@ -637,7 +637,7 @@ def _back() -> str:
     return url_for("game.home")
 
 
-def _deal_url(seed: str, settings: dict, external: bool = False) -> str:
+def _deal_url(seed: str, settings: dict[str, Any], external: bool = False) -> str:
     """Return the share link of a deal with its settings (see :mod:`.links`)."""
     return links.deal_url(
         seed, settings["rule_set"], settings["target"], settings["levels"], external=external

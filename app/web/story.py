@@ -234,7 +234,7 @@ def _remark(table: Table, member: Opponent) -> str | None:
     )
 
 
-def _points_in_sight(table: Table, event: dict) -> bool:
+def _points_in_sight(table: Table, event: dict[str, Any]) -> bool:
     """Whether the pile the opponent's capture ``event`` (the last play of
     the hand so far) took held a point in its face-up cards, the card that
     took it left out: what the player saw on the table, never the

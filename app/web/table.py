@@ -13,6 +13,7 @@ import json
 import secrets
 import threading
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from cachetools import LRUCache
 
@@ -141,7 +142,7 @@ class Table:
     match: Match
     seed_public: bool
     levels: list[str | None]
-    log: list[dict] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
     expert_ms: float = BUDGET_MS
     game_id: str = field(default_factory=lambda: secrets.token_hex(4))
     known_deal: bool = False
@@ -288,7 +289,7 @@ class Table:
         if state.finished:
             match.count_hand()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return the table as plain data for the session (its match is kept
         rebuilt for the next request, see :class:`_Matches`)."""
         match = self.match.to_dict()

@@ -188,7 +188,7 @@ class Place:
     level: str | None
     cards: int
     dealer: bool
-    last: dict | None  # the position's last play in the log: card, said
+    last: dict[str, Any] | None  # the position's last play in the log: card, said
     crest: str | None = None  # a story opponent's portrait under static/
 
 
@@ -480,7 +480,7 @@ def _leave_text(hint: Hint, card: str) -> str:
     return gettext("The Hard level would play your %(card)s.", card=card)
 
 
-def table_context(table: Table, aids: dict[str, bool]) -> dict:
+def table_context(table: Table, aids: dict[str, bool]) -> dict[str, Any]:
     """Return the template context for the table, between-hands and final
     pages. Every card in it comes from the player's observation; ``match``
     is there for its rules, target, totals and history (no template reads
