@@ -54,7 +54,7 @@ def hands_world(state: GameState, rng: random.Random) -> GameState:
     cards still on the table dealt at random among themselves; every hand
     and the cards known at the bottom of the stock as they are."""
     world = state.copy()
-    end = len(state.order) - len(state.known_tail)
+    end = len(state.order) - len(state.stock_bottom)
     pool = [*state.order[state.next_card : end], *state.pile[: state.face_down]]
     rng.shuffle(pool)
     stock = end - state.next_card

@@ -92,7 +92,7 @@ class Observation:
 def observe(state: GameState, seat: int) -> Observation:
     """Return what ``seat`` may see of ``state``."""
     rules = state.rules
-    bottom = state.known_tail[0] if rules.bottom_card_shown else None
+    bottom = state.stock_bottom[0] if rules.bottom_card_shown else None
     face_down: tuple[str, ...] = ()
     if (
         rules.face_down == "capturer"
@@ -102,7 +102,7 @@ def observe(state: GameState, seat: int) -> Observation:
         face_down = state.face_down_cards
     seen = set(state.face_up_at_start)
     seen.update(state.plays)
-    seen.update(state.known_tail)
+    seen.update(state.stock_bottom)
     seen.update(face_down)
     return Observation(
         rules=state.rules,
@@ -114,7 +114,7 @@ def observe(state: GameState, seat: int) -> Observation:
         face_down=state.face_down,
         stock=state.stock,
         bottom_card=bottom,
-        stock_bottom=state.known_tail,
+        stock_bottom=state.stock_bottom,
         hand_sizes=tuple(len(hand) for hand in state.hands),
         captured=tuple(len(cards) for cards in state.captured),
         pisti=tuple(state.pisti),

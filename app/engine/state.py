@@ -142,7 +142,7 @@ class GameState:
         next_card: index in ``order`` of the top card of the stock.
         face_up_at_start: the centre cards turned face up before the first
             play (the top card, and any Jacks passed over), seen by everyone.
-        known_tail: the cards at the bottom of the stock that everyone
+        stock_bottom: the cards at the bottom of the stock that everyone
             knows, last dealt last: the bottom card ``deck[51]`` where the
             rule set shows it, then any opening Jacks put under the stock.
     """
@@ -159,7 +159,6 @@ class GameState:
         "face_up_at_start",
         "hands",
         "jack_pisti",
-        "known_tail",
         "last_capturer",
         "next_card",
         "order",
@@ -167,6 +166,7 @@ class GameState:
         "pisti",
         "plays",
         "rules",
+        "stock_bottom",
         "swept_to",
     )
 
@@ -198,7 +198,7 @@ class GameState:
                     face_up[0] = stock.pop(0)
         self.order = self.deck if not under else (*face_down, *face_up, *stock, *under)
         shown: tuple[str, ...] = (self.deck[-1],) if rules.bottom_card_shown else ()
-        self.known_tail = shown + tuple(under)
+        self.stock_bottom = shown + tuple(under)
         self.pile = face_down + face_up
         self.face_down = len(face_down)
         self.face_down_cards = tuple(face_down)
@@ -231,7 +231,7 @@ class GameState:
         other.rules = self.rules
         other.deck = self.deck
         other.order = self.order
-        other.known_tail = self.known_tail
+        other.stock_bottom = self.stock_bottom
         other.pile = self.pile[:]
         other.face_down = self.face_down
         other.face_down_cards = self.face_down_cards
@@ -264,7 +264,7 @@ class GameState:
         jack_pisti: list[int],
         plays: list[str],
         last_capturer: int | None,
-        known_tail: tuple[str, ...] = (),
+        stock_bottom: tuple[str, ...] = (),
         face_up_at_start: tuple[str, ...] = (),
         face_down_taker: int | None = None,
         face_down_cards: tuple[str, ...] | None = None,
@@ -274,9 +274,9 @@ class GameState:
 
         ``stock`` is top first; ``pile`` bottom to top with ``face_down``
         face-down cards at the bottom; ``captured`` may hold stand-ins
-        (``"?"``) for cards whose faces do not matter; ``known_tail`` the
+        (``"?"``) for cards whose faces do not matter; ``stock_bottom`` the
         cards at the bottom of the stock everyone knows (as
-        :attr:`known_tail`), ``face_up_at_start`` the centre cards shown
+        :attr:`stock_bottom`), ``face_up_at_start`` the centre cards shown
         before the first play, ``face_down_taker`` the team that took the
         face-down cards and ``face_down_cards`` those cards where known
         (default: the face-down cards of ``pile``). Not checked: the caller builds a consistent
@@ -286,7 +286,7 @@ class GameState:
         state.rules = rules
         dealt = len(FULL_DECK) - len(stock)
         state.deck = state.order = ("?",) * dealt + tuple(stock)
-        state.known_tail = known_tail
+        state.stock_bottom = stock_bottom
         state.next_card = dealt
         state.pile = list(pile)
         state.face_down = face_down

@@ -222,7 +222,7 @@ def sample_world(
         jack_pisti=list(observation.jack_pisti),
         plays=list(observation.plays),
         last_capturer=observation.last_capturer,
-        known_tail=tail,
+        stock_bottom=tail,
         face_up_at_start=tuple(sorted(shown)),
         face_down_taker=observation.team if observation.seen_face_down else None,
         face_down_cards=observation.seen_face_down or None,

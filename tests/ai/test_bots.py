@@ -74,7 +74,7 @@ def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
     known at the bottom of the stock (a bottom card shown to all, opening
     Jacks put under) stay where they are."""
     twin = state.copy()
-    known = set(state.known_tail)
+    known = set(state.stock_bottom)
     places = [hand for other, hand in enumerate(twin.hands) if other != seat]
     stock = list(twin.order[twin.next_card :])
     cards = [card for hand in places for card in hand] + stock + twin.pile[: twin.face_down]

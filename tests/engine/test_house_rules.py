@@ -119,7 +119,7 @@ def test_option_opening_jack_under_the_dealer_gets_it_last(stacked_deck):
     state = GameState.deal(rules, deck)
     assert state.pile == ["2C", "3C", "4C", "5S"] and state.face_down == 3
     assert state.face_up_at_start == ("5S",)
-    assert state.known_tail == ("JH",)
+    assert state.stock_bottom == ("JH",)
     assert state.order[-2:] == ("KS", "JH")
     for seat in (0, 1):
         view = observe(state, seat)
@@ -136,7 +136,7 @@ def test_option_opening_jack_under_repeats_while_a_jack_is_turned_up(stacked_dec
     deck = stacked_deck(["2C", "3C", "4C", "JH"], [[["JD", "7S"]]], players=4, bottom="KS")
     state = GameState.deal(rules, deck)
     assert state.pile == ["2C", "3C", "4C", "7S"]
-    assert state.known_tail == ("KS", "JH", "JD")  # the bottom card is shown too
+    assert state.stock_bottom == ("KS", "JH", "JD")  # the bottom card is shown too
     assert observe(state, 1).bottom_card == "KS"
     while state.stock:
         state.play(state.hands[state.turn][0])

@@ -247,7 +247,7 @@ def test_partners_see_the_face_down_cards_their_side_took(app, runner):
         # (seed 001), never the face-down ones the side looked at
         for move, total in counted:
             before = GameState.replay(state.rules, record["deck"], record["plays"][:move])
-            openly = {*before.face_up_at_start, *before.plays, *before.known_tail}
+            openly = {*before.face_up_at_start, *before.plays, *before.stock_bottom}
             assert total == len(openly)
         ours = state.face_down_taker == 0
         # from the capture on, the table page shows them to that side only
