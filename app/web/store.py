@@ -1,5 +1,8 @@
-"""The one module that touches the session: the player's table, settings
-and story progress (a known player's story progress is in the database).
+"""The one module that touches the session: the player's table and the
+games put aside, the settings of the last game started, the playing aids,
+the language, the first games (hints on), the Daily deals dealt, the
+reviews of the player's own games and the story progress (a known
+player's story progress is in the database).
 
 The session lives server-side (Flask-Session); the cookie holds only its
 random id. The whole table is assigned back after every move, because
