@@ -31,7 +31,7 @@ World = GameState
 
 
 @dataclass(frozen=True)
-class Table:
+class DealPlay:
     """One play of the current deal and the table it was made on, as every
     seat saw it.
 
@@ -59,8 +59,8 @@ class Table:
     seen: tuple[int, ...]
 
 
-def deal_plays(observation: Observation) -> list[Table]:
-    """Return the plays of the current deal, each with its :class:`Table`,
+def deal_plays(observation: Observation) -> list[DealPlay]:
+    """Return the plays of the current deal, each a :class:`DealPlay`,
     replayed from the observation's plays and the opening's face-up cards
     (captures by rank or by a Jack, as seeds 000 and 001 say)."""
     players = observation.rules.players
@@ -76,20 +76,20 @@ def deal_plays(observation: Observation) -> list[Table]:
     seen = [0] * len(RANKS)
     for card in shown:
         seen[RANKS.index(card[0])] += 1
-    tables = []
+    made = []
     for index, card in enumerate(plays):
         seat, rank = index % players, card[0]
         if index >= deal_start:
             in_hand = HAND_SIZE - (index - deal_start) // players
-            tables.append(
-                Table(index, seat, card, in_hand, top, pile_size, points, face_down, tuple(seen))
+            made.append(
+                DealPlay(index, seat, card, in_hand, top, pile_size, points, face_down, tuple(seen))
             )
         seen[RANKS.index(rank)] += 1
         if top is not None and rank in (top, "J"):
             top, pile_size, points, face_down = None, 0, 0, 0
         else:
             top, pile_size, points = rank, pile_size + 1, points + CARD_POINTS[card]
-    return tables
+    return made
 
 
 def inferred_voids(observation: Observation, jacks: bool = True) -> tuple[frozenset[str], ...]:
