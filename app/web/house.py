@@ -27,7 +27,7 @@ from app.engine.rules import MAX_PLAYED_POINTS, POINTS, option_text, option_valu
 
 from . import store
 from .game import LEVEL_NAMES, RULE_NAMES, start_game
-from .links import house_rules, seat_fields
+from .links import rules_from_args, seat_fields
 from .rule_words import (
     BRIEF,
     EXPLAINED,
@@ -218,7 +218,7 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     args = {"rules": request.form.get("rules", "")}
     args.update({name: request.form[name] for name in LABELS if request.form.get(name)})
     try:
-        rules = house_rules(args)
+        rules = rules_from_args(args)
     except InvalidRules as exc:
         option = refused_option(exc)
         refused = (option, refused_problem(exc, args)) if option else None

@@ -101,7 +101,7 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     options = {name: value for name, value in args.items() if name in OPTIONS and value}
     query = {**options, "rules": rules_name}
     try:
-        rules = house_rules(query)
+        rules = rules_from_args(query)
     except InvalidRules as error:
         raise BadLink("house", str(error), (), rules_name) from None
     options = {name: value for name, value in query.items() if name in OPTIONS}
@@ -130,7 +130,7 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-def house_rules(args: dict[str, str]) -> RuleSet:
+def rules_from_args(args: dict[str, str]) -> RuleSet:
     """Build the rule set of ``args`` (:func:`rules_from_query`'s query:
     ``{"rules": base, option: value text}``, as a deal link or the House
     rules form gives them). "Most cards" left as the base plays it, on a
