@@ -398,9 +398,11 @@ def _you(
             card = item["card"]
             marked = item["captures"] and aids["highlight"]
             if marked:
+                # The mark's words are in the name, as shown: a player
+                # driving the browser by voice says "click takes 5".
                 label = ngettext(
-                    "%(card)s — captures the pile’s %(num)s card",
-                    "%(card)s — captures the pile’s %(num)s cards",
+                    "%(card)s — takes %(num)s: captures the pile’s one card",
+                    "%(card)s — takes %(num)s: captures all the pile’s cards",
                     pile_size,
                     card=card_name(card),
                 )

@@ -78,9 +78,10 @@ def answering(html: str) -> Callable[[Route], None]:
     return lambda route: route.fulfill(body=html, content_type="text/html")
 
 
-def sweep_the_site(page: Page, url: str, drawn: dict[str, str]) -> Sweep:
-    """Visit every page and state, checking each (see the module)."""
-    sweep = Sweep(page)
+def sweep_the_site(sweep: Sweep, url: str, drawn: dict[str, str]) -> Sweep:
+    """Visit every page and state with ``sweep``'s page, checking each
+    (see the module; ``sweep.check`` says what a check is)."""
+    page = sweep.page
     for path in ("/", "/house", "/game/rules", "/daily", "/leaderboard", "/me", "/review/"):
         sweep.visit(url + path)
     sweep.visit(url + "/nowhere", "error 404")
@@ -183,7 +184,7 @@ def play_out_one(page: Page) -> None:
 def test_every_page_passes_axe(browser: Browser, live_server, tmp_path_factory, locale, language):
     context = browser.new_context(locale=locale, reduced_motion="reduce", viewport=SIZES["phone"])
     page = context.new_page()
-    sweep = sweep_the_site(page, live_server, drawn_pages(tmp_path_factory, language))
+    sweep = sweep_the_site(Sweep(page), live_server, drawn_pages(tmp_path_factory, language))
     context.close()
     assert len(sweep.states) >= 35
     assert sweep.found == [], "\n".join(sweep.found)

@@ -14,6 +14,7 @@ from app.engine import (
     PARTNERS,
     GameState,
     card_label,
+    card_name,
     parse_rules_text,
     would_capture,
 )
@@ -102,7 +103,13 @@ def test_the_capture_mark_counts_the_cards_of_the_pile(player):
     assert f"Pile: {size} card" in page
     marks = set(re.findall(r'class="take-mark" aria-hidden="true">takes (\d+)<', page))
     assert marks == {str(size)}
-    assert f"captures the pile’s {size} card" in page
+    # The mark's words are the start of what the name says after the card
+    # (WCAG's Label in Name: "click takes 4" by voice), in both languages.
+    label = f'aria-label="{card_name(mine)} — takes {size}: captures '
+    assert label + ("the pile’s one card" if size == 1 else "all the pile’s cards") in page
+    turkish = player.client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert f'class="take-mark" aria-hidden="true">{size} alır<' in turkish
+    assert re.search(rf'aria-label="[^"]+ — {size} alır: yerdeki [^"]+ toplar">', turkish)
     assert mine in player.hand
 
 
