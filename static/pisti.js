@@ -328,10 +328,22 @@ function showNews() {
 // the focus in turn (Tab), so that the arrow keys scroll it too; when they
 // do not, it is no stop on the way (axe-core's scrollable-region-focusable:
 // a stale tab's alert, or the hints, made the lines scroll out of reach).
+// A stop has a name, as Tab or a switch reaches it: the box of a phone's
+// lines (.said) is then a group named by its section's heading ("What
+// just happened"); the section (.happened) has that name already.
 function scrollableByKeys() {
   for (const box of document.querySelectorAll(".said, .board > .happened")) {
-    if (box.scrollHeight > box.clientHeight + 1) box.tabIndex = 0;
+    const stop = box.scrollHeight > box.clientHeight + 1;
+    if (stop) box.tabIndex = 0;
     else box.removeAttribute("tabindex");
+    const heading = box.matches(".said") && box.closest("[aria-labelledby]");
+    if (heading && stop) {
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-labelledby", heading.getAttribute("aria-labelledby"));
+    } else if (heading) {
+      box.removeAttribute("role");
+      box.removeAttribute("aria-labelledby");
+    }
   }
 }
 window.addEventListener("resize", scrollableByKeys);

@@ -1,10 +1,10 @@
 """Label in Name (WCAG 2.2 SC 2.5.3) on every page and state of the axe
 sweep (``test_accessibility_sweep.py``) and a table of three players, in
 English and Turkish, on a phone and a laptop: every control shown (link,
-button, summary, field) has an accessible name, and every word shown on
-it is in that name, so that a player who drives the browser by voice
-("click takes 5", "click Play again", "click 0 of 51 points") reaches it
-by the words they see.
+button, summary, field) and every other stop of the Tab key has an
+accessible name, and every word shown on a control is in that name, so
+that a player who drives the browser by voice ("click takes 5", "click
+Play again", "click 0 of 51 points") reaches it by the words they see.
 
 The names are Chromium's own, read from its accessibility tree (CDP's
 ``Accessibility.getPartialAXTree``). What is shown is each text of the
@@ -20,14 +20,17 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import settled_when_ready, take_deal
+from tests.e2e.conftest import settled_when_ready, submit, take_deal, wait_settled
 from tests.e2e.test_accessibility_sweep import SIZES, Sweep, drawn_pages, sweep_the_site
 
-#: What a player can press or type in, as the page has it (not the
-#: page's script's focus stops).
-CONTROLS = "a[href], button, summary, input:not([type=hidden]), select, textarea"
+#: What a player can press or type in, and the page's other stops of the
+#: Tab key (a box of lines that scroll).
+CONTROLS = (
+    "a[href], button, summary, input:not([type=hidden]), select, textarea, "
+    "[tabindex]:not([tabindex='-1'])"
+)
 #: The controls shown, as an array (for the accessibility tree's look-up).
 LISTED = f"[...document.querySelectorAll({CONTROLS!r})].filter((c) => c.checkVisibility())"
 #: Each control's start tag and the texts it shows (see the module).
@@ -41,7 +44,7 @@ SHOWN = r"""function () {
     };
     if (control.matches("input[type=submit], input[type=button]")) texts.push(control.value);
     else if (control.matches("input, select, textarea")) [...control.labels].forEach(walk);
-    else walk(control);
+    else if (control.matches("a[href], button, summary")) walk(control);
     return [control.outerHTML.split(">")[0] + ">", texts];
   });
 }"""
@@ -119,3 +122,24 @@ def test_every_control_is_named_by_the_words_it_shows(
     context.close()
     assert len(sweep.states) >= 36
     assert sweep.found == [], "\n".join(sweep.found)
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 360, "height": 740}])
+def test_the_lines_that_scroll_on_a_phone_are_a_named_stop(browser: Browser, live_server, size):
+    """After a play at a story table, the lines under the felt of a phone
+    (the opponent's remark, the hint) scroll, and their box takes the focus
+    in turn: a stop named by its section's heading, not a nameless one
+    (reached by Tab or a switch, it said nothing of what it is)."""
+    context = browser.new_context(locale="en-GB", reduced_motion="reduce", viewport=size)
+    page = context.new_page()
+    page.goto(live_server + "/story")
+    submit(page, page.locator("form[action$='/lesson/skip'] button"))
+    submit(page, page.locator("form[action$='/story/play'] button").first)
+    before = settled_when_ready(page)
+    page.locator(".hand button").first.click()
+    wait_settled(page, before)
+    box = page.locator(".said")
+    assert box.get_attribute("tabindex") == "0"
+    assert mismatches(page) == []
+    expect(box).to_have_accessible_name("What just happened")
+    context.close()
