@@ -22,7 +22,7 @@ from .rules import (
     rules_to_query,
     with_options,
 )
-from .scoring import TeamScore, hand_winner, score_hand
+from .scoring import TeamScore, hand_winner, most_cards_sure, score_hand
 from .shuffle import InvalidSeed, check_seed, new_seed, normalize_seed, seeded_deck
 from .state import GameState, IllegalPlay, InvalidState, PlayResult, would_capture
 
@@ -55,6 +55,7 @@ __all__ = [
     "hand_winner",
     "load_record",
     "make_record",
+    "most_cards_sure",
     "new_seed",
     "normalize_seed",
     "observe",

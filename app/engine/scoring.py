@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from .cards import CARD_POINTS
+from .cards import CARD_POINTS, FULL_DECK
 from .rules import RuleSet
 from .state import GameState
 
@@ -63,6 +63,28 @@ def _most_cards(rules: RuleSet, counts: list[int], team: int) -> bool:
     if rules.most_cards == "27_or_more":
         return mine >= 27
     return all(mine > other for index, other in enumerate(counts) if index != team)
+
+
+def most_cards_sure(rules: RuleSet, counts: list[int]) -> int | None:
+    """Return the team already sure of the most-cards bonus with ``counts``
+    cards taken so far per team (team 0 first), or ``None``.
+
+    Every one of the 52 cards is taken by the hand's end (the cards left on
+    the table go to the last capturer, or when nobody captured to the rule
+    set's side, seeds 000 and 001), so a team is sure of it once no
+    share of the cards not taken yet could change that: 27 or more under
+    ``most_cards: 27_or_more`` (seed 000), or more than any other team
+    could still reach under ``more_than_other`` (seed 001: none when the
+    most is shared). Raises nothing; counts that add up to more than 52
+    are the caller's mistake."""
+    left = len(FULL_DECK) - sum(counts)
+    for team, mine in enumerate(counts):
+        if rules.most_cards == "27_or_more":
+            if mine >= 27:
+                return team
+        elif all(mine > other + left for index, other in enumerate(counts) if index != team):
+            return team
+    return None
 
 
 def score_hand(state: GameState) -> list[TeamScore]:

@@ -85,6 +85,19 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
                 f'<span class="visually-hidden">, {spoken}</span></button>'
             )
         cards = ngettext("%(num)s card", "%(num)s cards", side["captured"])
+        if side.get("most_cards"):
+            # The side already sure of the most-cards points (whatever
+            # becomes of the cards not taken yet), marked as on the hand's
+            # glance ("31 +3", templates/game/_score.html).
+            sure = ngettext(
+                "sure of the most cards: %(num)s point when the hand is scored",
+                "sure of the most cards: %(num)s points when the hand is scored",
+                side["most_cards"],
+            )
+            cards += Markup(
+                ' <span class="bonus" title="{}" aria-hidden="true">+{}</span>'
+                '<span class="visually-hidden">, {}</span>'
+            ).format(sure, side["most_cards"], sure)
         what = _("Card points and piştis so far in this hand")
         points = ngettext("%(num)s point", "%(num)s points", running[index])
         parts.append(

@@ -27,6 +27,7 @@ from app.engine import (
     card_label,
     card_points,
     hand_winner,
+    most_cards_sure,
     score_hand,
     seeded_deck,
     would_capture,
@@ -490,6 +491,9 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict[str, Any]:
     players = match.players
     names = table_names(table)
     sides = []
+    # Seed 001's "keep an eye on most cards": the side already sure of the
+    # most-cards points is marked on the score (:func:`.regions.scoreboard`).
+    sure = None if obs.finished else most_cards_sure(match.rules, list(obs.captured))
     for side in range(match.sides):
         team = match.team_of_side(side)
         sides.append(
@@ -501,6 +505,7 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict[str, Any]:
                 "pisti": obs.pisti[team],
                 "jack_pisti": obs.jack_pisti[team],
                 "total": match.totals[side],
+                "most_cards": match.rules.most_cards_points if team == sure else 0,
             }
         )
     last = {}

@@ -17,6 +17,8 @@ properties come from ``docs/record-format.md``:
 * an illegal play ("a card not in the hand of the seat whose turn it is", or
   any play after the hand) raises ``IllegalPlay`` and changes nothing;
 * ``team_points`` (the fast scorer) agrees with ``score_hand``;
+* a team ``most_cards_sure`` names during a hand keeps being named and
+  earns the most-cards bonus when the hand is scored;
 * a world sampled from a seat's observation looks the same to that seat.
 """
 
@@ -41,6 +43,7 @@ from app.engine import (
     hand_winner,
     load_record,
     make_record,
+    most_cards_sure,
     observe,
     replay_summary,
     score_hand,
@@ -209,6 +212,30 @@ def test_copy_is_independent_and_play_index_agrees_with_play(hand, n):
 
 
 # --- scoring ------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(hands())
+def test_a_team_sure_of_the_most_cards_earns_them(hand):
+    """Seed 001's "keep an eye on most cards", as the table's score marks
+    it: once a team is named sure of the most-cards bonus, it stays named
+    whatever is played, and the hand's score gives it the bonus; at the
+    hand's end the team named is the one with the bonus (none when none
+    earns it)."""
+    rules, deck, picks = hand
+    state = GameState.deal(rules, deck)
+    named = None
+    for choice in picks:
+        sure = most_cards_sure(rules, [len(cards) for cards in state.captured])
+        assert named is None or sure == named
+        named = sure
+        state.play(pick(state, choice))
+    counts = [len(cards) for cards in state.captured]
+    earned = [s.team for s in score_hand(state) if s.most_cards]
+    if rules.most_cards_points:
+        assert [most_cards_sure(rules, counts)] == (earned or [None])
+    if named is not None:
+        assert most_cards_sure(rules, counts) == named
 
 
 @SETTINGS

@@ -28,7 +28,9 @@ TABLES = {
 }
 SIDE = re.compile(
     r'<li class="side side-(\d)"><span class="who">([^<]+)</span>\s*'
-    r'<span class="chip"><span class="visually-hidden">, </span>(\d+) cards?</span>'
+    r'<span class="chip"><span class="visually-hidden">, </span>(\d+) cards?'
+    # then the chip's end, or the mark of a side sure of the most cards
+    r'(?:</span>| <span class="bonus")'
 )
 
 

@@ -66,3 +66,23 @@ def test_a_sides_counts_are_read_apart(app):
     with app.test_request_context(headers={"Accept-Language": "tr"}):
         lines = re.findall(r"<li.*?</li>", str(scoreboard(view)), re.S)
     assert read_out(lines[1]).startswith("Computer, 26 kart, 1 pişti, 12 puan, ")
+
+
+def test_the_side_sure_of_the_most_cards_is_marked(player):
+    """Seed 001: "Keep an eye on most cards". While a Classic hand is
+    played, a side's cards chip says "+3" as soon as the side is sure of
+    the most-cards points (27 of the 52 cards: the other side can no
+    longer reach as many), and not before; a screen reader hears why."""
+    player.deal("friday-night?rules=classic")
+    marked = []
+    while player.hand:
+        lines = re.findall(r'<li class="side side-\d">.*?</li>', player.page, re.S)
+        assert len(lines) == 2
+        for index, line in enumerate(lines):
+            cards = int(re.search(r"(\d+) cards?", read_out(line)).group(1))
+            assert ("+3" in line) == (cards >= 27), (index, cards)
+            if cards >= 27:
+                assert "sure of the most cards: 3 points when the hand is scored" in read_out(line)
+                marked.append(index)
+        player.play(player.hand[0])
+    assert marked, "no side reached 27 cards before the hand's end: choose another deal"
