@@ -61,7 +61,7 @@ HOUSE = "rules=classic&jack_pisti=10&last_sweep_bonus=3"
             HOUSE,
             "Every rule of this game",
             "The rules of this game",
-            "Jack pişti (10)",
+            "also called a double pişti (10)",
             "Back to the game",
         ),
         (
@@ -70,7 +70,7 @@ HOUSE = "rules=classic&jack_pisti=10&last_sweep_bonus=3"
             HOUSE,
             "Bu oyunun bütün kuralları",
             "Bu oyunun kuralları",
-            "Vale piştisidir (10)",
+            "Vale piştisidir, çift pişti de denir (10)",
             "Oyuna dön",
         ),
         (
@@ -79,7 +79,7 @@ HOUSE = "rules=classic&jack_pisti=10&last_sweep_bonus=3"
             "rules=partners",
             "Partners (2 v 2): the rules",
             "The rules of this game",
-            "Jack pişti (20)",
+            "also called a double pişti (20)",
             "Back to the game",
         ),
         (
@@ -88,7 +88,7 @@ HOUSE = "rules=classic&jack_pisti=10&last_sweep_bonus=3"
             "rules=classic",
             "Klasik maç (2 oyuncu): kuralları",
             "Bu oyunun kuralları",
-            "Vale piştisidir (20)",
+            "Vale piştisidir, çift pişti de denir (20)",
             "Oyuna dön",
         ),
     ],

@@ -47,6 +47,8 @@ def test_the_rules_in_short_say_what_seeds_stress(client):
     )
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", rules.group(0)))
     assert "a Jack on a lone card of another rank takes it but is no pişti" in text
+    # Seed 003's name for the Jack pişti: "that's a double Pişti worth 20".
+    assert "a Jack on a lone Jack is a Jack pişti, also called a double pişti (20)" in text
     assert "an opening Jack is swapped with the nearest card under it that is not a Jack" in text
     assert (
         "both sides at the target after the same hand: the higher total wins, level totals "
@@ -54,6 +56,7 @@ def test_the_rules_in_short_say_what_seeds_stress(client):
     )
     turkish = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert "başka değerde tek bir kartı Vale ile almak pişti değildir" in turkish
+    assert "Vale piştisidir, çift pişti de denir (20)" in turkish
     assert "açılıştaki Vale, altındaki Vale olmayan ilk kartla yer değiştirir" in turkish
     assert (
         "iki taraf da aynı elde hedefe ulaşırsa yüksek toplam kazanır, toplamlar eşitse bir el "

@@ -28,7 +28,7 @@ def text(page: str) -> str:
             ">Every rule of this game</a>",
             [
                 "The rules of this game",
-                "a Jack on a lone Jack is a Jack pişti (10)",
+                "a Jack on a lone Jack is a Jack pişti, also called a double pişti (10)",
                 "a pişti 10 and a Jack pişti 10",
                 "The side that takes the cards left on the table at the end of the hand gets 3 "
                 "points more.",
@@ -44,7 +44,7 @@ def text(page: str) -> str:
             ">Bu oyunun bütün kuralları</a>",
             [
                 "Bu oyunun kuralları",
-                "tek Valenin üstüne Vale, Vale piştisidir (10)",
+                "tek Valenin üstüne Vale, Vale piştisidir, çift pişti de denir (10)",
                 "bir pişti 10, bir Vale piştisi 10 puan eder",
                 "Elin sonunda masada kalan kartları alan taraf 3 puan daha alır.",
                 "o anda 101 puana ulaşmış taraf kazanır",
@@ -102,7 +102,7 @@ def test_a_base_games_rules_are_its_own(player):
     assert "You and North against East and West" in words
     assert "A pişti made with the hand's first card does not count." in words
     assert "A pişti made with the hand's last card does not count." in words
-    assert "a Jack pişti (20)" in words and "reached 151 wins" in words
+    assert "a Jack pişti, also called a double pişti (20)" in words and "reached 151 wins" in words
     assert "house rule" not in words and "left on the table at the end of the hand" not in words
 
 
