@@ -334,15 +334,17 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     (a POST to the same address): opening a link never changes anything,
     so a link from another site cannot replace the game in progress. A
     seed written with decomposed letters (``s`` and a combining cedilla)
-    goes to its composed link (``ş``), the one seed it means."""
+    goes to its composed link (``ş``), the one seed it means, and a link
+    refused only for a chat message's punctuation after it (``.``, ``)``)
+    to the link without it."""
     try:
         written = links.read_deal_path(seed, request.args)
     except links.LinkChanged as changed:
-        return link_changed(changed)
+        return _meant_link(seed) or link_changed(changed)
     composed = normalize_seed(written)
     settings, problem = _deal_settings(composed)
     if problem is not None:
-        return problem
+        return _meant_link(seed) or problem
     escaped = any(links.escaped_name(name) != name for name in request.args)
     if composed != written or escaped:
         # One link for one deal: a decomposed seed, or "&amp;" for "&".
@@ -379,6 +381,25 @@ def deal(seed: str) -> BaseResponse | tuple[str, int]:
     if problem is not None:
         return problem
     return _start(settings, seed, seed_public=True)
+
+
+def _meant_link(path: str) -> BaseResponse | None:
+    """Return a redirect (308) to the deal link ``path`` (what follows
+    ``/deal/``) with this request's query meant, when it is refused only
+    for the punctuation a chat message left at its end (a link at the end
+    of a sentence, or in brackets: :func:`links.without_trailing_marks`),
+    else ``None``."""
+    query = request.query_string.decode("utf-8", "replace")
+    trimmed = links.without_trailing_marks(path, query)
+    if trimmed is None:
+        return None
+    path, args = trimmed
+    try:
+        seed = check_seed(normalize_seed(links.read_deal_path(path, args)))
+        settings = links.deal_settings(args)
+    except (links.LinkChanged, InvalidSeed, links.BadLink):
+        return None
+    return redirect(_deal_url(seed, settings), 308)
 
 
 def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:

@@ -17,6 +17,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import url_for
 from werkzeug.datastructures import MultiDict
@@ -338,6 +339,32 @@ def deal_url(
             args[name] = seat_level
     path = f"{CHECK_MARK}{link_check(seed, args)}/{seed}"
     return url_for("game.deal", seed=path, _external=external, **args)
+
+
+#: What a chat message's sentence may leave after a link, which the chat
+#: app then takes into it ("here: <link>." or "(<link>)"); none of them is
+#: a seed's character.
+TRAILING_MARKS = ".,;:!?)]}>'\"*”’»…"
+
+
+def without_trailing_marks(path: str, query: str) -> tuple[str, MultiDict[str, str]] | None:
+    """Return the deal link of ``path`` (what follows ``/deal/``, as
+    decoded) and ``query`` (the query string as sent) without the
+    :data:`TRAILING_MARKS` at its very end (of its last parameter, or of
+    the path when it has no query) as ``(path, query arguments)``, or
+    ``None`` when it does not end with any."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    if not pairs:
+        bare = path.rstrip(TRAILING_MARKS)
+        return (bare, MultiDict()) if bare != path else None
+    name, value = pairs[-1]
+    if value:
+        pairs[-1] = (name, value.rstrip(TRAILING_MARKS))
+    else:
+        pairs[-1] = (name.rstrip(TRAILING_MARKS), value)
+    if pairs[-1] == (name, value):
+        return None
+    return path, MultiDict(pairs)
 
 
 def _level(args: Mapping[str, str], name: str, default: str, rules: RuleSet) -> str:

@@ -611,3 +611,37 @@ def test_a_language_switched_on_a_deal_links_page_stays_on_that_page(client, see
     assert answer.location == iri_to_uri(link)
     page = client.get(answer.location, headers={"Accept-Language": "en"})
     assert page.status_code == 200 and '<html lang="tr">' in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("mark", [".", ")", "!", ",", "”", ").", "'", "*"])
+def test_a_link_with_a_chat_messages_punctuation_after_it_deals_what_was_shared(app, mark):
+    """A link sent at the end of a sentence ('here: <link>.') or in
+    brackets often reaches the friend with the mark after it taken into
+    the link: the check (or the seed, or a level) then did not match, and
+    the friend was told the link was not whole. The link without the marks
+    the end of a sentence leaves goes (308) to the link as shared; a mark
+    that is the link's own (inside it) still makes it another link."""
+    friend = app.test_client()
+    link = checked("/deal/cuma-akşamı?rules=classic&target=101&level=hard")
+    shared = {
+        link: link,
+        "/deal/eski-bağlantı?rules=classic&level=hard": checked(
+            "/deal/eski-bağlantı?rules=classic&target=51&level=hard"
+        ),
+        checked("/deal/kısa?rules=cardems&level=medium"): checked(
+            "/deal/kısa?rules=cardems&level=medium"
+        ),
+        "/deal/kısa": checked("/deal/kısa?rules=cardems&level=medium"),
+    }
+    for sent, clean in shared.items():
+        response = friend.get(sent + mark)
+        assert response.status_code == 308, sent + mark
+        # The clean link, as the site writes it: its check, nothing after.
+        assert response.location == iri_to_uri(clean)
+        page = friend.get(response.location).get_data(as_text=True)
+        assert "A shared deal" in page
+    # Inside the link, a mark is no punctuation of the chat's: still refused.
+    assert friend.get(link.replace("level=hard", f"level=hard{mark}&utm=x")).status_code == 400
+    assert friend.get(link.replace("/cuma", f"/{mark}cuma")).status_code in (400, 404)
+    # Nothing was dealt by opening any of them.
+    assert friend.get("/game").status_code == 404

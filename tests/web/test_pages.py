@@ -210,7 +210,7 @@ def test_seed_form_goes_to_the_deal_link(client):
     [
         "/deal/has%20space",
         "/deal/" + "x" * 65,
-        "/deal/caf%C3%A9%21",
+        "/deal/caf%21%C3%A9",
         "/deal/a/b",
         "/deal/a.b",
         "/deal?seed=",
@@ -262,7 +262,7 @@ def test_a_seed_typed_with_decomposed_letters_is_the_composed_seed(client):
         "/deal/%C5%9Fans?rules=classic&target=51&level=hard"
     )
     # A decomposed seed that is no seed once composed is still refused.
-    assert client.get("/deal/s%CC%A7ans!").status_code == 400
+    assert client.get("/deal/s%CC%A7a!ns").status_code == 400
 
 
 def test_a_turkish_seed_names_its_record_file(player):
