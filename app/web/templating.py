@@ -15,7 +15,7 @@ Here they give the same answers for less:
   ``table_counter``: the table's regions, ``table_keys``: what its dealer
   tag and points chip mean, and ``aids_form``: the playing aids
   (:mod:`.regions`).
-- ``answer_page``: where a form's answer belongs (:data:`ANSWER_PAGES`).
+- ``answer_address``: where a form's answer belongs (:data:`ANSWER_PAGES`).
 
 And :class:`PageEnvironment`, the app's Jinja environment, makes two of
 Jinja's steps cheaper with the same results.
@@ -27,9 +27,10 @@ from collections.abc import Callable, MutableMapping
 from functools import lru_cache
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, g, request, url_for
 from flask.templating import Environment
 from flask_wtf.csrf import generate_csrf
+from werkzeug.urls import iri_to_uri
 
 from . import faces, regions, store
 
@@ -44,7 +45,10 @@ _ROOT_PARTS = ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT", "SC
 #: The page a form's answer shows, by the form's endpoint or blueprint
 #: (else the table): a page answering a POST takes that page's address, so
 #: that reloading it reads the page instead of posting the form again.
+#: :data:`OWN_ADDRESS`: the page at the form's own address (a deal link's).
 ANSWER_PAGES = {
+    "game.new_game": "game.home",
+    "game.deal": "",
     "story.lesson_play": "story.lesson_page",
     "story.lesson_restart": "story.lesson_page",
     "story": "story.path",
@@ -55,17 +59,38 @@ ANSWER_PAGES = {
 }
 
 
+#: The :data:`ANSWER_PAGES` entry of a form whose page has the form's own
+#: address: a deal link's Start, refused without a table to show (a
+#: browser that keeps no cookies, a rate limit), stays at the deal link,
+#: which a reload (or an app's "Open in browser") shows again.
+OWN_ADDRESS = ""
+
+
+def answer_address() -> str:
+    """Return the address (path and query, under the script root) of the
+    page this POST's answer stands for (:func:`answer_page`): that page's,
+    or the form's own for :data:`OWN_ADDRESS`."""
+    endpoint = answer_page()
+    if endpoint != OWN_ADDRESS:
+        return url_for(endpoint)
+    query = request.query_string.decode("ascii", "replace")
+    return request.script_root + iri_to_uri(request.path) + (f"?{query}" if query else "")
+
+
 def answer_page() -> str:
     """Return the endpoint of the page this POST's answer stands for: the
     one a view set as ``g.answer_page`` (the final page's name form, whose
     refusal shows that page), else by :data:`ANSWER_PAGES` (``game.table``
-    for the game's own forms). Never reads the form: this runs on the error
+    for the game's own forms; :data:`OWN_ADDRESS` for a deal link's Start).
+    Never reads the form: this runs on the error
     page of a body too large to read."""
     chosen: str | None = g.get("answer_page")
     if chosen:
         return chosen
     endpoint = request.endpoint or ""
-    return ANSWER_PAGES.get(endpoint) or ANSWER_PAGES.get(request.blueprint or "", "game.table")
+    if endpoint in ANSWER_PAGES:
+        return ANSWER_PAGES[endpoint]
+    return ANSWER_PAGES.get(request.blueprint or "", "game.table")
 
 
 class PageEnvironment(Environment):
@@ -141,7 +166,7 @@ def init_app(app: Flask) -> None:
         table_keys=regions.keys,
         aids_form=regions.aids_form,
         this_page=regions.this_page,
-        answer_page=answer_page,
+        answer_address=answer_address,
         kept_limit=store.KEEP,
     )
     overrides = {"csrf_token": csrf_token}

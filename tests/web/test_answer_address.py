@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from werkzeug.urls import iri_to_uri
 
-from tests.conftest import CSRF, Player, form_fields, start_deal
+from tests.conftest import CSRF, Player, checked, form_fields, start_deal
 from tests.web.test_house_page import token
 from tests.web.test_review_pages import upload
 
@@ -88,3 +89,25 @@ def test_a_start_from_an_out_of_date_page_shows_the_table_at_its_address(
     response = client.post(action, data={**fields, **choice})
     assert response.status_code == 409
     assert address(response) == "/game"
+
+
+def test_a_deal_links_start_refused_stays_at_the_deal_link(app):
+    """A friend's phone that keeps no cookies (an app's own browser) opens
+    a deal link and presses Start: refused, as the form's check rides on a
+    cookie, the page told them to allow cookies and reload, but took the
+    table's address, so the reload (or the app's 'Open in browser') showed
+    'no game' and the link was lost. It keeps the deal link's address; a
+    refused New game keeps the home page's."""
+    link = checked("/deal/çerezsiz?rules=classic&target=51&level=hard")
+    friend = app.test_client(use_cookies=False)
+    page = friend.get(link).get_data(as_text=True)
+    fields = form_fields(page, "/deal/")
+    response = friend.post(link, data=fields)
+    assert response.status_code == 400
+    assert "allow cookies for this site" in response.get_data(as_text=True)
+    assert address(response) == iri_to_uri(link).replace("&", "&amp;")
+    assert friend.get(address(response).replace("&amp;", "&")).status_code == 200
+    home = friend.get("/").get_data(as_text=True)
+    response = friend.post("/new", data={**form_fields(home, "/new"), "rules": "cardems"})
+    assert response.status_code == 400
+    assert address(response) == "/"
