@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from flask import request, url_for
+from flask import request
 from markupsafe import Markup, escape
 
 from .faces import back, face
@@ -677,7 +677,7 @@ def counter(v: Mapping[str, Any]) -> Markup:
 def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) -> Markup:
     """The playing aids, each a checkbox kept with the player's settings
     (``aids``, :func:`.store.aids`), folded under "Playing aids"; saving
-    goes back to this page (after a POST, to the table). ``url_for`` and
+    goes back to this page (after a POST, to the page it answers for). ``url_for`` and
     ``csrf_token`` are the templates'."""
     labels = (
         ("highlight", _("Highlight the cards that would capture")),
@@ -714,7 +714,12 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
 def this_page() -> str:
     """The address a form on this page comes back to (its ``next``): the
     page's own, with the path the site is served under and the query, for
-    a page read with GET; the table for a form's answer."""
-    if request.method != "GET":
-        return url_for("game.table")
+    a page read with GET (or HEAD, as a link's preview asks for it); for a
+    form's answer, the address of the page it stands for (the table, a
+    deal link's: :func:`.templating.answer_address`)."""
+    if request.method not in ("GET", "HEAD"):
+        # Imported here: the template globals module imports this one.
+        from .templating import answer_address
+
+        return answer_address()
     return request.script_root + request.full_path

@@ -107,6 +107,8 @@ def test_a_deal_links_start_refused_stays_at_the_deal_link(app):
     assert "allow cookies for this site" in response.get_data(as_text=True)
     assert address(response) == iri_to_uri(link).replace("&", "&amp;")
     assert friend.get(address(response).replace("&amp;", "&")).status_code == 200
+    # The language switch of that page comes back to the deal link too.
+    assert form_fields(response.get_data(as_text=True), "/language")["next"] == address(response)
     home = friend.get("/").get_data(as_text=True)
     response = friend.post("/new", data={**form_fields(home, "/new"), "rules": "cardems"})
     assert response.status_code == 400

@@ -645,3 +645,21 @@ def test_a_link_with_a_chat_messages_punctuation_after_it_deals_what_was_shared(
     assert friend.get(link.replace("/cuma", f"/{mark}cuma")).status_code in (400, 404)
     # Nothing was dealt by opening any of them.
     assert friend.get("/game").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "agent",
+    ["WhatsApp/2.23.20.0 A", "TelegramBot (like TwitterBot)", "facebookexternalhit/1.1"],
+)
+def test_a_preview_bots_head_of_a_deal_link_says_what_its_get_does(client, agent):
+    """A chat app's preview bot or a link shortener may ask for a link's
+    HEAD before its page: the HEAD's page was drawn as a form's answer
+    (its language switch coming back to the table, /game), so its
+    Content-Length was not the GET's. Neither starts a game."""
+    link = checked("/deal/cuma-akşamı?rules=classic&target=51&level=hard")
+    headers = {"User-Agent": agent}
+    got = client.get(link, headers=headers)
+    head = client.head(link, headers=headers)
+    assert got.status_code == head.status_code == 200
+    assert head.headers["Content-Length"] == got.headers["Content-Length"]
+    assert client.get("/game").status_code == 404
