@@ -101,7 +101,8 @@ CSRF_MESSAGE = lazy_gettext(
 CSRF_NO_COOKIE_MESSAGE = lazy_gettext(
     "Your browser sent no cookie back: this site keeps your game, and the check of its "
     "forms, in cookies. Nothing was played; allow cookies for this site, then reload the "
-    "page and try again."
+    "page and try again. In a chat app's own browser, open the page in your phone's browser "
+    "instead (the app's menu has 'Open in browser')."
 )
 #: A page at least this old (seconds since its form's token was made) whose
 #: form comes back with no cookie was most likely left open until the

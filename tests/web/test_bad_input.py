@@ -259,6 +259,12 @@ def test_a_browser_that_keeps_no_cookies_is_told_so(app, fetch_site, said):
     assert said in text
     if said != "security token":
         assert "allow cookies for this site" in text
+        # An app's own browser has no such setting: its menu opens the page
+        # (the deal link, where the answer stays) in the phone's browser.
+        assert "In a chat app's own browser, open the page in your phone's browser" in text
+    tr = without_cookies.post(link, data=fields, headers={**headers, "Accept-Language": "tr"})
+    if said != "security token":
+        assert "telefonunuzun tarayıcısında açın" in tr.get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
