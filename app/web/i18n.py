@@ -26,6 +26,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from babel import Locale, UnknownLocaleError
+from babel.core import get_global
 from babel.support import NullTranslations
 from flask import Flask, g, request
 from flask_babel import Babel, format_number, get_translations
@@ -70,6 +71,18 @@ def languages(folder: Path) -> dict[str, str]:
 
 #: Language codes and their names, in their own language.
 LANGUAGES = languages(CATALOGUES)
+
+
+def og_locale(code: str) -> str:
+    """Return the Open Graph locale (``language_TERRITORY``, as a chat app's
+    preview reads ``og:locale``) of the site's language ``code``: the code
+    itself when it names a territory (``pt_BR``), else the language with
+    its most likely territory, from Babel's data (``tr`` is ``tr_TR``,
+    ``en`` ``en_US``)."""
+    if "_" in code:
+        return code
+    likely = Locale.parse(get_global("likely_subtags").get(code, code))
+    return f"{likely.language}_{likely.territory}" if likely.territory else likely.language
 
 
 def manifest(code: str) -> str:

@@ -663,3 +663,21 @@ def test_a_preview_bots_head_of_a_deal_link_says_what_its_get_does(client, agent
     assert got.status_code == head.status_code == 200
     assert head.headers["Content-Length"] == got.headers["Content-Length"]
     assert client.get("/game").status_code == 404
+
+
+def test_a_shared_links_preview_names_its_one_clean_link_and_a_card(client):
+    """A link passed on with what chat apps add (fbclid, utm_*) was
+    previewed as a page of its own address: its page now names the clean
+    link (og:url, rel=canonical), the site, its language, and the summary
+    card X (Twitter) needs to show a preview at all."""
+    link = checked("/deal/cuma-akşamı?rules=classic&target=51&level=hard")
+    clean = "http://localhost" + iri_to_uri(link).replace("&", "&amp;")
+    for language, locale in (("en", "en_US"), ("tr", "tr_TR")):
+        page = client.get(
+            f"{link}&fbclid=IwAR0x&utm_source=whatsapp", headers={"Accept-Language": language}
+        ).get_data(as_text=True)
+        assert f'<meta property="og:url" content="{clean}">' in page
+        assert f'<link rel="canonical" href="{clean}">' in page
+        assert '<meta property="og:site_name" content="Pişti">' in page
+        assert f'<meta property="og:locale" content="{locale}">' in page
+        assert '<meta name="twitter:card" content="summary">' in page
