@@ -7,9 +7,10 @@ import re
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
+from werkzeug.urls import iri_to_uri
 
 from tests.conftest import checked, form_fields
-from tests.e2e.conftest import submit
+from tests.e2e.conftest import submit, take_deal
 
 CARD = re.compile(r'name="card" value="([2-9TJQKA][CDHS])"')
 #: Phones and laptops the pages are looked at in.
@@ -180,3 +181,37 @@ def test_a_link_cut_short_on_its_way_to_a_friend_says_so_and_the_whole_one_deals
     submit(page, page.get_by_role("button", name="Start this deal"))
     expect(page.locator(".place-level")).to_have_text(["Hard"])
     friend.close()
+
+
+def test_a_friend_in_a_chat_apps_browser_that_keeps_no_cookies_keeps_the_link(browser, live_server):
+    """Can taps Ayşe's link in a chat, where it ended her sentence in
+    brackets ('(<link>).'), and the chat app opens it in its own browser,
+    which keeps no cookies. The link's ')' and '.' no longer make it 'not
+    whole'; Start is refused, saying to allow cookies or open the page in
+    the phone's browser, and the page keeps the deal link's address (it
+    took the table's, /game, which showed 'no game'), so reloading once
+    cookies are kept shows the deal again and deals it."""
+    link = checked(f"{live_server}/deal/sohbetten?rules=classic&target=51&level=hard")
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+
+    def without_cookies(route):
+        response = route.fetch(max_redirects=0)
+        headers = {k: v for k, v in response.headers.items() if k.lower() != "set-cookie"}
+        route.fulfill(response=response, headers=headers)
+
+    page.route("**/*", without_cookies)
+    page.goto(link + ").")
+    assert page.url == iri_to_uri(link)
+    expect(page.locator("code.seed")).to_have_text("sohbetten")
+    # The route's fetch keeps what the server sets in the context's jar.
+    context.clear_cookies()
+    submit(page, page.get_by_role("button", name="Start this deal"))
+    expect(page.get_by_role("alert")).to_contain_text("open the page in your phone's browser")
+    page.wait_for_function(f"() => location.href === {iri_to_uri(link)!r}")
+    page.unroute("**/*")
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("A shared deal")
+    take_deal(page)
+    expect(page.locator(".place-level")).to_have_text(["Hard"])
+    context.close()
