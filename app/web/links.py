@@ -350,19 +350,24 @@ TRAILING_MARKS = ".,;:!?)]}>'\"*”’»…"
 def without_trailing_marks(path: str, query: str) -> tuple[str, MultiDict[str, str]] | None:
     """Return the deal link of ``path`` (what follows ``/deal/``, as
     decoded) and ``query`` (the query string as sent) without the
-    :data:`TRAILING_MARKS` at its very end (of its last parameter, or of
-    the path when it has no query) as ``(path, query arguments)``, or
-    ``None`` when it does not end with any."""
+    :data:`TRAILING_MARKS` at the end of the link as shared (of its last
+    parameter, or of the path when it has none), which is before what a
+    chat app adds to it (``&fbclid=…``, a parameter with a value that is
+    not the link's), as ``(path, query arguments)``, or ``None`` when that
+    end has no such marks."""
     pairs = parse_qsl(query, keep_blank_values=True)
-    if not pairs:
+    end = len(pairs)
+    while end and pairs[end - 1][1] and not _is_link_parameter(escaped_name(pairs[end - 1][0])):
+        end -= 1
+    if not end:
         bare = path.rstrip(TRAILING_MARKS)
-        return (bare, MultiDict()) if bare != path else None
-    name, value = pairs[-1]
+        return (bare, MultiDict(pairs)) if bare != path else None
+    name, value = pairs[end - 1]
     if value:
-        pairs[-1] = (name, value.rstrip(TRAILING_MARKS))
+        pairs[end - 1] = (name, value.rstrip(TRAILING_MARKS))
     else:
-        pairs[-1] = (name.rstrip(TRAILING_MARKS), value)
-    if pairs[-1] == (name, value):
+        pairs[end - 1] = (name.rstrip(TRAILING_MARKS), value)
+    if pairs[end - 1] == (name, value):
         return None
     return path, MultiDict(pairs)
 
