@@ -98,7 +98,10 @@ def test_share_opens_the_phones_share_sheet_where_it_has_one(browser, live_serve
     page.wait_for_function("() => window.shared !== undefined")
     shared = page.evaluate("() => window.shared")
     assert shared["url"] == link
-    assert shared["text"] == "Play this Pişti deal: the same cards as mine."
+    assert re.fullmatch(
+        r"I scored \d+ points? with these cards\. Play this Pişti deal: the same cards as mine\.",
+        shared["text"],
+    )
     # It is beside "Copy link", on the phone's screen width.
     copy = page.get_by_role("button", name="Copy link").bounding_box()
     share = page.get_by_role("button", name="Share", exact=True).bounding_box()

@@ -15,7 +15,7 @@ from app import create_app
 from app.engine import MATCH_TARGETS, RULE_SETS
 from app.engine.match import first_rotation
 from app.web.links import deal_settings, deal_url
-from tests.conftest import checked, start_deal
+from tests.conftest import checked, form_fields, start_deal
 from tests.web.test_house_tables import play_match
 from tests.web.test_score_pages import play_hand
 
@@ -684,3 +684,36 @@ def test_a_shared_links_preview_names_its_one_clean_link_and_a_card(client):
         assert '<meta property="og:site_name" content="Pişti">' in page
         assert f'<meta property="og:locale" content="{locale}">' in page
         assert '<meta name="twitter:card" content="summary">' in page
+
+
+@pytest.mark.parametrize(
+    ("link", "language", "said"),
+    [
+        ("/deal/skor?rules=cardems&level=hard", "en", "I scored {} points with these cards."),
+        ("/deal/skor?rules=cardems&level=hard", "tr", "Bu kartlarla {} puan aldım."),
+        ("/deal/skor?rules=partners&target=51", "en", "My side scored {} points with these"),
+    ],
+)
+def test_the_final_pages_share_says_what_the_sharer_scored(client, link, language, said):
+    """The friend who opens a shared deal could not tell what the sharer
+    made of it, unless the sharer had a name on the deal's results: the
+    final page's Share sends the sharer's final points (their side's, with
+    partners) with the link, in the sharer's language."""
+    headers = {"Accept-Language": language}
+    start_deal(client, link, headers=headers)
+    page = client.get("/game", headers=headers).get_data(as_text=True)
+    for _ in range(200):
+        if 'action="/next"' in page:
+            client.post("/next", data=form_fields(page, "/next"), headers=headers)
+        elif cards := re.findall(r'name="card" value="([^"]+)"', page):
+            fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+            client.post("/play", data={**fields, "card": cards[0]}, headers=headers)
+        else:
+            break
+        page = client.get("/game", headers=headers).get_data(as_text=True)
+    # The player's side first: the glance's match total, or its hand's points.
+    row = re.search(r'<tr class="side-0[^"]*">.*?</tr>', page).group(0)
+    total = re.search(r'glance-total"><span aria-hidden="true">(\d+)', row)
+    ours = (total or re.search(r'glance-points">(\d+)', row)).group(1)
+    text = re.search(r'data-share="share"[^>]* data-text="([^"]*)"', page).group(1)
+    assert said.format(ours) in text, text
