@@ -100,9 +100,11 @@ FRAMES_HEADER = "Pisti-Frames"
 
 #: A local path a form may send the player back to: starts with one slash,
 #: then only letters and digits (a seed's of any alphabet), ``~`` (a checked
-#: deal link's) and URL-safe signs (so never "//host" or "/\\host", nor a
-#: space or a control character).
-SAFE_PATH = re.compile(r"/(?![/\\])[\w/.?=&%~-]*")
+#: deal link's), URL-safe signs and the signs RFC 3986 lets a path or query
+#: hold as they are (``+ , ; : @ ! $ ' ( ) *``: what sharing adds to a
+#: link, ``utm_campaign=bahar+2026``, or a refused link's own ``).``), so
+#: never "//host" or "/\\host", nor a space, a quote or a control character.
+SAFE_PATH = re.compile(r"/(?![/\\])[\w/.?=&%~+,;:@!$'()*-]*")
 
 RULE_NAMES = {
     "cardems": lazy_gettext("Single hand (2 players)"),

@@ -613,6 +613,38 @@ def test_a_language_switched_on_a_deal_links_page_stays_on_that_page(client, see
     assert page.status_code == 200 and '<html lang="tr">' in page.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("link", "status"),
+    [
+        # What a campaign adds to a shared link ("+" for a space, ":" and ",").
+        ("/deal/cuma?rules=classic&level=hard&utm_campaign=bahar+2026", 200),
+        ("/deal/cuma?rules=classic&level=hard&ref=chat:a,b", 200),
+        # A link refused for a chat message's marks inside it: the friend
+        # reads why in their own language, still at the link.
+        ("/deal/cuma?rules=classic).&level=hard", 400),
+        ("/deal/cuma?rules=classic&level=hard&ref=*'!;@$(x)", 200),
+    ],
+)
+def test_a_language_switched_on_a_deal_link_with_signs_in_its_query_stays_there(
+    client, link, status
+):
+    """The language form of a deal link's page whose query has signs a
+    path or query may hold as they are (``+ , : ) ( * ' ! ; @ $``) goes
+    back to that page: it went to the home page, the link lost."""
+    page = client.get(link)
+    assert page.status_code == status
+    html = page.get_data(as_text=True)
+    back = re.search(r'name="next" value="([^"]+)"', html).group(1)
+    back = back.replace("&amp;", "&").replace("&#39;", "'")
+    assert back == link
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    answer = client.post("/language", data={"csrf_token": token, "language": "tr", "next": back})
+    assert answer.status_code == 303
+    assert answer.location == link
+    again = client.get(answer.location)
+    assert again.status_code == status and '<html lang="tr">' in again.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("mark", [".", ")", "!", ",", "”", ").", "'", "*"])
 def test_a_link_with_a_chat_messages_punctuation_after_it_deals_what_was_shared(app, mark):
     """A link sent at the end of a sentence ('here: <link>.') or in
