@@ -126,6 +126,10 @@ def test_new_game_with_unicode_target_is_refused_not_a_500(client):
         ("/\uff0fevil.example", "/"),
         ("/\u3000/evil.example", "/"),
         ("/deal/~k7m2qx/şans?level=hard", "/deal/~k7m2qx/%C5%9Fans?level=hard"),
+        ("/deal/x?level=hard&ref=a+b,c:d;(e)*'!@$", "/deal/x?level=hard&ref=a+b,c:d;(e)*'!@$"),
+        ("/@evil.example", "/@evil.example"),
+        ('/deal/x?ref="><b>', "/"),
+        ("/deal/x?ref=a b", "/"),
     ],
 )
 def test_language_switch_only_goes_back_to_local_pages(client, target, expected):
