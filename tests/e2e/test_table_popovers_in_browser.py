@@ -10,6 +10,14 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.e2e.conftest import PHONE, play_card, settled_when_ready, take_deal
 
+# A button's background, border, underline and whether its words have its
+# table cell's colour.
+LABEL_LOOK = """el => {
+  const own = getComputedStyle(el), cell = getComputedStyle(el.parentElement);
+  return [own.backgroundColor, own.borderTopWidth, own.textDecorationLine,
+          own.textDecorationStyle, own.color === cell.color];
+}"""
+
 
 def phone_context(browser: Browser, language: str) -> BrowserContext:
     """A phone's browser (touch, no motion) that reads ``language``."""
@@ -133,6 +141,10 @@ def test_between_hands_a_tap_on_a_total_or_the_dealer_says_what_they_mean(
     for chip in page.locator("tfoot .chip").all():
         box = chip.bounding_box()
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, box
+        # Each reads as its row's label with the page's mark of a word
+        # that explains itself (the bar's dotted rules link), not as a
+        # button beside the table's own (outlined, or dark-filled).
+        assert chip.evaluate(LABEL_LOOK) == ["rgba(0, 0, 0, 0)", "0px", "underline", "dotted", True]
     page.locator(".next-deal").scroll_into_view_if_needed()
     assert fingers_room(page, ".next-deal .tag") == ["tag dealer: 44 x 44"]
     tag = page.locator(".next-deal .tag").bounding_box()
