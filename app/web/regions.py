@@ -414,7 +414,7 @@ def _you(
                 # The mark's words are in the name, as shown: a player
                 # driving the browser by voice says "click takes 5".
                 label = ngettext(
-                    "%(card)s — takes %(num)s: captures the pile’s one card",
+                    "%(card)s — takes %(num)s: captures the pile’s only card",
                     "%(card)s — takes %(num)s: captures all the pile’s cards",
                     pile_size,
                     card=card_name(card),

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
+
 from app.ai.hints import Hint
 from app.engine import (
     CARDEMS,
@@ -87,12 +89,17 @@ def test_a_card_left_on_the_pile_says_so(player):
     assert f"You played {card_label(card)}: it stays on the pile." in shown(player.page)
 
 
-def test_the_capture_mark_counts_the_cards_of_the_pile(player):
+@pytest.mark.parametrize("lone", [False, True])
+def test_the_capture_mark_counts_the_cards_of_the_pile(player, lone):
     seed, card, table = first_play(
-        lambda table, card: any(
-            would_capture(mine, table.observation().pile_top) for mine in table.observation().hand
+        lambda table, card: (
+            any(
+                would_capture(mine, table.observation().pile_top)
+                for mine in table.observation().hand
+            )
+            and (not lone or table.observation().pile_size == 1)
         ),
-        "mark",
+        "mark-lone" if lone else "mark",
     )
     observation = table.observation()
     mine = next(card for card in observation.hand if would_capture(card, observation.pile_top))
@@ -106,7 +113,7 @@ def test_the_capture_mark_counts_the_cards_of_the_pile(player):
     # The mark's words are the start of what the name says after the card
     # (WCAG's Label in Name: "click takes 4" by voice), in both languages.
     label = f'aria-label="{card_name(mine)} — takes {size}: captures '
-    assert label + ("the pile’s one card" if size == 1 else "all the pile’s cards") in page
+    assert label + ("the pile’s only card" if size == 1 else "all the pile’s cards") in page
     turkish = player.client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert f'class="take-mark" aria-hidden="true">{size} alır<' in turkish
     assert re.search(rf'aria-label="[^"]+ — {size} alır: yerdeki [^"]+ toplar">', turkish)
