@@ -722,7 +722,11 @@ def test_a_shared_links_preview_names_its_one_clean_link_and_a_card(client):
     ("link", "language", "said"),
     [
         ("/deal/skor?rules=cardems&level=hard", "en", "I scored {} points with these cards."),
-        ("/deal/skor?rules=cardems&level=hard", "tr", "Bu kartlarla {} puan aldım."),
+        (
+            "/deal/skor?rules=cardems&level=hard",
+            "tr",
+            "Bu kartlarla {} puan aldım. Sen de bu Pişti dağıtımını oyna: kartlar benimkilerle",
+        ),
         ("/deal/skor?rules=partners&target=51", "en", "My side scored {} points with these"),
     ],
 )
