@@ -73,6 +73,7 @@ from .view import (
     face_down_words,
     hand_scores,
     last_round,
+    match_summary,
     motion_frames,
     motion_view,
     next_hand_words,
@@ -879,6 +880,7 @@ def render_table(
             match_winner=match.winner(),
             house_fields=house_fields,
             shared_top=shared_top(match.history, match.target),
+            summary=match_summary(match) if match.target else [],
             frames=steps,
             **context,
         )

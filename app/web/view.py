@@ -648,6 +648,39 @@ def running_totals(history: list[list[int]]) -> list[tuple[list[int], list[int]]
     return rows
 
 
+def match_summary(match: Match) -> list[tuple[str, list[int]]]:
+    """Return the final page's summary of ``match``'s finished hands, per
+    side (``0`` is the player's): ``[(label, [value per side]), ...]``,
+    labels in the page's language, with the piştis, the Jack piştis, the
+    hands in which the side took more cards than every other side, and the
+    card points (Aces and Jacks 1, 2♣ 2, 10♦ 3; seeds 000 and 001) over
+    all the hands. Each hand is replayed from its plays: every card was
+    taken by its end, so nothing hidden is shown."""
+    pisti = [0] * match.sides
+    jack_pisti = [0] * match.sides
+    most = [0] * match.sides
+    card_points = [0] * match.sides
+    for index in range(len(match.plays_history)):
+        scores = score_hand(match.finished_hand(index))
+        counts = [score.cards for score in scores]
+        for score in scores:
+            side = match.side_of_team(score.team, index)
+            pisti[side] += score.pisti
+            jack_pisti[side] += score.jack_pisti
+            most[side] += all(
+                score.cards > other for team, other in enumerate(counts) if team != score.team
+            )
+            card_points[side] += (
+                score.aces + score.jacks + 2 * score.two_of_clubs + 3 * score.ten_of_diamonds
+            )
+    return [
+        (gettext("Piştis"), pisti),
+        (gettext("Jack piştis"), jack_pisti),
+        (gettext("Hands with most cards"), most),
+        (gettext("Card points"), card_points),
+    ]
+
+
 def next_hand_words(table: Table) -> str:
     """Say who deals ``table``'s next hand and who plays first in it (the
     dealer moves on one place, seeds 001 and 003): "Next hand: East

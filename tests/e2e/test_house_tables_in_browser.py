@@ -120,11 +120,12 @@ def test_a_match_is_played_to_the_end(browser: Browser, live_server, screenshots
     line = page.locator(".bar .rules-line summary").inner_text()
     assert "to 51" in line
     page.screenshot(path=screenshots / f"house-{table}-final.png", full_page=True)
-    # On the narrowest phone every side's column of the match's table is in
-    # view, nothing scrolled sideways.
+    # On the narrowest phone every side's column of the match's table and
+    # of its summary is in view, nothing scrolled sideways.
     page.set_viewport_size(SIZES["360x740"])
-    box = page.locator(".table-scroll:has(.totals)")
-    assert box.evaluate("box => box.scrollWidth <= box.clientWidth")
+    for scores in (".totals", ".match-summary"):
+        box = page.locator(f".table-scroll:has({scores})")
+        assert box.evaluate("box => box.scrollWidth <= box.clientWidth")
     page.screenshot(path=screenshots / f"house-{table}-final-360.png", full_page=True)
     # Play again keeps the house rules and the computers.
     with page.expect_navigation():

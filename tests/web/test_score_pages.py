@@ -159,6 +159,99 @@ def test_classic_match_final_page_adds_up(client):
     assert max(totals) >= 51
 
 
+def match_summary(page: str) -> dict[str, list[int]]:
+    """The final page's summary of the whole match: each row's label and
+    its value per side, in the page's side order."""
+    table = re.search(r'<table class="score match-summary[^"]*">(.*?)</table>', page, re.S)
+    assert table is not None, "no match summary"
+    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>((?:<td>\d+</td>)+)</tr>', table.group(1))
+    return {label: [int(n) for n in re.findall(r"\d+", cells)] for label, cells in rows}
+
+
+def summed_hands(tables: list[ScoreTable]) -> dict[str, list[int]]:
+    """The match summary as summed from each hand's score table: piştis,
+    Jack piştis, the hands a side took more cards than every other, and
+    the card points (the Aces, Jacks, 2♣ and 10♦ lines)."""
+    sides = len(tables[0].totals)
+    summed = {label: [0] * sides for label in ("pisti", "jack", "most", "card")}
+    for table in tables:
+        cards = [count for count, _ in table.rows["Cards (most cards)"]]
+        for side in range(sides):
+            summed["pisti"][side] += table.rows["Piştis"][side][0]
+            summed["jack"][side] += table.rows["Jack piştis"][side][0]
+            others = cards[:side] + cards[side + 1 :]
+            summed["most"][side] += all(cards[side] > other for other in others)
+            summed["card"][side] += sum(
+                table.rows[line][side][1] for line in ("Aces", "Jacks", "2♣", "10♦")
+            )
+    return summed
+
+
+@pytest.mark.parametrize(
+    ("query", "sides"),
+    [
+        ("classic&target=51", 2),
+        ("partners&target=51", 2),
+        ("classic&players=3&jack_pisti=10&last_sweep_bonus=3&target=51", 3),
+        ("partners&teams=solo&target=51", 4),
+    ],
+    ids=["classic", "partners", "three", "four-solo"],
+)
+def test_the_final_page_sums_up_the_whole_match_per_side(client, query, sides):
+    """Under the hands' points, the final page sums up the match per side:
+    piştis, Jack piştis, hands with the most cards and card points, each
+    the sum of the hands' score tables (a match played through from a
+    fixed seed); between hands there is no such summary."""
+    start_deal(client, f"/deal/summary?rules={query}&level=easy")
+    page = play_hand(client)
+    tables = [ScoreTable(page)]
+    while "Next hand" in page:
+        assert "match-summary" not in page
+        page = next_hand(client, page)
+        tables.append(ScoreTable(page))
+    assert "Final score" in page and len(tables) > 1
+    summed = summed_hands(tables)
+    summary = match_summary(page)
+    assert summary == {
+        "Piştis": summed["pisti"],
+        "Jack piştis": summed["jack"],
+        "Hands with most cards": summed["most"],
+        "Card points": summed["card"],
+    }
+    assert all(len(values) == sides for values in summary.values())
+    # Every hand's 13 card points are somebody's, and a hand has at most
+    # one side with the most cards.
+    assert sum(summary["Card points"]) == 13 * len(tables)
+    assert sum(summary["Hands with most cards"]) <= len(tables)
+    if query.startswith("classic&target"):
+        # Classic's points are all there: card points, piştis (10, Jack 20)
+        # and 3 for each hand with the most cards make each side's total.
+        totals = re.search(r'<th scope="row">Total</th><td>(\d+)</td><td>(\d+)</td>', page)
+        assert [
+            summary["Card points"][side]
+            + 10 * summary["Piştis"][side]
+            + 20 * summary["Jack piştis"][side]
+            + 3 * summary["Hands with most cards"][side]
+            for side in (0, 1)
+        ] == [int(total) for total in totals.groups()]
+
+
+def test_the_match_summary_in_turkish(client):
+    start_deal(client, "/deal/summary?rules=classic&target=51&level=easy")
+    page = play_hand(client)
+    while "Next hand" in page:
+        page = next_hand(client, page)
+    english = match_summary(page)
+    turkish = client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "<caption>Maçın tamamı</caption>" in turkish
+    assert match_summary(turkish) == {
+        "Piştiler": english["Piştis"],
+        "Vale piştileri": english["Jack piştis"],
+        "En çok kart alınan eller": english["Hands with most cards"],
+        "Kart puanları": english["Card points"],
+    }
+
+
 def test_final_page_shows_the_last_plays_and_the_sweep_openly(client):
     start_deal(client, "/deal/open-end")
     page = play_hand(client)
