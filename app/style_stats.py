@@ -1,6 +1,7 @@
 """Style statistics of a bot's plays, for the arena: what shows a playing
-style in play (issue 12: Jacks kept to the last deal, single cards led onto
-an empty table, piştis, scoring cards left on the pile)."""
+style in play (the strategy tips of seed 001 (CetinsGame guide) that the
+Mansion Evenings styles follow: Jacks kept to the last deal, single cards
+led onto an empty table, piştis, scoring cards left on the pile)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A whole game's review summary through the RQ queue (issue 14, item 4).
+"""A whole game's review summary through the RQ queue.
 
 Starts a throw-away ``redis-server`` and one review worker as deployed
 (``flask --app app review-worker``: RQ's forking worker, niced), keeps

@@ -1,4 +1,4 @@
-"""The review's time per step and per whole hand (issue 14, item 4).
+"""The review's time per step and per whole hand.
 
 Plays ``HANDS`` hands of each rule set with the Hard level in every seat
 (seeded, so the same hands every run), then reviews seat 0's decisions as

@@ -1,5 +1,6 @@
 """Review of a hand, move by move: the Expert's estimate of every card a
-seat could have played (issue 14, item 3).
+seat could have played (a house choice: no seed has a review; it goes on
+from seed 001's (CetinsGame guide) hints and strategy tips, after the hand).
 
 For each decision of one seat in a finished (or unfinished) hand
 (:func:`app.engine.decisions.decisions`), the review takes the

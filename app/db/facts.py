@@ -107,8 +107,10 @@ def deal_key(
 ) -> str:
     """Return the key of a deal: 32 hex digits of SHA-256 over ``seed``,
     the rule set ``rules`` with its ``house_rules`` options (see
-    :attr:`GameFacts.house_rules`; issue 11: a shared deal is "the same
-    seed, rules, target and level"), ``target`` and the computer ``levels``.
+    :attr:`GameFacts.house_rules`), ``target`` and the computer ``levels``:
+    a shared deal is the same cards against the same computers (seed 004's
+    (PlayPendium) Daily deal, "everyone gets the same deals"; the target and
+    levels are a house choice, since they change the game played).
 
     A preset's key is the same as before house rules were part of it, so
     results stored earlier stay listed with their deal.
@@ -164,7 +166,8 @@ def game_facts(
         levels=levels,
         outcome=outcome(match.winner()),
         points=totals[0],
-        # With three or four sides, the best of the others (issue 13).
+        # With three or four sides, the best of the others (a house choice:
+        # the side to beat).
         opp_points=max(totals[1:]),
         hands=len(match.plays_history),
         pistis=counts["pistis"],

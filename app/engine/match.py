@@ -19,10 +19,12 @@ so position 0 plays first; so does a match of a rule set played as a
 single hand by default (``cardems``: seed 000, "The human player takes the
 first turn"), whose dealer then changes every hand.
 
-End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``,
-issue 13 for three and four sides): points are counted at the end of a hand
-only; once a side has reached the target, the side with the highest total
-wins; when the highest total is shared, one more hand is played. Every base
+End of a match (seed 001 for ``classic``, seeds 003/004 for ``partners``;
+for the three and four sides of ``docs/record-format.md`` format 2, a house
+choice that extends seed 001's "the higher score wins; if the scores are
+level, one more hand" to every side): points are counted at the end of a
+hand only; once a side has reached the target, the side with the highest
+total wins; when the highest total is shared, one more hand is played. Every base
 may be played to any of :data:`~.rules.MATCH_TARGETS`; without a target a
 match is a single hand.
 """

@@ -37,7 +37,10 @@ Leftovers = Literal["first_seat", "dealer"]
 Teams = Literal["solo", "partners"]
 FaceDown = Literal["hidden", "capturer"]
 
-#: Match targets every base may be played to (issue 13): points that end it.
+#: Match targets every base may be played to: points that end it. Seed 001
+#: (CetinsGame guide) plays to 51 or 101, seeds 003 (four-player article) and
+#: 004 (PlayPendium) to 151; a house choice offers each to every base (the
+#: seeds disagree, so none is picked quietly), with 121 between them.
 MATCH_TARGETS = (51, 101, 121, 151)
 
 

@@ -1,7 +1,6 @@
 """A player's Mansion Evenings progress as plain data, and how two copies
 of it are merged (an anonymous session's and a known player's, kept in the
-database: issue 12, "Progress is kept for a known player in the database
-... and in the session for an anonymous one").
+database; a house choice, so that signing in keeps what was played before).
 
 Progress is ``{"lesson": "done" | "skipped" | None, "lesson_step": int,
 "beaten": [cast keys, in cast order]}``; :func:`clean` turns anything

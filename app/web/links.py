@@ -106,7 +106,8 @@ def deal_settings(args: Mapping[str, str]) -> dict[str, Any]:
     except InvalidRules as error:
         raise BadLink("house", str(error), (), rules_name) from None
     options = {name: value for name, value in query.items() if name in OPTIONS}
-    # Any base to any target, as the House rules page offers (issue 13):
+    # Any base to any target, as the House rules page offers (a house
+    # choice, see MATCH_TARGETS):
     # the single deal too, whose matches' records link here.
     offered = MATCH_TARGETS
     target = rules.default_target

@@ -2,7 +2,7 @@
 House rules page, the compact line and the details list that the table,
 between-hands and final pages show of a game's rules, and a refused rule set
 told in the page's language (``docs/record-format.md``, format 2;
-:mod:`app.engine.rules`; issue 13)."""
+:mod:`app.engine.rules`)."""
 
 from __future__ import annotations
 
@@ -244,7 +244,8 @@ def rules_summary(rules: RuleSet, target: int | None) -> dict[str, Any]:
     line, e.g. "Classic · 3 players · Jack pişti 10 · last cards +3 · to 151",
     "details": ["<option label>: <value in words>", ...] for every option
     that differs from the base (empty for a base game), "house": whether
-    there are such options}``, in the page's language (issue 13, item 4).
+    there are such options}``, in the page's language (a house choice: house
+    rules differ from table to table, so every page of a game shows them).
 
     The line names the base, the players where they differ, each other
     override, and the match target (none for a single deal). Each table

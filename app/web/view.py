@@ -156,9 +156,11 @@ class Names:
 def names_for(players: int, opponent_key: object = None, sides: int = 2) -> Names:
     """Return the names of a table of ``players`` and ``sides``: "The
     computer" and such; with three or four each for themselves (``sides``
-    > 2) each side is named as its position ("You", "East", "West" ...;
-    issue 13); in a two-player story match against ``opponent_key`` (a
-    cast key), the opponent's own name (issue 12)."""
+    > 2) each side is named as its position ("You", "East", "West" ...,
+    as seed 004 (PlayPendium) names the seats); in a two-player story match
+    against ``opponent_key`` (a cast key), the opponent's own name (seed
+    001's (CetinsGame guide) Mansion Evenings: "opponents who each have
+    their own style")."""
     solo = sides > 2
     clockwise = store.clockwise()
     who = mirrored(POSITION_NAMES[players], clockwise)

@@ -1,4 +1,4 @@
-"""House rules in Chromium (issue 13): the three-player and four-solo tables
+"""House rules in Chromium (record format 2): the three-player and four-solo tables
 fit every screen without scrolling, with every seat, its cards, its last
 card and every side's score in view; a three-player and a four-solo match
 are played to the end through the pages; the House rules page starts them

@@ -1,4 +1,4 @@
-"""The three-player and four-solo tables through the pages (issue 13): every
+"""The three-player and four-solo tables through the pages (record format 2): every
 computer seat with its count of cards and its last card, every side's score,
 no hidden card in the HTML; the between-hands and final pages with every
 side's totals and the winner by the rule for more than two sides; the rules
@@ -264,8 +264,9 @@ def test_a_kept_game_names_each_computer_when_their_levels_differ(client):
 
 
 def test_equal_highest_totals_past_the_target_play_another_hand(app):
-    """Three sides (issue 13): two sides level on the highest total past the
-    target is no end; the between-hands page says one more hand decides."""
+    """Three sides (a house choice extending seed 001's rule for two): two
+    sides level on the highest total past the target is no end; the
+    between-hands page says one more hand decides."""
     rules = parse_rules_text("classic&players=3")
     table = Table.start(rules, "level-top", ["easy", "easy"], True)
     while not table.match.hand_counted:

@@ -392,7 +392,7 @@ def test_most_cards_left_alone_with_three_sides_is_strictly_more(app, client, pl
     ],
 )
 def test_a_three_or_four_solo_link_deals_the_same_table_for_anyone(app, client, query_text, seats):
-    """Players and teams ride in the link (issue 13): its settings read back
+    """Players and teams ride in the link (record format 2): its settings read back
     from the link they write, and two players opening it get the same
     cards against the same computers."""
     settings = deal_settings(dict(parse_qsl(query_text)))
@@ -433,7 +433,7 @@ def test_the_deal_page_shows_a_newcomer_the_rules_and_the_lesson(client):
 
 
 def test_a_cardems_match_of_the_house_rules_page_has_a_link_that_deals_it(client):
-    """Any base is played to any target (issue 13), the single deal too,
+    """Any base is played to any target (a house choice), the single deal too,
     with no option changed: its record's link and the share link deal that
     match, not a 400."""
     token = re.search(
