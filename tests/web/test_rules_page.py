@@ -44,6 +44,7 @@ def text(page: str) -> str:
             ">Bu oyunun bütün kuralları</a>",
             [
                 "Bu oyunun kuralları",
+                "aynı değerde bir kart ya da herhangi bir Vale (bacak) yerdeki bütün kartları alır",
                 "tek Valenin üstüne Vale, Vale piştisidir, çift pişti de denir (10)",
                 "bir pişti 10, bir Vale piştisi 10 puan eder",
                 "Elin sonunda masada kalan kartları alan taraf 3 puan daha alır.",
@@ -59,7 +60,9 @@ def test_the_table_links_to_the_rules_of_its_game_house_rules_included(
 ):
     """The table had no way to the rules (the home page's rules in short
     said a Jack pişti is 20, whatever the game): its house rules line, in
-    the bar, opens the list of its house rules, which leads to them."""
+    the bar, opens the list of its house rules, which leads to them. In
+    Turkish the Jack, "Vale", is also given as many players call it,
+    "bacak"."""
     player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     player.deal("rules-1?rules=classic&target=101&jack_pisti=10&last_sweep_bonus=3")
     player.play(player.hand[0])
@@ -72,6 +75,8 @@ def test_the_table_links_to_the_rules_of_its_game_house_rules_included(
     words = text(html)
     for sentence in said:
         assert sentence in words
+    # The Jack's everyday Turkish name, once, where the Jack comes in.
+    assert words.count("bacak") == (language == "tr")
     # Only the two rules this game changes are marked.
     assert html.count('class="house-mark"') == 2
     # The way back, at the top and at the foot; reading changed nothing.
