@@ -2,9 +2,11 @@
 sweep (``test_accessibility_sweep.py``) and a table of three players, in
 English and Turkish, on a phone and a laptop: every control shown (link,
 button, summary, field) and every other stop of the Tab key has an
-accessible name, and every word shown on a control is in that name, so
-that a player who drives the browser by voice ("click takes 5", "click
-Play again", "click 0 of 51 points") reaches it by the words they see.
+accessible name, and every word shown on a control is in that name, in
+the order shown, so that a player who drives the browser by voice ("click
+takes 5", "click Play again", "click 0 of 51 points") reaches it by the
+words they see, said as they read them ("0 / 51 puan" is not named "0
+puan, hedef 51").
 
 The names are Chromium's own, read from its accessibility tree (CDP's
 ``Accessibility.getPartialAXTree``). What is shown is each text of the
@@ -60,10 +62,19 @@ def words(text: str) -> list[str]:
     return kept.split()
 
 
+def in_order(shown: list[str], said: list[str]) -> bool:
+    """Whether ``said`` has every word of ``shown`` in the same order,
+    other words between them allowed ("0 of 51 points" says "0 / 51
+    pts")."""
+    rest = iter(said)
+    return all(word in rest for word in shown)
+
+
 def mismatches(page: Page) -> list[str]:
-    """A line for each control shown on ``page`` without a name, or with
-    a word shown that its name does not say: "<tag>: name 'N', missing
-    [words]"."""
+    """A line for each control shown on ``page`` without a name, with a
+    word shown that its name does not say ("<tag>: name 'N', missing
+    [words]"), or whose name says the words shown in another order
+    ("<tag>: name 'N', not in the order shown [words]")."""
     cdp = page.context.new_cdp_session(page)
     try:
         listed = cdp.send("Runtime.evaluate", {"expression": LISTED})["result"]["objectId"]
@@ -79,16 +90,18 @@ def mismatches(page: Page) -> list[str]:
                 "Accessibility.getPartialAXTree", {"objectId": control, "fetchRelatives": False}
             )
             name = tree["nodes"][0].get("name", {}).get("value", "")
-            said = set(words(name))
-            missing = [
-                word
+            said = words(name)
+            shown = [
+                SAID_AS.get(word, word)
                 for text in texts
                 for word in words(text)
                 if not (len(words(text)) == 1 and len(word) == 1 and word.isalpha())
-                and SAID_AS.get(word, word) not in said
             ]
+            missing = [word for word in shown if word not in said]
             if not said or missing:
                 found.append(f"{tag}: name {name!r}, missing {missing}")
+            elif not in_order(shown, said):
+                found.append(f"{tag}: name {name!r}, not in the order shown {shown}")
         return found
     finally:
         cdp.detach()

@@ -407,13 +407,14 @@ def test_the_face_down_cards_in_turkish(client):
 
 def test_the_match_totals_are_spoken_as_points_not_pts(client):
     """The score's match total reads "pts" for the eye and gives a screen
-    reader the words, in the page's language."""
+    reader the words, in the page's language, with the words seen in the
+    order seen ("0 / 101 puan": "0 puan, hedef 101 puan")."""
     start_deal(client, "/deal/spoken-total?rules=classic&target=101")
     english = client.get("/game").get_data(as_text=True)
     assert english.count('<span aria-hidden="true">0 / 101 pts</span>') == 2
     assert english.count('<span class="visually-hidden">, 0 of 101 points</span>') == 2
     turkish = client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
-    assert turkish.count('<span class="visually-hidden">, 0 puan, hedef 101</span>') == 2
+    assert turkish.count('<span class="visually-hidden">, 0 puan, hedef 101 puan</span>') == 2
 
 
 def test_the_verdict_is_green_for_a_win_only(client):
