@@ -243,6 +243,17 @@ def contrast(first: str, second: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+def resize(page, size: dict[str, int]) -> None:
+    """Set ``page``'s viewport to ``size`` (``{"width", "height"}`` in CSS
+    px) and wait two frames, so that the page's scripts have answered the
+    ``resize`` (Playwright returns before they do: a box that scrolled at
+    the old size could still be a Tab stop)."""
+    page.set_viewport_size(size)
+    page.evaluate(
+        "() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))"
+    )
+
+
 def set_hidden(page, hidden: bool) -> None:
     """Make the page's document say it is ``hidden`` (a tab in the
     background, a phone's screen turned off) or seen again, and tell its

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from app.serve import PATH_MARK, error_pages
 from app.web.errors import MESSAGES, error_page
-from tests.e2e.conftest import e2e_app, play_out, settled_when_ready, submit, take_deal
+from tests.e2e.conftest import e2e_app, play_out, resize, settled_when_ready, submit, take_deal
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 #: axe's default rules (WCAG A and AA, best practices) and the target size.
@@ -41,7 +41,7 @@ class Sweep:
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             for size_name, size in SIZES.items():
-                page.set_viewport_size(size)
+                resize(page, size)
                 result = self.axe.run(page, options=OPTIONS)
                 self.found += [
                     f"{state}, {scheme}, {size_name}: {finding['id']} ({finding['impact']})"
@@ -49,7 +49,7 @@ class Sweep:
                     for finding in result.response["violations"]
                     for node in finding["nodes"]
                 ]
-        page.set_viewport_size(SIZES["phone"])
+        resize(page, SIZES["phone"])
 
     def visit(self, url: str, state: str | None = None) -> None:
         """Go to ``url`` and check it."""

@@ -24,7 +24,7 @@ import unicodedata
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import settled_when_ready, submit, take_deal, wait_settled
+from tests.e2e.conftest import resize, settled_when_ready, submit, take_deal, wait_settled
 from tests.e2e.test_accessibility_sweep import SIZES, Sweep, drawn_pages, sweep_the_site
 
 #: What a player can press or type in, and the page's other stops of the
@@ -116,9 +116,9 @@ class NameSweep(Sweep):
         page.wait_for_load_state()
         self.states.append(state)
         for size_name, size in SIZES.items():
-            page.set_viewport_size(size)
+            resize(page, size)
             self.found += [f"{state}, {size_name}: {line}" for line in mismatches(page)]
-        page.set_viewport_size(SIZES["phone"])
+        resize(page, SIZES["phone"])
 
 
 @pytest.mark.parametrize(("locale", "language"), [("en-GB", "en"), ("tr-TR", "tr")])
