@@ -21,6 +21,8 @@ const OVERLAP = 0.85; // the next play starts when a move is this far along
 const SLOW_REPLY_MS = 600; // with the "the others play slower" aid: each reply's move
 const SLOW_REST_MS = 450; // and its card at rest on the pile before the next one moves
 const HOLD_MS = 900; // the hand's last cards on the table, before its score
+const FAST = 0.4; // with the "fast play" aid: each move's share of its usual time
+const FAST_HOLD_MS = 300; // ... and the hand's last cards on the table, before its score
 const PATIENCE_MS = 15000; // a form's answer awaited before the form is sent the ordinary way
 const WAIT_MS = 1000; // a play's answer awaited before the turn's tag says it is on its way
 const REACH_MS = 3000; // between two asks whether the server answers again, in milliseconds
@@ -259,8 +261,9 @@ function soundInTurn(frames) {
   for (const frame of frames) sound(frame.dataset.sound);
 }
 
-// While the play is posted, your card already goes to the top of the pile.
-function lift(button) {
+// While the play is posted, your card already goes to the top of the pile,
+// in `duration` milliseconds.
+function lift(button, duration) {
   const card = button?.querySelector("[data-flip]");
   const fan = document.querySelector(".pile .fan");
   const spot = fan?.querySelector(".card.top") || fan?.querySelector(".card");
@@ -278,7 +281,7 @@ function lift(button) {
       { transformOrigin: "0 0", transform: "none" },
       { transformOrigin: "0 0", transform: `translate(${left - from.left}px, ${to.top - from.top}px) scale(${scale})` },
     ],
-    { duration: STEP_MS, easing: "cubic-bezier(.25, .8, .3, 1)", fill: "forwards" },
+    { duration, easing: "cubic-bezier(.25, .8, .3, 1)", fill: "forwards" },
   );
 }
 
@@ -539,7 +542,10 @@ async function play(form, submitter) {
   heard = live?.innerHTML ?? null;
   live?.setAttribute("aria-busy", "true");
   const moving = !reducedMotion.matches && document.querySelector(".table");
-  const lifted = moving ? lift(card) : null;
+  // With the "fast play" aid (body.fast-play) every move takes FAST of its
+  // time and the hand's last cards stay FAST_HOLD_MS before its score.
+  const pace = document.body.classList.contains("fast-play") ? FAST : 1;
+  const lifted = moving ? lift(card, STEP_MS * pace) : null;
   // The plays' steps are asked for when the cards move or make sounds.
   const stepped = moving || Boolean(audio && document.body.classList.contains("sounds"));
   let answer;
@@ -581,15 +587,15 @@ async function play(form, submitter) {
   // a table of three or four settles sooner.
   // With the "the others play slower" aid (body.slow-plays) each reply moves
   // slower, whole, and rests on the pile a moment (a click or a key still
-  // shows the end at once).
+  // shows the end at once); it outweighs fast play's pace for the replies.
   const slower = document.body.classList.contains("slow-plays");
-  const replyMs = slower ? SLOW_REPLY_MS : frames.length > 2 ? STEP_MS * MANY_REPLIES : STEP_MS;
+  const replyMs = slower ? SLOW_REPLY_MS : (frames.length > 2 ? STEP_MS * MANY_REPLIES : STEP_MS) * pace;
   let sounded = 0; // the steps whose sound was made as their card landed
   for (const [index, frame] of frames.entries()) {
     if (skipping) break;
     position = Number(frame.dataset.position);
     // Your own card is already on its way: it only has to settle.
-    const duration = index === 0 ? STEP_MS / 2 : replyMs;
+    const duration = index === 0 ? (STEP_MS / 2) * pace : replyMs;
     await transition(() => showFrame(frame), position, duration, slower ? 1 : OVERLAP);
     if (skipping) break;
     sound(frame.dataset.sound);
@@ -598,10 +604,10 @@ async function play(form, submitter) {
   }
   if (frames.length && !skipping && !doc.querySelector(".table")) {
     // The hand is over: its last cards stay in view a moment, then its score.
-    await pause(HOLD_MS);
+    await pause(pace < 1 ? FAST_HOLD_MS : HOLD_MS);
     showPage(doc);
   } else if (frames.length && !skipping) {
-    await transition(() => showPage(doc), position, LAST_MS);
+    await transition(() => showPage(doc), position, LAST_MS * pace);
   } else {
     // The hand is over (the next page is its score): let your card land first.
     if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});

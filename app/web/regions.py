@@ -688,6 +688,7 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         ("fan", _("Fan the pile's top cards")),
         ("remarks", _("Opponents' remarks (Mansion Evenings)")),
         ("slow", _("The others play slower: each card rests a moment on the pile")),
+        ("fast", _("Fast play: the cards move quickly and the score comes at once")),
         ("sound", _("Sounds: a tap as each card lands, a chime for a pişti")),
         ("clockwise", _("Play goes clockwise: the next player sits on your left")),
     )

@@ -1267,6 +1267,48 @@ def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
     assert max(page.evaluate("() => window.moves")) <= 250
 
 
+FAST = "Fast play: the cards move quickly and the score comes at once"
+
+
+def test_fast_play_moves_each_card_quicker_and_brings_the_score_sooner(
+    browser: Browser, live_server
+):
+    """Off, your card moves in 250 ms, a reply in 250 ms and the hand's last
+    cards stay 900 ms before its score; with the "fast play" aid each move
+    takes 40 % of that (100 ms at most) and the last cards stay 300 ms
+    (static/pisti.js, FAST and FAST_HOLD_MS). The aid is kept: a reload,
+    and a new page in the same browser, still play fast. The game goes on
+    as before, to the hand's score and its "Next hand"."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.add_init_script(RECORD_MOVES)
+    page.goto(f"{live_server}/")
+    page.locator("form.stack").first.locator("input[value=classic]").check()
+    page.locator("form.stack").first.get_by_role("button", name="New game").click()
+    expect(page.locator(".hand button").first).to_be_visible()
+    assert play_card(page, page.locator(".you .hand button").first)
+    assert max(page.evaluate("() => window.moves")) == 250
+    set_aid(page, FAST, True)
+    expect(page.locator("body")).to_have_class(re.compile(r"\bfast-play\b"))
+    page.reload()
+    expect(page.get_by_label(FAST)).to_be_checked()
+    page.evaluate("() => { window.moves = []; window.waits = []; }")
+    assert play_card(page, page.locator(".you .hand button").first)
+    moves = page.evaluate("() => window.moves")
+    assert moves and max(moves) == 100
+    play_out(page)
+    expect(page.get_by_role("heading", name="Hand 1 is over")).to_be_visible()
+    waits = page.evaluate("() => window.waits")
+    assert 300 in waits and 900 not in waits
+    assert max(page.evaluate("() => window.moves")) == 100
+    # Another page of the same browser (the aids cookie) plays fast too.
+    other = context.new_page()
+    other.goto(f"{live_server}/")
+    expect(other.get_by_label(FAST)).to_be_checked()
+    expect(other.locator("body")).to_have_class(re.compile(r"\bfast-play\b"))
+    context.close()
+
+
 RECORD_SOUNDS = """
 window.noises = 0;
 window.notes = 0;

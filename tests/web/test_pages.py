@@ -642,6 +642,31 @@ def test_the_slower_plays_aid_is_off_until_set_and_kept(player):
     assert "slow-plays" not in player.get().get_data(as_text=True)
 
 
+def test_the_fast_play_aid_is_off_until_set_and_kept(player):
+    """The "fast play" aid: off by default, in the aids form (in English
+    and Turkish), and once saved a class of the page (the script reads it)
+    that the aids cookie keeps for the next visit."""
+    player.deal("faster")
+    page = player.get().get_data(as_text=True)
+    assert 'name="fast" value="on"> Fast play: the cards move quickly' in page
+    assert "fast-play" not in page
+    aids = {"csrf_token": player.token, "fast": "on", "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    page = player.get().get_data(as_text=True)
+    assert re.search(r'<body class="[^"]*\bfast-play\b', page)
+    assert 'name="fast" value="on" checked>' in page
+    cookie = player.client.get_cookie("pisti_aids")
+    assert cookie is not None and "fast" in cookie.value.split(".")
+    data = {"csrf_token": player.token, "language": "tr", "next": "/game"}
+    assert player.client.post("/language", data=data).status_code == 303
+    assert "Hızlı oyun: kartlar hızlı gider, el bitince puanlar hemen gelir" in (
+        player.get().get_data(as_text=True)
+    )
+    aids = {"csrf_token": player.token, "highlight": "on"}
+    assert player.client.post("/settings", data=aids).status_code == 303
+    assert "fast-play" not in player.get().get_data(as_text=True)
+
+
 SOUND = re.compile(r'<template class="frame" data-position="\d"(?: data-sound="([a-z-]+)")?>')
 
 
