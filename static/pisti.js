@@ -582,6 +582,9 @@ async function play(form, submitter) {
   const accepted = response.ok;
   const steps = accepted ? [...doc.querySelectorAll("template.frame")] : [];
   const frames = moving ? steps : [];
+  // The hand is over (the next page is its score): the next hand asked for
+  // at once with the aid, while the last cards move.
+  const dealing = accepted ? dealOn(doc) : Promise.resolve(null);
   let position = 0;
   // Two or three replies each move a little faster than one, so a play at
   // a table of three or four settles sooner.
@@ -605,13 +608,13 @@ async function play(form, submitter) {
   if (frames.length && !skipping && !doc.querySelector(".table")) {
     // The hand is over: its last cards stay in view a moment, then its score.
     await pause(pace < 1 ? FAST_HOLD_MS : HOLD_MS);
-    showPage(doc);
+    showPage((await dealing) || doc);
   } else if (frames.length && !skipping) {
     await transition(() => showPage(doc), position, LAST_MS * pace);
   } else {
     // The hand is over (the next page is its score): let your card land first.
     if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});
-    showPage(doc);
+    showPage((await dealing) || doc);
   }
   // (A double tap's second tap shows the end at once too: its sounds follow.)
   soundInTurn(steps.slice(sounded));
@@ -630,6 +633,48 @@ async function play(form, submitter) {
   const next =
     first || document.querySelector("main h1[tabindex]") || document.querySelector("main .button");
   if (next && (byKeyboard || (!first && next.matches("h1")))) next.focus();
+}
+
+// With the "deal the next hand at once" aid (body.deal-on), a hand's score
+// that a play brings (`doc`: the hand is over, the match goes on) is not
+// left for "Next hand" to be pressed: its own "Next hand" form is sent at
+// once, and the next hand's table comes instead, with the score's words
+// (its heading, each side's points, the match's totals) over what
+// happened, as an alert lies there, until it is closed or the next play;
+// read out with the table's lines. The server answers the form as it
+// answers a press (a stale page's gets its refusal). Resolves to the page
+// to show, or null: the score's page, its "Next hand" to press (no aid, the
+// match over, offline, or no answer from the server). A score's page loaded
+// any other way (a reload, Back) waits for the press.
+async function dealOn(doc) {
+  const form = doc.querySelector("form.next-hand");
+  if (!form || !document.body.classList.contains("deal-on")) return null;
+  let answer;
+  try {
+    answer = await post(form, new FormData(form));
+  } catch {
+    return null;
+  }
+  const next = answer.doc;
+  if (!fromServer(next)) return null;
+  const happened = next.querySelector(".table-page .happened");
+  if (answer.response.ok && happened) {
+    const said = (element) => element?.textContent.replace(/\s+/g, " ").trim() ?? "";
+    const heading = Object.assign(next.createElement("strong"), { textContent: said(doc.querySelector(".verdict")) });
+    const why = [...doc.querySelectorAll(".result .live > .why")].map(said).join(" ");
+    const close = Object.assign(next.createElement("button"), { type: "button", className: "alert-close" });
+    close.setAttribute("aria-label", form.dataset.close);
+    close.textContent = "×";
+    const words = next.createElement("span");
+    words.append(heading, `. ${why}`);
+    const note = Object.assign(next.createElement("p"), { className: "alert hand-over" });
+    note.append(words, " ", close);
+    happened.querySelector("h2")?.after(note);
+    const heard = Object.assign(next.createElement("p"), { className: "visually-hidden" });
+    heard.textContent = words.textContent;
+    next.querySelector(".live")?.prepend(heard);
+  }
+  return next;
 }
 
 async function saveAids(form, data, field) {

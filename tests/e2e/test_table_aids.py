@@ -21,6 +21,7 @@ from tests.e2e.conftest import (
     play_out,
     settled,
     settled_when_ready,
+    submit,
     take_deal,
     wait_settled,
 )
@@ -1306,6 +1307,64 @@ def test_fast_play_moves_each_card_quicker_and_brings_the_score_sooner(
     other.goto(f"{live_server}/")
     expect(other.get_by_label(FAST)).to_be_checked()
     expect(other.locator("body")).to_have_class(re.compile(r"\bfast-play\b"))
+    context.close()
+
+
+DEAL_ON = "Deal the next hand at once: the hand's points shown at the table"
+
+
+def match_totals(page: Page) -> list[int]:
+    """Each side's match total on the table's scoreboard ("16 / 51 pts")."""
+    return [
+        int(re.search(r"(\d+) / 51 pts", text).group(1))
+        for text in page.locator(".scoreboard .side").all_inner_texts()
+    ]
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_deal_on_brings_the_next_hand_with_the_hands_points(browser: Browser, live_server, motion):
+    """Off, a classic match's hand ends on its score's page, "Next hand" to
+    press. With the "deal the next hand at once" aid (kept after a reload)
+    the hand's last play brings the next hand's table: its bar says the
+    next hand, and over what happened the last hand's heading, its points
+    (what the scoreboard's totals grew by) and the match's totals, read out
+    with the table's lines; it closes with its button. The next hand plays
+    on."""
+    context = browser.new_context(viewport=PHONE, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    page.locator("form.stack").first.locator("input[value=classic]").check()
+    submit(page, page.locator("form.stack").first.get_by_role("button", name="New game"))
+    play_out(page)
+    expect(page.get_by_role("heading", name="Hand 1 is over")).to_be_visible()
+    submit(page, page.get_by_role("button", name="Next hand"))
+    expect(page.locator(".meta")).to_contain_text("hand 2")
+    before = match_totals(page)
+    set_aid(page, DEAL_ON, True)
+    page.reload()
+    expect(page.get_by_label(DEAL_ON)).to_be_checked()
+    page.keyboard.press("Escape")
+    while not page.locator(".hand-over").count():
+        # (The last play's page has the note, an alert: play_card says so.)
+        play_card(page, page.locator(".you .hand button").first)
+    expect(page.locator(".meta")).to_contain_text("hand 3")
+    expect(page.locator(".hand button")).to_have_count(4)
+    after = match_totals(page)
+    note = page.locator(".happened > .hand-over")
+    expect(note).to_be_visible()
+    said = note.inner_text()
+    assert said.startswith("Hand 2 is over. ")
+    assert f"Match: You {after[0]}, Computer {after[1]}." in said
+    points = sorted(after[side] - before[side] for side in (0, 1))
+    winner = re.search(r"took the hand, (\d+) points? to (\d+)\.", said)
+    drawn = re.search(r"(\d+) points? each", said)
+    told = [int(drawn.group(1))] * 2 if drawn else [int(n) for n in winner.groups()]
+    assert sorted(told) == points
+    assert "Hand 2 is over. " in page.locator(".happened .live").inner_text()
+    note.get_by_role("button", name="Close this message").click()
+    expect(page.locator(".hand-over")).to_have_count(0)
+    assert play_card(page, page.locator(".you .hand button").first)
+    expect(page.locator(".hand button")).to_have_count(3)
     context.close()
 
 

@@ -642,29 +642,45 @@ def test_the_slower_plays_aid_is_off_until_set_and_kept(player):
     assert "slow-plays" not in player.get().get_data(as_text=True)
 
 
-def test_the_fast_play_aid_is_off_until_set_and_kept(player):
-    """The "fast play" aid: off by default, in the aids form (in English
-    and Turkish), and once saved a class of the page (the script reads it)
-    that the aids cookie keeps for the next visit."""
+@pytest.mark.parametrize(
+    ("name", "css", "english", "turkish"),
+    [
+        (
+            "fast",
+            "fast-play",
+            "Fast play: the cards move quickly and the score comes at once",
+            "Hızlı oyun: kartlar hızlı gider, el bitince puanlar hemen gelir",
+        ),
+        (
+            "deal_on",
+            "deal-on",
+            "Deal the next hand at once: the hand's points shown at the table",
+            "Sonraki eli hemen dağıt: elin puanları masada gösterilir",
+        ),
+    ],
+)
+def test_the_aids_for_quick_play_are_off_until_set_and_kept(player, name, css, english, turkish):
+    """The "fast play" and "deal the next hand at once" aids: off by
+    default, in the aids form (in English and Turkish), and once saved a
+    class of the page (the script reads it) that the aids cookie keeps for
+    the next visit."""
     player.deal("faster")
     page = player.get().get_data(as_text=True)
-    assert 'name="fast" value="on"> Fast play: the cards move quickly' in page
-    assert "fast-play" not in page
-    aids = {"csrf_token": player.token, "fast": "on", "highlight": "on"}
+    assert f'name="{name}" value="on"> {english}' in page
+    assert css not in page
+    aids = {"csrf_token": player.token, name: "on", "highlight": "on"}
     assert player.client.post("/settings", data=aids).status_code == 303
     page = player.get().get_data(as_text=True)
-    assert re.search(r'<body class="[^"]*\bfast-play\b', page)
-    assert 'name="fast" value="on" checked>' in page
+    assert re.search(rf'<body class="[^"]*\b{css}\b', page)
+    assert f'name="{name}" value="on" checked>' in page
     cookie = player.client.get_cookie("pisti_aids")
-    assert cookie is not None and "fast" in cookie.value.split(".")
+    assert cookie is not None and name in cookie.value.split(".")
     data = {"csrf_token": player.token, "language": "tr", "next": "/game"}
     assert player.client.post("/language", data=data).status_code == 303
-    assert "Hızlı oyun: kartlar hızlı gider, el bitince puanlar hemen gelir" in (
-        player.get().get_data(as_text=True)
-    )
+    assert f'name="{name}" value="on" checked> {turkish}' in player.get().get_data(as_text=True)
     aids = {"csrf_token": player.token, "highlight": "on"}
     assert player.client.post("/settings", data=aids).status_code == 303
-    assert "fast-play" not in player.get().get_data(as_text=True)
+    assert css not in player.get().get_data(as_text=True)
 
 
 SOUND = re.compile(r'<template class="frame" data-position="\d"(?: data-sound="([a-z-]+)")?>')
