@@ -8,8 +8,9 @@ stand alone are a finger's height, the centre of a table of three or
 four keeps clear of the side seats on a phone, and a long house-rules line
 keeps a phone's bar low on every page of the game, the bar keeps each
 number with its words ("deal 1 of 6", "to 51") on a phone, a score's
-piştis chip keeps its "·" with a count, and an error page held sideways
-fits its screen."""
+piştis chip keeps its "·" with a count, a late match's score fits a 360 px
+phone in letters of 11 px or more, and an error page held sideways fits its
+screen."""
 
 from __future__ import annotations
 
@@ -667,6 +668,56 @@ def test_a_pistis_chip_keeps_its_separator_with_a_count(
         rows[top] = rows.get(top, "") + char
     assert "·" not in rows.values(), rows
     assert len(rows) <= 3, rows
+    context.close()
+
+
+#: Every text of the score, drawn: its element's class and font size (px).
+SCORE_FONTS = """list => [...list.querySelectorAll(".who, .chip, .bonus")]
+  .filter(e => !e.closest(".visually-hidden") && getComputedStyle(e).visibility !== "hidden")
+  .map(e => [e.className, parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "partners", "classic&players=3", "classic&players=4&teams=solo"]
+)
+def test_a_late_matchs_score_fits_a_small_phone(
+    browser: Browser, live_server, app, screenshots, rules, language
+):
+    """Late in a match to 151 (totals of 148, 43 points in the hand, two
+    piştis and a Jack pişti each, one side "+3"), the score ran past a
+    360 px phone's edge, the page scrolling sideways: with partners 371 px
+    wide (367 px in Turkish), with two players 373 px; the "+3" was drawn
+    at 8 px and the chips at 10.9 px. Every side's chips fit, and every
+    text of the score is 11 px or more."""
+    context = browser.new_context(viewport=SIZES["360x740"], locale=language)
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/late-score?rules={rules}&target=151")
+    take_deal(page)
+    page.wait_for_load_state()
+    names = page.locator(".scoreboard .who").all_inner_texts()
+    view = {
+        "match": SimpleNamespace(target=151),
+        "running": [43] * len(names),
+        "unseen_taken": [0] * len(names),
+        "sides": [
+            {"name": name, "captured": 27 if side == 0 else 8, "pisti": 2, "jack_pisti": 1}
+            | {"total": 148, "most_cards": 3 if side == 0 else 0}
+            for side, name in enumerate(names)
+        ],
+    }
+    with app.test_request_context(headers={"Accept-Language": language}):
+        markup = str(scoreboard(view))
+    # The server's own markup of such a score, on that table's page.
+    page.locator(".scoreboard").evaluate("(list, markup) => { list.outerHTML = markup; }", markup)
+    expect(page.locator(".scoreboard .bonus")).to_have_text("+3")
+    assert page.evaluate("document.scrollingElement.scrollWidth") == 360
+    fonts = page.locator(".scoreboard").evaluate(SCORE_FONTS)
+    assert [kind for kind, _ in fonts].count("bonus") == 1
+    assert min(size for _, size in fonts) >= 11, fonts
+    page.screenshot(
+        path=screenshots / f"late-score-{rules.split('&')[0]}-{len(names)}-{language}.png"
+    )
     context.close()
 
 
