@@ -365,7 +365,6 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
         current=_current(table),
         start_url=_deal_url(seed, settings),
         clean_url=_deal_url(seed, settings, external=True),
-        og_locale=i18n.og_locale(str(get_locale() or "en")),
         results=players.deal_link_results(seed, settings),
         many_sides=settings["rule_set"].team_count > 2,
     )

@@ -321,8 +321,13 @@ def init_app(app: Flask) -> None:
     """Set up Flask-Babel on ``app`` with :func:`select_locale`, and the
     templates' ``_()``, ``gettext()`` and ``ngettext()`` (Flask-Babel's Jinja
     i18n extension is newstyle; these replace its callables, and its ``_``,
-    an alias that looks ``gettext`` up on every call), and :func:`manifest`."""
+    an alias that looks ``gettext`` up on every call), :func:`manifest` and
+    :func:`og_locale`."""
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(
-        _=template_gettext, gettext=template_gettext, ngettext=template_ngettext, manifest=manifest
+        _=template_gettext,
+        gettext=template_gettext,
+        ngettext=template_ngettext,
+        manifest=manifest,
+        og_locale=og_locale,
     )

@@ -11,11 +11,11 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from werkzeug.urls import iri_to_uri
 
-from app import create_app
+from app import ROOT, create_app
 from app.engine import MATCH_TARGETS, RULE_SETS
 from app.engine.match import first_rotation
 from app.web.links import deal_settings, deal_url
-from tests.conftest import checked, form_fields, start_deal
+from tests.conftest import app_config, checked, form_fields, start_deal
 from tests.web.test_house_tables import play_match
 from tests.web.test_score_pages import play_hand
 
@@ -704,7 +704,8 @@ def test_a_shared_links_preview_names_its_one_clean_link_and_a_card(client):
     """A link passed on with what chat apps add (fbclid, utm_*) was
     previewed as a page of its own address: its page now names the clean
     link (og:url, rel=canonical), the site, its language, and the summary
-    card X (Twitter) needs to show a preview at all."""
+    card X (Twitter) needs to show a preview at all (the large one, with
+    the site's picture)."""
     link = checked("/deal/cuma-akşamı?rules=classic&target=51&level=hard")
     clean = "http://localhost" + iri_to_uri(link).replace("&", "&amp;")
     for language, locale in (("en", "en_US"), ("tr", "tr_TR")):
@@ -715,7 +716,64 @@ def test_a_shared_links_preview_names_its_one_clean_link_and_a_card(client):
         assert f'<link rel="canonical" href="{clean}">' in page
         assert '<meta property="og:site_name" content="Pişti">' in page
         assert f'<meta property="og:locale" content="{locale}">' in page
-        assert '<meta name="twitter:card" content="summary">' in page
+        assert '<meta name="twitter:card" content="summary_large_image">' in page
+
+
+#: The site's picture's description, in each language.
+PICTURE_ALT = {
+    "en": "The word Pişti over playing cards on a green card table",
+    "tr": "Yeşil bir oyun masasında, oyun kartlarının üstünde Pişti yazısı",
+}
+
+
+@pytest.mark.parametrize("page_url", ["/deal/cuma?rules=classic&level=hard", "/"])
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_a_links_preview_shows_the_sites_picture_from_the_configured_host(
+    tmp_path, page_url, language
+):
+    """A chat app showed a shared deal's link (and the site's) as words
+    alone: the pages named no picture (og:image), and the site's only
+    pictures were SVG, which the apps do not show. They now name
+    static/preview.png, whole (the configured host's, not the one a request
+    names), with its size and, in the page's language, what it shows; the
+    picture is served as a PNG of that size that a chat app may keep."""
+    client = create_app(app_config(tmp_path, SERVER_NAME="pisti.example")).test_client()
+    headers = {"Host": "evil.example", "Accept-Language": language}
+    page = client.get(page_url, headers=headers).get_data(as_text=True)
+    image = re.search(r'<meta property="og:image" content="([^"]+)">', page).group(1)
+    assert re.fullmatch(r"http://pisti\.example/static/preview\.png\?v=[0-9a-f]{12}", image)
+    assert '<meta property="og:image:type" content="image/png">' in page
+    assert '<meta property="og:image:width" content="1200">' in page
+    assert '<meta property="og:image:height" content="630">' in page
+    assert f'<meta property="og:image:alt" content="{PICTURE_ALT[language]}">' in page
+    assert '<meta name="twitter:card" content="summary_large_image">' in page
+    assert '<meta property="og:url" content="http://pisti.example/' in page
+    picture = client.get(image.removeprefix("http://pisti.example"), headers=headers)
+    assert picture.status_code == 200 and picture.mimetype == "image/png"
+    assert picture.headers["Cache-Control"] == "public, max-age=31536000"
+    data = picture.get_data()
+    assert data == (ROOT / "static" / "preview.png").read_bytes()
+    # A PNG (its signature, then its IHDR chunk: width and height), small.
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    assert int.from_bytes(data[16:20], "big") == 1200
+    assert int.from_bytes(data[20:24], "big") == 630
+    assert len(data) < 100_000
+
+
+def test_the_home_pages_preview_says_what_the_site_is(client):
+    """A link to the site itself was previewed as "Pişti" and nothing
+    more: the home page had no description; it now has the lead sentence
+    of its page, in the page's language, under its own address."""
+    for language, words in (
+        ("en", "The Turkish fishing card game. Play a card on the pile"),
+        ("tr", "Sevilen Türk kart oyunu. Yere bir kart atın"),
+    ):
+        page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+        description = re.search(r'<meta property="og:description" content="([^"]+)">', page)
+        assert description.group(1).startswith(words)
+        assert f'<meta name="description" content="{description.group(1)}">' in page
+        assert '<meta property="og:title" content="Pişti">' in page
+        assert '<meta property="og:url" content="http://localhost/">' in page
 
 
 @pytest.mark.parametrize(
