@@ -348,10 +348,12 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     settings, problem = _deal_settings(composed)
     if problem is not None:
         return _meant_link(seed) or problem
+    # The sharer's language, kept in the one link (its preview's language).
+    language = i18n.link_language(request.args.get(i18n.LINK_LANGUAGE))
     escaped = any(links.escaped_name(name) != name for name in request.args)
     if composed != written or escaped:
         # One link for one deal: a decomposed seed, or "&amp;" for "&".
-        return redirect(_deal_url(composed, settings), 308)
+        return redirect(_deal_url(composed, settings, language=language), 308)
     seed = composed
     table = store.load_table()
     seat_count = settings["rule_set"].players
@@ -364,7 +366,7 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
         rule_names=RULE_NAMES,
         current=_current(table),
         start_url=_deal_url(seed, settings),
-        clean_url=_deal_url(seed, settings, external=True),
+        clean_url=_deal_url(seed, settings, external=True, language=language),
         results=players.deal_link_results(seed, settings),
         many_sides=settings["rule_set"].team_count > 2,
     )
@@ -403,7 +405,8 @@ def _meant_link(path: str) -> BaseResponse | None:
         settings = links.deal_settings(args)
     except (links.LinkChanged, InvalidSeed, links.BadLink):
         return None
-    return redirect(_deal_url(seed, settings), 308)
+    language = i18n.link_language(args.get(i18n.LINK_LANGUAGE))
+    return redirect(_deal_url(seed, settings, language=language), 308)
 
 
 def _deal_settings(seed: str) -> tuple[dict[str, Any], tuple[str, int] | None]:
@@ -662,10 +665,18 @@ def _back() -> str:
     return url_for("game.home")
 
 
-def _deal_url(seed: str, settings: dict[str, Any], external: bool = False) -> str:
-    """Return the share link of a deal with its settings (see :mod:`.links`)."""
+def _deal_url(
+    seed: str, settings: dict[str, Any], external: bool = False, language: str | None = None
+) -> str:
+    """Return the share link of a deal with its settings and, with
+    ``language``, its preview's language (see :func:`.links.deal_url`)."""
     return links.deal_url(
-        seed, settings["rule_set"], settings["target"], settings["levels"], external=external
+        seed,
+        settings["rule_set"],
+        settings["target"],
+        settings["levels"],
+        external=external,
+        language=language,
     )
 
 
@@ -676,11 +687,14 @@ def _has_link(table: Table) -> bool:
     return all(level in LEVELS for level in table.levels[1:] if level is not None)
 
 
-def _table_url(table: Table, external: bool = False) -> str:
-    """Return the share link of the table's deal, with its game and levels."""
+def _table_url(table: Table, external: bool = False, language: str | None = None) -> str:
+    """Return the share link of the table's deal, with its game and levels
+    and, with ``language``, its preview's language."""
     match = table.match
     levels = [level for level in table.levels[1:] if level is not None]
-    return links.deal_url(match.seed, match.rules, match.target, levels, external=external)
+    return links.deal_url(
+        match.seed, match.rules, match.target, levels, external=external, language=language
+    )
 
 
 def _start(
@@ -849,8 +863,12 @@ def render_table(
     secret = not table.seed_public and match.hand_counted and daily.seed_secret(match)
     context["records_later"] = DAILY_RECORDS_LATER if secret else None
     if _has_link(table) and (table.seed_public or (match.over and not secret)):
-        # Shown as written (an IRI: "/deal/şans"), not percent-encoded.
-        context["share_url"] = uri_to_iri(_table_url(table, external=True))
+        # Shown as written (an IRI: "/deal/şans"), not percent-encoded; with
+        # the page's language unless English, that of the link's preview.
+        shared_language = i18n.link_language(str(get_locale() or "en"))
+        context["share_url"] = uri_to_iri(
+            _table_url(table, external=True, language=shared_language)
+        )
         context["share_local"] = _names_this_computer(context["share_url"])
         context["deal_url"] = _table_url(table)
     with_frames = _wants_frames() if frames is None else frames

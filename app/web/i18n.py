@@ -20,6 +20,7 @@ catalogue (a template's ``_("...")`` cost some 13 µs).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -172,16 +173,56 @@ NAMED_RANKS = {
 }
 
 
+#: A link's parameter naming the language of the page it was shared from
+#: (``lang=tr``), which a deal's share link carries when that is not
+#: English: the language of the link's preview in a chat app
+#: (:func:`select_locale`). Not one of the deal's settings, nor in its check.
+LINK_LANGUAGE = "lang"
+
+#: The chat apps' link preview bots, by their User-Agent: Facebook and
+#: Messenger (``facebookexternalhit``, ``Facebot``; iMessage names both and
+#: ``Twitterbot``), X, Telegram, Discord, Slack, WhatsApp (Signal's
+#: previews say ``WhatsApp`` too), LinkedIn and Skype or Teams. Their
+#: ``Accept-Language`` is their own (Telegram's and Signal's ``en-US``
+#: whatever the app's language), not that of the people reading the chat.
+PREVIEW_BOTS = re.compile(
+    r"facebookexternalhit|Facebot|Twitterbot|TelegramBot|Discordbot|Slackbot|WhatsApp"
+    r"|LinkedInBot|SkypeUriPreview",
+    re.IGNORECASE,
+)
+
+
+def link_language(value: str | None) -> str | None:
+    """Return the site's language ``value`` names, a link's
+    :data:`LINK_LANGUAGE` (its code, read up to the punctuation of the chat
+    message that ends with the link: ``tr.``), or ``None``: none, one the
+    site does not speak, or English (the language of a page when nothing
+    names another, so a link need not name it)."""
+    code = re.split(r"[^A-Za-z_]", value or "", maxsplit=1)[0]
+    return code if code in LANGUAGES and code != "en" else None
+
+
 def select_locale() -> str:
-    """Return the player's language: chosen, else the browser's best match."""
-    return pick_language(store.language(), request.accept_languages)
+    """Return the page's language: the player's choice, else the
+    browser's best match (:func:`pick_language`). A link's language
+    (:func:`link_language`, the sharer's) is the page's when the request
+    names no language, and for a chat app's preview bot
+    (:data:`PREVIEW_BOTS`), whose languages are its own: the preview of a
+    link shared from a Turkish page is Turkish, as the chat likely is."""
+    linked = link_language(request.args.get(LINK_LANGUAGE))
+    accepted = request.accept_languages
+    if linked is not None and PREVIEW_BOTS.search(request.headers.get("User-Agent", "")):
+        accepted = LanguageAccept()
+    return pick_language(store.language(), accepted, linked)
 
 
-def pick_language(chosen: object, accepted: LanguageAccept) -> str:
+def pick_language(chosen: object, accepted: LanguageAccept, linked: str | None = None) -> str:
     """Return a page's language: ``chosen`` (the player's choice, from the
     session or the language cookie) when the site speaks it, else the first
     of the browser's ``accepted`` languages, most wanted first, that the
-    site speaks, or speaks a variant of ("tr-CY" is Turkish), else English.
+    site speaks, or speaks a variant of ("tr-CY" is Turkish), else English;
+    ``linked`` (a language the site speaks, see :func:`link_language`)
+    instead of English when ``accepted`` names no language at all.
 
     Each accepted language is tried whole, then by its language alone,
     before the next: Werkzeug's ``best_match`` tries every one whole first,
@@ -190,6 +231,8 @@ def pick_language(chosen: object, accepted: LanguageAccept) -> str:
     that the browser does not refuse (``q=0``)."""
     if chosen in LANGUAGES:
         return str(chosen)
+    if not accepted:
+        return linked or "en"
     # The site's languages by their codes in lower case ("pt_br"), and by
     # their language alone ("pt") for a variant the site speaks (the first).
     lowered = {code.lower(): code for code in LANGUAGES}

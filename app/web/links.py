@@ -34,7 +34,7 @@ from app.engine import (
 )
 from app.engine.shuffle import normalize_seed
 
-from .i18n import quoted
+from .i18n import LINK_LANGUAGE, quoted
 
 #: The game a link without ``rules`` deals.
 DEFAULT_RULES = "cardems"
@@ -323,12 +323,15 @@ def deal_url(
     target: int | None,
     levels: list[str],
     external: bool = False,
+    language: str | None = None,
 ) -> str:
     """Return the link of the deal ``seed`` with its settings: the game and
     its house rules, the target where there is one, and the computers'
     levels (``levels``, one per computer position): ``level`` the most
     common one, and a seat's ``level_N`` where it differs; checked
-    (``/deal/~<check>/<seed>``, :func:`link_check`).
+    (``/deal/~<check>/<seed>``, :func:`link_check`), and last, with
+    ``language``, the language of its preview in a chat app
+    (``lang=tr``, :data:`.i18n.LINK_LANGUAGE`, not in the check).
     :func:`deal_settings` reads it back to the same settings."""
     level = max(levels, key=levels.count)
     args: dict[str, Any] = rules_to_query(rules)
@@ -339,6 +342,8 @@ def deal_url(
         if seat_level != level:
             args[name] = seat_level
     path = f"{CHECK_MARK}{link_check(seed, args)}/{seed}"
+    if language is not None:
+        args[LINK_LANGUAGE] = language
     return url_for("game.deal", seed=path, _external=external, **args)
 
 

@@ -4,6 +4,7 @@ record, and refuses what the game does not offer."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from urllib.parse import parse_qsl, urlsplit
@@ -811,3 +812,54 @@ def test_the_final_pages_share_says_what_the_sharer_scored(client, link, languag
     ours = (total or re.search(r'glance-points">(\d+)', row)).group(1)
     text = re.search(r'data-share="share"[^>]* data-text="([^"]*)"', page).group(1)
     assert said.format(ours) in text, text
+
+
+def test_a_shared_links_preview_is_in_the_sharers_language(app, client):
+    """A chat app's preview bot sends no Accept-Language (Discord, Slack)
+    or its own (Telegram and Signal send en-US whatever the app's language),
+    so a deal shared from a Turkish page was previewed in English. The
+    share link now carries the sharer's language (``lang=tr``; none for
+    English, every page's language when nothing names one), and the link's
+    page is in it for a preview bot and a request naming no language; a
+    friend's browser still gets the friend's own language. The link keeps
+    its check and deals the same cards; its clean address keeps the
+    language, through the chat's full stop and a redirect too."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "tr"
+    start_deal(client, "/deal/dil?rules=cardems&level=hard")
+    page = play_hand(client)
+    share = html.unescape(re.search(r'id="share"[^>]*value="([^"]+)"', page).group(1))
+    assert share.startswith("http://localhost/deal/~") and share.endswith("&level=hard&lang=tr")
+    link = share.removeprefix("http://localhost")
+    clean = share.replace("&", "&amp;")
+    turkish = '<meta property="og:title" content="Pişti: paylaşılan dağıtım, “dil”">'
+    english = '<meta property="og:title" content="Pişti: a shared deal, “dil”">'
+    friend = app.test_client()
+    for agent, accepted, title in [
+        ("TelegramBot (like TwitterBot)", "en-US", turkish),
+        ("Discordbot/2.0", None, turkish),
+        ("Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", None, turkish),
+        ("facebookexternalhit/1.1 Facebot Twitterbot/1.0", "en-US,en;q=0.9", turkish),
+        ("WhatsApp/2.23.20.0 A", "en", turkish),
+        ("Mozilla/5.0 (a friend's phone)", "en-GB,en;q=0.9", english),
+        ("curl/8.5.0", None, turkish),
+    ]:
+        headers = {"User-Agent": agent, **({"Accept-Language": accepted} if accepted else {})}
+        for sent in (link, link + "."):
+            page = friend.get(sent, headers=headers).get_data(as_text=True)
+            assert title in page, (agent, sent)
+            assert f'<meta property="og:url" content="{clean}">' in page
+    # An English sharer's link names no language: a bot gets English.
+    english_link = link.removesuffix("&lang=tr")
+    page = friend.get(english_link, headers={"User-Agent": "Discordbot/2.0"})
+    assert english in page.get_data(as_text=True)
+    # A seed written decomposed goes to its one link, the language kept.
+    moved = friend.get("/deal/s\u0327ans?rules=cardems&level=hard&lang=tr")
+    assert moved.status_code == 308
+    assert moved.location.endswith("/%C5%9Fans?rules=cardems&level=hard&lang=tr")
+    # Opening it dealt nothing; starting it deals the sharer's cards (the
+    # same plays, by the first card each turn, give the same hand).
+    assert friend.get("/game").status_code == 404
+    assert start_deal(friend, link).status_code == 303
+    play_hand(friend)
+    theirs = client.get("/record?hand=1").get_json()
+    assert friend.get("/record?hand=1").get_json()["plays"] == theirs["plays"]
