@@ -222,6 +222,19 @@ def test_the_web_app_manifest_opens_the_site_at_its_path(visitor):
         assert visitor.get(urlsplit(urljoin(base, icon["src"])).path).status_code == 200
 
 
+def test_a_links_preview_names_its_address_and_picture_under_the_path(visitor):
+    """A chat app fetches a link's preview picture (og:image) by the whole
+    address the page gives, which must be the site's public one: the
+    proxy's scheme and host and the path the site is served under."""
+    for page_path in ("/", "/deal/cuma?level=hard"):
+        page = page_of(visitor.get(f"{PREFIX}{page_path}"))
+        found = dict(re.findall(r'<meta property="og:(url|image)" content="([^"]+)">', page))
+        assert found["url"].startswith(f"https://{HOST}{PREFIX}/")
+        assert re.fullmatch(rf"https://{HOST}{PREFIX}/static/preview\.png\?v=\w+", found["image"])
+        picture = visitor.get(found["image"].removeprefix(f"https://{HOST}"))
+        assert picture.status_code == 200 and picture.mimetype == "image/png"
+
+
 def test_error_pages_link_under_the_path(visitor):
     missing = visitor.get(f"{PREFIX}/no-such-page")
     assert missing.status_code == 404
