@@ -123,6 +123,48 @@ def test_a_past_days_page_writes_its_date_in_the_pages_language(app, visitor, la
 
 
 @pytest.mark.parametrize(
+    ("language", "today", "past", "said"),
+    [
+        (
+            "en",
+            "Daily deal · Pişti",
+            "Daily deal of November 30, 2026 · Pişti",
+            "Classic match (2 players) · Everyone gets the same deal each UTC day, "
+            "against the Hard computer.",
+        ),
+        (
+            "tr",
+            "Günün Dağıtımı · Pişti",
+            "Günün Dağıtımı: 30 Kasım 2026 · Pişti",
+            "Klasik maç (2 oyuncu) · Her UTC gününde herkes aynı kartları alır; "
+            "rakip Zor bilgisayar.",
+        ),
+    ],
+)
+def test_a_daily_links_preview_says_what_it_is(visitor, language, today, past, said):
+    """A Daily link passed on in a chat was previewed by its title alone:
+    its page had no description, address or picture for the chat app. It
+    now has them (the day and game, never the deal's cards), in the page's
+    language."""
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    for path, title, url in [
+        ("/daily?rules=classic", today, "http://localhost/daily?rules=classic"),
+        (
+            "/daily/2026-11-30?rules=classic",
+            past,
+            "http://localhost/daily/2026-11-30?rules=classic",
+        ),
+    ]:
+        page = visitor.get(path).get_data(as_text=True)
+        assert f'<meta property="og:title" content="{title}">' in page
+        assert f'<meta property="og:description" content="{said}">' in page
+        assert f'<meta name="description" content="{said}">' in page
+        assert f'<meta property="og:url" content="{url}">' in page
+        assert '<meta property="og:image" content="http://localhost/static/preview.png?v=' in page
+        assert '<meta name="twitter:card" content="summary_large_image">' in page
+
+
+@pytest.mark.parametrize(
     ("language", "written"),
     [("en", r"\(\w{3} \d{1,2}, \d{4} 00:00 UTC\)"), ("tr", r"\(\d{1,2} \w{3} \d{4} 00:00 UTC\)")],
 )
