@@ -477,3 +477,35 @@ def test_the_progress_is_not_asked_for_while_nobody_sees_it(page: Page, live_ser
             break
         page.wait_for_timeout(100)
     assert len(asked) == hidden_at + 1
+
+
+#: Each element's ring: the style of its outline, else of its border, else
+#: "solid" for a box shadow; None when it has none.
+RING_LINE = """(element) => {
+  const s = getComputedStyle(element);
+  if (s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0) return s.outlineStyle;
+  if (s.borderTopStyle !== "none" && parseFloat(s.borderTopWidth) > 0) return s.borderTopStyle;
+  return s.boxShadow === "none" ? null : "solid";
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_reviews_rings_differ_by_more_than_their_colour(
+    browser: Browser, live_server, tmp_path, scheme
+):
+    """The rings round the card played (gold) and the best card (mint), and
+    the legend's, differed only by colour: one yellow to a red-green
+    colour-blind player. The best card's ring is dashed, the played card's
+    solid, here as in the legend."""
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(finished_record(CLASSIC, "fc-review")))
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    upload_record(page, live_server, record)
+    # Decision 1 of this record: Ace of hearts played, Jack of hearts the best.
+    expect(page.locator(".review-card.played:not(.best)")).to_have_count(1)
+    expect(page.locator(".review-card.best:not(.played)")).to_have_count(1)
+    for name, line in (("played", "solid"), ("best", "dashed")):
+        for selector in (f".review-card.{name}", f".review-legend .ring.{name}"):
+            assert page.eval_on_selector(selector, RING_LINE) == line, selector
+    context.close()
