@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 
 import pytest
@@ -93,6 +94,69 @@ def test_four_colour_deck_toggles(page: Page, live_server):
         "document.body.insertAdjacentHTML('beforeend', '<svg class=\"suit-D\" id=\"probe\"></svg>')"
     )
     assert page.eval_on_selector("#probe", "e => getComputedStyle(e).color") == "rgb(198, 40, 40)"
+
+
+#: The simulation of Machado, Oliveira and Fernandes (2009) at full
+#: severity, on linear RGB (Chromium's emulated vision deficiencies use
+#: its matrices).
+DEFICIENCIES = {
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+}
+
+
+def seen_apart(first: str, second: str, deficiency: str) -> float:
+    """How far apart two CSS colours (``rgb(r, g, b)``) look to a player
+    with ``deficiency`` (a key of :data:`DEFICIENCIES`): the CIE Lab
+    distance (CIE76; about 2 is just told apart) of the simulated colours."""
+
+    def lab(colour: str) -> tuple[float, float, float]:
+        channels = [int(part) / 255 for part in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        r, g, b = (
+            min(1.0, max(0.0, sum(w * c for w, c in zip(row, linear, strict=True))))
+            for row in DEFICIENCIES[deficiency]
+        )
+        xyz = (
+            (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+            0.2126 * r + 0.7152 * g + 0.0722 * b,
+            (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+        )
+        fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+        return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+    return math.dist(lab(first), lab(second))
+
+
+def test_the_four_colour_deck_keeps_its_suits_apart_for_the_colour_blind(page: Page, live_server):
+    """The four-colour deck's green clubs looked like its red hearts to a
+    red-green colour-blind player (one man in twelve): CIE Lab 17 apart in
+    simulated protanopia, 18 in deuteranopia. Every two suits on a card are
+    now at least 30 apart in both (the red hearts and black spades, which
+    the deck keeps, are 37 in protanopia)."""
+    deal(page, live_server, QUIET_SEED)
+    set_aid(page, "Four-colour deck", True)
+    colours = {}
+    for suit in "SHDC":
+        page.evaluate(
+            "suit => document.body.insertAdjacentHTML("
+            '\'beforeend\', `<svg class="card face suit-${suit}" id="probe-${suit}"></svg>`)',
+            suit,
+        )
+        colours[suit] = page.eval_on_selector(f"#probe-{suit}", "e => getComputedStyle(e).color")
+    assert len(set(colours.values())) == 4, colours
+    for deficiency in DEFICIENCIES:
+        for first, second in itertools.combinations("SHDC", 2):
+            apart = seen_apart(colours[first], colours[second], deficiency)
+            assert apart >= 30, (deficiency, first, second, round(apart, 1))
 
 
 def test_hints_toggle(page: Page, live_server):
