@@ -659,7 +659,9 @@ async function dealOn(doc) {
   if (!fromServer(next)) return null;
   const happened = next.querySelector(".table-page .happened");
   if (answer.response.ok && happened) {
-    const said = (element) => element?.textContent.replace(/\s+/g, " ").trim() ?? "";
+    // The markup's white space made one space; a non-breaking one (the
+    // Turkish "12 – 4") is the words' own and stays.
+    const said = (element) => element?.textContent.replace(/[ \t\n\r]+/g, " ").trim() ?? "";
     const heading = Object.assign(next.createElement("strong"), { textContent: said(doc.querySelector(".verdict")) });
     const why = [...doc.querySelectorAll(".result .live > .why")].map(said).join(" ");
     const close = Object.assign(next.createElement("button"), { type: "button", className: "alert-close" });

@@ -1432,6 +1432,27 @@ def test_deal_on_brings_the_next_hand_with_the_hands_points(browser: Browser, li
     context.close()
 
 
+def test_deal_on_note_keeps_the_scores_unbroken_spaces(browser: Browser, live_server):
+    """The hand's score in Turkish, "Elin kazananı: Siz (12 – 4).", holds its
+    figures together with non-breaking spaces (messages.po); the "deal the
+    next hand at once" note, made of the score page's words, keeps them, so
+    a narrow note never ends a line on "(12 –" with "4)." on the next."""
+    context = browser.new_context(viewport=DESKTOP, locale="tr-TR", reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/shots-tr-1280x800?rules=classic&level=easy")
+    take_deal(page)
+    page.locator("details.settings summary").click()
+    before = settled(page)
+    page.locator("input[name=deal_on]").check()
+    wait_settled(page, before)
+    page.keyboard.press("Escape")
+    while not page.locator(".hand-over").count():
+        play_card(page, page.locator(".you .hand button").first)
+    said = page.locator(".happened > .hand-over").text_content()
+    assert re.search(r"Elin kazananı: (Siz|Bilgisayar) \(\d+\u00a0–\u2060\u00a0\d+\)\.", said)
+    context.close()
+
+
 RECORD_SOUNDS = """
 window.noises = 0;
 window.notes = 0;
