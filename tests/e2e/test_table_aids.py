@@ -1332,7 +1332,7 @@ def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
     assert max(page.evaluate("() => window.moves")) <= 250
 
 
-FAST = "Fast play: the cards move quickly and the score comes at once"
+FAST = "Fast play: the cards move quickly and the hand's score comes sooner"
 
 
 def test_fast_play_moves_each_card_quicker_and_brings_the_score_sooner(
@@ -1374,7 +1374,7 @@ def test_fast_play_moves_each_card_quicker_and_brings_the_score_sooner(
     context.close()
 
 
-DEAL_ON = "Deal the next hand at once: the hand's points shown at the table"
+DEAL_ON = "Deal the next hand at once: the last hand's points shown at the table"
 
 
 def match_totals(page: Page) -> list[int]:

@@ -648,14 +648,14 @@ def test_the_slower_plays_aid_is_off_until_set_and_kept(player):
         (
             "fast",
             "fast-play",
-            "Fast play: the cards move quickly and the score comes at once",
-            "Hızlı oyun: kartlar hızlı gider, el bitince puanlar hemen gelir",
+            "Fast play: the cards move quickly and the hand's score comes sooner",
+            "Hızlı oyun: kartlar çabuk hareket eder, elin puanları daha erken gelir",
         ),
         (
             "deal_on",
             "deal-on",
-            "Deal the next hand at once: the hand's points shown at the table",
-            "Sonraki eli hemen dağıt: elin puanları masada gösterilir",
+            "Deal the next hand at once: the last hand's points shown at the table",
+            "Sonraki eli hemen dağıt: biten elin puanları masada gösterilir",
         ),
     ],
 )
