@@ -56,7 +56,7 @@ def play_fast(page: Page, url: str) -> None:
     page.goto(f"{url}/")
     page.locator("details.settings summary").click()
     page.locator("form.aids [name=fast]").check()
-    page.wait_for_function("document.body.classList.contains('fast-play')")
+    page.wait_for_function("() => document.body.classList.contains('fast-play')")
 
 
 def play_game(page: Page, url: str, rules: str, seed: str, level: str) -> list[float]:

@@ -12,6 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CARDEMS, PARTNERS, GameState, seeded_deck, would_capture
+from benchmarks.click_to_settled import play_fast
 from tests.e2e.conftest import (
     DESKTOP,
     PHONE,
@@ -1372,6 +1373,15 @@ def test_fast_play_moves_each_card_quicker_and_brings_the_score_sooner(
     expect(other.get_by_label(FAST)).to_be_checked()
     expect(other.locator("body")).to_have_class(re.compile(r"\bfast-play\b"))
     context.close()
+
+
+def test_the_click_benchmark_turns_fast_play_on(page: Page, live_server):
+    """``benchmarks/click_to_settled.py --fast`` ticks the aid as a player
+    would and waits for the page to play fast: a wait the page's Content
+    Security Policy allows (no string evaluated as script)."""
+    play_fast(page, live_server)
+    expect(page.locator("body")).to_have_class(re.compile(r"\bfast-play\b"))
+    expect(page.get_by_label(FAST)).to_be_checked()
 
 
 DEAL_ON = "Deal the next hand at once: the last hand's points shown at the table"
