@@ -723,7 +723,7 @@ def test_a_shared_links_preview_names_its_one_clean_link_and_a_card(client):
 #: The site's picture's description, in each language.
 PICTURE_ALT = {
     "en": "The word Pişti over playing cards on a green card table",
-    "tr": "Yeşil bir oyun masasında, oyun kartlarının üstünde Pişti yazısı",
+    "tr": "Yeşil bir oyun masasında, iskambil kartlarının üstünde Pişti yazısı",
 }
 
 
