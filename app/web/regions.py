@@ -688,8 +688,8 @@ def aids_form(aids: Mapping[str, bool], url_for: UrlFor, csrf_token: CsrfToken) 
         ("fan", _("Fan the pile's top cards")),
         ("remarks", _("Opponents' remarks (Mansion Evenings)")),
         ("slow", _("The others play slower: each card rests a moment on the pile")),
-        ("fast", _("Fast play: the cards move quickly and the hand's score comes sooner")),
-        ("deal_on", _("Deal the next hand at once: the last hand's points shown at the table")),
+        ("fast", _("Fast play: the cards move quickly, the hand's score comes sooner")),
+        ("deal_on", _("Deal the next hand at once: the last hand's points at the table")),
         ("sound", _("Sounds: a tap as each card lands, a chime for a pişti")),
         ("clockwise", _("Play goes clockwise: the next player sits on your left")),
     )

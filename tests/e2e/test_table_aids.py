@@ -1333,7 +1333,7 @@ def test_the_slower_plays_aid_slows_each_reply_and_rests_it_on_the_pile(
     assert max(page.evaluate("() => window.moves")) <= 250
 
 
-FAST = "Fast play: the cards move quickly and the hand's score comes sooner"
+FAST = "Fast play: the cards move quickly, the hand's score comes sooner"
 
 
 def test_fast_play_moves_each_card_quicker_and_brings_the_score_sooner(
@@ -1384,7 +1384,7 @@ def test_the_click_benchmark_turns_fast_play_on(page: Page, live_server):
     expect(page.get_by_label(FAST)).to_be_checked()
 
 
-DEAL_ON = "Deal the next hand at once: the last hand's points shown at the table"
+DEAL_ON = "Deal the next hand at once: the last hand's points at the table"
 
 
 def match_totals(page: Page) -> list[int]:

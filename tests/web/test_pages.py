@@ -648,13 +648,13 @@ def test_the_slower_plays_aid_is_off_until_set_and_kept(player):
         (
             "fast",
             "fast-play",
-            "Fast play: the cards move quickly and the hand's score comes sooner",
+            "Fast play: the cards move quickly, the hand's score comes sooner",
             "Hızlı oyun: kartlar çabuk hareket eder, elin puanları daha erken gelir",
         ),
         (
             "deal_on",
             "deal-on",
-            "Deal the next hand at once: the last hand's points shown at the table",
+            "Deal the next hand at once: the last hand's points at the table",
             "Sonraki eli hemen dağıt: biten elin puanları masada gösterilir",
         ),
     ],
