@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from tests.e2e.conftest import DESKTOP, play_card, settled_when_ready, take_deal
+from tests.e2e.test_table_aids import assert_foot_controls_apart
 
 #: Pairs of the table's parts, each in a different region (a seat, the
 #: centre, the score, what happened), whose boxes overlap by more than 2 px;
@@ -279,12 +280,13 @@ def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
     over the score and what happened, the page scrolling by 325-467 px,
     your cards below the screen's foot. It keeps the sideways layout now,
     the felt beside the score, both within the screen; the cards 44 px
-    wide at least."""
+    wide at least; the aids' title clear of the language links."""
     context, page = sideways_with_text_of_24(browser, live_server, size, query)
     found = page.evaluate(SIDEWAYS)
     if found != {"down": 0, "across": 0, "over": [], "card": True}:
         page.screenshot(path=screenshots / f"large-text-sideways-{size}-{query}.png")
     assert found == {"down": 0, "across": 0, "over": [], "card": True}
+    assert_foot_controls_apart(page)
     context.close()
 
 

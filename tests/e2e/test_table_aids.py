@@ -1179,6 +1179,49 @@ def test_the_aids_panel_fits_a_phone_held_sideways(browser, live_server, size):
     context.close()
 
 
+#: The touch boxes at the foot of the column beside the felt: the aids'
+#: title and each language link, as boxes, and the page's overflow.
+FOOT_CONTROLS = """() => ({
+  boxes: [...document.querySelectorAll(".board > .settings > summary, .foot button")].map(
+    (control) => ({...control.getBoundingClientRect().toJSON(), name: control.textContent.trim()})
+  ),
+  tall: document.scrollingElement.scrollHeight - innerHeight,
+})"""
+
+
+def assert_foot_controls_apart(page: Page) -> None:
+    """The aids' title and the language links are each a finger's height
+    (44 px) and none lies over another, all within the screen."""
+    found = page.evaluate(FOOT_CONTROLS)
+    assert [box["name"] for box in found["boxes"][1:]] == ["English", "Türkçe"]
+    assert found["tall"] == 0
+    height = page.evaluate("innerHeight")
+    for box in found["boxes"]:
+        assert box["height"] >= 44 and box["top"] >= 0 and box["bottom"] <= height, box
+    for first, second in itertools.combinations(found["boxes"], 2):
+        assert not overlap(first, second), (first, second)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "tr-TR"])
+@pytest.mark.parametrize("size", ["640x400", "667x375", "740x360", "800x360", "812x375", "844x390"])
+def test_the_aids_and_languages_keep_apart_on_a_phone_held_sideways(
+    browser, live_server, screenshots, size, locale
+):
+    """On a phone held sideways the aids' title lay 9 px over "English"
+    below it (640-799 px across: 30-62 px of their widths), or ran into it
+    on their shared line (800-843 px: by 3-11 px). A finger meant for one
+    may not land on the other."""
+    width, height = (int(part) for part in size.split("x"))
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale=locale, has_touch=True
+    )
+    page = context.new_page()
+    deal(page, live_server, f"sideways-foot-{size}", "classic&players=3")
+    page.screenshot(path=screenshots / f"sideways-foot-{size}-{locale}.png")
+    assert_foot_controls_apart(page)
+    context.close()
+
+
 def test_the_heaviest_table_fits_a_laptop(browser, live_server, screenshots):
     """Beside the felt on a 1280×700 laptop: four sides, two games put
     aside, the counter, hints and a 409's alert all fit the column, the aids
