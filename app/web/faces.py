@@ -44,8 +44,18 @@ def face(card: str, extra: str = "", flip: str | None = None) -> Markup:
 def _face(url: str, card: str, extra: str, flip: str | None) -> Markup:
     sprite = escape(url)
     rank, suit = card[0], escape(card[1])
-    shown = "10" if rank == "T" else escape(rank)
+    shown = escape(rank)
     flipped = Markup(' data-flip="%s"') % flip if flip else ""
+    # A 10's two digits fill the width of another rank's one (x 6 to 32):
+    # wider, a card fanned over it covered its "0" (a pile's fan shows 45
+    # of each card's 100 units).
+    if rank == "T":
+        index = (
+            '<text class="index ten" x="6" y="35" textLength="26"'
+            ' lengthAdjust="spacingAndGlyphs">10</text>'
+        )
+    else:
+        index = f'<text class="index" x="7" y="35">{shown}</text>'
     if rank in "JQK":
         middle = (
             f'\n  <use class="crown" href="{sprite}#crown" x="50" y="62" width="40" height="24"/>'
@@ -57,7 +67,7 @@ def _face(url: str, card: str, extra: str, flip: str | None) -> Markup:
         f'<svg class="card face suit-{suit} {escape(extra)}"{flipped} viewBox="0 0 100 140"'
         ' aria-hidden="true" focusable="false">\n'
         '  <rect class="paper" x="0.5" y="0.5" width="99" height="139" rx="9"/>\n'
-        f'  <text class="index{" ten" if rank == "T" else ""}" x="7" y="35">{shown}</text>\n'
+        f"  {index}\n"
         f'  <use href="{sprite}#pip-{suit}" x="8" y="41" width="24" height="24"/>\n'
         f"  {middle}\n</svg>"
     )

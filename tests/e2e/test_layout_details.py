@@ -9,8 +9,8 @@ four keeps clear of the side seats on a phone, and a long house-rules line
 keeps a phone's bar low on every page of the game, the bar keeps each
 number with its words ("deal 1 of 6", "to 51") on a phone, a score's
 piştis chip keeps its "·" with a count, a late match's score fits a 360 px
-phone in letters of 11 px or more, and an error page held sideways fits its
-screen."""
+phone in letters of 11 px or more, an error page held sideways fits its
+screen, and a 10's corner reads whole under the card fanned over it."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.db import db, queries
+from app.engine import CLASSIC, GameState, seeded_deck
+from app.engine.match import first_rotation
 from app.web.regions import scoreboard
 from tests.conftest import serve
 from tests.e2e.conftest import (
@@ -364,6 +366,54 @@ def test_the_centre_keeps_clear_of_the_side_seats_on_a_phone(
         assert play_card(page, page.locator(".hand button").first)
     assert widest == 6
     page.screenshot(path=screenshots / f"centre-{rules.count('=')}-{size}.png")
+    context.close()
+
+
+#: A deal whose face-up centre card is a 10 and whose first play is the
+#: computer's (the first dealer is you), with neither a 10 nor a Jack: it
+#: lays its card over the 10.
+TEN_UNDER = next(
+    seed
+    for seed in (f"ten-under-{number}" for number in range(500))
+    if first_rotation(seed, 2) == 1
+    and (state := GameState(CLASSIC, seeded_deck(seed, CLASSIC))).pile_top[0] == "T"
+    and not any(card[0] in "TJ" for card in state.hands[0])
+)
+
+#: Each 10 in the pile's fan: whether it is the top card, and the points of
+#: its corner's "10" (across its width, down its digits) where something
+#: else lies over it.
+TEN_CORNERS = """() => [...document.querySelectorAll(".pile .fan svg:has(.ten)")].map((card) => {
+  const box = card.querySelector(".index").getBoundingClientRect();
+  const covered = [];
+  for (const across of [0.05, 0.25, 0.5, 0.75, 0.9, 0.98]) {
+    for (const down of [0.35, 0.55, 0.7]) {
+      const x = box.left + across * box.width, y = box.top + down * box.height;
+      const found = document.elementFromPoint(x, y);
+      if (found?.closest("svg.card") !== card) covered.push([across, down]);
+    }
+  }
+  return {top: card === card.parentElement.lastElementChild, covered};
+})"""
+
+
+@pytest.mark.parametrize("size", ["360x740", "390x844", "1280x800"])
+def test_a_tens_corner_reads_whole_under_the_next_card(
+    browser: Browser, live_server, screenshots, size
+):
+    """A 10 in the pile's fan, a card laid over it: its corner read "1(0",
+    the next card's edge over the "0" (the fan shows 45 of a card's 100
+    units; the "10" took 39 from 7). Its two digits now take the width of
+    another rank's one, and nothing lies over them."""
+    context = browser.new_context(viewport=SIZES[size], reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/{TEN_UNDER}?rules=classic")
+    take_deal(page)
+    expect(page.locator(".hand button").first).to_be_visible()
+    page.locator(".pile .fan").screenshot(path=screenshots / f"ten-under-{size}.png")
+    corners = page.evaluate(TEN_CORNERS)
+    assert [corner["top"] for corner in corners] == [False]
+    assert corners[0]["covered"] == []
     context.close()
 
 
