@@ -582,9 +582,6 @@ async function play(form, submitter) {
   const accepted = response.ok;
   const steps = accepted ? [...doc.querySelectorAll("template.frame")] : [];
   const frames = moving ? steps : [];
-  // The hand is over (the next page is its score): the next hand asked for
-  // at once with the aid, while the last cards move.
-  const dealing = accepted ? dealOn(doc) : Promise.resolve(null);
   let position = 0;
   // Two or three replies each move a little faster than one, so a play at
   // a table of three or four settles sooner.
@@ -608,13 +605,13 @@ async function play(form, submitter) {
   if (frames.length && !skipping && !doc.querySelector(".table")) {
     // The hand is over: its last cards stay in view a moment, then its score.
     await pause(pace < 1 ? FAST_HOLD_MS : HOLD_MS);
-    showPage((await dealing) || doc);
+    showPage((await dealOn(doc)) || doc);
   } else if (frames.length && !skipping) {
     await transition(() => showPage(doc), position, LAST_MS * pace);
   } else {
     // The hand is over (the next page is its score): let your card land first.
     if (accepted && lifted && !skipping) await lifted.finished.catch(() => {});
-    showPage((await dealing) || doc);
+    showPage((accepted && (await dealOn(doc))) || doc);
   }
   // (A double tap's second tap shows the end at once too: its sounds follow.)
   soundInTurn(steps.slice(sounded));
@@ -642,7 +639,10 @@ async function play(form, submitter) {
 // (its heading, each side's points, the match's totals) over what
 // happened, as an alert lies there, until it is closed or the next play;
 // read out with the table's lines. The server answers the form as it
-// answers a press (a stale page's gets its refusal). Resolves to the page
+// answers a press (a stale page's gets its refusal). It is sent once the
+// hand's last cards have been held, not while they are: a page reloaded
+// or left then reads the hand's score, not the next hand's table without
+// the hand's points (shown nowhere else). Resolves to the page
 // to show, or null: the score's page, its "Next hand" to press (no aid, the
 // match over, offline, or no answer from the server). A score's page loaded
 // any other way (a reload, Back) waits for the press.

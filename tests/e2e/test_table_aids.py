@@ -1506,6 +1506,43 @@ def test_deal_on_note_keeps_the_scores_unbroken_spaces(browser: Browser, live_se
     context.close()
 
 
+def test_deal_on_asks_for_the_next_hand_once_the_last_cards_are_held(browser: Browser, live_server):
+    """With "deal the next hand at once", the next hand is asked for only
+    when the hand's last cards have been held: a page reloaded (or left)
+    while they are in view reads the hand's score, "Next hand" to press.
+    Its "Next hand" was sent as the last play's answer came, so a reload
+    then brought the next hand's table and the hand's points were never
+    shown anywhere."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "pisti_aids", "value": "deal_on", "url": live_server}])
+    page = context.new_page()
+    # The page's timers wait for the test: the last cards' hold lasts until
+    # the clock is run on.
+    page.clock.install()
+    deal(page, live_server, "deal-on-held", rules="classic")
+    hand = page.locator(".you .hand button")
+    meta = page.locator(".meta")
+    while not (meta.inner_text().endswith("deal 6 of 6") and cards_in_hand(page) == 1):
+        assert play_card(page, hand.first)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(f"{request.method} {request.url}"))
+    with page.expect_response(f"{live_server}/play"):
+        hand.click()
+    # The hand's last cards have landed and are held.
+    page.wait_for_function(
+        """() => document.documentElement.dataset.state === "busy"
+          && !document.querySelector(".you .hand button")
+          && !document.getAnimations().some((move) => move.playState === "running")"""
+    )
+    page.wait_for_load_state("networkidle")
+    assert f"POST {live_server}/next" not in asked
+    page.reload()
+    expect(page.get_by_role("heading", name="Hand 1 is over")).to_be_visible()
+    submit(page, page.get_by_role("button", name="Next hand"))
+    expect(page.locator(".meta")).to_contain_text("hand 2")
+    context.close()
+
+
 RECORD_SOUNDS = """
 window.noises = 0;
 window.notes = 0;
