@@ -636,9 +636,10 @@ async function play(form, submitter) {
 // that a play brings (`doc`: the hand is over, the match goes on) is not
 // left for "Next hand" to be pressed: its own "Next hand" form is sent at
 // once, and the next hand's table comes instead, with the score's words
-// (its heading, each side's points, the match's totals) over what
-// happened, as an alert lies there, until it is closed or the next play;
-// read out with the table's lines. The server answers the form as it
+// (its heading, each side's points, the match's totals, a story
+// opponent's remark) over what happened, as an alert lies there, until it
+// is closed or the next play; read out with the hand's last plays and the
+// table's lines. The server answers the form as it
 // answers a press (a stale page's gets its refusal). It is sent once the
 // hand's last cards have been held, not while they are: a page reloaded
 // or left then reads the hand's score, not the next hand's table without
@@ -667,13 +668,24 @@ async function dealOn(doc) {
     const close = Object.assign(next.createElement("button"), { type: "button", className: "alert-close" });
     close.setAttribute("aria-label", form.dataset.close);
     close.textContent = "×";
-    const words = next.createElement("span");
+    const words = next.createElement("p");
     words.append(heading, `. ${why}`);
-    const note = Object.assign(next.createElement("p"), { className: "alert hand-over" });
-    note.append(words, " ", close);
+    // A story opponent's remark on the hand, as the score's page has it.
+    const remark = doc.querySelector(".result .live > .story-remark");
+    const told = next.createElement("div");
+    told.append(words, ...(remark ? [next.importNode(remark, true)] : []));
+    const note = Object.assign(next.createElement("div"), { className: "alert hand-over" });
+    note.append(told, " ", close);
     happened.querySelector("h2")?.after(note);
-    const heard = Object.assign(next.createElement("p"), { className: "visually-hidden" });
-    heard.textContent = words.textContent;
+    // Read out: the note, then the hand's last plays, which passed unread
+    // while the cards moved (the score's page reads them out too).
+    const heard = Object.assign(next.createElement("div"), { className: "visually-hidden" });
+    heard.append(told.cloneNode(true));
+    const plays = doc.querySelector(".result .live .last-plays");
+    if (plays) {
+      heard.append(Object.assign(next.createElement("p"), { textContent: said(plays.querySelector("h2")) }));
+      heard.append(next.importNode(plays.querySelector("ol"), true));
+    }
     next.querySelector(".live")?.prepend(heard);
   }
   return next;

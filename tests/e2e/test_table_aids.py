@@ -12,6 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from app.engine import CARDEMS, PARTNERS, GameState, seeded_deck, would_capture
+from app.story.cast import CAST
 from benchmarks.click_to_settled import play_fast
 from tests.e2e.conftest import (
     DESKTOP,
@@ -1540,6 +1541,38 @@ def test_deal_on_asks_for_the_next_hand_once_the_last_cards_are_held(browser: Br
     expect(page.get_by_role("heading", name="Hand 1 is over")).to_be_visible()
     submit(page, page.get_by_role("button", name="Next hand"))
     expect(page.locator(".meta")).to_contain_text("hand 2")
+    context.close()
+
+
+def test_deal_on_keeps_the_score_pages_remark_and_last_plays(browser: Browser, live_server):
+    """A story match with "deal the next hand at once": the hand's note at
+    the next table keeps what the score's page said besides the points, the
+    opponent's remark on the hand (lost before: Aunt Hayriye's words after
+    a hand were never shown), and a screen reader hears, with the note, the
+    hand's last plays (they passed unread while
+    the cards moved, and the score's page reads them out)."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "pisti_aids", "value": "deal_on.remarks", "url": live_server}])
+    page = context.new_page()
+    page.goto(f"{live_server}/story")
+    submit(page, page.locator("form[action$='/lesson/skip'] button"))
+    submit(page, page.locator("form[action$='/story/play'] button").first)
+    while not page.locator(".hand-over").count():
+        play_card(page, page.locator(".you .hand button").first)
+    expect(page.locator(".meta")).to_contain_text("hand 2")
+    note = page.locator(".happened > .hand-over")
+    said = note.inner_text()
+    aunt = CAST[0]
+    if "points each" not in said:
+        remark = aunt.won_hand if "Aunt Hayriye took the hand" in said else aunt.lost_hand
+        expect(note.locator(".story-remark")).to_have_text(f"{aunt.name}: {remark}")
+    heard = page.locator(".happened .live").inner_text()
+    assert heard.startswith("Hand 1 is over. ")
+    last_plays = heard.partition("The last plays")[2]
+    assert re.search(r"(You|Aunt Hayriye) played ", last_plays)
+    note.get_by_role("button", name="Close this message").click()
+    expect(page.locator(".hand-over")).to_have_count(0)
+    assert play_card(page, page.locator(".you .hand button").first)
     context.close()
 
 
