@@ -636,7 +636,7 @@ async function play(form, submitter) {
 // that a play brings (`doc`: the hand is over, the match goes on) is not
 // left for "Next hand" to be pressed: its own "Next hand" form is sent at
 // once, and the next hand's table comes instead, with the score's words
-// (its heading, each side's points, the match's totals, a story
+// (its heading, each side's points of the hand, the match's totals, a story
 // opponent's remark) over what happened, as an alert lies there, until it
 // is closed or the next play; read out with the hand's last plays and the
 // table's lines. The server answers the form as it
@@ -664,12 +664,19 @@ async function dealOn(doc) {
     // Turkish "12 – 4") is the words' own and stays.
     const said = (element) => element?.textContent.replace(/[ \t\n\r]+/g, " ").trim() ?? "";
     const heading = Object.assign(next.createElement("strong"), { textContent: said(doc.querySelector(".verdict")) });
-    const why = [...doc.querySelectorAll(".result .live > .why")].map(said).join(" ");
+    const why = [...doc.querySelectorAll(".result .live > .why")].map(said);
+    // Three or four sides: the sentence names the hand's winner alone, the
+    // glance each side's points of the hand ("Hand: You 9, East 3, West 2.").
+    const rows = [...doc.querySelectorAll(".result .glance tbody tr")];
+    if (rows.length > 2) {
+      const each = rows.map((row) => `${said(row.querySelector("th"))} ${said(row.querySelector(".glance-points"))}`);
+      why.push(`${said(doc.querySelector(".result .glance thead th:nth-child(4)"))}: ${each.join(", ")}.`);
+    }
     const close = Object.assign(next.createElement("button"), { type: "button", className: "alert-close" });
     close.setAttribute("aria-label", form.dataset.close);
     close.textContent = "×";
     const words = next.createElement("p");
-    words.append(heading, `. ${why}`);
+    words.append(heading, `. ${why.join(" ")}`);
     // A story opponent's remark on the hand, as the score's page has it.
     const remark = doc.querySelector(".result .live > .story-remark");
     const told = next.createElement("div");

@@ -1576,6 +1576,35 @@ def test_deal_on_keeps_the_score_pages_remark_and_last_plays(browser: Browser, l
     context.close()
 
 
+def test_deal_on_tells_each_of_three_sides_points(browser: Browser, live_server):
+    """With three sides the score's page says who took the hand with how
+    many points, and its glance each side's points: the hand's note at the
+    next table says each side's too (it said the winner's alone, so the
+    others' points of the hand were shown nowhere)."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "pisti_aids", "value": "deal_on", "url": live_server}])
+    page = context.new_page()
+    page.goto(f"{live_server}/house")
+    players = page.locator("#players")
+    if not players.is_visible():
+        page.locator("details.rule-group:has(#players) > summary").click()
+    players.select_option("3")
+    submit(page, page.get_by_role("button", name="Play with these rules"))
+    while not page.locator(".hand-over").count():
+        play_card(page, page.locator(".you .hand button").first)
+    said = page.locator(".happened > .hand-over").inner_text()
+    # The first hand's points are the match's totals.
+    match = re.search(r"Match: You (\d+), East (\d+), West (\d+)\.", said)
+    assert match, said
+    you, east, west = match.groups()
+    assert f"Hand: You {you}, East {east}, West {west}." in said
+    assert (
+        f"Hand: You {you}, East {east}, West {west}."
+        in page.locator(".happened .live").inner_text()
+    )
+    context.close()
+
+
 RECORD_SOUNDS = """
 window.noises = 0;
 window.notes = 0;
