@@ -639,14 +639,14 @@ async function play(form, submitter) {
 // (its heading, each side's points of the hand, the match's totals, a story
 // opponent's remark) over what happened, as an alert lies there, until it
 // is closed or the next play; read out with the hand's last plays and the
-// table's lines. The server answers the form as it
-// answers a press (a stale page's gets its refusal). It is sent once the
-// hand's last cards have been held, not while they are: a page reloaded
-// or left then reads the hand's score, not the next hand's table without
-// the hand's points (shown nowhere else). Resolves to the page
-// to show, or null: the score's page, its "Next hand" to press (no aid, the
-// match over, offline, or no answer from the server). A score's page loaded
-// any other way (a reload, Back) waits for the press.
+// table's lines. The server answers the form as it answers a press (a
+// stale page's gets its refusal). It is sent once the hand's last cards
+// have been held, not while they are: a page reloaded or left then reads
+// the hand's score, not the next hand's table without the hand's points
+// (shown nowhere else). Resolves to the page to show, or null: the score's
+// page, its "Next hand" to press (no aid, the match over, offline, or no
+// answer from the server). A score's page loaded any other way (a reload,
+// Back) waits for the press.
 async function dealOn(doc) {
   const form = doc.querySelector("form.next-hand");
   if (!form || !document.body.classList.contains("deal-on")) return null;
