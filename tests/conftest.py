@@ -94,20 +94,25 @@ def midday(monkeypatch) -> None:
     local day): begun at 23:59:59 UTC (CI runs at any hour), a test's first
     request fell on one day and its last on the next, another Daily deal.
     The clocks go on from noon at the pace of the real one."""
+    run_clocks_from(monkeypatch, datetime.combine(datetime.now(UTC).date(), time(12), UTC))
+
+
+def run_clocks_from(monkeypatch, start: datetime) -> None:
+    """Run the app's calendar clocks (those :func:`midday` names) from
+    ``start`` (aware, UTC) on, at the pace of the real one."""
     from app.db import queries
     from app.web import daily, game, players
 
     began = datetime.now(UTC)
-    noon = datetime.combine(began.date(), time(12), UTC)
 
-    class Midday(datetime):
+    class Running(datetime):
         @classmethod
         def now(cls, tz=None):
-            moment = noon + (datetime.now(UTC) - began)
+            moment = start + (datetime.now(UTC) - began)
             return moment.astimezone(tz) if tz else moment.replace(tzinfo=None)
 
     for module in (daily, queries, players, game):
-        monkeypatch.setattr(module, "datetime", Midday)
+        monkeypatch.setattr(module, "datetime", Running)
 
 
 class Clock:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
 from app.db import db, queries
 from app.db.models import Player, PlayerToken, ScoreCount
+from tests.conftest import run_clocks_from
 from tests.db.conftest import Browser
 from tests.story.test_story_pages import skip_lesson
 
@@ -33,10 +35,18 @@ def test_forget_me_and_the_download_cover_every_table_of_a_player(app):
     assert len(listed) == 6
 
 
-def _known_everywhere(app, visitor: Browser) -> Browser:
+#: The day (noon UTC) a player with a row in every table plays on.
+DAY = datetime(2026, 12, 5, 12, tzinfo=UTC)
+
+
+def _known_everywhere(app, visitor: Browser, monkeypatch) -> Browser:
     """Make ``visitor`` a player with a row in every table of a player: a
     game of a shared deal, a ranked Daily game, tasks, a weekly score,
-    story progress, and a second device through a transfer code."""
+    story progress, and a second device through a transfer code. It is
+    played on DAY, whose Daily deal the first card's play wins (a shared
+    deal's points do not count), so the player's score is above 0 whatever
+    day the test runs on."""
+    run_clocks_from(monkeypatch, DAY)
     visitor.choose_name("Gizli Ayşe")
     skip_lesson(visitor.client)  # the lesson skipped: story progress kept
     visitor.deal("private-test")
@@ -54,8 +64,8 @@ def _known_everywhere(app, visitor: Browser) -> Browser:
     return phone
 
 
-def test_the_download_gives_every_row_kept_about_the_player(app, visitor):
-    _known_everywhere(app, visitor)
+def test_the_download_gives_every_row_kept_about_the_player(app, visitor, monkeypatch):
+    _known_everywhere(app, visitor, monkeypatch)
     page = visitor.get("/me").get_data(as_text=True)
     assert 'href="/me/data" download' in page
     response = visitor.get("/me/data")
@@ -105,8 +115,8 @@ def test_without_a_name_there_is_nothing_to_download(app, visitor):
     assert "Someone Else" not in response.get_data(as_text=True)
 
 
-def test_forget_me_leaves_nothing_of_the_player_anywhere(app, visitor, tmp_path):
-    phone = _known_everywhere(app, visitor)
+def test_forget_me_leaves_nothing_of_the_player_anywhere(app, visitor, tmp_path, monkeypatch):
+    phone = _known_everywhere(app, visitor, monkeypatch)
     assert "Gizli Ayşe" in phone.get("/me").get_data(as_text=True)
     visitor.get("/me")
     assert visitor.post("/me/forget", confirm="yes").status_code == 303
@@ -162,11 +172,11 @@ def test_the_host_can_give_and_delete_a_players_data_by_name(app, visitor):
         assert "no player is called 'Nobody'" in unknown.output
 
 
-def test_a_device_whose_name_was_forgotten_elsewhere_drops_its_cookie(app, visitor):
+def test_a_device_whose_name_was_forgotten_elsewhere_drops_its_cookie(app, visitor, monkeypatch):
     """The other device's token names nobody once the player is forgotten:
     its next page drops it, so the device keeps nothing of the name; a
     known player's cookie is never dropped, nor one just set."""
-    phone = _known_everywhere(app, visitor)
+    phone = _known_everywhere(app, visitor, monkeypatch)
     kept = phone.get("/me")
     assert "pisti_player=;" not in " ".join(kept.headers.getlist("Set-Cookie"))
     assert phone.client.get_cookie("pisti_player") is not None
