@@ -186,7 +186,12 @@ def page() -> str:
     """Show today's Daily deal of ``?rules=`` (default the single deal): the
     countdown to the next deal, the play button, the leaderboard and the
     player's place, and yesterday's seeds."""
-    rules = _rules_arg(request.args)
+    return _today_page(_rules_arg(request.args))
+
+
+def _today_page(rules: str, message: str | None = None) -> str:
+    """Render today's Daily page of ``rules`` (:func:`page`), with
+    ``message`` said at its top when given."""
     day = today()
     player = current_player()
     now = datetime.now(UTC)
@@ -208,6 +213,7 @@ def page() -> str:
         past=False,
         rank_spent=player is not None and _rank_spent(player.id, day, rules),
         seen_here=_seen_here(player, day, rules),
+        message=message,
     )
 
 
@@ -243,7 +249,7 @@ def play() -> Response | tuple[str, int]:
     game's rank (:func:`app.db.queries.spend_daily_claim`); so does the
     first start in a browser that dealt the deal under no name or another
     (:func:`_seen_here`)."""
-    refused = _unknown_rules()
+    refused = _unknown_rules() or _day_over()
     if refused is not None:
         return refused
     rules = _rules_arg(request.form)
@@ -289,6 +295,37 @@ def play() -> Response | tuple[str, int]:
         # every card, so the ranked one, kept aside, is ranked no more.
         queries.spend_daily_claim(player.id, day, rules)
     return redirect(url_for("game.table"), 303)
+
+
+def _day_over() -> tuple[str, int] | None:
+    """Refuse a play form shown on another day than today (its ``day``,
+    YYYY-MM-DD; a form without one is taken as today's): sent after
+    midnight UTC from a page shown before it, it would deal the new day's
+    deal under the old page's words ("unranked" on a ranked first game).
+    Nothing is started: 409 with today's page and why, or 400 for a day
+    that is not a past one."""
+    shown = request.form.get("day")
+    day = today()
+    if shown is None or shown == day.isoformat():
+        return None
+    try:
+        past = date.fromisoformat(shown) < day and len(shown) == 10
+    except ValueError:
+        past = False
+    if not past:
+        message = gettext(
+            "“%(value)s” is not the day of today's Daily deal (%(day)s), so nothing was started.",
+            value=i18n.quoted(shown, 20),
+            day=format_date(day, "long"),
+        )
+        return render_template(
+            "game/bad_request.html", title=gettext("No such Daily deal"), message=message
+        ), 400
+    message = gettext(
+        "A new day began at midnight UTC while this page was open, so nothing was started. "
+        "This is the new day's Daily deal."
+    )
+    return _today_page(_rules_arg(request.form), message), 409
 
 
 #: A claim of the ranked game younger than this many seconds, from a

@@ -20,6 +20,7 @@ from app.engine import RULE_SETS
 from app.engine.match import Match
 from app.engine.rules import parse_rules_text
 from app.web import daily, store
+from tests.conftest import run_clocks_from
 from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser
 
 #: A play's hidden fields, as the table page's card forms carry them.
@@ -603,6 +604,55 @@ def test_a_ranked_games_final_page_says_so_after_midnight(app, visitor, monkeypa
     page = visitor.get("/game").get_data(as_text=True)
     assert "This was your ranked Daily game." in page
     assert "Your place on the Daily leaderboard: 1 of 1" in page
+
+
+def _play_form(page: str) -> dict[str, str]:
+    """The fields of the Daily page's play form, as the browser sends them."""
+    form = page.split('class="daily-play"')[1].split("</form>")[0]
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "A new day began at midnight UTC while this page was open"),
+        ("tr", "Bu sayfa açıkken UTC gece yarısı yeni bir gün başladı"),
+    ],
+)
+def test_a_daily_page_shown_before_midnight_starts_nothing_after_it(
+    app, visitor, monkeypatch, language, said
+):
+    """The Daily page of a player whose ranked game is done, shown before
+    midnight UTC, offers "Play today's deal (unranked)"; sent after it (no
+    script to take the button away, or sent in the last second), it started
+    the new day's deal as the player's ranked game of that day, 0 points
+    played as a look at the cards. Now the form names its day: nothing is
+    started (409), the new day's page says why and offers its own game."""
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    day = daily.today()
+    evening = datetime.combine(day, datetime.min.time(), UTC) + timedelta(hours=23, minutes=50)
+    run_clocks_from(monkeypatch, evening)
+    visitor.choose_name("Gezgin")
+    visitor.start_daily()
+    visitor.play_to_the_end()
+    shown = visitor.get("/daily").get_data(as_text=True)
+    fields = _play_form(shown)
+    run_clocks_from(monkeypatch, evening + timedelta(minutes=10, seconds=30))
+    response = visitor.post("/daily/play", **fields)
+    page = " ".join(html.unescape(response.get_data(as_text=True)).split())
+    assert response.status_code == 409
+    assert said in page
+    with app.app_context():
+        entries = db.session.scalars(select(DailyEntry.day)).all()
+        results = db.session.scalars(select(Result.daily_day)).all()
+    assert entries == [day] and results == [day]
+    offered = _play_form(page)
+    assert offered["replaces"] == fields["replaces"]  # the finished game is still the browser's
+    assert offered["day"] == (day + timedelta(days=1)).isoformat()
+    assert visitor.post("/daily/play", **offered).status_code == 303
+    visitor.play_to_the_end()
+    with app.app_context():
+        assert db.session.scalars(select(Result.ranked).order_by(Result.id)).all() == [True, True]
 
 
 def test_looking_at_the_cards_spends_the_rank(app, visitor):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -228,6 +229,21 @@ def test_a_daily_game_with_an_unknown_game_is_refused(client, path):
     response = client.post(path, data={"csrf_token": token, "rules": "chess"})
     assert response.status_code == 400
     assert "There is no game called “chess”" in response.get_data(as_text=True)
+    assert client.get("/game").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("day", "quoted"), [("2999-01-01", "“2999-01-01”"), ("yesterday", "“yesterday”"), ("", "“”")]
+)
+def test_a_daily_game_of_a_day_that_is_not_past_is_refused(client, day, quoted):
+    """The Daily play form names the day it was shown on; one that is not a
+    past day (a later day, no date) starts nothing and says so."""
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    form = {"csrf_token": token, "rules": "cardems", "day": day}
+    response = client.post("/daily/play", data=form)
+    assert response.status_code == 400
+    said = html.unescape(response.get_data(as_text=True))
+    assert f"{quoted} is not the day of today's Daily deal (" in said
     assert client.get("/game").status_code == 404
 
 
