@@ -176,6 +176,29 @@ def test_the_next_deals_time_is_written_in_the_pages_language(visitor, language,
     assert re.search(written, shown), shown
 
 
+@pytest.mark.parametrize(
+    ("moment", "language", "said"),
+    [
+        # 10:00 on Monday the 7th in Kiritimati (UTC+14), 09:00 on Sunday
+        # the 6th in Pago Pago (UTC-11): the deal is Sunday's for both.
+        (datetime(2026, 12, 6, 20), "en", "Today (UTC) is Sunday, December 6, 2026."),
+        (datetime(2026, 12, 6, 20), "tr", "Bugün (UTC) 6 Aralık 2026 Pazar."),
+        (datetime(2026, 12, 7, 0, 0, 1), "en", "Today (UTC) is Monday, December 7, 2026."),
+    ],
+)
+def test_todays_page_names_the_utc_day_of_its_deal(monkeypatch, visitor, moment, language, said):
+    """Where the player's day is not the UTC one (Kiritimati's morning,
+    Pago Pago's evening), "today's deal" is not their today's: the page
+    named no day until someone was on the board (its caption), so a
+    player could not tell whose today it was."""
+    _clock_at(monkeypatch, moment)
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = html.unescape(visitor.get("/daily").get_data(as_text=True))
+    assert "Nobody is on this leaderboard yet." in page or "henüz kimse yok" in page
+    shown = " ".join(re.sub(r"<[^>]+>", " ", page.split("<h1>")[1].split("</p>")[0]).split())
+    assert said in shown, shown
+
+
 def _clock_at(monkeypatch, moment: datetime) -> None:
     """Stop the Daily pages' clock (``datetime.now`` in :mod:`app.web.daily`,
     which :func:`daily.today` reads too) at ``moment``, UTC."""

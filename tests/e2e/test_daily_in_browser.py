@@ -5,10 +5,12 @@ your statistics drawn as SVG charts."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.conftest import run_clocks_from
 from tests.e2e.conftest import (
     COUNT_TIMERS,
     DESKTOP,
@@ -193,6 +195,50 @@ def test_the_next_deal_is_also_told_in_the_players_own_time(
     page.goto(live_server + "/daily?rules=classic")
     expect(page.locator(".countdown-left")).to_contain_text("Next deal in")
     assert page.locator(".countdown time").inner_text().endswith(" UTC)")
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "start,zone,local,today",
+    [
+        # London's clocks go forward at 01:00 UTC on March 29, 2026: the
+        # 29th's deal comes at midnight there, the 30th's at one in the morning.
+        (datetime(2026, 3, 28, 12), "Europe/London", None, "Saturday, March 28, 2026"),
+        (datetime(2026, 3, 29, 0, 30), "Europe/London", "01:00 your time", "Sunday, March 29"),
+        # New York's go forward at 07:00 UTC on March 8: 19:00 before, 20:00 after.
+        (
+            datetime(2026, 3, 7, 12),
+            "America/New_York",
+            "Mar 7, 19:00 your time",
+            "Saturday, March 7",
+        ),
+        (datetime(2026, 3, 8, 8), "America/New_York", "Mar 8, 20:00 your time", "Sunday, March 8"),
+        # The earliest and a quarter-hour zone: Monday morning in Kiritimati
+        # and in Kathmandu is still Sunday's deal, as is Sunday morning in Pago Pago.
+        (datetime(2026, 12, 6, 20), "Pacific/Kiritimati", "14:00 your time", "Sunday, December 6"),
+        (datetime(2026, 12, 6, 20), "Asia/Kathmandu", "05:45 your time", "Sunday, December 6"),
+        (
+            datetime(2026, 12, 6, 20),
+            "Pacific/Pago_Pago",
+            "Dec 6, 13:00 your time",
+            "Sunday, December 6",
+        ),
+    ],
+)
+def test_the_next_deals_time_is_true_around_the_world_and_clock_changes(
+    browser, live_server, monkeypatch, start, zone, local, today
+):
+    """The next deal's local time is that of the next deal's own moment,
+    in the zone's rules of that day (a clock change between now and then
+    is counted), and the page names the UTC day whose deal it offers."""
+    run_clocks_from(monkeypatch, start.replace(tzinfo=UTC))
+    context = browser.new_context(timezone_id=zone, viewport=PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/daily")
+    expect(page.locator(".countdown time")).to_have_text(
+        re.compile(re.escape(f"00:00 UTC, {local})" if local else "00:00 UTC)") + "$")
+    )
+    expect(page.locator("main .panel p").first).to_contain_text(f"Today (UTC) is {today}")
     context.close()
 
 
