@@ -62,7 +62,9 @@ SEED = "review/1"
 #: is evaluated again (:func:`app.db.reviews.find_review`), so a server
 #: upgraded never shows stored steps beside steps of the new estimates.
 #: 1: the estimates of December 2026 (cards alike get one estimate).
-ESTIMATES = 1
+#: 2: a Jack led onto the empty table is told as such (``jack_on_empty``);
+#: a card nobody unseen could take is not told by its own points.
+ESTIMATES = 2
 #: A play is a mistake when it loses more than this many points (rest of
 #: the hand) against the best card, as the page shows it, to one decimal
 #: (a loss shown as 2.0 is not one, 2.1 is), its 95% interval clear of zero.
@@ -94,6 +96,7 @@ WHY_KINDS = (
     "same_pile_keep_jack",
     "keep_jack",
     "gives_pisti",
+    "jack_on_empty",
     "gives_pile",
     "last_capture",
     "card_points",
@@ -147,6 +150,9 @@ class Why:
       ``pisti_points`` to the ``unseen`` cards that would make it (Jacks,
       for a Jack: ``jack``), more points at risk with its own card points
       than ``best`` (``best_unseen`` cards, ``best_pisti_points``).
+    - ``jack_on_empty``: the Jack ``played`` on the empty table took
+      nothing; ``best`` kept it, to take a pile later (no unseen Jack to
+      make a Jack pişti of it, or too few to tell: ``gives_pisti`` first).
     - ``gives_pile``: ``played`` left a pile of ``cards`` cards worth
       ``points`` to the ``unseen`` hidden cards of its rank (``best``:
       ``best_unseen``).
@@ -156,7 +162,8 @@ class Why:
       ``nobody`` whether nobody has captured yet, ``sides`` how many
       sides play).
     - ``card_points``: ``played`` is itself worth ``points`` points
-      (``best``: ``best_points``), left where the next seat may take it.
+      (``best``: ``best_points``), left where the next seat may take it:
+      told only when a card unseen could (one of its rank, or a Jack).
     - ``average``: nothing simple stands out; ``best`` scored ``loss``
       points more on average in the sampled worlds.
     """
@@ -441,6 +448,8 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             if risk > best_risk and (unseen > best_unseen or value > best_value):
                 offered = {"pisti_points": value, "best_pisti_points": best_value}
                 return Why("gives_pisti", {**facts, **offered, "jack": played[0] == "J"})
+            if played[0] == "J" and best[0] != "J":
+                return Why("jack_on_empty", {"best": best, "played": played})
         elif unseen > best_unseen:
             points = pile_points + CARD_POINTS[played]
             return Why("gives_pile", {**facts, "cards": pile_cards + 1, "points": points})
@@ -450,7 +459,10 @@ def explain(observation: Observation, played: str, best: str, loss: float) -> Wh
             facts = {"best": best, "played": played, "plays_left": observation.plays_left}
             sides = {"ours": ours, "nobody": nobody, "sides": rules.team_count}
             return Why("last_capture", {**facts, **sides})
-        if CARD_POINTS[played] > CARD_POINTS[best]:
+        # Left on the table, the card is taken by one of its rank or a Jack:
+        # with none of those unseen, nobody may take it next.
+        takers = unseen + (by_rank.get("J", 0) if played[0] != "J" else 0)
+        if CARD_POINTS[played] > CARD_POINTS[best] and takers:
             facts = {"best": best, "played": played, "points": CARD_POINTS[played]}
             return Why("card_points", {**facts, "best_points": CARD_POINTS[best]})
     return Why("average", {"best": best, "played": played, "loss": _round(loss)})

@@ -344,6 +344,42 @@ def test_a_lone_ten_of_diamonds_is_told_by_its_own_points_when_the_counts_are_ev
     assert why == Why("card_points", {"best": "AH", "played": "TD", "points": 3, "best_points": 1})
 
 
+#: Classic: the centre (5♣ on top), seat 0's first four cards, seat 1's,
+#: then the rest of the deck in order. Seat 1 plays its three Jacks one by
+#: one: seat 0 then knows where every Jack is but its own.
+JACKS_SEEN = ["2H", "3H", "4H", "5C", "5D", "9C", "KD", "2S", "JH", "JS", "JC", "2C"]
+
+
+def test_a_jack_led_onto_the_empty_table_is_told_it_took_nothing():
+    """Seat 0 leads the J♦ onto the empty table, no other Jack unseen: the
+    reason was "it carries card points itself, left where the next player
+    may take them", yet nobody could take a lone Jack but with a Jack. A
+    Jack on the empty table takes nothing: kept, it takes a pile later."""
+    deck = [*JACKS_SEEN, "JD", "7S", "6H", "QH"]
+    deck += [card for card in FULL_DECK if card not in deck]
+    plays = ["5D", "JH", "9C", "JS", "KD", "JC", "2S", "2C"]
+    position = observe(GameState.replay(CLASSIC, deck, plays), 0)
+    assert (position.hand, position.pile_size) == (("JD", "7S", "6H", "QH"), 0)
+    assert "J" not in count_cards(position).unseen_by_rank
+    why = explain(position, played="JD", best="7S", loss=3.0)
+    assert why == Why("jack_on_empty", {"best": "7S", "played": "JD"})
+
+
+def test_a_card_nobody_unseen_could_take_is_not_told_by_its_own_points():
+    """Seat 0 holds the four 10s, every Jack seen: the 10♦ left on the
+    pile cannot be taken by the next player (no 10 or Jack is unseen), so
+    its 3 points are no reason (it was "left where the next player may
+    take them")."""
+    deck = ["2H", "3H", "4H", "5C", "5D", "9C", "KD", "JD", "JH", "JS", "JC", "2C"]
+    deck += ["TD", "TH", "TS", "TC"]
+    deck += [card for card in FULL_DECK if card not in deck]
+    plays = ["5D", "JH", "9C", "JS", "KD", "JC", "JD", "2C"]
+    position = observe(GameState.replay(CLASSIC, deck, plays), 0)
+    assert position.pile_face_up == ("JD", "2C")
+    why = explain(position, played="TD", best="TC", loss=3.0)
+    assert why == Why("average", {"best": "TC", "played": "TD", "loss": 3.0})
+
+
 @pytest.mark.parametrize(
     ("loss", "low", "mistake"),
     [

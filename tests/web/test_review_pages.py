@@ -834,7 +834,8 @@ def test_why_is_told_of_the_reviewed_player_unless_it_is_you(app, kind, ours, la
     # Turkish says "you" in its verbs and possessives too (-nız, -niz ...).
     words = {"en": r"\b(you|your)\b", "tr": r"\bsiz|(?<!yal)(?<!he)n[ıiuü]z\b"}[language]
     assert not re.search(words, neutral, re.I)
-    if kind in ("same_pile_keep_jack", "keep_jack") or (kind == "last_capture" and ours):
+    jack_kept = ("same_pile_keep_jack", "keep_jack", "jack_on_empty")
+    if kind in jack_kept or (kind == "last_capture" and ours):
         assert re.search(words, yours, re.I)
 
 
@@ -848,6 +849,36 @@ def test_a_last_capture_nobody_made_is_told_so(app, language):
     assert said in neutral and said in yours
     for wrong in ("the other side made it", "another player made it", "karşı taraf aldı"):
         assert wrong not in neutral and wrong not in yours
+
+
+@pytest.mark.parametrize(
+    ("language", "you", "sentence"),
+    [
+        (
+            "en",
+            True,
+            "Jack of hearts took nothing on the empty table. 7 of spades would have kept your "
+            "Jack, which takes any pile, for a pile to take later.",
+        ),
+        (
+            "en",
+            False,
+            "Jack of hearts took nothing on the empty table. 7 of spades would have kept the "
+            "Jack, which takes any pile, for a pile to take later.",
+        ),
+        (
+            "tr",
+            True,
+            "Kupa Valesi boş yerde hiçbir kart almadı. Maça 7 ile, her yeri alan Valenizi daha "
+            "sonra alacağınız bir yer için saklardınız.",
+        ),
+    ],
+)
+def test_a_jack_led_onto_the_empty_table_is_told_it_took_nothing(app, language, you, sentence):
+    why = Why("jack_on_empty", {"best": "7S", "played": "JH"})
+    with app.test_request_context(headers={"Accept-Language": language}):
+        macro = app.jinja_env.get_template("review/_why.html").module.why_sentence
+        assert str(macro(why, you)) == sentence
 
 
 @pytest.mark.parametrize(
