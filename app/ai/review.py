@@ -63,7 +63,8 @@ SEED = "review/1"
 #: upgraded never shows stored steps beside steps of the new estimates.
 #: 1: the estimates of December 2026 (cards alike get one estimate).
 #: 2: a Jack led onto the empty table is told as such (``jack_on_empty``);
-#: a card nobody unseen could take is not told by its own points.
+#: a card nobody unseen could take is not told by its own points; a card
+#: tied with a Jack is named the best rather than the Jack.
 ESTIMATES = 2
 #: A play is a mistake when it loses more than this many points (rest of
 #: the hand) against the best card, as the page shows it, to one decimal
@@ -180,7 +181,8 @@ class Step:
         number: 1-based, among the seat's decisions.
         play: the play's index in the hand (0 to 47).
         played: the card played.
-        best: the card with the highest mean.
+        best: the card with the highest mean (on a tie, the card played,
+            else one not a Jack).
         estimates: every distinct card in hand, best mean first.
         loss: the played card's loss (0 when it was the best).
         mistake: whether the play counts as a mistake (see the module).
@@ -281,7 +283,9 @@ def evaluate(observation: Observation, played: str, number: int = 1, seed: str =
     rest = {card: [value - so_far for value in row] for card, row in values.items()}
     means = {card: sum(row) / len(row) for card, row in rest.items()}
     rest, means = _same_cards_alike(rest, means)
-    best = max(means, key=lambda card: (means[card], card == played))
+    # On a tie the card played is the best; else a card that keeps the
+    # Jack (seed 001: a Jack is worth keeping), which the page names.
+    best = max(means, key=lambda card: (means[card], card == played, card[0] != "J"))
     estimates = []
     for card, row in rest.items():
         low, high = _interval(row)

@@ -326,6 +326,26 @@ def test_a_loss_within_the_noise_gets_no_why(monkeypatch, spread, told):
     assert (step.why is not None) is told
 
 
+def test_a_jack_tied_with_another_card_is_not_named_the_best(monkeypatch):
+    """Seat 0 holds the J♦, 7♠, K♦ and 4♣ and plays the 4♣; the worlds
+    score the other three alike (an exact search often does). The best was
+    the first of them in the worlds' order, the Jack: its page then ringed
+    the Jack as the card to play, and the why named it ("for Jack of spades
+    that count is 0"), where the 7♠ does as well and keeps the Jack."""
+    rest = [card for card in FULL_DECK if card not in STACKED]
+    position = observe(GameState.replay(CLASSIC, STACKED + rest, []), 0)
+    assert "JD" in position.hand
+
+    def values(observation, rng, worlds):
+        jack_first = sorted(observation.hand, key=lambda card: card[0] != "J")
+        return {card: [0.0 if card == "4C" else 3.0] * 60 for card in jack_first}
+
+    monkeypatch.setattr(review, "card_values", values)
+    step = evaluate(position, "4C")
+    assert (step.best, step.loss, step.mistake) == ("7S", 3.0, True)
+    assert step.why is not None and step.why.facts["best"] == "7S"
+
+
 @pytest.mark.parametrize(("loss", "told"), [(0.44, False), (0.46, True), (0.5, True), (0.0, False)])
 def test_a_loss_gets_its_why_as_the_page_shows_it(loss, told):
     # The page shows a loss to one decimal: one shown as 0.5 is never
