@@ -83,7 +83,8 @@ def path() -> str:
     matches (classic, to :data:`TARGET`) against each opponent went. Only
     the story starts a game against a cast member (deal links, New game
     and house rules take the four levels alone), so her results are the
-    story's."""
+    story's. A story match in progress comes first, with the way back to
+    it (``in_progress``: its opponent and :func:`store.summary`)."""
     done = beaten()
     upcoming = next_opponent()
     player = current_player()
@@ -106,7 +107,18 @@ def path() -> str:
         lesson_settled=lesson_settled(),
         lesson_started=_lesson_step() > 0,
         target=TARGET,
+        in_progress=_in_progress(),
     )
+
+
+def _in_progress() -> dict[str, Any] | None:
+    """The player's current game when it is an unfinished story match:
+    ``{"opponent": Opponent, "game": store.summary(table)}``, else ``None``."""
+    table = store.load_table()
+    if table is None or table.match.over or table.seed_public or table.match.players != 2:
+        return None
+    member = opponent(table.levels[-1])
+    return None if member is None else {"opponent": member, "game": store.summary(table)}
 
 
 @bp.post("/play")

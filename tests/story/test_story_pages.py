@@ -762,3 +762,29 @@ def test_muruvvet_hanim_never_says_she_always_wins_a_match(app):
     with app.test_request_context("/game"):
         extras = story.table_extras(table, {"remarks": True})
     assert extras["remark"] == "The match is mine, as it so often is."
+
+
+def test_the_path_leads_back_to_a_story_match_in_progress(client, monkeypatch):
+    """Mid-match, the path's only way on was Play: a second match, the one
+    in progress put aside (found again only on the home page). The match in
+    progress now comes first, with a link back to it; Play starts a new one
+    below."""
+    skip_lesson(client)
+    assert "Your match against" not in text(client.get("/story"))
+    monkeypatch.setattr(story, "new_seed", lambda: "story-resume")
+    start(client, "hayriye")
+    player = Player(client)
+    player.get()
+    player.play(player.hand[0])
+    html = client.get("/story").get_data(as_text=True)
+    words = text_of(html)
+    assert "Your match against Aunt Hayriye" in words
+    assert "Aunt Hayriye · hand 1, 0–0 · play 2 of 48" in words
+    resume = re.search(r'<a class="button primary" href="/game"[^>]*>([^<]+)</a>', html)
+    assert resume and resume.group(1) == "Go on with the match"
+    assert words.index("Go on with the match") < words.index("Next at the table")
+    assert '<button class="button primary" type="submit" name="opponent"' not in html
+    assert "Start a new match" in words
+    # A deal link's game is no story match: no way back to it here.
+    Player(client).deal("story-resume")
+    assert "Your match against" not in text(client.get("/story"))
