@@ -788,3 +788,26 @@ def test_the_path_leads_back_to_a_story_match_in_progress(client, monkeypatch):
     # A deal link's game is no story match: no way back to it here.
     Player(client).deal("story-resume")
     assert "Your match against" not in text(client.get("/story"))
+
+
+def test_each_opponent_keeps_to_sen_or_siz_in_turkish(app):
+    """Each opponent speaks to the player in one register: the family and
+    Ferit Hoca ("say dostum") say "sen", Nevin Hanım and the lady of the
+    mansion "siz". Ferit Hoca's last word after a lost match said "siz"."""
+    register = {
+        "hayriye": "sen",
+        "sevim": "sen",
+        "cevdet": "sen",
+        "nevin": "siz",
+        "ferit": "sen",
+        "muruvvet": "siz",
+    }
+    siz = re.compile(r"\b(siz|sizin|size|sizi)\b|\w(nız|niz|nuz|nüz)\b", re.IGNORECASE)
+    sen = re.compile(r"\b(sen|senin|sana|seni)\b", re.IGNORECASE)
+    fields = ("intro", "intro_locked", "capture", "capture_points", "pisti")
+    fields += ("won_hand", "lost_hand", "won_match", "lost_match")
+    with app.test_request_context(headers={"Accept-Language": "tr"}):
+        for member in CAST:
+            lines = [str(line) for name in fields if (line := getattr(member, name)) is not None]
+            other = siz if register[member.key] == "sen" else sen
+            assert [line for line in lines if other.search(line)] == [], member.key
