@@ -131,7 +131,18 @@ def play() -> ResponseReturnValue:
         return _refuse(gettext("There is nobody of that name in the mansion."), 400)
     if not lesson_settled():
         return redirect(url_for("story.lesson_page"), 303)
-    upcoming = next_opponent()
+    progress = store.story_progress()
+    upcoming = _next_in(progress)
+    if upcoming is not None and member.key in progress["beaten"]:
+        # A Play from a page shown before the win (another tab, Back).
+        return _refuse(
+            gettext(
+                "You have beaten %(name)s already: %(next)s is next.",
+                name=member.name,
+                next=upcoming.name,
+            ),
+            409,
+        )
     if upcoming is not None and member.key != upcoming.key:
         return _refuse(
             gettext(

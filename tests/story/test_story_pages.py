@@ -811,3 +811,19 @@ def test_each_opponent_keeps_to_sen_or_siz_in_turkish(app):
             lines = [str(line) for name in fields if (line := getattr(member, name)) is not None]
             other = siz if register[member.key] == "sen" else sen
             assert [line for line in lines if other.search(line)] == [], member.key
+
+
+def test_an_opponent_beaten_already_is_not_called_locked(client, monkeypatch):
+    """A Play for her from a page shown before the win (another tab, Back)
+    said "Aunt Hayriye is not waiting for you yet: beat Cousin Sevim
+    first", as if she came after Sevim; now it says she is beaten already
+    and who is next."""
+    winning_seed(client, monkeypatch)
+    response = start(client, "hayriye")
+    assert response.status_code == 409
+    words = text(response)
+    assert "You have beaten Aunt Hayriye already: Cousin Sevim is next." in words
+    assert "not waiting for you yet" not in words
+    assert "Uncle Cevdet is not waiting for you yet: beat Cousin Sevim first." in text(
+        start(client, "cevdet")
+    )
