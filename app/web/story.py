@@ -164,9 +164,12 @@ def play() -> ResponseReturnValue:
 
 
 def _refuse(message: str, status: int) -> tuple[str, int]:
-    return render_template("game/bad_request.html", title=gettext("Not now"), message=message), (
-        status
+    """The refusal page of a story form, with the way back to the story."""
+    way_back = (url_for("story.path"), gettext("Back to Mansion Evenings"))
+    page = render_template(
+        "game/bad_request.html", title=gettext("Not now"), message=message, way_back=way_back
     )
+    return page, status
 
 
 def record_result(table: Table) -> None:

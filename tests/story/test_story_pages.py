@@ -827,3 +827,16 @@ def test_an_opponent_beaten_already_is_not_called_locked(client, monkeypatch):
     assert "Uncle Cevdet is not waiting for you yet: beat Cousin Sevim first." in text(
         start(client, "cevdet")
     )
+
+
+def test_a_refused_story_form_leads_back_to_the_story(client):
+    """A Play refused (a locked opponent, nobody of that name) led "Back to
+    the start", the home page, away from the story it came from."""
+    skip_lesson(client)
+    for key in ("sevim", "nobody"):
+        page = start(client, key).get_data(as_text=True)
+        assert '<a class="button primary" href="/story">Back to Mansion Evenings</a>' in page
+        assert "Back to the start" not in page
+    # Other refusals keep theirs (the page's card-back drawing is named "back").
+    page = client.get("/deal/" + "x" * 70).get_data(as_text=True)
+    assert '<a class="button primary" href="/">Back to the start</a>' in page
