@@ -388,6 +388,9 @@ function linesOf(html) {
 // read out each time.
 function showPage(doc) {
   const body = document.adoptNode(doc.body);
+  for (const note of body.querySelectorAll(".hand-over")) {
+    if (note.dataset.hand === closedNote) note.remove();
+  }
   const live = document.querySelector(".live");
   const fresh = body.querySelector(".live");
   if (live && fresh) {
@@ -635,18 +638,16 @@ async function play(form, submitter) {
 // With the "deal the next hand at once" aid (body.deal-on), a hand's score
 // that a play brings (`doc`: the hand is over, the match goes on) is not
 // left for "Next hand" to be pressed: its own "Next hand" form is sent at
-// once, and the next hand's table comes instead, with the score's words
-// (its heading, each side's points of the hand, the match's totals, a story
-// opponent's remark) over what happened, as an alert lies there, until it
-// is closed or the next play; read out with the hand's last plays and the
-// table's lines. The server answers the form as it answers a press (a
-// stale page's gets its refusal). It is sent once the hand's last cards
-// have been held, not while they are: a page reloaded or left then reads
-// the hand's score, not the next hand's table without the hand's points
-// (shown nowhere else). Resolves to the page to show, or null: the score's
-// page, its "Next hand" to press (no aid, the match over, offline, or no
-// answer from the server). A score's page loaded any other way (a reload,
-// Back) waits for the press.
+// once, and the next hand's table comes instead. That table, with the aid
+// on, says the last hand's result itself (the server's note, over what
+// happened, read out with the hand's last plays), until it is closed or
+// the player's first play of the hand, a reload too. The server answers
+// the form as it answers a press (a stale page's gets its refusal). It is
+// sent once the hand's last cards have been held, not while they are: a
+// page reloaded or left then reads the hand's score. Resolves to the page
+// to show, or null: the score's page, its "Next hand" to press (no aid,
+// the match over, offline, or no answer from the server). A score's page
+// loaded any other way (a reload, Back) waits for the press.
 async function dealOn(doc) {
   const form = doc.querySelector("form.next-hand");
   if (!form || !document.body.classList.contains("deal-on")) return null;
@@ -656,46 +657,7 @@ async function dealOn(doc) {
   } catch {
     return null;
   }
-  const next = answer.doc;
-  if (!fromServer(next)) return null;
-  const happened = next.querySelector(".table-page .happened");
-  if (answer.response.ok && happened) {
-    // The markup's white space made one space; a non-breaking one (the
-    // Turkish "12 – 4") is the words' own and stays.
-    const said = (element) => element?.textContent.replace(/[ \t\n\r]+/g, " ").trim() ?? "";
-    const heading = Object.assign(next.createElement("strong"), { textContent: said(doc.querySelector(".verdict")) });
-    const why = [...doc.querySelectorAll(".result .live > .why")].map(said);
-    // Three or four sides: the sentence names the hand's winner alone, the
-    // glance each side's points of the hand ("Hand: You 9, East 3, West 2.").
-    const rows = [...doc.querySelectorAll(".result .glance tbody tr")];
-    if (rows.length > 2) {
-      const each = rows.map((row) => `${said(row.querySelector("th"))} ${said(row.querySelector(".glance-points"))}`);
-      why.push(`${said(doc.querySelector(".result .glance thead th:nth-child(4)"))}: ${each.join(", ")}.`);
-    }
-    const close = Object.assign(next.createElement("button"), { type: "button", className: "alert-close" });
-    close.setAttribute("aria-label", form.dataset.close);
-    close.textContent = "×";
-    const words = next.createElement("p");
-    words.append(heading, `. ${why.join(" ")}`);
-    // A story opponent's remark on the hand, as the score's page has it.
-    const remark = doc.querySelector(".result .live > .story-remark");
-    const told = next.createElement("div");
-    told.append(words, ...(remark ? [next.importNode(remark, true)] : []));
-    const note = Object.assign(next.createElement("div"), { className: "alert hand-over" });
-    note.append(told, " ", close);
-    happened.querySelector("h2")?.after(note);
-    // Read out: the note, then the hand's last plays, which passed unread
-    // while the cards moved (the score's page reads them out too).
-    const heard = Object.assign(next.createElement("div"), { className: "visually-hidden" });
-    heard.append(told.cloneNode(true));
-    const plays = doc.querySelector(".result .live .last-plays");
-    if (plays) {
-      heard.append(Object.assign(next.createElement("p"), { textContent: said(plays.querySelector("h2")) }));
-      heard.append(next.importNode(plays.querySelector("ol"), true));
-    }
-    next.querySelector(".live")?.prepend(heard);
-  }
-  return next;
+  return fromServer(answer.doc) ? answer.doc : null;
 }
 
 async function saveAids(form, data, field) {
@@ -1237,13 +1199,17 @@ document.addEventListener("pointerdown", (event) => {
   }
 });
 
-// A table's alert from the server (a play from an out-of-date tab refused)
-// closes with its button, or with Escape, showing again the lines of what
-// happened that it lay over on a phone. Its button's focus, if it had it,
-// goes to your hand.
+// A table's alert from the server (a play from an out-of-date tab refused,
+// the last hand's note) closes with its button, or with Escape, showing
+// again the lines of what happened that it lay over on a phone. Its
+// button's focus, if it had it, goes to your hand. The last hand's note,
+// once closed, stays closed on the pages the script shows in its place
+// (an aids change), until a reload.
+let closedNote = null;
 function closeAlerts() {
   for (const alert of document.querySelectorAll(".alert:has(> .alert-close)")) {
     const focused = alert.contains(document.activeElement);
+    if (alert.matches(".hand-over")) closedNote = alert.dataset.hand;
     alert.remove();
     if (focused) document.querySelector(".you .hand button")?.focus();
   }

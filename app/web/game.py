@@ -71,6 +71,7 @@ from .table import Refused, Table
 from .view import (
     describe_plays,
     face_down_words,
+    hand_before,
     hand_scores,
     last_round,
     match_summary,
@@ -874,6 +875,7 @@ def render_table(
     with_frames = _wants_frames() if frames is None else frames
     steps = motion_frames(table, aids) if with_frames else []
     if not match.hand_counted:
+        context["hand_over"] = _hand_over(table, aids)
         return render_template(
             "game/table.html", view=motion_view(table, context), frames=steps, **context
         )
@@ -904,6 +906,30 @@ def render_table(
     return render_template(
         "game/between.html", next_hand=next_hand_words(table), frames=steps, **context
     )
+
+
+def _hand_over(table: Table, aids: dict[str, bool]) -> dict[str, Any] | None:
+    """With the "deal the next hand at once" aid, what the table says of
+    the match's previous hand until the player's first play of the next
+    (:func:`.view.hand_before`), as its score's page said it: ``number``
+    (from 1), ``scores`` and ``winner`` by side (:func:`.view.hand_scores`),
+    its ``last_plays`` (:func:`.view.describe_plays`) and a story
+    opponent's ``remark`` on it (or ``None``); ``None`` with the aid off,
+    in the first hand or once the player has played. Made from the game
+    itself, not from the page that asked for the next hand: a reload just
+    after "Next hand" says it too."""
+    earlier = hand_before(table) if aids["deal_on"] else None
+    if earlier is None:
+        return None
+    scores, winner, _reason = hand_scores(earlier)
+    match = earlier.match
+    return {
+        "number": match.hand_number + 1,
+        "scores": scores,
+        "winner": winner,
+        "last_plays": describe_plays(match, last_round(match), table_names(earlier)),
+        "remark": story.table_extras(earlier, aids)["remark"],
+    }
 
 
 def _names_this_computer(url: str) -> bool:

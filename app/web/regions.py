@@ -529,9 +529,16 @@ def _sound(taken: Mapping[str, Any] | None) -> str:
     return "pisti" if taken["pisti"] else "capture"
 
 
-def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = None) -> Markup:
-    """What just happened, a line per play (``data-region="log"``), and after
-    it a story opponent's ``remark`` (HTML) when given, then the hints
+def log(
+    v: Mapping[str, Any],
+    aids: Mapping[str, bool],
+    remark: Markup | None = None,
+    heard: Markup | None = None,
+) -> Markup:
+    """What just happened, a line per play (``data-region="log"``), after
+    ``heard`` (HTML, read out before the lines: the last hand's note with
+    the "deal the next hand at once" aid) when given, and after it a story
+    opponent's ``remark`` (HTML) when given, then the hints
     (``v["hints"]``: texts, none when the aid is off) in a box of their own:
     all inside the live region, so the hints are read out with the plays.
     An aids change that only turns the hints on or off refills the box
@@ -547,6 +554,8 @@ def log(v: Mapping[str, Any], aids: Mapping[str, bool], remark: Markup | None = 
         asked = _("Your move: choose a card to play it.")
         told = f'\n  <p class="log-empty">{asked}{marked}</p>\n  '
     said = f"{told}{remark}" if remark else told
+    if heard:
+        said = f"{heard}{said}"
     tag = _("Hint")
     hints = "".join(
         f'<li><span class="hint-tag">{tag}</span> {escape(hint)}</li>' for hint in v["hints"]

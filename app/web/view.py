@@ -820,6 +820,26 @@ def _table_at(table: Table, state: GameState, log: list[dict[str, Any]]) -> Tabl
     return replace(table, match=match, log=log)
 
 
+def hand_before(table: Table) -> Table | None:
+    """The table as it stood at the end of the match's previous hand (its
+    match at that hand, counted, as its score's page shows it; an empty
+    log), while the player has not played in the current hand yet (the
+    others may have); else ``None`` (the match's first hand, or once the
+    player has played). Replayed from that hand's plays: every card of it
+    was played, so nothing hidden is there."""
+    match = table.match
+    started = len(match.state.plays) > match.seat_of(HUMAN)
+    if match.hand_number == 0 or match.hand_counted or started:
+        return None
+    hand = match.hand_number - 1
+    earlier = copy.copy(match)
+    earlier.hand_number = hand
+    earlier.state = match.finished_hand(hand)
+    earlier.history = match.history[: hand + 1]
+    earlier.plays_history = match.plays_history[: hand + 1]
+    return replace(table, match=earlier, log=[])
+
+
 def motion_view(table: Table, context: dict[str, Any]) -> dict[str, Any]:
     """Return what the table regions show (:mod:`.regions`):
     ``context`` (the table's :func:`table_context`) plus the position to

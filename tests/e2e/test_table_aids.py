@@ -1479,11 +1479,54 @@ def test_deal_on_brings_the_next_hand_with_the_hands_points(browser: Browser, li
     drawn = re.search(r"(\d+) points? each", said)
     told = [int(drawn.group(1))] * 2 if drawn else [int(n) for n in winner.groups()]
     assert sorted(told) == points
-    assert "Hand 2 is over. " in page.locator(".happened .live").inner_text()
+    assert page.locator(".happened .live").inner_text().count("Hand 2 is over. ") == 1
     note.get_by_role("button", name="Close this message").click()
     expect(page.locator(".hand-over")).to_have_count(0)
+    # Closed, it stays closed through an aids change.
+    set_aid(page, "Played-cards counter", True)
+    expect(page.locator(".counter")).to_be_visible()
+    expect(page.locator(".hand-over")).to_have_count(0)
+    # A reload (as one just after the next hand was asked for) says it again.
+    page.reload()
+    expect(note).to_have_text(said)
     assert play_card(page, page.locator(".you .hand button").first)
+    expect(page.locator(".hand-over")).to_have_count(0)
     expect(page.locator(".hand button")).to_have_count(3)
+    context.close()
+
+
+def test_deal_on_a_reload_just_after_next_hand_still_says_the_hands_points(
+    browser: Browser, live_server
+):
+    """With "deal the next hand at once", a reload in the instant between
+    the script's "Next hand" being answered and the next table shown lands
+    on the next table: it says the last hand's result too (the note came
+    from the script alone, so that table said nothing of the hand's
+    points, shown nowhere then)."""
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    context.add_cookies([{"name": "pisti_aids", "value": "deal_on", "url": live_server}])
+    page = context.new_page()
+    deal(page, live_server, "deal-on-a", rules="classic")
+    hand = page.locator(".you .hand button")
+    while not (
+        page.locator(".meta").inner_text().endswith("deal 6 of 6") and cards_in_hand(page) == 1
+    ):
+        assert play_card(page, hand.first)
+    # "Next hand", sent by the page once the last cards have been held,
+    # reaches the server; its answer never reaches the page, reloaded then.
+    held = never_answer_the_first(page, f"{live_server}/next", reaches_server=True)
+    hand.click()
+    held.wait(page, reaches_server=True)
+    page.reload()
+    expect(page.locator(".meta")).to_contain_text("hand 2")
+    note = page.locator(".happened > .hand-over")
+    expect(note).to_contain_text("Hand 1 is over. ")
+    expect(note).to_contain_text(re.compile(r"Match: You \d+, Computer \d+\."))
+    assert match_totals(page) == [
+        int(n) for n in re.search(r"Match: You (\d+), Computer (\d+)\.", note.inner_text()).groups()
+    ]
+    assert play_card(page, hand.first)
+    expect(page.locator(".hand-over")).to_have_count(0)
     context.close()
 
 

@@ -480,3 +480,67 @@ def test_a_draw_on_points_alone_does_not_say_the_cards_were_equal(client, link, 
     assert (points, cards) == glance
     said = re.search(r'<p class="why">\s*(.*?)\s*</p>', page, re.S).group(1)
     assert said == why
+
+
+def words(html: str) -> str:
+    """The text of ``html``, its tags dropped and its white space made one."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace(" .", ".")
+
+
+def hand_over_note(page: str) -> str | None:
+    """The "deal the next hand at once" note's words at the table, or ``None``."""
+    found = re.search(r'<div class="alert hand-over"[^>]*>(.*?)<button', page, re.S)
+    return words(found.group(1)) if found else None
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "leads"),
+    [("classic", "next-dealer-0", "the computer"), ("classic", "next-dealer-1", "you")],
+)
+def test_deal_on_the_table_after_next_hand_says_the_last_hands_result(client, rules, seed, leads):
+    """With "deal the next hand at once", the table read after "Next hand"
+    (the script's own request, or a reload just after it) says the last
+    hand's result, as the score's page did: a reload between "Next hand"
+    being answered and the next table shown used to land on a table without
+    it, the hand's points shown nowhere. Until the player's first play of
+    the hand, whoever leads it; never in the first hand, nor with the aid
+    off."""
+    client.set_cookie("pisti_aids", "deal_on")
+    start_deal(client, f"/deal/{seed}?rules={rules}&level=easy")
+    assert hand_over_note(client.get("/game").get_data(as_text=True)) is None
+    page = play_hand(client)
+    sentence = words(re.search(r'<p class="why">(.*?)</p>', page, re.S).group(1))
+    assert sentence.endswith(".") and "Match: You " in sentence
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+    assert client.post("/next", data=fields).status_code == 303
+    for _reload in range(2):
+        table = client.get("/game").get_data(as_text=True)
+        assert f"Next hand: {leads}" not in table and "hand 2" in table
+        assert hand_over_note(table) == f"Hand 1 is over. {sentence}"
+    # Read out once with the table's lines, the last plays with it.
+    live = words(re.search(r'<div aria-live="polite" class="live".*?</ol>', table, re.S).group(0))
+    assert live.startswith(f"Hand 1 is over. {sentence} The last plays ")
+    card = re.search(r'name="card" value="([^"]+)"', table).group(1)
+    played = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', table))
+    assert client.post("/play", data={**played, "card": card}).status_code == 303
+    assert hand_over_note(client.get("/game").get_data(as_text=True)) is None
+    client.set_cookie("pisti_aids", "")
+    start_deal(client, f"/deal/{seed}?rules={rules}&level=easy")
+    page = play_hand(client)
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+    assert client.post("/next", data=fields).status_code == 303
+    assert hand_over_note(client.get("/game").get_data(as_text=True)) is None
+
+
+def test_deal_on_the_note_tells_each_of_three_sides_points(client):
+    """With three sides the note adds each side's points of the hand, as the
+    score page's glance has them ("Hand: You 9, East 3, West 2.")."""
+    client.set_cookie("pisti_aids", "deal_on")
+    start_deal(client, "/deal/next-dealer-3?rules=classic&players=3&level=easy")
+    page = play_hand(client)
+    points = re.findall(r'<td class="glance-points">(\d+)</td>', page)
+    fields = dict(re.findall(r'name="(csrf_token|hand)" value="([^"]+)"', page))
+    assert client.post("/next", data=fields).status_code == 303
+    note = hand_over_note(client.get("/game").get_data(as_text=True))
+    assert note.startswith("Hand 1 is over. ")
+    assert note.endswith(f"Hand: You {points[0]}, East {points[1]}, West {points[2]}.")
