@@ -350,7 +350,7 @@ def deal_page(seed: str) -> BaseResponse | str | tuple[str, int]:
     if problem is not None:
         return _meant_link(seed) or problem
     # The sharer's language, kept in the one link (its preview's language).
-    language = i18n.link_language(request.args.get(i18n.LINK_LANGUAGE))
+    language = i18n.linked_language(request.args)
     escaped = any(links.escaped_name(name) != name for name in request.args)
     if composed != written or escaped:
         # One link for one deal: a decomposed seed, or "&amp;" for "&".
@@ -406,7 +406,7 @@ def _meant_link(path: str) -> BaseResponse | None:
         settings = links.deal_settings(args)
     except (links.LinkChanged, InvalidSeed, links.BadLink):
         return None
-    language = i18n.link_language(args.get(i18n.LINK_LANGUAGE))
+    language = i18n.linked_language(args)
     return redirect(_deal_url(seed, settings, language=language), 308)
 
 

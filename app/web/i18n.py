@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -202,6 +203,21 @@ def link_language(value: str | None) -> str | None:
     return code if code in LANGUAGES and code != "en" else None
 
 
+def linked_language(args: Mapping[str, str]) -> str | None:
+    """Return the language a link's query ``args`` name: the
+    :func:`link_language` of its :data:`LINK_LANGUAGE`, named as written
+    or after an ``&`` escaped on the way (``amp;lang=tr``, a link copied
+    out of a page's source, or badly unescaped by a chat app); ``None``
+    when none names a language the site speaks (what else it says is
+    never used)."""
+    for name, value in args.items():
+        if re.fullmatch(f"(?:amp;)*{LINK_LANGUAGE}", name):
+            language = link_language(value)
+            if language is not None:
+                return language
+    return None
+
+
 def select_locale() -> str:
     """Return the page's language: the player's choice, else the
     browser's best match (:func:`pick_language`). A link's language
@@ -209,7 +225,7 @@ def select_locale() -> str:
     names no language, and for a chat app's preview bot
     (:data:`PREVIEW_BOTS`), whose languages are its own: the preview of a
     link shared from a Turkish page is Turkish, as the chat likely is."""
-    linked = link_language(request.args.get(LINK_LANGUAGE))
+    linked = linked_language(request.args)
     accepted = request.accept_languages
     if linked is not None and PREVIEW_BOTS.search(request.headers.get("User-Agent", "")):
         accepted = LanguageAccept()

@@ -253,12 +253,12 @@ def unescaped(args: MultiDict[str, str]) -> MultiDict[str, str]:
 
 def escaped_name(name: str) -> str:
     """Return ``name`` without the ``amp;`` prefixes that escaping a link's
-    ``&`` put before it, if what remains is a deal link parameter; else
-    ``name`` as it is."""
+    ``&`` put before it, if what remains is a deal link parameter or its
+    language (:data:`.i18n.LINK_LANGUAGE`); else ``name`` as it is."""
     bare = name
     while bare.startswith("amp;"):
         bare = bare.removeprefix("amp;")
-    return bare if _is_link_parameter(bare) else name
+    return bare if _is_link_parameter(bare) or bare == LINK_LANGUAGE else name
 
 
 def _one_value_each(args: MultiDict[str, str]) -> dict[str, str]:

@@ -863,3 +863,28 @@ def test_a_shared_links_preview_is_in_the_sharers_language(app, client):
     play_hand(friend)
     theirs = client.get("/record?hand=1").get_json()
     assert friend.get("/record?hand=1").get_json()["plays"] == theirs["plays"]
+
+
+@pytest.mark.parametrize("escaped", ["&amp;lang=tr", "&amp;amp;lang=tr"])
+def test_a_shared_links_language_written_amp_lang_is_read(app, escaped):
+    """A shared link copied out of a page's source, or badly unescaped by a
+    chat app, reads ``&amp;lang=tr``: its language was left alone as a
+    parameter nothing like the link's, so the preview was in English. It
+    is read as ``lang`` (the deal page goes to the one clean link, which
+    keeps it); a language the site does not speak is never reflected."""
+    link = checked("/deal/dil?rules=cardems&level=hard")
+    bot = app.test_client()
+    headers = {"User-Agent": "Discordbot/2.0"}
+    moved = bot.get(link + escaped, headers=headers)
+    assert moved.status_code == 308
+    assert moved.location == link + "&lang=tr"
+    page = bot.get(moved.location, headers=headers).get_data(as_text=True)
+    assert '<meta property="og:title" content="Pişti: paylaşılan dağıtım, “dil”">' in page
+    # Read where a link's language is read (the page's language) too.
+    turkish = bot.get(f"/?{escaped.removeprefix('&')}", headers=headers).get_data(as_text=True)
+    assert '<html lang="tr">' in turkish
+    for unspoken in ("xx", "%22%3E%3Cscript%3E", "en"):
+        moved = bot.get(f"{link}&amp;lang={unspoken}", headers=headers)
+        assert moved.status_code == 308 and moved.location == link
+        page = bot.get(moved.location, headers=headers).get_data(as_text=True)
+        assert '<html lang="en">' in page and "<script>" not in page.split("</head>")[0]
