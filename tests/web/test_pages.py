@@ -721,3 +721,50 @@ def test_the_sounds_aid_tells_the_script_each_plays_sound(player):
             kinds.append("capture" if done.captured or done.swept else "card")
     assert heard == kinds[2:]
     assert {"card", "capture", "pisti", "jack-pisti"} <= set(heard)
+
+
+def preview(page: str) -> dict[str, str]:
+    """A page's preview tags: ``{"og:title": …, "description": …, …}``."""
+    head = page.partition("</head>")[0]
+    found = re.findall(r'<meta (?:name|property)="([^"]+)" content="([^"]*)">', head)
+    return {name: html.unescape(value) for name, value in found}
+
+
+@pytest.mark.parametrize(
+    ("address", "title", "titled", "said"),
+    [
+        ("/story", "Mansion Evenings · Pişti", "Konak Akşamları · Pişti", "Six players of"),
+        (
+            "/story/lesson",
+            "Aunt Hayriye's lesson · Pişti",
+            "Hayriye Teyze'nin dersi · Pişti",
+            "Six moves",
+        ),
+        ("/house", "House rules · Pişti", "Ev kuralları · Pişti", "Pişti is played differently"),
+        (
+            "/review/",
+            "Review a game record · Pişti",
+            "Bir oyun kaydını incele · Pişti",
+            "Upload a game",
+        ),
+    ],
+)
+def test_the_story_house_rules_and_review_pages_have_a_preview(
+    client, address, title, titled, said
+):
+    """A link to the story, its lesson, the house rules or the review's
+    upload page, shared in a chat, showed the bare address: their pages
+    had no preview tags (the home, Daily and deal link pages had). Each
+    now has its title, a description in the page's language, its whole
+    address and the site's picture."""
+    tags = preview(client.get(address).get_data(as_text=True))
+    assert tags["og:title"] == title
+    assert tags["description"] == tags["og:description"]
+    assert tags["og:description"].startswith(said)
+    assert tags["og:url"] == f"http://localhost{address}"
+    assert tags["og:image"].startswith("http://localhost/static/preview.png")
+    assert tags["twitter:card"] == "summary_large_image"
+    turkish = preview(client.get(address, headers={"Accept-Language": "tr"}).get_data(as_text=True))
+    assert turkish["og:title"] == titled
+    assert turkish["og:locale"] == "tr_TR"
+    assert turkish["og:description"] != tags["og:description"]

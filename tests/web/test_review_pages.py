@@ -23,6 +23,7 @@ from app.engine import (
     CLASSIC,
     PARTNERS,
     GameState,
+    card_label,
     card_name,
     load_record,
     make_record,
@@ -35,7 +36,7 @@ from app.web import i18n
 from app.web import review as review_pages
 from tests.conftest import CSRF, app_config, form_fields, leading, start_deal, visit_at_once
 from tests.engine.test_observation import hidden_from
-from tests.web.test_pages import play_out
+from tests.web.test_pages import play_out, preview
 from tests.web.test_review_fixes import play_hand
 
 STEP = re.compile(r'href="(/review/([0-9a-f]{64})/1)"')
@@ -1453,3 +1454,35 @@ def test_the_upload_page_says_whose_decisions_a_friends_record_shows(client):
     turkish = " ".join(visible(turkish).split())
     assert "Kendinizin ya da bir arkadaşınızın oyun kaydını yükleyin" in turkish
     assert "“Kaydeden oyuncu” der" in turkish and "kararlarınızı" not in turkish
+
+
+def test_a_reviews_preview_names_its_game_never_a_card_or_a_move(client):
+    """A review's summary and decisions are previewed by their game and
+    what a review is, under their own address (a decision's without its
+    hidden cards): never a card, a move or the hand's points, whatever the
+    page shows (its hidden cards with ``?reveal=1``)."""
+    record = finished_record()
+    key = key_of(upload(client, json.dumps(record).encode()))
+    # Its job, started by the summary's first visit, done first.
+    client.get(f"/review/{key}")
+    wait_until_done(client, key)
+    every_card = [
+        word
+        for card in seeded_deck("review-pages", CLASSIC)
+        for word in (card_name(card), card_label(card))
+    ]
+    for address, url in [
+        (f"/review/{key}", f"http://localhost/review/{key}"),
+        (f"/review/{key}/3?reveal=1", f"http://localhost/review/{key}/3"),
+    ]:
+        page = client.get(address).get_data(as_text=True)
+        tags = preview(page)
+        assert tags["og:title"] == "Pişti: a hand reviewed"
+        assert tags["og:description"] == (
+            "Classic · The Expert goes through a player's decisions in a hand one by one and "
+            "says what each card was worth."
+        )
+        assert tags["og:url"] == url
+        said = " ".join(tags.values())
+        assert not [word for word in every_card if word in said]
+        assert not re.search(r"\d+ points?|played|took", said)
