@@ -137,8 +137,8 @@ def test_a_past_days_page_writes_its_date_in_the_pages_language(app, visitor, la
             "tr",
             "Günün Dağıtımı · Pişti",
             "Günün Dağıtımı: 30 Kasım 2026 · Pişti",
-            "Klasik maç (2 oyuncu) · Her UTC gününde herkes aynı kartları alır; "
-            "rakip Zor bilgisayar.",
+            "Klasik maç (2 oyuncu) · Her UTC gününde herkes aynı dağıtımı Zor bilgisayara "
+            "karşı oynar.",
         ),
     ],
 )

@@ -764,10 +764,12 @@ def test_a_links_preview_shows_the_sites_picture_from_the_configured_host(
 def test_the_home_pages_preview_says_what_the_site_is(client):
     """A link to the site itself was previewed as "Pişti" and nothing
     more: the home page had no description; it now has the lead sentence
-    of its page, in the page's language, under its own address."""
+    of its page, in the page's language, under its own address. The
+    Turkish says what the English does (it began "Sevilen Türk kart
+    oyunu", a beloved Turkish card game, and left out the kind of game)."""
     for language, words in (
         ("en", "The Turkish fishing card game. Play a card on the pile"),
-        ("tr", "Sevilen Türk kart oyunu. Yere bir kart atın"),
+        ("tr", "Yerdeki kartları toplamaya dayanan Türk kart oyunu. Yere bir kart atın"),
     ):
         page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
         description = re.search(r'<meta property="og:description" content="([^"]+)">', page)
