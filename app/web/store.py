@@ -425,8 +425,9 @@ AIDS = {
     # (static/pisti.js), for a player who follows the game at a glance.
     "fast": False,
     # The next hand dealt at once after a hand's last play (the match going
-    # on), the hand's points said at the new table (static/pisti.js): no
-    # "Next hand" to press between hands. Pages without the script keep it.
+    # on; static/pisti.js), the hand's points said at the new table until
+    # the player's first play of it (game._hand_over): no "Next hand" to
+    # press between hands. Pages without the script keep it.
     "deal_on": False,
     # A sound as each card lands (a tap; a sweep for a capture, a chime for
     # a pişti), made by the page's script (static/pisti.js), no sound files.
