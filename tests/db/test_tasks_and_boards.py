@@ -415,6 +415,27 @@ def test_your_row_under_a_board_page_says_it_is_you(app, visitor, language, you)
     assert f"Bottom Row {you}" in foot
 
 
+@pytest.mark.parametrize(("language", "you"), [("en", "(you)"), ("tr", "(siz)")])
+def test_your_row_on_a_board_page_says_it_is_you(app, visitor, language, you):
+    """Your own row among the board's rows was told by its bold and its
+    background alone (and "Your place: 2 of 3" above): its name says
+    "(you)" now, as under a page you are not on, and once, so a screen
+    reader hears it once, with the row's name; no one else's row says it."""
+    visitor.choose_name("Middle")
+    with app.app_context():
+        queries.player_named("Middle").score = 50
+        for name, score in (("Above", 100), ("Below", 1)):
+            queries.create_player(name)[0].score = score
+        db.session.commit()
+        queries.recount_scores()
+    visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = visitor.get("/leaderboard").get_data(as_text=True)
+    assert "<tfoot>" not in page
+    rows = re.findall(r"<tr( class=\"mine\")?>\s*<td>(\d)</td><th scope=\"row\">([^<]*)</th>", page)
+    assert rows == [("", "1", "Above"), (' class="mine"', "2", f"Middle {you}"), ("", "3", "Below")]
+    assert page.count(you) == 1
+
+
 @pytest.mark.parametrize(
     "language,score,place",
     [
