@@ -17,7 +17,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from app.db import db, queries
 from app.engine import CLASSIC, GameState, seeded_deck
@@ -727,20 +727,15 @@ SCORE_FONTS = """list => [...list.querySelectorAll(".who, .chip, .bonus")]
   .map(e => [e.className, parseFloat(getComputedStyle(e).fontSize)])"""
 
 
-@pytest.mark.parametrize("language", ["tr", "en"])
-@pytest.mark.parametrize(
-    "rules", ["classic", "partners", "classic&players=3", "classic&players=4&teams=solo"]
-)
-def test_a_late_matchs_score_fits_a_small_phone(
-    browser: Browser, live_server, app, screenshots, rules, language
-):
-    """Late in a match to 151 (totals of 148, 43 points in the hand, two
-    piştis and a Jack pişti each, one side "+3"), the score ran past a
-    360 px phone's edge, the page scrolling sideways: with partners 371 px
-    wide (367 px in Turkish), with two players 373 px; the "+3" was drawn
-    at 8 px and the chips at 10.9 px. Every side's chips fit, and every
-    text of the score is 11 px or more."""
-    context = browser.new_context(viewport=SIZES["360x740"], locale=language)
+def late_score_fonts(
+    browser: Browser, live_server: str, app, rules: str, language: str, viewport: dict[str, int]
+) -> tuple[BrowserContext, Page, list[float]]:
+    """At a table of ``rules`` in ``language`` on a screen of ``viewport``,
+    the score replaced by the server's own markup of a late match's (to
+    151: totals of 148, 43 points in the hand, two piştis and a Jack pişti
+    each, one side "+3"); return the context (to close), its page and the
+    font size (px) of every text of the score, drawn."""
+    context = browser.new_context(viewport=viewport, locale=language)
     page = context.new_page()
     page.goto(f"{live_server}/deal/late-score?rules={rules}&target=151")
     take_deal(page)
@@ -761,13 +756,50 @@ def test_a_late_matchs_score_fits_a_small_phone(
     # The server's own markup of such a score, on that table's page.
     page.locator(".scoreboard").evaluate("(list, markup) => { list.outerHTML = markup; }", markup)
     expect(page.locator(".scoreboard .bonus")).to_have_text("+3")
-    assert page.evaluate("document.scrollingElement.scrollWidth") == 360
     fonts = page.locator(".scoreboard").evaluate(SCORE_FONTS)
     assert [kind for kind, _ in fonts].count("bonus") == 1
-    assert min(size for _, size in fonts) >= 11, fonts
-    page.screenshot(
-        path=screenshots / f"late-score-{rules.split('&')[0]}-{len(names)}-{language}.png"
+    return context, page, [size for _, size in fonts]
+
+
+@pytest.mark.parametrize("language", ["tr", "en"])
+@pytest.mark.parametrize(
+    "rules", ["classic", "partners", "classic&players=3", "classic&players=4&teams=solo"]
+)
+def test_a_late_matchs_score_fits_a_small_phone(
+    browser: Browser, live_server, app, screenshots, rules, language
+):
+    """Late in a match to 151 (totals of 148, 43 points in the hand, two
+    piştis and a Jack pişti each, one side "+3"), the score ran past a
+    360 px phone's edge, the page scrolling sideways: with partners 371 px
+    wide (367 px in Turkish), with two players 373 px; the "+3" was drawn
+    at 8 px and the chips at 10.9 px. Every side's chips fit, and every
+    text of the score is 11 px or more."""
+    context, page, fonts = late_score_fonts(
+        browser, live_server, app, rules, language, SIZES["360x740"]
     )
+    assert page.evaluate("document.scrollingElement.scrollWidth") == 360
+    assert min(fonts) >= 11, fonts
+    sides = page.locator(".scoreboard .who").count()
+    page.screenshot(path=screenshots / f"late-score-{rules.split('&')[0]}-{sides}-{language}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["640x360", "740x360", "812x375", "844x390"])
+@pytest.mark.parametrize("rules", ["classic&players=3", "classic&players=4&teams=solo"])
+def test_a_late_matchs_score_of_three_or_four_sides_held_sideways(
+    browser: Browser, live_server, app, screenshots, rules, size
+):
+    """A phone held sideways gives three or four sides' names and chips
+    their own small sizes (two short lines each below 800 px, one row from
+    800 px): the chips were drawn at 10.9 px (.68rem) and 10.6 px (.66rem).
+    Late in a match to 151, every text of the score is 11 px or more."""
+    width, height = (int(part) for part in size.split("x"))
+    context, page, fonts = late_score_fonts(
+        browser, live_server, app, rules, "tr", {"width": width, "height": height}
+    )
+    if min(fonts) < 11:
+        page.screenshot(path=screenshots / f"late-score-sideways-{size}-{rules}.png")
+    assert min(fonts) >= 11, fonts
     context.close()
 
 
