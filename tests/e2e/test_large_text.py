@@ -270,6 +270,9 @@ SIDEWAYS = """() => {
         (size, query)
         for size in ("844x390", "740x360", "667x375")
         for query in ("rules=classic", "rules=classic&players=3", "rules=partners")
+    ]
+    + [
+        (size, "rules=partners&teams=solo") for size in ("640x360", "667x375", "740x360", "812x375")
     ],
 )
 def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
@@ -280,7 +283,11 @@ def test_a_phone_held_sideways_fits_its_screen_with_larger_text(
     over the score and what happened, the page scrolling by 325-467 px,
     your cards below the screen's foot. It keeps the sideways layout now,
     the felt beside the score, both within the screen; the cards 44 px
-    wide at least; the aids' title clear of the language links."""
+    wide at least; the aids' title clear of the language links. Four
+    sides each for themselves (house rules) scrolled by 18-33 px more:
+    the rules' line took two lines of the bar, and each side's two lines
+    of chips with their gaps ran the column, and the felt beside it, past
+    the screen's foot."""
     context, page = sideways_with_text_of_24(browser, live_server, size, query)
     found = page.evaluate(SIDEWAYS)
     if found != {"down": 0, "across": 0, "over": [], "card": True}:
@@ -364,4 +371,41 @@ def test_a_two_player_table_held_sideways_fits_through_a_whole_hand_with_larger_
         assert play_card(page, page.locator(".hand button").first)
         turns += 1
     assert turns == 24
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["640x360", "740x360"])
+@pytest.mark.parametrize(("seed", "locale"), [("large-sideways", "en-GB"), ("a2", "tr-TR")])
+def test_four_sides_each_for_themselves_held_sideways_fit_through_a_hand_with_larger_text(
+    browser: Browser, live_server, screenshots, size, seed, locale
+):
+    """With text at 24 px, four sides each for themselves (house rules) on
+    a phone held sideways: with the first turn's page fitting, the felt
+    still ran 4-11 px below the screen's foot when North dealt (a2: its
+    "DEALER" on a line of its own) or East did (large-sideways: a line
+    more in its narrow column). Checked at each of your turns of a whole
+    hand (12 plays)."""
+    context, page = sideways_with_text_of_24(
+        browser, live_server, size, "rules=partners&teams=solo", seed, locale=locale
+    )
+    fits = {
+        "down": 0,
+        "across": 0,
+        "over": [],
+        "card": True,
+        "clashes": [],
+        "outside": [],
+        "wide": 0,
+    }
+    turns = 0
+    while page.locator(".table-page .hand button").count():
+        found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
+        if found != fits:
+            page.screenshot(
+                path=screenshots / f"large-text-sideways-solo-{size}-{seed}-{turns}.png"
+            )
+        assert found == fits, (turns, found)
+        assert play_card(page, page.locator(".hand button").first)
+        turns += 1
+    assert turns == 12
     context.close()
