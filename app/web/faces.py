@@ -36,6 +36,9 @@ def face(card: str, extra: str = "", flip: str | None = None) -> Markup:
     """Return the face of ``card`` (a canonical code such as ``"TD"``) as
     SVG markup, with the classes ``extra`` (``"tiny"``, ``"top"`` ...) and,
     when given, ``data-flip="<flip>"`` (the card the table's script moves).
+    A ``"tiny"`` or ``"small"`` face (20-30 px wide) shows its index over a
+    pip of 52 of the card's 100 units, and nothing in the middle: the
+    corner's pip (24 units) was drawn 4.2-6.3 px wide there.
     """
     return _face(cards_sprite(), card, extra, flip)
 
@@ -56,7 +59,13 @@ def _face(url: str, card: str, extra: str, flip: str | None) -> Markup:
         )
     else:
         index = f'<text class="index" x="7" y="35">{shown}</text>'
-    if rank in "JQK":
+    pip = f'<use href="{sprite}#pip-{suit}" x="8" y="41" width="24" height="24"/>'
+    if {"tiny", "small"} & set(extra.split()):
+        # Under the index, on the card's left: in a fan of tiny cards (the
+        # seen cards) each shows its left 14 of 24 px.
+        pip = f'<use href="{sprite}#pip-{suit}" x="4" y="44" width="52" height="52"/>'
+        middle = "\n  "
+    elif rank in "JQK":
         middle = (
             f'\n  <use class="crown" href="{sprite}#crown" x="50" y="62" width="40" height="24"/>'
             f'\n  <text class="court" x="70" y="126" text-anchor="middle">{shown}</text>\n  '
@@ -68,7 +77,7 @@ def _face(url: str, card: str, extra: str, flip: str | None) -> Markup:
         ' aria-hidden="true" focusable="false">\n'
         '  <rect class="paper" x="0.5" y="0.5" width="99" height="139" rx="9"/>\n'
         f"  {index}\n"
-        f'  <use href="{sprite}#pip-{suit}" x="8" y="41" width="24" height="24"/>\n'
+        f"  {pip}\n"
         f"  {middle}\n</svg>"
     )
 

@@ -840,3 +840,37 @@ def test_an_error_page_held_sideways_fits_its_screen(
     for language in page.locator(".foot button").all():
         assert box(language)["y"] + box(language)["height"] <= viewport["height"]
     context.close()
+
+
+#: The width (px) of each tiny face's suit, drawn: its largest pip.
+TINY_SUITS = """() => [...document.querySelectorAll("svg.card.face.tiny")]
+  .filter((card) => card.getBoundingClientRect().width)
+  .map((card) => Math.max(...[...card.querySelectorAll("use")]
+    .filter((use) => use.getAttribute("href").includes("#pip-"))
+    .map((use) => use.getBoundingClientRect().width)))"""
+
+
+@pytest.mark.parametrize("size", ["360x740", "740x360"])
+def test_the_tiny_cards_show_their_suit_at_a_readable_size(
+    browser: Browser, live_server, screenshots, size
+):
+    """The smallest faces (24 px wide on a phone, 20 px held sideways: the
+    seats' last cards, the stock's bottom card) told their suit by the
+    corner's pip alone, drawn 5.1 px wide (4.2 px sideways), a Jack, Queen
+    or King having no other. Their suit is drawn under the index now, 8 px
+    wide at least, at both sizes, after two plays (every seat's last
+    card on the felt)."""
+    width, height = (int(part) for part in size.split("x"))
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/look1?rules=partners")
+    take_deal(page)
+    for _ in range(2):
+        assert play_card(page, page.locator(".hand button").first)
+    suits = page.evaluate(TINY_SUITS)
+    page.screenshot(path=screenshots / f"tiny-suits-{size}.png")
+    assert len(suits) >= 4, suits  # three seats' last cards and the bottom card
+    assert min(suits) >= 8, suits
+    context.close()
