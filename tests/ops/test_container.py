@@ -5,6 +5,7 @@ builds the image for real.)"""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import shutil
@@ -271,6 +272,20 @@ def test_the_lock_pins_every_dependency_with_hashes():
     for tool in project["build-system"]["requires"]:
         assert canonicalize_name(Requirement(tool).name) in pins
     assert all(hashes > 0 for _, hashes in pins.values())
+
+
+def test_the_tests_run_on_the_locks_packages():
+    """scripts/test installs the lock before the test tools, so the suite tests
+    the versions that the server and the image run, not the newest on PyPI."""
+    unlike = {}
+    for name, (version, _) in _locked().items():
+        try:
+            installed = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            installed = None
+        if installed != version:
+            unlike[name] = f"locked {version}, installed {installed}"
+    assert unlike == {}, "run scripts/test, which installs requirements.lock"
 
 
 def test_the_image_installs_from_the_lock_only():
