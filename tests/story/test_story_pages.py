@@ -790,6 +790,21 @@ def test_the_path_leads_back_to_a_story_match_in_progress(client, monkeypatch):
     assert "Your match against" not in text(client.get("/story"))
 
 
+def test_the_way_back_to_a_story_match_reads_as_a_match_in_turkish(client, monkeypatch):
+    """The path's way back to a match in progress said "Maça devam et":
+    "maça" (to the match) is also the name of the spades suit ("Maça 7"),
+    on a page about cards. "Maçı sürdür" cannot be read so, and is a bare
+    imperative as the page's other buttons are ("Derse devam et")."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "tr"
+    skip_lesson(client)
+    monkeypatch.setattr(story, "new_seed", lambda: "story-resume")
+    start(client, "hayriye")
+    html = client.get("/story").get_data(as_text=True)
+    resume = re.search(r'<a class="button primary" href="/game"[^>]*>([^<]+)</a>', html)
+    assert resume and resume.group(1) == "Maçı sürdür"
+    assert "Hayriye Teyze ile maçınız" in text_of(html)
+
+
 def test_each_opponent_keeps_to_sen_or_siz_in_turkish(app):
     """Each opponent speaks to the player in one register: the family and
     Ferit Hoca ("say dostum") say "sen", Nevin Hanım and the lady of the
