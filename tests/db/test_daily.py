@@ -639,7 +639,12 @@ def _play_form(page: str) -> dict[str, str]:
     ("language", "said"),
     [
         ("en", "A new day began at midnight UTC while this page was open"),
-        ("tr", "Bu sayfa açıkken UTC gece yarısı yeni bir gün başladı"),
+        (
+            "tr",
+            # Not "Bu, yeni günün Günün Dağıtımı" ("the new day's day's deal").
+            "Bu sayfa açıkken UTC gece yarısı yeni bir gün başladı, bu yüzden hiçbir oyun "
+            "başlatılmadı. Şimdi yeni günün dağıtımını görüyorsunuz.",
+        ),
     ],
 )
 def test_a_daily_page_shown_before_midnight_starts_nothing_after_it(
