@@ -780,6 +780,26 @@ def test_the_home_pages_preview_says_what_the_site_is(client):
 
 
 @pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Take a lone card with one of its rank for a pişti."),
+        ("tr", "Yerdeki tek kartı aynı değerde bir kartla alırsanız pişti yaparsınız."),
+    ],
+)
+def test_the_home_pages_lead_says_a_jack_makes_no_pisti_of_a_lone_card(client, language, said):
+    """The home page's lead (and its preview) said "Take a lone card for a
+    pişti", in Turkish "Yerdeki tek kartı alırsanız pişti yaparsınız", just
+    after "a Jack takes it all": a Jack taking a lone card other than a
+    Jack makes no pişti (seeds 000 and 001). It now names the lone card's
+    rank, as the lesson does."""
+    page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+    lead = re.search(r'<p class="lead">([^<]+)</p>', page)
+    description = re.search(r'<meta property="og:description" content="([^"]+)">', page)
+    assert lead and lead.group(1).endswith(said)
+    assert description and description.group(1).endswith(said)
+
+
+@pytest.mark.parametrize(
     ("link", "language", "said"),
     [
         ("/deal/skor?rules=cardems&level=hard", "en", "I scored {} points with these cards."),
