@@ -309,9 +309,11 @@ def _day_over() -> tuple[str, int] | None:
     if shown is None or shown == day.isoformat():
         return None
     try:
-        past = date.fromisoformat(shown) < day and len(shown) == 10
+        written = date.fromisoformat(shown)
     except ValueError:
-        past = False
+        written = None
+    # Only as the page writes a day (2026-12-05): not "2026-W49-6" nor "20261205".
+    past = written is not None and written.isoformat() == shown and written < day
     if not past:
         message = gettext(
             "“%(value)s” is not the day of today's Daily deal (%(day)s), so nothing was started.",

@@ -233,11 +233,19 @@ def test_a_daily_game_with_an_unknown_game_is_refused(client, path):
 
 
 @pytest.mark.parametrize(
-    ("day", "quoted"), [("2999-01-01", "“2999-01-01”"), ("yesterday", "“yesterday”"), ("", "“”")]
+    ("day", "quoted"),
+    [
+        ("2999-01-01", "“2999-01-01”"),
+        ("yesterday", "“yesterday”"),
+        ("", "“”"),
+        # An ISO week date, ten characters as a page's day: no page writes it.
+        ("2020-W01-1", "“2020-W01-1”"),
+    ],
 )
 def test_a_daily_game_of_a_day_that_is_not_past_is_refused(client, day, quoted):
     """The Daily play form names the day it was shown on; one that is not a
-    past day (a later day, no date) starts nothing and says so."""
+    past day as the page writes it (a later day, no date, another way of
+    writing one) starts nothing and says so."""
     token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
     form = {"csrf_token": token, "rules": "cardems", "day": day}
     response = client.post("/daily/play", data=form)
