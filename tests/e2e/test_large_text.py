@@ -305,6 +305,31 @@ CENTRE_WORDS = """() => [...document.querySelectorAll('.centre .said-short')].ma
 }))"""
 
 
+def fits_at_every_turn(page, shots) -> int:
+    """Play the hand's first card at each of your turns to the hand's end,
+    asserting at each that the page fits (no scroll, no clash, nothing
+    outside the screen; a screenshot ``<shots>-<turn>.png`` when not);
+    return the number of turns."""
+    fits = {
+        "down": 0,
+        "across": 0,
+        "over": [],
+        "card": True,
+        "clashes": [],
+        "outside": [],
+        "wide": 0,
+    }
+    turns = 0
+    while page.locator(".table-page .hand button").count():
+        found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
+        if found != fits:
+            page.screenshot(path=f"{shots}-{turns}.png")
+        assert found == fits, (turns, found)
+        assert play_card(page, page.locator(".hand button").first)
+        turns += 1
+    return turns
+
+
 @pytest.mark.parametrize("size", ["740x360", "667x375", "844x390"])
 @pytest.mark.parametrize("query", ["rules=partners", "rules=classic&players=3"])
 @pytest.mark.parametrize(("locale", "empty"), [("en-GB", "Empty"), ("tr-TR", "Boş")])
@@ -351,26 +376,7 @@ def test_a_two_player_table_held_sideways_fits_through_a_whole_hand_with_larger_
     context, page = sideways_with_text_of_24(
         browser, live_server, size, "rules=classic", seed, locale=locale
     )
-    fits = {
-        "down": 0,
-        "across": 0,
-        "over": [],
-        "card": True,
-        "clashes": [],
-        "outside": [],
-        "wide": 0,
-    }
-    turns = 0
-    while page.locator(".table-page .hand button").count():
-        found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
-        if found != fits:
-            page.screenshot(
-                path=screenshots / f"large-text-sideways-hand-{size}-{seed}-{turns}.png"
-            )
-        assert found == fits, (turns, found)
-        assert play_card(page, page.locator(".hand button").first)
-        turns += 1
-    assert turns == 24
+    assert fits_at_every_turn(page, screenshots / f"large-text-sideways-hand-{size}-{seed}") == 24
     context.close()
 
 
@@ -388,24 +394,5 @@ def test_four_sides_each_for_themselves_held_sideways_fit_through_a_hand_with_la
     context, page = sideways_with_text_of_24(
         browser, live_server, size, "rules=partners&teams=solo", seed, locale=locale
     )
-    fits = {
-        "down": 0,
-        "across": 0,
-        "over": [],
-        "card": True,
-        "clashes": [],
-        "outside": [],
-        "wide": 0,
-    }
-    turns = 0
-    while page.locator(".table-page .hand button").count():
-        found = {**page.evaluate(SIDEWAYS), **page.evaluate(CLASHES)}
-        if found != fits:
-            page.screenshot(
-                path=screenshots / f"large-text-sideways-solo-{size}-{seed}-{turns}.png"
-            )
-        assert found == fits, (turns, found)
-        assert play_card(page, page.locator(".hand button").first)
-        turns += 1
-    assert turns == 12
+    assert fits_at_every_turn(page, screenshots / f"large-text-sideways-solo-{size}-{seed}") == 12
     context.close()
