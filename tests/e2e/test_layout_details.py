@@ -9,8 +9,9 @@ four keeps clear of the side seats on a phone, and a long house-rules line
 keeps a phone's bar low on every page of the game, the bar keeps each
 number with its words ("deal 1 of 6", "to 51") on a phone, a score's
 piştis chip keeps its "·" with a count, a late match's score fits a 360 px
-phone in letters of 11 px or more, an error page held sideways fits its
-screen, and a 10's corner reads whole under the card fanned over it."""
+phone and a phone held sideways in letters of 11 px or more, an error page
+held sideways fits its screen, and a 10's corner reads whole under the card
+fanned over it."""
 
 from __future__ import annotations
 
@@ -800,6 +801,38 @@ def test_a_late_matchs_score_of_three_or_four_sides_held_sideways(
     if min(fonts) < 11:
         page.screenshot(path=screenshots / f"late-score-sideways-{size}-{rules}.png")
     assert min(fonts) >= 11, fonts
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "size"),
+    [("tr", size) for size in ["800x360", "812x375", "844x390", "896x414", "915x412"]]
+    + [("en", "844x390")],
+)
+@pytest.mark.parametrize(
+    "rules", ["classic", "partners", "classic&players=3", "classic&players=4&teams=solo"]
+)
+def test_a_late_matchs_score_fits_a_wide_phone_held_sideways(
+    browser: Browser, live_server, app, screenshots, rules, language, size
+):
+    """From 800 px wide, held sideways, three or four sides have each
+    side's name and chips on one row of the column beside the felt. Late
+    in a match to 151 (two piştis and a Jack pişti each, one side "+3")
+    the chips did not wrap: the row ran 63 px past the screen in Turkish
+    (64 in English), the page scrolling sideways, and the names were
+    squeezed to nothing under the chips. The row fits now, its chips
+    wrapping, every text 11 px or more, and the hand still on the screen."""
+    width, height = (int(part) for part in size.split("x"))
+    context, page, fonts = late_score_fonts(
+        browser, live_server, app, rules, language, {"width": width, "height": height}
+    )
+    page.screenshot(path=screenshots / f"late-score-wide-sideways-{size}-{rules}-{language}.png")
+    assert page.evaluate("document.scrollingElement.scrollWidth") == width
+    assert min(fonts) >= 11, fonts
+    for name in page.locator(".scoreboard .who").all():
+        assert box(name)["width"] >= 20, name.inner_text()
+    hand = box(page.locator(".hand"))
+    assert hand["y"] + hand["height"] <= height
     context.close()
 
 
