@@ -433,11 +433,14 @@ def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleS
     """Return the rule set of a deal link's query arguments: ``rules`` (the
     base; ``default`` when absent) and any option of :data:`OPTIONS` with its
     value as text (``players=3``, ``pisti_on_last_play=false``,
-    ``most_cards=more``). Other arguments are ignored.
+    ``most_cards=more``). Other arguments are ignored. Points are whole
+    numbers from 0 to :data:`MAX_PLAYED_POINTS` here (a game is played
+    with them), where a record's may be any whole number ≥ 0.
 
     Raises:
         InvalidRules: an unknown base, a value that is not one of the
-            option's, or a bad combination; the message names the option.
+            option's (points past :data:`MAX_PLAYED_POINTS` too), or a bad
+            combination; the message names the option.
     """
     base = get_rules(args.get("rules", default))
     options: dict[str, object] = {}
@@ -447,7 +450,10 @@ def rules_from_query(args: Mapping[str, str], default: str = "cardems") -> RuleS
         text = args[option]
         if option in POINTS:
             if not _WHOLE.fullmatch(text):
-                raise InvalidRules(f"{option}: {written(text)} is not {_describe(option)}")
+                raise InvalidRules(
+                    f"{option}: {written(text)} is not a whole number of points "
+                    f"from 0 to {MAX_PLAYED_POINTS}"
+                )
             options[option] = int(text)
             continue
         for choice in CHOICES[option]:

@@ -528,6 +528,19 @@ def test_rules_text_errors_name_the_option(text, named):
         parse_rules_text(text)
 
 
+def test_query_form_says_the_most_points_a_game_is_played_with():
+    """A deal link's or the arena's points stop at six digits, and the
+    message says so: a million is a whole number of points ≥ 0, as a
+    record may hold, but no game is played with it."""
+    assert rules_from_query({"rules": "classic", "pisti": "999999"}).pisti_points == 999_999
+    with pytest.raises(InvalidRules) as refused:
+        parse_rules_text("classic&pisti=1000000")
+    assert str(refused.value) == 'pisti: "1000000" is not a whole number of points from 0 to 999999'
+    with pytest.raises(InvalidRules) as refused:
+        rules_from_query({"rules": "classic", "jack_pisti": "-1"})
+    assert str(refused.value) == 'jack_pisti: "-1" is not a whole number of points from 0 to 999999'
+
+
 # --- records, format 2 ----------------------------------------------------------------
 
 
