@@ -17,6 +17,27 @@ has three spellings:
   (:func:`rules_from_query`, :func:`rules_to_query`, :func:`parse_rules_text`).
 
 Every error is an :class:`InvalidRules` whose message names the option.
+
+Adding an option (a house rule the app does not play yet) takes, besides
+its tests (a stacked deck in ``tests/engine/test_house_rules.py``):
+
+- here, a :class:`RuleSet` field with the presets' value as its default,
+  the option in :data:`CHOICES` (its values and the fields each sets) or
+  :data:`POINTS`, in :data:`OPTIONS`, and in :func:`combination_problem`
+  when it does not go with some others;
+- the rule itself in both engines, the scalar one (:mod:`.state`,
+  :mod:`.scoring`) and the batched one (:mod:`.batch`, the Expert's
+  playouts): ``tests/engine/test_batch.py`` plays random options in both
+  and fails when they differ;
+- what the computers and hints count on (``app/ai/facts.py``, the pişti
+  values of ``app/ai/hard.py`` and ``hints.py``), which no test compares;
+- its words in ``app/web/rule_words.py`` (a label, a sentence, where it
+  is played, each value's words and short words, a fold of the House
+  rules page) in English and Turkish: ``tests/web/test_house_page.py``
+  and ``tests/web/test_translations.py`` name what is missing;
+- a row in the format-2 table of ``docs/record-format.md`` and in the
+  README's House rules table. A record with the option is refused by
+  versions before it (an unknown option), as the format says.
 """
 
 from __future__ import annotations

@@ -10,8 +10,17 @@ import re
 import pytest
 
 from app.engine import CLASSIC, RULE_SETS, GameState, RuleSet, load_record, with_options
-from app.engine.rules import CHOICES, option_value
-from app.web.rule_words import GROUPS, LABELS, SHORT, VALUES, choices, rules_summary
+from app.engine.rules import CHOICES, OPTIONS, option_value
+from app.web.rule_words import (
+    EXPLAINED,
+    GROUPS,
+    LABELS,
+    SHORT,
+    SOURCES,
+    VALUES,
+    choices,
+    rules_summary,
+)
 from tests.conftest import CSRF, Player, start_deal
 from tests.web.test_score_pages import ScoreTable, play_hand
 
@@ -258,6 +267,19 @@ def test_partners_see_the_face_down_cards_their_side_took(app, runner):
         if len(seen) == 2:
             break
     assert seen == {True: True, False: True}
+
+
+def test_every_option_is_offered_once_with_its_label_sentence_and_sources(client):
+    """An option added to the engine (:data:`app.engine.rules.OPTIONS`) is
+    on the House rules page, in one fold, with its label, its sentence and
+    where it is played: one left out of a fold would never be offered, one
+    without a label would break every page that lists a game's rules."""
+    folded = [name for _title, names in GROUPS for name in names]
+    assert sorted(folded) == sorted(OPTIONS)
+    assert LABELS.keys() == EXPLAINED.keys() == SOURCES.keys() == set(OPTIONS)
+    page = client.get("/house").get_data(as_text=True)
+    for option in OPTIONS:
+        assert re.search(rf'<(select|input)[^>]* name="{option}"', page), option
 
 
 def test_every_option_value_has_words_for_the_form_and_the_rules_line(app):
