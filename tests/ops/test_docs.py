@@ -22,6 +22,35 @@ def test_docs_refer_to_nothing_outside_the_repository(doc):
             assert (doc.parent / target).exists(), f"{doc.name} links to missing {target}"
 
 
+def anchors(doc: Path) -> set[str]:
+    """The anchors GitHub gives the headings of ``doc``: lower case,
+    punctuation dropped, spaces as ``-``, a repeated one numbered."""
+    text = re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.S | re.M)
+    found: set[str] = set()
+    for heading in re.findall(r"^#+ +(.+?) *$", text, flags=re.M):
+        words = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", heading).lower()
+        slug = "".join(c for c in words if c.isalnum() or c in " -_").replace(" ", "-")
+        name, number = slug, 0
+        while name in found:
+            number += 1
+            name = f"{slug}-{number}"
+        found.add(name)
+    return found
+
+
+@pytest.mark.parametrize("doc", [*DOCS, ROOT / "BENCHMARKS.md"], ids=lambda path: path.name)
+def test_every_link_to_a_heading_finds_it(doc):
+    """A link to a part of a page (``#...``) names one of its headings: a
+    heading reworded leaves no link going to the top of the page."""
+    text = re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.S | re.M)
+    links = re.findall(r"\]\(([^)#\s]*)#([^)\s]+)\)", text)
+    for target, part in links:
+        if target.startswith(("http://", "https://")):
+            continue
+        page = (doc.parent / target) if target else doc
+        assert part in anchors(page), f"{doc.name} links to {target}#{part}: no such heading"
+
+
 def test_the_port_variable_the_readme_names_is_the_one_scripts_serve_reads():
     serve = (ROOT / "scripts" / "serve").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
