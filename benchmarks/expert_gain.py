@@ -60,8 +60,17 @@ def variant_settings(variant: str) -> dict[str, float]:
 
 def current_settings(variants: list[str]) -> dict[str, float]:
     """The present values of the settings of :mod:`app.ai.expert` that any
-    of ``variants`` changes."""
-    return {name: getattr(expert, name) for v in variants for name in variant_settings(v)}
+    of ``variants`` changes.
+
+    Raises:
+        SystemExit: a variant names a setting the module does not have (a
+            typo, or a sketch's setting that was not kept), in one line.
+    """
+    names = {name for v in variants for name in variant_settings(v)}
+    unknown = sorted(name for name in names if not hasattr(expert, name))
+    if unknown:
+        raise SystemExit(f"app.ai.expert has no setting {', '.join(unknown)}")
+    return {name: getattr(expert, name) for name in names}
 
 
 def use_variant(variant: str, defaults: dict[str, float]) -> None:
