@@ -115,4 +115,7 @@ def main(seconds: float) -> None:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        sys.exit(0)
     main(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0)

@@ -108,4 +108,7 @@ def main(games: int) -> None:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        sys.exit(0)
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

@@ -67,6 +67,9 @@ def main(games: int, level: str, rules: str) -> None:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        sys.exit(0)
     args = sys.argv[1:]
     main(
         int(args[0]) if args else 20,
