@@ -1,0 +1,76 @@
+"""Big screens (1920x1080, 2560x1440, an ultra-wide 3440x1440, and
+1920x1080 at twice the pixels): the table at two, three and four seats is
+a felt wider than tall, centred, its cards sized to the screen, nothing
+lying over anything else, and the page never scrolls, from the first play
+to the hand's last card."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.e2e.conftest import play_card, settled_when_ready, take_deal
+from tests.e2e.test_large_text import CLASHES
+
+SCREENS = {
+    "1920x1080": ({"width": 1920, "height": 1080}, 1),
+    "2560x1440": ({"width": 2560, "height": 1440}, 1),
+    "3440x1440": ({"width": 3440, "height": 1440}, 1),
+    "1920x1080 at 2x": ({"width": 1920, "height": 1080}, 2),
+}
+
+GAMES = {
+    "two players": "big-2?rules=cardems",
+    "three players": "big-3?rules=classic&players=3",
+    "partners": "big-4?rules=partners",
+}
+
+#: The felt's and your first card's boxes, and the space left and right of
+#: the page's content (the felt and the column beside it), in CSS px.
+MEASURE = """() => {
+  const felt = document.querySelector(".table").getBoundingClientRect();
+  const card = document.querySelector(".hand button .card, .hand button").getBoundingClientRect();
+  const board = document.querySelector(".board").getBoundingClientRect();
+  return {
+    felt: {width: felt.width, height: felt.height},
+    card: card.height,
+    left: board.left,
+    right: innerWidth - board.right,
+    tall: document.scrollingElement.scrollHeight - innerHeight,
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_table_fills_a_big_screen(browser: Browser, live_server, screenshots, screen, game):
+    """At 2560x1440 the felt stood 1040 px wide and 1372 px tall (a column
+    of felt), its cards the laptop's 190 px (a seventh of the screen's
+    height) far apart in it; at 1920x1080 the cards were 190 px too. Now
+    the felt is wider than it is tall, the cards a fifth of the height
+    (less at four seats, where the felt's width sets them), the page
+    centred, and the table stays clear of clashes play after play."""
+    viewport, scale = SCREENS[screen]
+    context = browser.new_context(
+        viewport=viewport, device_scale_factor=scale, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/{GAMES[game]}")
+    take_deal(page)
+    settled_when_ready(page)
+    found = page.evaluate(MEASURE)
+    name = f"big-{screen.replace(' ', '-')}-{game.replace(' ', '-')}.png"
+    if not found["felt"]["width"] > found["felt"]["height"]:
+        page.screenshot(path=screenshots / name)
+    assert found["felt"]["width"] > found["felt"]["height"], found
+    assert found["card"] >= 0.18 * viewport["height"], found
+    assert abs(found["left"] - found["right"]) <= 2, found
+    assert found["tall"] == 0, found
+    for turn in range(6):
+        clashes = page.evaluate(CLASHES)
+        clashes["tall"] = page.evaluate("document.scrollingElement.scrollHeight - innerHeight")
+        if clashes != {"clashes": [], "outside": [], "wide": 0, "tall": 0}:
+            page.screenshot(path=screenshots / name)
+        assert clashes == {"clashes": [], "outside": [], "wide": 0, "tall": 0}, turn
+        assert play_card(page, page.locator(".hand button").first)
+    context.close()
