@@ -6,6 +6,8 @@ table is read again as it stands once the network or the server is back."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
@@ -16,8 +18,10 @@ from tests.e2e.conftest import (
     e2e_app,
     play_card,
     set_hidden,
+    settled_when_ready,
     slowed,
     submit,
+    take_deal,
 )
 
 #: How long the slowed server waits before it answers a play, in seconds.
@@ -258,4 +262,73 @@ def test_new_game_pressed_offline_says_so_in_turkish(browser: Browser, live_serv
         "Bağlantınız yok: bu gönderilmedi. Bağlantı gelince yeniden gönderin."
     )
     assert page.url == f"{live_server}/"
+    context.close()
+
+
+#: How long the table's page stalls half-way, in seconds.
+STALL_S = 1.0
+
+
+@pytest.fixture(scope="module")
+def stalling_table_server(tmp_path_factory):
+    """The app served with the table's page (GET /game) sent in two parts,
+    STALL_S apart, the break just before what happened under the felt, as
+    a slow mobile network delivers a page; yields its URL."""
+    app = e2e_app(tmp_path_factory)
+    inner = app.wsgi_app
+
+    def stalled(environ, start_response):
+        if environ["REQUEST_METHOD"] != "GET" or environ["PATH_INFO"] != "/game":
+            return inner(environ, start_response)
+        answer: list = []
+        body = b"".join(
+            inner(environ, lambda status, headers, *rest: answer.extend((status, headers)))
+        )
+        status, headers = answer
+        start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
+        cut = body.find(b'<section class="happened')
+        return halves(body, cut if cut > 0 else len(body) // 2)
+
+    def halves(body: bytes, cut: int):
+        yield body[:cut]
+        time.sleep(STALL_S)
+        yield body[cut:]
+
+    app.wsgi_app = stalled
+    with serve(app) as url:
+        yield url
+
+
+#: Every layout shift of the page so far (the buffered entries, which only
+#: an observer reads): its score and what moved.
+SHIFTS = """() => new Promise((found) => {
+  new PerformanceObserver((list, observer) => {
+    observer.disconnect();
+    found(list.getEntries().map((shift) => [
+      shift.value,
+      shift.sources.map((source) => source.node?.className?.baseVal ?? source.node?.className),
+    ]));
+  }).observe({ type: "layout-shift", buffered: true });
+  // (No entry at all: the observer is never called.)
+  requestAnimationFrame(() => requestAnimationFrame(() => found([])));
+})"""
+
+
+def test_a_table_sent_slowly_is_drawn_once_whole(browser: Browser, stalling_table_server):
+    """A phone on a slow network got the table's page in parts: the browser
+    drew the felt as soon as it had it, filling the screen, and when what
+    happened came under it, the felt shrank and the seats, the pile and
+    your hand jumped up (168 px at 390x844, a layout shift of 0.10; seen
+    on a slow phone too, which parses a page in parts). The table is now
+    drawn once its board is all there."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{stalling_table_server}/deal/stalled?rules=classic&players=3")
+    take_deal(page)
+    page.wait_for_load_state()
+    settled_when_ready(page)
+    assert page.evaluate(SHIFTS) == []
+    page.goto(f"{stalling_table_server}/game")
+    settled_when_ready(page)
+    assert page.evaluate(SHIFTS) == []
     context.close()
