@@ -74,3 +74,29 @@ def test_the_table_fills_a_big_screen(browser: Browser, live_server, screenshots
         assert clashes == {"clashes": [], "outside": [], "wide": 0, "tall": 0}, turn
         assert play_card(page, page.locator(".hand button").first)
     context.close()
+
+
+#: How far the lesson's hand (its last card) runs past the inner edge of
+#: its box ("Your hand"), in CSS px; 0 or less when it keeps inside.
+LESSON_HAND_PAST = """() => {
+  const box = document.querySelector(".lesson-play > .you");
+  const inner = box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
+  const cards = [...box.querySelectorAll(".hand .card")];
+  return Math.max(...cards.map((card) => card.getBoundingClientRect().right)) - inner;
+}"""
+
+
+@pytest.mark.parametrize(
+    "size", [(1280, 800), (1920, 1080), (2560, 1440)], ids=["1280x800", "1920x1080", "2560x1440"]
+)
+def test_the_lessons_hand_keeps_inside_its_box(browser: Browser, live_server, size):
+    """From 900 px wide the lesson's four cards (76 px, 12 px apart) were
+    wider than the column of "Your hand": the last card ran 11 px past
+    the box's inner edge, over its padding to its very border, at every
+    laptop and big screen. The column is now as wide as the hand."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(f"{live_server}/story/lesson")
+    assert page.locator(".lesson-play > .you .hand .card").count() == 4
+    assert page.evaluate(LESSON_HAND_PAST) <= 0
+    context.close()
