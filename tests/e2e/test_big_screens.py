@@ -1,5 +1,5 @@
-"""Big screens (1920x1080, 2560x1440, an ultra-wide 3440x1440, and
-1920x1080 at twice the pixels): the table at two, three and four seats is
+"""Big screens (1600x900, 1920x1080, 2560x1440, an ultra-wide 3440x1440,
+and 1920x1080 at twice the pixels): the table at two, three and four seats is
 a felt wider than tall, centred, its cards sized to the screen, nothing
 lying over anything else, and the page never scrolls, from the first play
 to the hand's last card."""
@@ -13,6 +13,7 @@ from tests.e2e.conftest import play_card, settled_when_ready, take_deal
 from tests.e2e.test_large_text import CLASHES
 
 SCREENS = {
+    "1600x900": ({"width": 1600, "height": 900}, 1),
     "1920x1080": ({"width": 1920, "height": 1080}, 1),
     "2560x1440": ({"width": 2560, "height": 1440}, 1),
     "3440x1440": ({"width": 3440, "height": 1440}, 1),
