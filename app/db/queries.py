@@ -65,8 +65,20 @@ NAME_KEY_MAX = 96
 #: Letters that draw nothing (the Hangul fillers): a name of them is a
 #: blank row on the leaderboards.
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+#: Combining marks that draw nothing (Unicode's default-ignorable ones: the
+#: grapheme joiner, Khmer's inherent vowels, variation selectors): "Ali"
+#: with one is another name to the keys, the same to the eye.
+BLANK_MARKS = frozenset(
+    "\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f"
+    + "".join(map(chr, range(0xFE00, 0xFE10)))
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))
+)
 #: Punctuation a name may have besides letters (any script) and digits.
 NAME_MARKS = frozenset(" -_.")
+#: The most accents and vowel signs (combining marks) on one letter of a
+#: name, none twice in a row: UTS #39's limit on nonspacing marks, past
+#: which a name stacks marks above and below the rows of a leaderboard.
+NAME_MARKS_ON_A_LETTER = 4
 #: How long a transfer code works, and its alphabet (no 0/O, 1/I/L).
 TRANSFER_LIFETIME = timedelta(hours=1)
 TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -99,13 +111,19 @@ class NameRefused(ValueError):
 
 
 def check_name(text: object) -> str:
-    """Return ``text`` as a display name: NFC-normalised, spaces trimmed and
-    runs of spaces made one; 1–24 characters, each a letter of any script,
-    a digit, a space, ``-``, ``_`` or ``.``.
+    """Return ``text`` as a display name: NFC-normalised, each space of
+    any width (a no-break space, the ideographic space of a Japanese or
+    Chinese keyboard) a plain one, spaces trimmed and runs of spaces made
+    one; 1–24 characters, each a letter of any script, a digit, a space,
+    ``-``, ``_`` or ``.``, or an accent or vowel sign (a combining mark:
+    Devanagari, Thai, Arabic or Hebrew vowels) on a letter, as UAX #31's
+    identifiers have them.
 
     Raises:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
-            not allowed, or a letter that draws nothing), ``"marks"`` (no
+            not allowed, or a letter or mark that draws nothing), ``"accents"`` (a
+            combining mark on no letter, the same one twice in a row, or more
+            than :data:`NAME_MARKS_ON_A_LETTER` on one letter), ``"marks"`` (no
             letter or digit: a "-" or "." reads as a row with no name),
             ``"spelled"`` (ligatures that spell out to more than
             :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of
@@ -113,7 +131,10 @@ def check_name(text: object) -> str:
             Cyrillic ``А`` in ``Аyşe`` would pass for another player's
             ``Ayşe``).
     """
-    name = " ".join(unicodedata.normalize("NFC", str(text or "")).split(" "))
+    name = "".join(
+        " " if unicodedata.category(char) == "Zs" else char
+        for char in unicodedata.normalize("NFC", str(text or ""))
+    )
     name = " ".join(part for part in name.split(" ") if part)
     if not name:
         raise NameRefused("empty")
@@ -121,10 +142,12 @@ def check_name(text: object) -> str:
         raise NameRefused("long")
     for char in name:
         kind = unicodedata.category(char)
-        if not (kind.startswith("L") or kind == "Nd" or char in NAME_MARKS):
+        if not (kind[0] in "LM" or kind == "Nd" or char in NAME_MARKS) or kind == "Me":
             raise NameRefused("characters")
-        if char in BLANK_LETTERS:
+        if char in BLANK_LETTERS or char in BLANK_MARKS:
             raise NameRefused("characters")
+    if not _marks_on_letters(name):
+        raise NameRefused("accents")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
     if all(char in NAME_MARKS for char in name):
@@ -132,6 +155,26 @@ def check_name(text: object) -> str:
     if mixes_scripts(name):
         raise NameRefused("scripts")
     return name
+
+
+def _marks_on_letters(name: str) -> bool:
+    """Whether each combining mark of ``name`` (its accents apart, NFD: an
+    ``á`` is an ``a`` and an acute) follows a letter or another mark, with
+    at most :data:`NAME_MARKS_ON_A_LETTER` on one letter and none twice in
+    a row."""
+    marks = ""  # the marks on the letter so far
+    previous = " "
+    for char in unicodedata.normalize("NFD", name):
+        if unicodedata.category(char) in ("Mn", "Mc"):
+            if unicodedata.category(previous)[0] not in "LM":
+                return False
+            if len(marks) == NAME_MARKS_ON_A_LETTER or char in marks[-1:]:
+                return False
+            marks += char
+        else:
+            marks = ""
+        previous = char
+    return True
 
 
 #: Scripts written together in one name (Unicode's "highly restrictive"
@@ -147,16 +190,18 @@ _SCRIPT_NAMES = {"CJK": "HAN", "IDEOGRAPHIC": "HAN", "KATAKANA-HIRAGANA": "KATAK
 
 
 def mixes_scripts(name: str) -> bool:
-    """Whether ``name``'s letters (in compatibility form, NFKC: a
-    full-width ``ａ`` is Latin; modifier letters, such as the okina ``ʻ``,
-    left out) come from more than one script, other than the ones of
-    :data:`SCRIPTS_TOGETHER`. A letter's script is the first word of its
-    Unicode name (``CYRILLIC CAPITAL LETTER A``)."""
+    """Whether ``name``'s letters and vowel signs (in compatibility form,
+    NFKC: a full-width ``ａ`` is Latin; modifier letters, such as the okina
+    ``ʻ``, and the accents of any script left out) come from more than one
+    script, other than the ones of :data:`SCRIPTS_TOGETHER`. A letter's or
+    sign's script is the first word of its Unicode name (``CYRILLIC CAPITAL
+    LETTER A``, ``DEVANAGARI VOWEL SIGN I``)."""
     scripts = set()
     for char in unicodedata.normalize("NFKC", name):
-        if unicodedata.category(char) in ("Ll", "Lu", "Lt", "Lo"):
+        if unicodedata.category(char) in ("Ll", "Lu", "Lt", "Lo", "Mn", "Mc"):
             word = unicodedata.name(char, "").split(" ")[0]
-            scripts.add(_SCRIPT_NAMES.get(word, word))
+            if word != "COMBINING":  # an accent of any script (U+0300 to U+036F)
+                scripts.add(_SCRIPT_NAMES.get(word, word))
     if len(scripts) <= 1:
         return False
     return not any(scripts <= together for together in SCRIPTS_TOGETHER)

@@ -54,6 +54,10 @@ NAME_REFUSALS = {
         "stops (.) only (no other signs)."
     ),
     "taken": lazy_gettext("That name is taken (names are unique whatever their case)."),
+    "accents": lazy_gettext(
+        "An accent or vowel sign goes on a letter: at most four on one letter, and not the "
+        "same one twice in a row."
+    ),
     "marks": lazy_gettext("A name needs at least one letter or digit."),
     "scripts": lazy_gettext(
         "A name keeps to one alphabet: letters of two that look alike (a Cyrillic А among "

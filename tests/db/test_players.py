@@ -42,6 +42,15 @@ from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser, make_app
         "山田たろう",
         "Tom 東京",
         "김민수",
+        # Scripts whose vowels are combining marks on the letters (UAX #31
+        # identifiers have them): every name of theirs was refused.
+        "राहुल शर्मा",
+        "สมศักดิ์",
+        "முருகன்",
+        "রহিম",
+        "مُحَمَّد",
+        "שָׁלוֹם",
+        "n\u0308",  # an n with a diaeresis, no letter of its own
     ],
 )
 def test_good_names_are_kept(visitor, app, name):
@@ -74,6 +83,18 @@ def test_good_names_are_kept(visitor, app, name):
         # Look-alike letters of another script: a Cyrillic А, a Lisu ꓮ.
         ("\u0410y\u015fe", "keeps to one alphabet"),
         ("\ua4eedmin", "keeps to one alphabet"),
+        # Accents and vowel signs stacked past UTS #39's limit (four, none
+        # twice in a row) over and under the rows, or on no letter.
+        ("Ali" + "\u0301\u0302\u0303\u0304\u0308", "at most four on one letter"),
+        ("A\u0301\u0301li", "at most four on one letter"),
+        ("Ali \u0301", "An accent or vowel sign goes on a letter"),
+        ("7\u0308", "An accent or vowel sign goes on a letter"),
+        # Marks that draw nothing: "Ali" to the eye, another name to the keys.
+        ("Ali\u034f", "letters, digits, spaces"),
+        ("Ali\ufe0f", "letters, digits, spaces"),
+        ("A\u20dd", "letters, digits, spaces"),  # a mark enclosing a letter
+        # A Devanagari vowel on a Latin letter.
+        ("Ra\u093fhul", "keeps to one alphabet"),
         # No letter or digit: a row with no name on the leaderboards.
         ("-", "at least one letter or digit"),
         ("...", "at least one letter or digit"),
@@ -89,6 +110,42 @@ def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
     assert COOKIE not in response.headers.get("Set-Cookie", "")
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("山田\u3000太郎", "山田 太郎"),  # a Japanese keyboard's space
+        ("Ali\u00a0Veli", "Ali Veli"),  # a no-break space
+        ("Ali\u2009\u2009 Veli", "Ali Veli"),
+    ],
+)
+def test_a_space_of_any_width_is_a_space(visitor, app, typed, kept):
+    """A Japanese or Chinese keyboard types the ideographic space between
+    words, a phone or a copied name a no-break one: such a name was refused
+    for its "characters". Now each is a plain space, and the name is one
+    with the name typed with plain spaces."""
+    response = visitor.choose_name(typed)
+    assert response.status_code == 303
+    assert f"<h1>{kept}</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert_taken_by(app, kept)
+
+
+def test_stacked_accents_are_refused_beside_the_field_in_turkish(visitor):
+    visitor.get("/")
+    visitor.post("/language", language="tr")
+    response = visitor.choose_name("Ali" + "\u0301\u0302\u0303\u0304\u0308")
+    assert response.status_code == 400
+    alert = re.search(r'id="name-error">(.*?)</p>', response.get_data(as_text=True), re.S)
+    assert alert is not None
+    assert "bir harfte en çok dört tane olur" in alert.group(1)
+
+
+def assert_taken_by(app, name: str) -> None:
+    """``name``, chosen by another browser, is refused (400) as taken."""
+    response = Browser(app.test_client()).choose_name(name)
+    assert response.status_code == 400
+    assert "That name is taken" in response.get_data(as_text=True)
 
 
 def test_a_look_alike_of_a_taken_name_in_another_script_is_refused(app):
