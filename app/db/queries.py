@@ -74,7 +74,11 @@ BLANK_MARKS = frozenset(
     + "".join(map(chr, range(0xE0100, 0xE01F0)))
 )
 #: Punctuation a name may have besides letters (any script) and digits.
-NAME_MARKS = frozenset(" -_.")
+NAME_MARKS = frozenset(" -_.'")
+#: Apostrophes a keyboard types for ``'`` (a phone's typographic one, the
+#: Hebrew geresh of ``ג׳ורג׳``, a full-width one): a name has them as ``'``,
+#: so ``O’Brien`` is ``O'Brien``.
+APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u05f3\uff07", "'"))
 #: The most accents and vowel signs (combining marks) on one letter of a
 #: name, none twice in a row: UTS #39's limit on nonspacing marks, past
 #: which a name stacks marks above and below the rows of a leaderboard.
@@ -114,17 +118,17 @@ def check_name(text: object) -> str:
     """Return ``text`` as a display name: NFC-normalised, each space of
     any width (a no-break space, the ideographic space of a Japanese or
     Chinese keyboard) a plain one, spaces trimmed and runs of spaces made
-    one; 1–24 characters, each a letter of any script, a digit, a space,
-    ``-``, ``_`` or ``.``, or an accent or vowel sign (a combining mark:
-    Devanagari, Thai, Arabic or Hebrew vowels) on a letter, as UAX #31's
-    identifiers have them.
+    one; each of :data:`APOSTROPHES` a ``'``; 1–24 characters, each a
+    letter of any script, a digit, a space, ``-``, ``_``, ``.`` or ``'``,
+    or an accent or vowel sign (a combining mark: Devanagari, Thai, Arabic
+    or Hebrew vowels) on a letter, as UAX #31's identifiers have them.
 
     Raises:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
-            not allowed, or a letter or mark that draws nothing), ``"accents"`` (a
-            combining mark on no letter, the same one twice in a row, or more
+            not allowed, or a letter or mark that draws nothing),
+            ``"accents"`` (a combining mark on no letter, the same one twice in a row, or more
             than :data:`NAME_MARKS_ON_A_LETTER` on one letter), ``"marks"`` (no
-            letter or digit: a "-" or "." reads as a row with no name),
+            letter or digit: a "-", "." or "'" reads as a row with no name),
             ``"spelled"`` (ligatures that spell out to more than
             :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of
             scripts that are not written together, :func:`mixes_scripts`: a
@@ -133,7 +137,7 @@ def check_name(text: object) -> str:
     """
     name = "".join(
         " " if unicodedata.category(char) == "Zs" else char
-        for char in unicodedata.normalize("NFC", str(text or ""))
+        for char in unicodedata.normalize("NFC", str(text or "")).translate(APOSTROPHES)
     )
     name = " ".join(part for part in name.split(" ") if part)
     if not name:

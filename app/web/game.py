@@ -590,7 +590,7 @@ def _record_file_name(table: Table, seed: str | None, number: int) -> str:
         database_gone(error)
         player = None
     if player is not None:
-        # A name's letters, digits, "-", "_" and "."; its spaces as "_".
+        # A name's letters, digits, "-", "_", "." and "'"; its spaces as "_".
         who = player.name.replace(" ", "_")
     parts = (
         "pisti",

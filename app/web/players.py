@@ -50,8 +50,8 @@ NAME_REFUSALS = {
     "long": lazy_gettext("A name is at most 24 characters."),
     "spelled": lazy_gettext("That name is too long once its letters are spelled out."),
     "characters": lazy_gettext(
-        "A name may have letters, digits, spaces, hyphens (-), underscores (_) and full "
-        "stops (.) only (no other signs)."
+        "A name may have letters, digits, spaces, hyphens (-), underscores (_), full "
+        "stops (.) and apostrophes (') only (no other signs)."
     ),
     "taken": lazy_gettext("That name is taken (names are unique whatever their case)."),
     "accents": lazy_gettext(

@@ -3,6 +3,7 @@ forget me."""
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import signal
@@ -99,6 +100,8 @@ def test_good_names_are_kept(visitor, app, name):
         ("-", "at least one letter or digit"),
         ("...", "at least one letter or digit"),
         (" _ . ", "at least one letter or digit"),
+        ("'", "at least one letter or digit"),
+        ("- \u2019", "at least one letter or digit"),
     ],
 )
 def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
@@ -139,6 +142,28 @@ def test_stacked_accents_are_refused_beside_the_field_in_turkish(visitor):
     alert = re.search(r'id="name-error">(.*?)</p>', response.get_data(as_text=True), re.S)
     assert alert is not None
     assert "bir harfte en çok dört tane olur" in alert.group(1)
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("O'Brien", "O'Brien"),
+        ("O\u2019Brien", "O'Brien"),  # a phone's typographic apostrophe
+        ("ג'ורג'", "ג'ורג'"),  # George, as a Hebrew keyboard types it
+        ("ג\u05f3ורג\u05f3", "ג'ורג'"),  # with the geresh
+        ("D\uff07Souza", "D'Souza"),
+    ],
+)
+def test_a_name_may_have_an_apostrophe(visitor, app, typed, kept):
+    """Names such as O'Brien, D'Souza or the Hebrew ג'ורג' (George: ג׳ is
+    the "j" of Hebrew) were refused for their apostrophe. Now a name may
+    have one, and each apostrophe a keyboard types is the one ``'``, so
+    O’Brien from a phone is O'Brien."""
+    response = visitor.choose_name(typed)
+    assert response.status_code == 303
+    escaped = kept.replace("'", "&#39;")
+    assert f"<h1>{escaped}</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert_taken_by(app, kept)
 
 
 def assert_taken_by(app, name: str) -> None:
@@ -572,8 +597,18 @@ def test_a_first_name_chosen_while_another_tab_plays_is_kept_and_answered_so(
 
 #: Each mark kept on the line of its word (a no-break space).
 NAME_SIGNS = {
-    "en": ("hyphens\u00a0(-)", "underscores\u00a0(_)", "full stops\u00a0(.)"),
-    "tr": ("kısa çizgi\u00a0(-)", "alt çizgi\u00a0(_)", "nokta\u00a0(.)"),
+    "en": (
+        "hyphens\u00a0(-)",
+        "underscores\u00a0(_)",
+        "full stops\u00a0(.)",
+        "apostrophes\u00a0(')",
+    ),
+    "tr": (
+        "kısa çizgi\u00a0(-)",
+        "alt çizgi\u00a0(_)",
+        "nokta\u00a0(.)",
+        "kesme işareti\u00a0(')",
+    ),
 }
 
 
@@ -588,7 +623,7 @@ def test_the_name_rule_and_its_refusal_name_each_sign_they_allow(visitor, langua
     rule = re.search(r'id="name-rule">(.*?)</p>', page.get_data(as_text=True), re.S)
     assert rule is not None
     for sign in NAME_SIGNS[language]:
-        assert sign in rule.group(1)
+        assert sign in html.unescape(rule.group(1))
     assert ("1 to 24 characters" if language == "en" else "1–24 karakter") in rule.group(1)
     visitor.get("/me")
     refused = visitor.client.post(
@@ -600,7 +635,7 @@ def test_the_name_rule_and_its_refusal_name_each_sign_they_allow(visitor, langua
     alert = re.search(r'id="name-error">(.*?)</p>', refused.get_data(as_text=True), re.S)
     assert alert is not None
     for sign in NAME_SIGNS[language]:
-        assert sign in alert.group(1)
+        assert sign in html.unescape(alert.group(1))
 
 
 def test_a_rename_waiting_for_a_stuck_transaction_gives_up_with_a_503(
