@@ -31,8 +31,12 @@ from .cards import FULL_DECK
 from .rules import RuleSet
 
 #: 1 to 64 letters (any alphabet: ``şans``), digits, ``-`` or ``_``: what
-#: Python's Unicode ``\w`` matches, and the hyphen.
+#: Python's Unicode ``\w`` matches, and the hyphen; a letter's combining
+#: marks (:func:`_without_marks`) aside.
 SEED_PATTERN = re.compile(r"[\w-]{1,64}")
+#: The most combining marks (accents, vowel signs) on one letter of a seed,
+#: none twice in a row (UTS #39's limit on nonspacing marks).
+SEED_MARKS_ON_A_LETTER = 4
 _LIMIT = 2**64
 
 
@@ -43,9 +47,10 @@ class InvalidSeed(ValueError):
 
 def check_seed(seed: object) -> str:
     """Return ``seed`` if it is a valid deal seed: 1 to 64 characters, each
-    a letter of any alphabet (``ç ğ ı ö ş ü`` too), a digit, ``-`` or ``_``,
-    in the composed form (NFC) that :func:`normalize_seed` gives, so one
-    word typed on any keyboard is one seed.
+    a letter of any alphabet (``ç ğ ı ö ş ü`` too) or one of its vowel
+    signs or accents (combining marks, :func:`_without_marks`), a digit,
+    ``-`` or ``_``, in the composed form (NFC) that :func:`normalize_seed`
+    gives, so one word typed on any keyboard is one seed.
 
     Raises:
         InvalidSeed: not such a string (not a ``str``, empty, too long, a
@@ -53,11 +58,32 @@ def check_seed(seed: object) -> str:
     """
     if (
         not isinstance(seed, str)
-        or not SEED_PATTERN.fullmatch(seed)
+        or len(seed) > 64
+        or not SEED_PATTERN.fullmatch(_without_marks(seed))
         or not unicodedata.is_normalized("NFC", seed)
     ):
         raise InvalidSeed("a seed is 1 to 64 letters, digits, '-' or '_'")
     return seed
+
+
+def _without_marks(seed: str) -> str:
+    """Return ``seed`` without the combining marks on its letters and
+    digits: the vowel signs of Devanagari or Thai (``दिवाली``, ``สงกรานต์``),
+    or an accent that has no composed letter, at most
+    :data:`SEED_MARKS_ON_A_LETTER` on one, none twice in a row. Other marks
+    (on nothing, on ``-``, one too many) stay, and ``\\w`` refuses them."""
+    kept: list[str] = []
+    marks = ""  # the marks on the letter so far
+    for char in seed:
+        if unicodedata.category(char) in ("Mn", "Mc"):
+            on_letter = bool(kept) and (kept[-1].isalnum() or bool(marks))
+            if on_letter and len(marks) < SEED_MARKS_ON_A_LETTER and char not in marks[-1:]:
+                marks += char
+                continue
+        else:
+            marks = ""
+        kept.append(char)
+    return "".join(kept)
 
 
 def normalize_seed(text: str) -> str:

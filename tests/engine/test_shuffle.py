@@ -114,7 +114,26 @@ def test_different_seeds_give_different_decks():
 
 @pytest.mark.parametrize(
     "seed",
-    ["", "a" * 65, "ş" * 65, "a b", "a/b", " a", "a\n", "a.b", "s\u0327ans", "a!", None, 5, b"abc"],
+    [
+        "",
+        "a" * 65,
+        "ş" * 65,
+        "a b",
+        "a/b",
+        " a",
+        "a\n",
+        "a.b",
+        "s\u0327ans",
+        "a!",
+        None,
+        5,
+        b"abc",
+        "\u093fa",
+        "a-\u0301",
+        "x\u0301\u0301",
+        "x\u0300\u0301\u0302\u0304\u0306",
+        "नमस्ते" * 11,
+    ],
     ids=[
         "empty",
         "65 chars",
@@ -129,6 +148,11 @@ def test_different_seeds_give_different_decks():
         "None",
         "int",
         "bytes",
+        "a vowel sign on nothing",
+        "an accent on a hyphen",
+        "an accent twice",
+        "five accents on a letter",
+        "66 Devanagari characters",
     ],
 )
 def test_invalid_seeds_are_rejected(seed):
@@ -142,6 +166,15 @@ def test_invalid_seeds_are_rejected(seed):
     "seed", ["a", "a" * 64, "A-z_0-9", "-", "_", "0123456789", "şans", "ı" * 64, "Çay-İçelim_2"]
 )
 def test_valid_seeds_are_accepted(seed):
+    assert check_seed(seed) == seed
+    assert len(seeded_deck(seed, CARDEMS)) == 52
+
+
+@pytest.mark.parametrize("seed", ["दिवाली", "สงกรานต์", "முருகன்", "x\u0301", "नमस्ते" * 10 + "abcd"])
+def test_a_seed_in_a_script_with_vowel_signs_is_accepted(seed):
+    """Devanagari, Thai or Tamil vowels are combining marks, which Python's
+    ``\\w`` does not match: a seed in those scripts was refused, though the
+    form says letters of any alphabet."""
     assert check_seed(seed) == seed
     assert len(seeded_deck(seed, CARDEMS)) == 52
 

@@ -426,6 +426,21 @@ def test_the_deal_page_names_the_seed_as_a_fact_not_its_heading(client):
     assert "<h1>Paylaşılan dağıtım</h1>" in text and "<dt>Dağıtım kodu</dt>" in text
 
 
+@pytest.mark.parametrize("seed", ["दिवाली", "สงกรานต์"])
+def test_a_deal_link_of_a_seed_with_vowel_signs_deals_it(client, seed):
+    """A Hindi or Thai seed (its vowels are combining marks) was refused,
+    from the home page's form and as a link: "cannot be used: a seed is 1
+    to 64 characters, each a letter...", though it is letters only."""
+    link = iri_to_uri(f"/deal/{seed}")
+    page = client.get(link).get_data(as_text=True)
+    assert f'<dd><code class="seed">{seed}</code></dd>' in page
+    assert start_deal(client, link).status_code == 303
+    assert client.get("/game").status_code == 200
+    home = client.get("/").get_data(as_text=True)
+    pattern = re.search(r'id="seed"[^>]*pattern="([^"]+)"', home)
+    assert pattern is not None and "\\p{M}" in pattern.group(1)
+
+
 def test_the_deal_page_shows_a_newcomer_the_rules_and_the_lesson(client):
     page = client.get("/deal/first-time").get_data(as_text=True)
     assert '<a href="/#rules">The rules in short</a>' in page
