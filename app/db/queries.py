@@ -79,6 +79,12 @@ NAME_MARKS = frozenset(" -_.'")
 #: Hebrew geresh of ``ג׳ורג׳``, a full-width one): a name has them as ``'``,
 #: so ``O’Brien`` is ``O'Brien``.
 APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u05f3\uff07", "'"))
+#: The middle dots a name may have between two letters: the Chinese and
+#: Catalan ``·`` (``列奥纳多·迪卡普里奥``, ``Gal·la``) and the Japanese
+#: ``・`` (``ジョン・スミス``); the half-width ``･`` is kept as ``・``, the
+#: hyphenation point ``‧`` as ``·``. The two are one to the keys.
+NAME_DOTS = frozenset("\u00b7\u30fb")
+_DOTS_TYPED = str.maketrans({"\uff65": "\u30fb", "\u2027": "\u00b7"})
 #: The most accents and vowel signs (combining marks) on one letter of a
 #: name, none twice in a row: UTS #39's limit on nonspacing marks, past
 #: which a name stacks marks above and below the rows of a leaderboard.
@@ -121,13 +127,15 @@ def check_name(text: object) -> str:
     one; each of :data:`APOSTROPHES` a ``'``; 1–24 characters, each a
     letter of any script, a digit, a space, ``-``, ``_``, ``.`` or ``'``,
     or an accent or vowel sign (a combining mark: Devanagari, Thai, Arabic
-    or Hebrew vowels) on a letter, as UAX #31's identifiers have them.
+    or Hebrew vowels) on a letter, as UAX #31's identifiers have them, or
+    one of :data:`NAME_DOTS` between two letters.
 
     Raises:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
             not allowed, or a letter or mark that draws nothing),
             ``"accents"`` (a combining mark on no letter, the same one twice in a row, or more
-            than :data:`NAME_MARKS_ON_A_LETTER` on one letter), ``"marks"`` (no
+            than :data:`NAME_MARKS_ON_A_LETTER` on one letter), ``"dots"`` (a
+            middle dot not between two letters), ``"marks"`` (no
             letter or digit: a "-", "." or "'" reads as a row with no name),
             ``"spelled"`` (ligatures that spell out to more than
             :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of
@@ -135,17 +143,23 @@ def check_name(text: object) -> str:
             Cyrillic ``А`` in ``Аyşe`` would pass for another player's
             ``Ayşe``).
     """
+    typed = unicodedata.normalize("NFC", str(text or "")).translate(APOSTROPHES)
     name = "".join(
-        " " if unicodedata.category(char) == "Zs" else char
-        for char in unicodedata.normalize("NFC", str(text or "")).translate(APOSTROPHES)
+        " " if unicodedata.category(char) == "Zs" else char for char in typed.translate(_DOTS_TYPED)
     )
     name = " ".join(part for part in name.split(" ") if part)
     if not name:
         raise NameRefused("empty")
     if len(name) > NAME_MAX:
         raise NameRefused("long")
-    for char in name:
+    for index, char in enumerate(name):
         kind = unicodedata.category(char)
+        if char in NAME_DOTS:
+            if not (0 < index < len(name) - 1 and name[index + 1].isalpha()):
+                raise NameRefused("dots")
+            if unicodedata.category(name[index - 1])[0] not in "LM":
+                raise NameRefused("dots")
+            continue
         if not (kind[0] in "LM" or kind == "Nd" or char in NAME_MARKS) or kind == "Me":
             raise NameRefused("characters")
         if char in BLANK_LETTERS or char in BLANK_MARKS:
@@ -231,7 +245,7 @@ def _folded(name: str) -> str:
     # for a name in capitals and in small letters.
     key = "".join(map(_look, unicodedata.normalize("NFKD", name).casefold())).casefold()
     key = key.replace("i\u0307", "i").replace("ı", "i")
-    return unicodedata.normalize("NFKC", key)
+    return unicodedata.normalize("NFKC", key).replace("\u30fb", "\u00b7")
 
 
 def _look(char: str) -> str:
@@ -284,6 +298,7 @@ def look_key(name: str) -> str:
     ``l``, but an ``i`` does not, so ``All`` stays another name than
     ``Ali``. A name is taken when either key is."""
     text = latin_look(unicodedata.normalize("NFKC", name))
+    text = text.replace("\u30fb", "\u00b7")  # the middle dots, as in name_key
     return "".join(ASCII_LOOKS.get(char, char) for char in text)[:NAME_KEY_MAX]
 
 

@@ -51,13 +51,14 @@ NAME_REFUSALS = {
     "spelled": lazy_gettext("That name is too long once its letters are spelled out."),
     "characters": lazy_gettext(
         "A name may have letters, digits, spaces, hyphens (-), underscores (_), full "
-        "stops (.) and apostrophes (') only (no other signs)."
+        "stops (.), apostrophes (') and middle dots (·) only (no other signs)."
     ),
     "taken": lazy_gettext("That name is taken (names are unique whatever their case)."),
     "accents": lazy_gettext(
         "An accent or vowel sign goes on a letter: at most four on one letter, and not the "
         "same one twice in a row."
     ),
+    "dots": lazy_gettext("A middle dot (·) goes between two letters."),
     "marks": lazy_gettext("A name needs at least one letter or digit."),
     "scripts": lazy_gettext(
         "A name keeps to one alphabet: letters of two that look alike (a Cyrillic А among "

@@ -52,6 +52,10 @@ from tests.db.conftest import CARD, GAME, HAND, MOVE, Browser, make_app
         "مُحَمَّد",
         "שָׁלוֹם",
         "n\u0308",  # an n with a diaeresis, no letter of its own
+        # Middle dots between letters: a foreign name in Japanese or Chinese.
+        "ジョン・スミス",
+        "列奥纳多·迪卡普里奥",
+        "Gal·la",
     ],
 )
 def test_good_names_are_kept(visitor, app, name):
@@ -101,6 +105,9 @@ def test_good_names_are_kept(visitor, app, name):
         ("...", "at least one letter or digit"),
         (" _ . ", "at least one letter or digit"),
         ("'", "at least one letter or digit"),
+        ("\u00b7Ali", "A middle dot (\u00b7) goes between two letters."),
+        ("Ali\u00b7\u00b7Veli", "A middle dot (\u00b7) goes between two letters."),
+        ("7\u30fbA", "A middle dot (\u00b7) goes between two letters."),
         ("- \u2019", "at least one letter or digit"),
     ],
 )
@@ -164,6 +171,21 @@ def test_a_name_may_have_an_apostrophe(visitor, app, typed, kept):
     escaped = kept.replace("'", "&#39;")
     assert f"<h1>{escaped}</h1>" in visitor.get("/me").get_data(as_text=True)
     assert_taken_by(app, kept)
+
+
+def test_the_middle_dots_of_japanese_and_chinese_names_are_one(visitor, app):
+    """A foreign name written in katakana has a ・ between its words, in
+    Chinese a ·: such names were refused for their "characters". The
+    half-width ･ of a Japanese phone keyboard is kept as ・, and a name with
+    one dot is taken by the same name with the other (they look alike)."""
+    assert visitor.choose_name("ジョン\uff65スミス").status_code == 303
+    assert "<h1>ジョン・スミス</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert_taken_by(app, "ジョン·スミス")
+    turkish = Browser(app.test_client())
+    turkish.get("/")
+    turkish.post("/language", language="tr")
+    page = turkish.choose_name("·Ali").get_data(as_text=True)
+    assert "Orta nokta (·) iki harfin arasına konur." in page
 
 
 def assert_taken_by(app, name: str) -> None:
@@ -602,12 +624,14 @@ NAME_SIGNS = {
         "underscores\u00a0(_)",
         "full stops\u00a0(.)",
         "apostrophes\u00a0(')",
+        "middle dots\u00a0(·)",
     ),
     "tr": (
         "kısa çizgi\u00a0(-)",
         "alt çizgi\u00a0(_)",
         "nokta\u00a0(.)",
         "kesme işareti\u00a0(')",
+        "orta nokta\u00a0(·)",
     ),
 }
 
