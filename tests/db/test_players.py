@@ -381,6 +381,42 @@ def test_the_ascii_look_keys_are_worked_out_by_the_migration(app):
             assert f"it looks like \u201c{like}\u201d" in page
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("O'Brien", "O\u02bcBrien"), ("Hawai\u02bbi", "Hawai'i"), ("D\u02bcSouza", "D\ua78cSouza")],
+)
+def test_a_letter_that_looks_like_an_apostrophe_is_taken_as_one(app, first, second):
+    """``ʼ`` (the modifier letter apostrophe), the okina ``ʻ`` and the
+    saltillo ``ꞌ`` are letters a name could have: once names could have
+    an apostrophe, ``OʼBrien`` passed for another player's ``O'Brien``."""
+    assert_taken(app, first, second)
+
+
+def test_the_apostrophe_look_keys_are_worked_out_by_the_migration(app):
+    """Players named with a letter that looks like an apostrophe before the
+    look keys took it as one keep their names: the first to sign up gets
+    the new key, a later look-alike none; nobody can take an ``'`` twin."""
+    # The names and their look keys as 0014_ascii_look_keys worked them out.
+    names = {"Hawai\u02bbi": "Havvai\u02bbi", "Hawai\u02bci": "Havvai\u02bci", "Ali": "Ali"}
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0014_ascii_look_keys")
+        for name, look_key in names.items():
+            row = {
+                "name": name,
+                "name_key": queries.name_key(name),
+                "look_key": look_key,
+                "created_at": queries.utcnow(),
+            }
+            db.session.execute(insert(Player).values(row))
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+    assert keys == {"Hawai\u02bbi": "Havvai'i", "Hawai\u02bci": None, "Ali": "Ali"}
+    response = Browser(app.test_client()).choose_name("Hawai'i")
+    assert response.status_code == 400
+    assert "it looks like \u201cHawai\u02bbi\u201d" in response.get_data(as_text=True)
+
+
 def test_the_name_keys_are_worked_out_again_by_the_migration(app):
     # Players made with the earlier key (the name case-folded), then the
     # migration: each key is the new one unless another player holds it.
