@@ -9,6 +9,7 @@ as a deal link names them: the final page's Play again sends them).
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
@@ -200,6 +201,15 @@ def _page(
     ), status
 
 
+def ascii_digits(text: str) -> str:
+    """Return ``text`` with its digits in ASCII when it is digits only, of
+    any script (``٣٠`` of an Arabic keyboard, ``３０`` of a Japanese one:
+    ``30``), else ``text`` as it is."""
+    if not text.isdecimal():
+        return text
+    return "".join(str(unicodedata.decimal(char)) for char in text)
+
+
 @bp.get("/house")
 def form() -> tuple[str, int]:
     """Show the House rules form."""
@@ -217,6 +227,8 @@ def start() -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     nothing is started."""
     args = {"rules": request.form.get("rules", "")}
     args.update({name: request.form[name] for name in LABELS if request.form.get(name)})
+    for name in POINTS.keys() & args.keys():
+        args[name] = ascii_digits(args[name])
     try:
         rules = rules_from_args(args)
     except InvalidRules as exc:

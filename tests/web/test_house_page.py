@@ -216,6 +216,21 @@ def test_bad_house_rules_are_a_400_and_start_nothing(client, fields, named):
     assert client.get("/game").status_code == 404
 
 
+@pytest.mark.parametrize("typed", ["\u0663\u0660", "\uff13\uff10", "\u06f3\u06f0"])
+def test_points_typed_in_arabic_or_full_width_digits_are_those_points(client, typed):
+    """An Arabic keyboard types ٣٠ for 30 (a Persian one ۳۰, a Japanese one
+    the full-width ３０): the form's pattern ([0-9]) stopped it in the
+    browser, and the server said "“٣٠” is not one of its values". Now it is
+    30, and the game's record says so."""
+    page = client.get("/house").get_data(as_text=True)
+    assert 'name="jack_pisti"' in page and 'pattern="\\p{Nd}{1,6}"' in page
+    data = {"csrf_token": token(client), "rules": "cardems", "level": "easy"}
+    response = client.post("/house", data={**data, "jack_pisti": typed})
+    assert response.status_code == 303 and response.headers["Location"] == "/game"
+    play_hand(client)
+    assert client.get("/record?hand=1").get_json()["rules"] == {"base": "cardems", "jack_pisti": 30}
+
+
 def test_three_players_on_the_single_deal_with_most_cards_left_to_the_game(client):
     # The single deal gives the most cards for 27, which needs two sides:
     # left as the game plays it, three players get it for strictly more.
