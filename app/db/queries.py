@@ -689,9 +689,10 @@ def record_result(player_id: int, facts: GameFacts) -> Recorded | None:
     if facts.daily_day is not None and facts.daily_day != now.date():
         # Taken for the day's Daily game a moment before midnight, written
         # a moment after it: a game that ended after its day, unranked (as
-        # a game finished after midnight is), so its finish, its day, its
+        # a game finished after midnight is, its deal public by then: it
+        # adds its win but not its points), so its finish, its day, its
         # tasks and its week all agree.
-        facts = replace(facts, daily_day=None)
+        facts = replace(facts, daily_day=None, known_deal=True)
     sql = _recording(db.engine.dialect.name)
     score = db.session.execute(
         sql.update_player, {"b_id": player_id, "b_win": int(facts.won), "b_won": facts.won}
@@ -1037,6 +1038,17 @@ def daily_deal_seed(day: date, rules: str) -> str | None:
     ``None`` when no Daily game of it has been started."""
     deal = db.session.get(DailyDeal, (day, rules))
     return deal.seed if deal is not None else None
+
+
+def past_daily_day(seed: str, rules: str, before: date) -> date | None:
+    """Return the day before ``before`` whose kept Daily deal of ``rules``
+    has the seed ``seed``, or ``None`` (no Daily game of it was started
+    then, or the seed is another's)."""
+    return db.session.scalar(
+        select(DailyDeal.day)
+        .where(DailyDeal.seed == seed, DailyDeal.rules == rules, DailyDeal.day < before)
+        .limit(1)
+    )
 
 
 def keep_daily_deal_seed(day: date, rules: str, seed: str) -> str:

@@ -114,6 +114,23 @@ def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
     return now if _same_seed(match.seed, daily_seed(now, rules)) else None
 
 
+def late_daily_day(match: Match, levels: tuple[str, ...]) -> date | None:
+    """Return the past day whose Daily deal ``match`` is, dealt from the
+    Daily page (its seed kept, :func:`daily_seed`) and played on after that
+    day's end, when its seed was public and every card with it; ``None``
+    for any other game (today's Daily deal among them).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    rules = match.rules.name
+    if rules not in DAILY_RULES or match.rules.overrides or levels != daily_levels(rules):
+        return None
+    if match.target != _daily_target(rules):
+        return None
+    return queries.past_daily_day(match.seed, rules, today())
+
+
 def _same_seed(seed: str, daily: str) -> bool:
     """Whether ``seed`` is the Daily seed ``daily``, compared in constant
     time (as UTF-8: a player's seed may have letters beyond ASCII)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from babel.lists import format_list
@@ -86,9 +86,10 @@ def game_finished(table: Table) -> None:
         levels = tuple(level or "" for level in table.levels[1:])
         day = daily.daily_day_of(table.match, levels)
         # A deal whose seed the player chose (a link, a past Daily deal),
-        # or a Daily deal dealt before in this browser, can be worked out
-        # beforehand: its points do not count.
-        known = table.seed_public or table.known_deal
+        # a Daily deal dealt before in this browser, or one finished after
+        # its day (its seed public by then) can be worked out beforehand:
+        # its points do not count.
+        known = table.seed_public or table.known_deal or _late_daily(table, day)
         facts = game_facts(table.match, levels, table.game_id, day, known_deal=known)
         queries.record_result(player.id, facts)
     except (OperationalError, PoolTimeout) as error:
@@ -106,6 +107,20 @@ def game_finished(table: Table) -> None:
         db.session.rollback()
 
 
+def _late_daily(table: Table, day: date | None) -> bool:
+    """Whether ``table`` is a Daily game played on after its day (``day``:
+    the Daily day it counts for now, ``None`` when none), whose seed and
+    every card were public by its end (:func:`app.web.daily.late_daily_day`).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    if day is not None or table.seed_public:
+        return False
+    levels = tuple(level or "" for level in table.levels[1:])
+    return daily.late_daily_day(table.match, levels) is not None
+
+
 def _from_game() -> bool:
     """Whether the posted form came from the game's page (``next=game``)."""
     return request.form.get("next") == "game"
@@ -120,8 +135,9 @@ def _back(default: str, anchor: str | None = None) -> str:
 def finished_game_panel() -> dict[str, Any]:
     """What the final page shows below the score: the player (or the name
     form), whether this game is recorded and ranked (with the player's place
-    on that day's Daily leaderboard), the player's tasks it did not advance
-    because its deal could be known beforehand (``held_back``, the tasks'
+    on that day's Daily leaderboard), whether it is a Daily game finished
+    after its day (``late_day``: no points), the player's tasks it did not
+    advance because its deal could be known beforehand (``held_back``, the tasks'
     words as a list, and ``held_back_count``), and everyone's results of
     this deal."""
     table = store.load_table()
@@ -191,11 +207,24 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
             panel["place"] = (
                 {"rank": board.mine["rank"], "total": board.total} if board.mine else None
             )
-    if player is not None and panel["recorded"] and (table.seed_public or panel["daily_day"]):
+    if player is not None and panel["recorded"]:
+        # Finished after its day, its deal public: no points.
+        panel["late_day"] = _late_daily(table, panel["daily_day"])
+    if (
+        player is not None
+        and panel["recorded"]
+        and (table.seed_public or panel["daily_day"] or panel.get("late_day"))
+    ):
         # The tasks about playing well that a deal known beforehand did not
-        # advance (a deal link, a past Daily deal, today's dealt again), as
-        # :func:`game_finished` and :func:`app.db.queries.record_result` have it.
-        known = table.seed_public or table.known_deal or bool(panel.get("known_daily"))
+        # advance (a deal link, a past Daily deal, today's dealt again, one
+        # finished after its day), as :func:`game_finished` and
+        # :func:`app.db.queries.record_result` have it.
+        known = (
+            table.seed_public
+            or table.known_deal
+            or bool(panel.get("known_daily"))
+            or bool(panel.get("late_day"))
+        )
         facts = game_facts(match, levels, table.game_id, known_deal=known)
         held = queries.held_back_tasks(player.id, facts)
         panel["held_back"] = format_list(

@@ -505,6 +505,49 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
     assert "Night Owl" not in board
 
 
+@pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "second-look"])
+def test_a_daily_game_finished_after_its_day_adds_its_game_but_not_its_points(
+    app, visitor, monkeypatch, ranked
+):
+    """A Daily game put aside and finished a day (or a week) later is played
+    on after its deal went public at midnight: anyone can open that day's
+    deal (its seed is on /daily) and see every card and every answer of the
+    computer before finishing it. Its points were added to the Pişti score
+    and the week's, as an unseen deal's are; such a deal adds its game, not
+    its points, as a past day's deal played from its seed does, and its
+    final page says so."""
+    day = datetime(2026, 12, 1, 12)  # a day whose deal, played so, scores
+    _clock_at(monkeypatch, day)
+    monkeypatch.setattr(queries, "utcnow", lambda: day)
+    visitor.choose_name("Late Finisher")
+    if not ranked:
+        visitor.start_daily()  # the rank's game, looked at and left
+    visitor.start_daily()
+    week_later = day + timedelta(days=7)
+    _clock_at(monkeypatch, week_later)
+    monkeypatch.setattr(queries, "utcnow", lambda: week_later)
+    page = html.unescape(visitor.play_to_the_end())
+    assert "Recorded for Late Finisher." in page
+    assert (
+        "A Daily deal finished after its day adds its game to your Pişti score, but not its "
+        "points: its cards were public by then."
+    ) in page
+    turkish = visitor.client.get("/game", headers={"Accept-Language": "tr"})
+    assert "Gününden sonra biten bir Günün Dağıtımı Pişti puanınıza oyununu ekler" in (
+        html.unescape(turkish.get_data(as_text=True))
+    )
+    with app.app_context():
+        results = db.session.scalars(select(Result)).all()
+        player = db.session.scalar(select(Player))
+        assert player is not None
+        week = queries.week_start(week_later.date())
+        board = queries.weekly_leaderboard(week, 1, player.id)
+    assert [(r.ranked, r.daily_day) for r in results] == [(False, None)]
+    assert results[0].points > 0
+    assert (player.games, player.points) == (1, 0)
+    assert [row["score"] for row in board.rows] == [0]
+
+
 @pytest.mark.parametrize(
     ("language", "said"),
     [
