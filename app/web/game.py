@@ -166,14 +166,21 @@ def _replaces_field() -> Markup:
 @bp.app_template_global("kept_rules")
 def _kept_rules(game: dict[str, Any]) -> str:
     """The rules of a kept game (:func:`.store.kept_games`) in words: the
-    game's name, or under house rules their compact line."""
+    game's name and, for a match, the points it goes to ("Classic match
+    (2 players) · to 101", as the table's bar has it), or under house rules
+    their compact line (which names the target)."""
+    target = game.get("target")
     try:
         rules = rules_from_json(game.get("rule_set", game.get("rules")))
     except InvalidRules:
-        return str(RULE_NAMES.get(str(game.get("rules")), ""))
-    if rules.overrides:
-        return str(rules_summary(rules, game.get("target"))["line"])
-    return str(RULE_NAMES[rules.name])
+        name = str(RULE_NAMES.get(str(game.get("rules")), ""))
+    else:
+        if rules.overrides:
+            return str(rules_summary(rules, target)["line"])
+        name = str(RULE_NAMES[rules.name])
+    if isinstance(target, int) and not isinstance(target, bool):
+        return f"{name} · {gettext('to %(target)s', target=target)}"
+    return name
 
 
 @bp.app_context_processor

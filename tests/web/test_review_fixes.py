@@ -182,7 +182,7 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
     asked = client.get("/deal/second-game").get_data(as_text=True)
     assert "Start this deal" in asked
     # It says which game is kept, as the home page's "Continue" does.
-    which = "Classic match (2 players) · “first-game” · Medium · hand 1, 0–0 · play 2 of 48"
+    which = "Classic match (2 players) · to 51 · “first-game” · Medium · hand 1, 0–0 · play 2 of 48"
     assert f"You have a game in progress ({which}). It is kept" in " ".join(asked.split())
     home = " ".join(client.get("/").get_data(as_text=True).split())
     assert f'Continue your game</a> <span class="small" id="current-game">{which}</span>' in home

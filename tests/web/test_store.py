@@ -6,6 +6,7 @@ tests/ops/test_one_writer.py)."""
 from __future__ import annotations
 
 import errno
+import html
 import os
 import re
 import shutil
@@ -29,6 +30,8 @@ from tests.conftest import (
 )
 
 COOKIE = "pisti_session"
+#: The words of each game kept aside, in the list's order.
+KEPT_LINE = re.compile(r'<span class="kept-what" id="kept-\w+">(.*?)</span>', re.S)
 
 
 def test_passers_by_store_nothing_and_get_no_session_cookie(app, tmp_path):
@@ -303,6 +306,29 @@ def test_the_deal_link_page_and_kept_games_are_in_turkish(app):
     assert "Süren diğer oyunlarınız" in table and "hamle 0 / 48" in table
     for english in ("Start this deal", "game in progress", "Back to it", "play 0 of"):
         assert english not in asked + table
+
+
+def test_games_kept_aside_name_the_points_their_matches_go_to(app):
+    """A player back after a week found "Partners (2 v 2) · all Expert ·
+    hand 1, 0–0" among the games kept aside for a match to 101, and could
+    not tell two matches of one game to different targets apart; their
+    lines name the target, as the table's bar does ("to 101", Turkish
+    "hedef 101"). A Single hand game has none."""
+    client = app.test_client()
+    home = client.get("/").get_data(as_text=True)
+    for rules, target in (("classic", "101"), ("classic", ""), ("partners", ""), ("cardems", "")):
+        fields = {**form_fields(home, "/new"), "rules": rules, "target": target, "level": "easy"}
+        assert client.post("/new", data=fields).status_code == 303
+        home = client.get("/").get_data(as_text=True)
+    lines = [html.unescape(re.sub(r"\s+", " ", line)) for line in KEPT_LINE.findall(home)]
+    assert [line.split(" · ")[:2] for line in lines] == [
+        ["Partners (2 v 2)", "to 151"],
+        ["Classic match (2 players)", "to 51"],
+        ["Classic match (2 players)", "to 101"],
+    ]
+    turkish = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    turkish = html.unescape(re.sub(r"\s+", " ", turkish))
+    assert "Klasik maç (2 oyuncu) · hedef 101 · Kolay" in turkish
 
 
 def test_a_game_put_aside_in_the_old_format_can_still_be_resumed(app):
