@@ -135,7 +135,8 @@ def _back(default: str, anchor: str | None = None) -> str:
 def finished_game_panel() -> dict[str, Any]:
     """What the final page shows below the score: the player (or the name
     form), whether this game is recorded and ranked (with the player's place
-    on that day's Daily leaderboard), whether it is a Daily game finished
+    on that day's Daily leaderboard, and ``daily_link``, that day's Daily
+    page), whether it is a Daily game finished
     after its day (``late_day``: no points), the player's tasks it did not
     advance because its deal could be known beforehand (``held_back``, the tasks'
     words as a list, and ``held_back_count``), and everyone's results of
@@ -145,7 +146,7 @@ def finished_game_panel() -> dict[str, Any]:
         "player": None,
         "deal": [],
         "daily_day": None,
-        "daily_rules": None,
+        "daily_link": None,
         "ranked": None,
         "place": None,
         "late_daily": None,
@@ -232,7 +233,14 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
         )
         panel["held_back_count"] = len(held)
     if panel["daily_day"] is not None:
-        panel["daily_rules"] = match.rules.name
+        # Its own day's board, where its place is (today's is /daily).
+        panel["daily_link"] = (
+            url_for("daily.page", rules=match.rules.name)
+            if panel["daily_day"] == daily.today()
+            else url_for(
+                "daily.past", day_text=panel["daily_day"].isoformat(), rules=match.rules.name
+            )
+        )
     elif player is not None and panel["recorded"]:
         # A ranked Daily game begun before midnight and finished after it
         # was recorded unranked (its deal was public by then): say so.

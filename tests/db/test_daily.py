@@ -505,6 +505,33 @@ def test_a_ranked_game_still_open_at_midnight_is_played_on_unranked(app, visitor
     assert "Night Owl" not in board
 
 
+def test_a_ranked_game_s_final_page_seen_a_week_later_leads_to_its_day_s_board(
+    app, visitor, monkeypatch
+):
+    """A ranked Daily game's final page, left open or seen again a week
+    later, says "Your place on the Daily leaderboard: 1 of 1" (of its own
+    day), but its "Daily deal" link led to today's board, where the player
+    looked for their place in vain. It leads to the day's own page now; on
+    the day itself, to /daily."""
+    day = datetime(2026, 12, 1, 12)
+    _clock_at(monkeypatch, day)
+    monkeypatch.setattr(queries, "utcnow", lambda: day)
+    visitor.choose_name("Week Later")
+    visitor.start_daily()
+    page = visitor.play_to_the_end()
+    assert "This was your ranked Daily game." in page
+    assert 'href="/daily?rules=cardems">Daily deal</a>' in page
+    week_later = day + timedelta(days=7)
+    _clock_at(monkeypatch, week_later)
+    monkeypatch.setattr(queries, "utcnow", lambda: week_later)
+    page = visitor.get("/game").get_data(as_text=True)
+    assert "Your place on the Daily leaderboard: 1 of 1" in page
+    link = "/daily/2026-12-01?rules=cardems"
+    assert f'href="{link}">Daily deal</a>' in html.unescape(page)
+    board = visitor.get(link).get_data(as_text=True)
+    assert "Ranked games of December 1, 2026" in board and "Week Later (you)" in board
+
+
 @pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "second-look"])
 def test_a_daily_game_finished_after_its_day_adds_its_game_but_not_its_points(
     app, visitor, monkeypatch, ranked
