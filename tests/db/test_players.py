@@ -859,3 +859,24 @@ def test_a_game_finished_keeps_the_player_cookie_400_days_more(visitor):
     assert kept.value == token
     assert kept.expires > datetime.now(UTC) + timedelta(days=399)
     assert "Every Day" in visitor.get("/me").get_data(as_text=True)
+
+
+def test_a_known_player_back_after_their_games_expired_is_no_newcomer(app, visitor):
+    """A player with a name and finished games, back after more than 31
+    days (the session, with the settings of the last game, gone with its
+    cookies), found the home page of a first visit: "New to Pişti? learn it
+    in six moves with Aunt Hayriye" and the Easy computer offered. The
+    device's name says they have played; a name with no game finished yet,
+    or no name, is still a newcomer."""
+    visitor.choose_name("Back Again")
+    assert "New to Pişti?" in visitor.get("/").get_data(as_text=True)  # no game yet
+    visitor.deal("back-again")
+    visitor.play_to_the_end()
+    for cookie in ("pisti_session", "pisti_csrf"):  # let go by the browser
+        visitor.client.delete_cookie(cookie)
+    home = visitor.get("/").get_data(as_text=True)
+    assert "New to Pişti?" not in home
+    assert '<option value="easy" selected>' not in home
+    assert visitor.client.get_cookie("pisti_player") is not None
+    stranger = app.test_client().get("/").get_data(as_text=True)
+    assert "New to Pişti?" in stranger and '<option value="easy" selected>' in stranger
