@@ -37,7 +37,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from app import jobs
 from app.ai import DEFAULT_LEVEL, LEVELS
-from app.db import db, queries
+from app.db import db
 from app.engine import (
     MATCH_TARGETS,
     RULE_SETS,
@@ -267,23 +267,6 @@ def _current(table: Table | None) -> dict[str, Any] | None:
     return None if table is None or table.match.over else store.summary(table)
 
 
-def _named_player_has_played() -> bool:
-    """Whether this device's player cookie names a player who has finished
-    a game; ``False`` without one, or when the database does not answer.
-    Looked up without :func:`.identity.current_player`, so that the home
-    page does not drop a cookie that names nobody (pages that look for the
-    player do)."""
-    token = request.cookies.get(identity.COOKIE)
-    if not token:
-        return False
-    try:
-        player = queries.player_by_token(token)
-    except SQLAlchemyError as error:
-        database_gone(error)
-        return False
-    return player is not None and player.games > 0
-
-
 @bp.get("/")
 def home() -> str:
     """Show the home page: a new game, or a deal from a seed."""
@@ -293,7 +276,7 @@ def home() -> str:
     # A player who has started no game yet is pointed to the lesson and the
     # rules, and the New game form offers the gentlest computer (Easy); not
     # one whose name has games, back after their session expired.
-    newcomer = not remembered and table is None and not kept and not _named_player_has_played()
+    newcomer = not remembered and table is None and not kept and not store.named_player_has_played()
     settings = _settings(remembered)
     rules = RULE_SETS[settings["rules"]]
     # The form's target: "" is each game's own (Classic 51, Partners 151);

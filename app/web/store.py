@@ -29,13 +29,15 @@ from typing import Any, TypeVar, cast
 import redis
 from flask import after_this_request, current_app, has_request_context, request, session
 from flask_babel import format_timedelta
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.db import queries
 from app.engine import InvalidState, rules_to_json
 from app.sessions import CSRF_COOKIE, Stale, VersionedSession, VersionedSessions
 from app.story import progress
 
-from .errors import StoreWriteFailed
+from .errors import StoreWriteFailed, database_gone
+from .identity import COOKIE as PLAYER_COOKIE
 from .identity import current_player, keep_cookie
 from .table import Table
 
@@ -297,13 +299,33 @@ def start_table(table: Table) -> None:
 def _first_games() -> list[str] | None:
     """The ids of the first :data:`FIRST_GAMES` games this session started,
     or ``None`` for a session kept from before they were (a game or settings
-    but no list): it is past its first games."""
+    but no list), or a new one of a player whose name has finished games:
+    it is past its first games."""
     first = session.get(_FIRST)
     if isinstance(first, list):
         return first
     if _FIRST in session or _TABLE in session or _SETTINGS in session:
         return None
-    return []
+    # A new session of a player whose name has games (back after theirs
+    # expired): past their first games too.
+    return None if named_player_has_played() else []
+
+
+def named_player_has_played() -> bool:
+    """Whether this device's player cookie names a player who has finished
+    a game; ``False`` without one, or when the database does not answer.
+    Looked up without :func:`.identity.current_player`, so that a page
+    that does not look for the player (home, the table) never drops a
+    cookie that names nobody."""
+    token = request.cookies.get(PLAYER_COOKIE) if has_request_context() else None
+    if not token:
+        return False
+    try:
+        player = queries.player_by_token(token)
+    except SQLAlchemyError as error:
+        database_gone(error)
+        return False
+    return player is not None and player.games > 0
 
 
 def _hints_by_default() -> bool:

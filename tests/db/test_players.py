@@ -880,3 +880,19 @@ def test_a_known_player_back_after_their_games_expired_is_no_newcomer(app, visit
     assert visitor.client.get_cookie("pisti_player") is not None
     stranger = app.test_client().get("/").get_data(as_text=True)
     assert "New to Pişti?" in stranger and '<option value="easy" selected>' in stranger
+
+
+def test_a_known_player_back_after_their_games_expired_gets_no_first_game_hints(visitor):
+    """Hints are on in a browser's first three games (seed 001: "in your
+    first games"), counted in the session: a player whose name has finished
+    games, back after the session expired, had them on again for three
+    games, as a newcomer. Their name says they have played."""
+    visitor.choose_name("Hints Back")
+    visitor.deal("hints-back-1")
+    assert "The Hard level would play" in visitor.get("/game").get_data(as_text=True)
+    visitor.play_to_the_end()
+    for cookie in ("pisti_session", "pisti_csrf"):  # let go by the browser
+        visitor.client.delete_cookie(cookie)
+    assert not re.search(r'name="hints"[^>]* checked', visitor.get("/").get_data(as_text=True))
+    visitor.deal("hints-back-2")
+    assert "The Hard level would play" not in visitor.get("/game").get_data(as_text=True)
