@@ -36,13 +36,14 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 import redis
 from flask import Flask
 from flask_babel import force_locale, lazy_gettext
 from markupsafe import Markup
+from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
@@ -74,6 +75,11 @@ REQUEST_READ_SECONDS = 20
 #: Seconds a connection may stay silent (between requests too) before it is
 #: closed.
 IDLE_SECONDS = 30
+#: Seconds a stopping server gives the requests it holds to be answered
+#: (under the 10 s that ``docker stop`` and Compose wait before a kill).
+STOP_GRACE_SECONDS = 8.0
+#: Seconds a stopping server waits for the request of a connection just made.
+FIRST_BYTES_SECONDS = 1.0
 #: Open connections at most; past that, new ones wait in the listen backlog.
 CONNECTION_LIMIT = 1000
 #: Requests larger than these get waitress's own 413 / 431 answer.
@@ -286,9 +292,12 @@ class _Channel(HTTPChannel):
     parser_class = _RequestParser
     #: ``time.time()`` of the first byte of a request not yet received whole.
     request_began: float | None = None
+    #: Whether the client has sent anything yet.
+    spoke = False
 
     def received(self, data: bytes) -> bool:
         """Take ``data`` in (waitress's parser), noting when a request begins."""
+        self.spoke = self.spoke or bool(data)
         result = super().received(data)
         if self.request is None:
             self.request_began = None
@@ -317,6 +326,72 @@ class _Server(TcpWSGIServer):
     #: The pages of waitress's own error answers (:func:`error_pages`), by
     #: status (set by :func:`make_server`); without one, waitress's own words.
     error_pages: dict[int, ServerPage]
+    #: Whether a stop was asked for (:meth:`stop`).
+    stopping = False
+    #: The open connections and the listening socket, by file number
+    #: (waitress's socket map, set by :func:`make_server`).
+    connections: dict[int, Any]
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to end, the requests in hand answered first
+        (safe in a signal handler: it only sets a flag, seen within the
+        event loop's timeout, a second)."""
+        self.stopping = True
+
+    def run(self) -> None:
+        """Serve until :meth:`stop`, then stop taking connections (the
+        listening socket closes, so a proxy in front sends the next
+        request to another replica) and answer the requests already
+        taken, those being worked out included, for at most
+        :data:`STOP_GRACE_SECONDS`; then end the worker threads, close
+        every connection and return. A ``KeyboardInterrupt`` (a second
+        stop asked for) skips the wait. (Waitress's own ``run`` returned at once on a stop, so the
+        process ended with the answers being worked out unsent: a play
+        was lost to its player, whom the proxy answered 502 though the
+        other replicas were there.)"""
+        try:
+            while not self.stopping:
+                self._loop(self.adj.asyncore_loop_timeout)
+            # The connections already made are taken before the listening
+            # socket closes (closing it would reset them unanswered).
+            while True:
+                made = len(self.connections)
+                self.handle_accept()
+                if len(self.connections) == made:
+                    break
+            wasyncore.dispatcher.close(self)
+            deadline = time.monotonic() + STOP_GRACE_SECONDS
+            while self._answering() and time.monotonic() < deadline:
+                self._loop(0.05)
+        except (SystemExit, KeyboardInterrupt):
+            pass
+        finally:
+            self.task_dispatcher.shutdown()
+            wasyncore.close_all(self.connections)
+
+    def _loop(self, timeout: float) -> None:
+        """One turn of the event loop: wait at most ``timeout`` seconds for
+        a connection to be ready, and serve those that are."""
+        self.asyncore.loop(
+            timeout=timeout, map=self.connections, use_poll=self.adj.asyncore_use_poll, count=1
+        )
+
+    def _answering(self) -> bool:
+        """Whether a connection has a request not answered yet: being
+        received, worked out or sent, or on its way (a connection made less
+        than :data:`FIRST_BYTES_SECONDS` ago that has sent nothing yet).
+        An idle kept-alive connection has none."""
+        now = time.time()
+        return any(
+            isinstance(channel, _Channel)
+            and bool(
+                channel.requests
+                or channel.total_outbufs_len
+                or channel.request is not None
+                or (not channel.spoke and now - channel.last_activity < FIRST_BYTES_SECONDS)
+            )
+            for channel in list(self.connections.values())
+        )
 
 
 def make_server(
@@ -353,7 +428,9 @@ def make_server(
     )
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(threads)
-    server = _Server(app, map={}, dispatcher=dispatcher, adj=adj)
+    connections: dict[int, Any] = {}
+    server = _Server(app, map=connections, dispatcher=dispatcher, adj=adj)
+    server.connections = connections
     server.read_seconds = read_seconds
     server.error_pages = pages or {}
     return server
@@ -435,6 +512,7 @@ def main(argv: list[str] | None = None) -> int:
             host, port = server.getsockname()[:2]
             waitress_log.info("serving on %s", address_url(str(host), int(port)))
             serving = True
+            _SERVING.append(server)
             server.run()
         finally:
             searches.shutdown()
@@ -599,6 +677,8 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
 
 #: The signals that stopped the server, by name (logged once it stopped).
 _STOPPED_BY: list[str] = []
+#: The server once it serves, which a stop lets answer the requests in hand.
+_SERVING: list[_Server] = []
 
 
 def build_commit() -> str | None:
@@ -627,5 +707,9 @@ def build_commit() -> str | None:
 
 def _stop(signum: int, frame: FrameType | None) -> None:
     _STOPPED_BY.append(signal.Signals(signum).name)
-    # waitress's loop ends cleanly on KeyboardInterrupt.
+    if _SERVING and not _SERVING[-1].stopping:
+        _SERVING[-1].stop()
+        return
+    # Starting, or a second stop while the requests in hand are answered:
+    # at once (the server's loop ends cleanly on KeyboardInterrupt).
     raise KeyboardInterrupt

@@ -2,7 +2,7 @@
 connections trickling their bodies or headers do not stop a player's game;
 a request that takes too long to arrive is cut off; the server's own error
 answers carry the security headers; an over-limit body is refused, chunked
-or not."""
+or not; a stop answers the requests in hand and takes no new one."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import base64
 import hashlib
 import logging
 import re
+import signal
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -398,3 +400,64 @@ def test_a_client_gone_before_the_400_of_its_request_line_is_no_traceback(caplog
         ours.close()
         theirs.close()
         server.close()
+
+
+def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection(monkeypatch):
+    # A replica stopped (SIGTERM: docker stop, systemctl restart) while it
+    # worked out a play: the play's answer was never sent, as the process
+    # ended with it, and nginx answered the player 502 though another
+    # replica was there (2 of 6 players' plays, stopping one of two
+    # replicas by hand). Now the answer is sent first, and the listening
+    # socket is closed at once, so the proxy's next request goes elsewhere.
+    working, answer = threading.Event(), threading.Event()
+
+    def play(environ, start_response):
+        working.set()
+        answer.wait(30)
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "6")])
+        return [b"played"]
+
+    server = serve_module.make_server(play, "127.0.0.1", 0, threads=2)
+    port = server.getsockname()[1]
+    monkeypatch.setattr(serve_module, "_SERVING", [server], raising=False)
+    monkeypatch.setattr(serve_module, "_STOPPED_BY", [])
+    running = threading.Thread(target=server.run, daemon=True)
+    running.start()
+    answers: list[bytes] = []
+    request = b"POST /play HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"
+    player = threading.Thread(target=lambda: answers.append(_exchange(port, request)))
+    player.start()
+    # A connection made before the stop, its request sent after it.
+    late = socket.create_connection(("127.0.0.1", port), 30)
+    try:
+        assert working.wait(30), "the play never reached the app"
+        serve_module._stop(signal.SIGTERM, None)
+        # New connections are refused while the play is worked out.
+        refused = False
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+            except ConnectionRefusedError:
+                refused = True
+                break
+            time.sleep(0.05)
+        assert refused, "the stopping server still took connections"
+        assert running.is_alive(), "the server ended with a play in hand"
+        late.sendall(request)
+        answer.set()
+        late_answer = b""
+        while not late_answer.endswith(b"played"):
+            chunk = late.recv(65536)
+            if not chunk:
+                break
+            late_answer += chunk
+    finally:
+        answer.set()
+        late.close()
+        player.join(30)
+        running.join(30)
+    assert not running.is_alive()
+    assert answers and answers[0].startswith(b"HTTP/1.1 200 OK"), answers
+    assert answers[0].endswith(b"played")
+    assert late_answer.startswith(b"HTTP/1.1 200 OK") and late_answer.endswith(b"played")
+    assert serve_module._STOPPED_BY == ["SIGTERM"]
