@@ -74,3 +74,52 @@ def test_a_bad_pisti_bind_is_named_in_one_line(bind):
         "Error: PISTI_BIND must be HOST:PORT with a port up to 65535, such as 127.0.0.1:5000 "
         f"or 0.0.0.0:8080, not '{bind}'\n"
     )
+
+
+def _stand_in(path: Path, text: str) -> None:
+    path.write_text("#!/usr/bin/env bash\n" + text)
+    path.chmod(0o755)
+
+
+def test_replicas_started_together_from_one_checkout_install_one_at_a_time(tmp_path):
+    # The README's several replicas without Docker: two scripts/serve
+    # started at once from one checkout after an upgrade both ran pip into
+    # the one .venv at the same time (seen: both logged "Installing").
+    # Here scripts/serve runs in a stand-in checkout whose pip and pybabel
+    # note when two run at once.
+    (tmp_path / "scripts").mkdir()
+    serve = tmp_path / "scripts" / "serve"
+    serve.write_text((ROOT / "scripts" / "serve").read_text())
+    serve.chmod(0o755)
+    (tmp_path / "requirements.lock").write_text("a==1\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    catalogue = tmp_path / "app" / "translations" / "tr" / "LC_MESSAGES"
+    catalogue.mkdir(parents=True)
+    (catalogue / "messages.po").write_text("")
+    tools = tmp_path / ".venv" / "bin"
+    tools.mkdir(parents=True)
+    _stand_in(tools / "python", 'if [ "$1" = -V ]; then echo "Python 3.11.7"; fi\n')
+    at_once = f"""
+if ! mkdir "{tmp_path}/busy" 2>/dev/null; then touch "{tmp_path}/at-once"; fi
+echo "$(basename "$0")" >> "{tmp_path}/runs"
+sleep 1
+rmdir "{tmp_path}/busy" 2>/dev/null || true
+"""
+    _stand_in(tools / "pip", at_once)
+    _stand_in(tools / "pybabel", at_once + f'touch "{catalogue}/messages.mo"\n')
+    replicas = [
+        subprocess.Popen(
+            [str(serve)],
+            env={**os.environ, "PISTI_BIND": f"127.0.0.1:{port}"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for port in (5001, 5002)
+    ]
+    outputs = [replica.communicate(timeout=60)[0] for replica in replicas]
+    assert [replica.returncode for replica in replicas] == [0, 0], outputs
+    assert not (tmp_path / "at-once").exists(), "two installs ran at once"
+    # The first installs and compiles; the second finds it done.
+    assert (tmp_path / "runs").read_text().split() == ["pip", "pip", "pybabel"]
+    assert sum("Installing the app's packages" in output for output in outputs) == 1
