@@ -42,7 +42,7 @@ from rq.job import Job, JobStatus
 
 from app.ai.review import Step, evaluate
 from app.db import db
-from app.db.reviews import fail_review, find_review, review_steps, save_steps
+from app.db.reviews import fail_review, find_review, release_review, review_steps, save_steps
 from app.engine import load_record
 from app.engine.decisions import Decision, decisions
 from app.logs import json_handler, short_key
@@ -73,6 +73,11 @@ WAITING = frozenset({JobStatus.CREATED, JobStatus.QUEUED, JobStatus.DEFERRED, Jo
 
 #: Evaluates one decision (its number from 1) into its reviewed step.
 StepEvaluator = Callable[[Decision, int], Step]
+
+
+class SummaryStopped(Exception):
+    """The server whose process works out a summary is stopping: the job
+    gives its claim back (:func:`compute_summary`)."""
 
 
 def uses_queue(app: Flask) -> bool:
@@ -205,9 +210,12 @@ def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
     review ``key`` not stored yet, storing each as it is done (its
     progress) and the review as done after the last; stops as soon as a
     step is not stored (another job, which took the claim when this one
-    seemed dead, has stored as many or finished). Any error is logged
-    and the review marked failed (its page says so, and a visit starts it
-    again); nothing is raised."""
+    seemed dead, has stored as many or finished). ``evaluate_step``
+    raising :class:`SummaryStopped` gives the claim back (the review is
+    ``"new"`` again, its stored steps kept: its open page loads itself
+    again, and that visit starts it on a server that runs). Any other
+    error is logged and the review marked failed (its page says so, and a
+    visit starts it again); nothing is raised."""
     with app.app_context():
         try:
             review = find_review(key)
@@ -227,6 +235,10 @@ def compute_summary(app: Flask, key: str, evaluate_step: StepEvaluator) -> None:
                     # Another job has it, further on or done: leave it be.
                     app.logger.warning("the review %s is being computed elsewhere", short_key(key))
                     return
+        except SummaryStopped:
+            db.session.rollback()
+            release_review(key)
+            app.logger.info("the review %s is given back: this server stops", short_key(key))
         except Exception:
             app.logger.exception("the review %s failed", short_key(key))
             db.session.rollback()

@@ -60,6 +60,7 @@ from ..db import SCHEMA, shown_url
 from ..logs import first_line, json_handler
 from ..sessions import FileSessions, redis_client, redis_refusal
 from ..web.i18n import LANGUAGES, pick_language
+from ..web.review import stop_summaries
 from ..web.security import CONTENT_SECURITY_POLICY, HEADERS, plain_prefix
 from ..web.store import LANGUAGE_COOKIE
 
@@ -515,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             _SERVING.append(server)
             server.run()
         finally:
+            stop_summaries(app)
             searches.shutdown()
     except KeyboardInterrupt:  # a stop asked for (_stop) before or after serving
         pass

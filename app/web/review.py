@@ -136,6 +136,8 @@ class _Room:
     def __init__(self) -> None:
         self.keys: set[str] = set()
         self.lock = threading.Lock()
+        #: Whether the server is stopping (:func:`stop_summaries`).
+        self.stopping = False
 
     def take(self, key: str) -> bool:
         """Take a place for review ``key``; false when every place is taken."""
@@ -821,14 +823,37 @@ def _ahead(review: Review) -> int | None:
     return ahead
 
 
+def stop_summaries(app: Flask) -> None:
+    """Have the summaries ``app``'s process works out give their claims
+    back before their next decision, or when the one in hand fails (the
+    server stops and shuts its search pool down): their pages then load
+    themselves again and start them on another replica, or on this server
+    once it runs again, rather than say that the review could not be
+    finished."""
+    _room(app).stopping = True
+
+
 def _summarize(app: Flask, key: str) -> None:
     """The summary's job in this process: :func:`app.jobs.compute_summary`,
-    every step through the search pool (:func:`_pooled`); its place in
-    the app's :class:`_Room` given back at the end."""
+    every step through the search pool (:func:`_pooled`), stopped by
+    :func:`stop_summaries`; its place in the app's :class:`_Room` given
+    back at the end."""
+    room = _room(app)
+
+    def evaluate(decision: Decision, number: int) -> Step:
+        if room.stopping:
+            raise jobs.SummaryStopped
+        try:
+            return _pooled(decision, number)
+        except Exception as error:
+            if room.stopping:
+                raise jobs.SummaryStopped from error
+            raise
+
     try:
-        jobs.compute_summary(app, key, lambda decision, number: _pooled(decision, number))
+        jobs.compute_summary(app, key, evaluate)
     finally:
-        _room(app).give_back(key)
+        room.give_back(key)
 
 
 def _pooled(decision: Decision, number: int) -> Step:

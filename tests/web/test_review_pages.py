@@ -1489,3 +1489,29 @@ def test_a_reviews_preview_names_its_game_never_a_card_or_a_move(client):
         said = " ".join(tags.values())
         assert not [word for word in every_card if word in said]
         assert not re.search(r"\d+ points?|played|took", said)
+
+
+def test_a_summary_whose_server_stops_is_given_back_and_starts_again_elsewhere(
+    client, monkeypatch, tmp_path
+):
+    # A replica stopped (a restart, an upgrade) while its process worked
+    # out a summary: the step in hand failed as the search pool shut down,
+    # the review was marked failed, and its open page said "The review
+    # could not be finished. Reload the page to try again." (seen with two
+    # replicas and FLASK_REVIEW_QUEUE=false). Now the job gives its claim
+    # back: the status is "new" and not busy, which the page's script
+    # answers by loading the page again, and that visit, on the replica
+    # still running, starts it.
+    started = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    key = key_of(upload(client, json.dumps(finished_record(seed="stopping")).encode()))
+    client.get(f"/review/{key}")
+    assert started == [key]
+    review_pages.stop_summaries(client.application)
+    review_pages._summarize(client.application, key)  # its job, as the server stops
+    status = client.get(f"/review/{key}/status").get_json()
+    assert (status["status"], status["busy"]) == ("new", False)
+    other = create_app(app_config(tmp_path)).test_client()
+    other.get(f"/review/{key}")
+    assert started == [key, key]
+    assert other.get(f"/review/{key}/status").get_json()["status"] == "running"
