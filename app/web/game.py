@@ -492,8 +492,10 @@ def play() -> BaseResponse | tuple[str, int]:
 
 @bp.post("/next")
 def next_hand() -> BaseResponse | tuple[str, int]:
-    """Deal the next hand of the match (field ``hand``: the hand shown)."""
-    return _act(lambda table: table.next_hand(request.form.get("hand", "")))
+    """Deal the next hand of the match (fields ``hand`` and ``game``: the
+    hand shown and its game's id)."""
+    form = request.form
+    return _act(lambda table: table.next_hand(form.get("hand", ""), form.get("game")))
 
 
 @bp.post("/resume")

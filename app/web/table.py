@@ -256,10 +256,12 @@ class Table:
         except InvalidCard:
             return False
 
-    def next_hand(self, hand_text: object) -> None:
+    def next_hand(self, hand_text: object, game_text: object = None) -> None:
         """Deal the next hand of the match.
 
-        ``hand_text`` is the number of the hand the page was showing.
+        ``hand_text`` is the number of the hand the page was showing;
+        ``game_text``, when sent, that page's :attr:`game_id` (a score page
+        of another game is out of date, even between the same hands).
 
         Raises:
             Refused: the hand is not over, the match is over, or the page
@@ -267,6 +269,8 @@ class Table:
         """
         hand = _number(hand_text, "no_hand")
         if hand != self.match.hand_number or not self.match.hand_counted:
+            raise Refused("stale", 409)
+        if game_text is not None and game_text != self.game_id:
             raise Refused("stale", 409)
         if self.match.over:
             raise Refused("match_over", 409)

@@ -352,6 +352,29 @@ def test_a_card_sent_for_an_earlier_hand_is_refused(player):
     assert snapshot(player.client) == before
 
 
+def test_next_hand_from_another_games_page_is_refused(player):
+    # The score page of the game before (another tab) between its first and
+    # second hands, and the game on the table now between the same hands:
+    # that page's "Next hand" deals nothing in this game (409). It dealt
+    # this game's second hand (found by tests/web/test_web_machine.py).
+    player.deal("an-old-match?rules=classic&target=51")
+    while player.hand:
+        player.play(player.hand[0])
+    old = form_fields(player.page, "/next")
+    player.deal("a-new-match?rules=classic&target=51")
+    while player.hand:
+        player.play(player.hand[0])
+    new = form_fields(player.page, "/next")
+    assert old["hand"] == new["hand"] == "0"
+    before = snapshot(player.client)
+    response = player.client.post("/next", data={**old, "csrf_token": player.token})
+    assert response.status_code == 409
+    assert "out of date" in response.get_data(as_text=True)
+    assert snapshot(player.client) == before
+    assert player.client.post("/next", data=new).status_code == 303
+    assert form_fields(player.get().get_data(as_text=True), "/play")["hand"] == "1"
+
+
 def test_next_hand_before_the_hand_is_over_is_refused(player):
     # "Next hand" of the hand being played (a form sent early, or forged):
     # nothing is dealt (409), and the hand goes on.
