@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.ai import LEVELS, UnknownLevel, expert, make_bot
+from app.ai import BOTS, LEVELS, UnknownLevel, expert, is_searching, make_bot
 from app.ai.counting import count_cards
 from app.ai.expert import ExpertBot, card_values, margin, solve
 from app.ai.hard import HardBot
@@ -46,7 +46,7 @@ HOUSE = {
 
 
 def bot(level: str, rng: random.Random):
-    if level == "expert":
+    if is_searching(level):
         # Three worlds and no clock: a deadline reached first on a busy
         # machine stopped the search at another world count (another card).
         return ExpertBot(rng, budget_ms=math.inf, max_worlds=3)
@@ -92,15 +92,20 @@ def hidden_twin(state: GameState, seat: int, rng: random.Random) -> GameState:
     return twin
 
 
-@pytest.mark.parametrize("rules", ["cardems", "partners", "three-under-shown", "four-solo"])
-@pytest.mark.parametrize("level", list(LEVELS))
+@pytest.mark.parametrize(
+    "rules", ["cardems", "classic", "partners", "three-under-shown", "four-solo", "two-capturer"]
+)
+@pytest.mark.parametrize("level", list(BOTS))
 def test_choice_ignores_cards_the_seat_cannot_see(rules, level):
+    # Every level and story opponent, at any play of the hand: the last
+    # deal too, where the hidden cards are the others' hands (and the
+    # face-down cards still on the table).
     rule_set = HOUSE.get(rules) or get_rules(rules)
     checked = 0
     for number in range(30):
         rng = random.Random(number)
         state = GameState(rule_set, seeded_deck(f"fair-{number}", rule_set))
-        for _ in range(rng.randrange(20)):
+        for _ in range(number * 47 // 29):
             state.play(rng.choice(state.hands[state.turn]))
         seat = state.turn
         twin = hidden_twin(state, seat, rng)
