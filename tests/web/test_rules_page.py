@@ -138,3 +138,35 @@ def test_a_story_matchs_name_leads_to_its_rules(client):
     assert link in bar
     words = text(client.get("/game/rules").get_data(as_text=True))
     assert "a side that has then reached 51 wins" in words and "house rule" not in words
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "en",
+            [
+                "Fair deals",
+                "the computer plays only from what its seat may see",
+                "(docs/record-format.md, “Checking a deal yourself”)",
+            ],
+        ),
+        (
+            "tr",
+            [
+                "Adil dağıtım",
+                "Bilgisayar da yalnızca kendi yerinden görülebilenlerle oynar",
+                "(docs/record-format.md, “Checking a deal yourself”)",
+            ],
+        ),
+    ],
+)
+def test_the_rules_say_how_a_doubting_player_checks_the_deal(player, language, said):
+    """A player who thinks the computer gets the Jacks found nothing on the
+    site saying how the cards are dealt, nor that a record lets them deal
+    a game again themselves; the rules of the game now say both."""
+    player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    player.deal("rules-fair?rules=classic")
+    words = text(player.client.get("/game/rules").get_data(as_text=True))
+    for sentence in said:
+        assert sentence in words
