@@ -17,7 +17,8 @@ import pytest
 
 from app.engine import GameState, get_rules, make_record, seeded_deck, with_options
 from app.engine.match import Match
-from tests.conftest import start_deal
+from app.web import store
+from tests.conftest import CSRF, start_deal
 from tests.web.test_score_pages import next_hand
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
@@ -103,21 +104,28 @@ def play_hand(client, pick) -> str:
 
 
 @pytest.mark.parametrize(
-    ("query", "pick", "language"),
+    ("query", "pick", "language", "aids"),
     [
-        ("level=easy", lambda cards: cards[0], "en"),
-        ("level=hard", lambda cards: cards[-1], "tr"),
-        ("level=expert", lambda cards: cards[len(cards) // 2], "en"),
+        ("level=easy", lambda cards: cards[0], "en", False),
+        ("level=hard", lambda cards: cards[-1], "tr", True),
+        ("level=expert", lambda cards: cards[len(cards) // 2], "en", True),
     ],
-    ids=["easy-first-card", "hard-last-card-turkish", "expert-middle-card"],
+    ids=["easy-first-card", "hard-last-card-turkish-aids", "expert-middle-card-aids"],
 )
 def test_a_deal_links_records_are_the_seeds_whatever_the_player_does(
-    client, script, tmp_path, query, pick, language
+    client, script, tmp_path, query, pick, language, aids
 ):
-    # The same link against other computers, in another language, played
-    # otherwise: hands 1 and 2 are the decks the seed deals, and the docs'
-    # script says so from the downloaded records alone.
+    # The same link against other computers, in another language, with
+    # every playing aid on or off, played otherwise: hands 1 and 2 are the
+    # decks the seed deals, and the docs' script says so from the
+    # downloaded records alone.
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    token = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+    every_aid = dict.fromkeys(store.AIDS, "on") if aids else {}
+    assert client.post("/settings", data={"csrf_token": token, **every_aid}).status_code == 303
+    home = client.get("/").get_data(as_text=True)
+    for aid in store.AIDS:
+        assert bool(re.search(rf'name="{aid}"[^>]* checked', home)) == aids, aid
     link = f"/deal/Cuma-akşamı?rules=classic&target=101&{query}"
     assert start_deal(client, link).status_code == 303
     page = play_hand(client, pick)
