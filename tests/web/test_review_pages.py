@@ -81,6 +81,19 @@ def key_of(response) -> str:
     return re.search(r"/review/([0-9a-f]{64})", response.headers["Location"]).group(1)
 
 
+def uploaded(client, seed: str) -> str:
+    """Upload :func:`finished_record` of ``seed``; its review's key."""
+    return key_of(upload(client, json.dumps(finished_record(seed=seed)).encode()))
+
+
+def jobs_submitted(monkeypatch) -> list[str]:
+    """Keep the summaries' jobs from running: the list of the review keys
+    whose jobs were submitted, in order."""
+    started: list[str] = []
+    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    return started
+
+
 def test_a_finished_game_offers_its_review_and_the_steps_show_the_players_cards(player):
     play_out(player, "review-final")
     page = player.page
@@ -1009,11 +1022,10 @@ def test_summaries_past_the_cap_wait_for_room(client, monkeypatch):
     """A flood of uploads cannot queue summaries without end: past
     MAX_SUMMARIES claimed at once, a new one waits (its page says so, and
     its status says busy) and starts once there is room."""
-    started = []
-    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    started = jobs_submitted(monkeypatch)
     monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 1)
-    first = key_of(upload(client, json.dumps(finished_record(seed="cap-first")).encode()))
-    second = key_of(upload(client, json.dumps(finished_record(seed="cap-second")).encode()))
+    first = uploaded(client, "cap-first")
+    second = uploaded(client, "cap-second")
     assert client.get(f"/review/{first}").status_code == 200
     assert started == [first]
     page = client.get(f"/review/{second}").get_data(as_text=True)
@@ -1050,9 +1062,8 @@ def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(
     # the page's script asks for the status every few seconds, and once the
     # job has been silent for the stale time the status starts it again,
     # so the bar moves on.
-    started = []
-    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
-    key = key_of(upload(client, json.dumps(finished_record(seed="silent-page")).encode()))
+    started = jobs_submitted(monkeypatch)
+    key = uploaded(client, "silent-page")
     client.get(f"/review/{key}")
     assert started == [key]
     assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
@@ -1070,13 +1081,9 @@ def test_summaries_waiting_past_the_stale_time_still_take_their_room(client, mon
     # Jobs that wait for a thread longer than the stale time no longer
     # count in the database; they still hold their place in the process,
     # so a flood cannot queue more than MAX_SUMMARIES.
-    started = []
-    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    started = jobs_submitted(monkeypatch)
     monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 2)
-    keys = [
-        key_of(upload(client, json.dumps(finished_record(seed=f"flood-{n}")).encode()))
-        for n in range(3)
-    ]
+    keys = [uploaded(client, f"flood-{n}") for n in range(3)]
     for key in keys[:2]:
         client.get(f"/review/{key}")
         silence(client.application, key)
@@ -1091,12 +1098,11 @@ def test_summaries_waiting_past_the_stale_time_still_take_their_room(client, mon
 def test_a_summary_the_claim_finds_no_room_for_says_it_waits(client, monkeypatch):
     # Another server's claim lands between a count of the summaries and
     # this one's claim: the claim decides, and the page says it waits.
-    started = []
-    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
+    started = jobs_submitted(monkeypatch)
     monkeypatch.setattr(review_pages, "MAX_SUMMARIES", 1)
     monkeypatch.setattr(review_pages, "running_summaries", lambda: 0)
-    first = key_of(upload(client, json.dumps(finished_record(seed="race-first")).encode()))
-    second = key_of(upload(client, json.dumps(finished_record(seed="race-second")).encode()))
+    first = uploaded(client, "race-first")
+    second = uploaded(client, "race-second")
     assert client.get(f"/review/{first}").status_code == 200
     page = client.get(f"/review/{second}").get_data(as_text=True)
     assert started == [first]
@@ -1502,9 +1508,8 @@ def test_a_summary_whose_server_stops_is_given_back_and_starts_again_elsewhere(
     # back: the status is "new" and not busy, which the page's script
     # answers by loading the page again, and that visit, on the replica
     # still running, starts it.
-    started = []
-    monkeypatch.setattr(review_pages.JOBS, "submit", lambda *args: started.append(args[-1]))
-    key = key_of(upload(client, json.dumps(finished_record(seed="stopping")).encode()))
+    started = jobs_submitted(monkeypatch)
+    key = uploaded(client, "stopping")
     client.get(f"/review/{key}")
     assert started == [key]
     review_pages.stop_summaries(client.application)
