@@ -94,7 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # without any stored session.
     csrf.init_app(app)
 
-    from .web import daily, errors, game, house, players, review, story
+    from .web import daily, documents, errors, game, house, players, review, story
 
     app.register_blueprint(game.bp)
     app.register_blueprint(house.bp)
@@ -102,6 +102,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(story.bp)
     app.register_blueprint(review.bp)
+    app.register_blueprint(documents.bp)
     errors.register(app)
     security.limit_game_creation(app, redis_client)
 

@@ -10,8 +10,9 @@ raised. So overlapping requests of one player never overwrite each other,
 and a request stalled for minutes cannot bring back what it loaded.
 
 Only what a request changed is ever written: nothing for GET and HEAD,
-static files and ``/healthz`` (which do not even load the session), error
-answers, or a session whose content is unchanged. Game pages store their
+static files, the documents (``/docs/...``) and ``/healthz`` (which do not
+even load the session), error answers, or a session whose content is
+unchanged. Game pages store their
 changes themselves with :meth:`VersionedSessions.commit`, so they can answer
 a stale change with a 409 that shows the table as it stands; any other
 changed session is stored when the response is saved (a stale one turns the
@@ -28,8 +29,8 @@ written), and says so in the log.
 
 With Redis, an outage must not turn into stack traces or lost moves: a
 session Redis cannot load becomes an :class:`UnavailableSession`, which every
-page but ``/healthz`` and static files answers with a 503; a session Redis
-cannot save turns the response into that same 503 (or, from a page's own
+page but ``/healthz``, static files and the documents answers with a 503; a
+session Redis cannot save turns the response into that same 503 (or, from a page's own
 commit, raises the Redis error that the error pages answer with a 503), so
 the player is never told a move was played when it was not kept. redis-py
 reconnects by itself, so pages work again as soon as Redis is back. A file
@@ -82,7 +83,7 @@ from .web.security import address_digest, cookie_path
 REDIS_CONNECT_TIMEOUT = 1.0
 REDIS_TIMEOUT = 2.0
 #: Endpoints that never load or store a session.
-_STORELESS = {"static", "game.healthz", "game.readyz"}
+_STORELESS = {"static", "docs.document", "game.healthz", "game.readyz"}
 #: The stored session's version number (a key of the stored data only).
 VERSION = "_v"
 #: When the session's and the CSRF cookie were last sent, in whole seconds
@@ -343,9 +344,9 @@ class VersionedSessions(ServerSideSessionInterface):
     # Flask's session interface.
 
     def open_session(self, app: Flask, request: Request) -> VersionedSession:
-        """Load the player's session (not for static files and health
-        checks), remembering its version; an id the store does not know is
-        never adopted. The CSRF cookie's value goes in as Flask-WTF's key."""
+        """Load the player's session (not for static files, the documents
+        and health checks), remembering its version; an id the store does
+        not know is never adopted. The CSRF cookie's value goes in as Flask-WTF's key."""
         if _endpoint(app, request) in _STORELESS:
             new = self._new()
             new.detached = True

@@ -148,7 +148,8 @@ def test_a_story_matchs_name_leads_to_its_rules(client):
             [
                 "Fair deals",
                 "the computer plays only from what its seat may see",
-                "(docs/record-format.md, “Checking a deal yourself”)",
+                "the app's documentation describes the shuffle",
+                "“Checking a deal yourself” (docs/record-format.md)",
             ],
         ),
         (
@@ -156,7 +157,8 @@ def test_a_story_matchs_name_leads_to_its_rules(client):
             [
                 "Adil dağıtım",
                 "Bilgisayar da yalnızca kendi yerinden görülebilenlerle oynar",
-                "(docs/record-format.md, “Checking a deal yourself”)",
+                "uygulamanın belgeleri karıştırmayı anlatır",
+                "“Checking a deal yourself” (docs/record-format.md; belge yalnızca İngilizce)",
             ],
         ),
     ],
@@ -164,9 +166,20 @@ def test_a_story_matchs_name_leads_to_its_rules(client):
 def test_the_rules_say_how_a_doubting_player_checks_the_deal(player, language, said):
     """A player who thinks the computer gets the Jacks found nothing on the
     site saying how the cards are dealt, nor that a record lets them deal
-    a game again themselves; the rules of the game now say both."""
+    a game again themselves; the rules of the game now say both, and lead
+    to the documentation's section (in English in both languages)."""
     player.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     player.deal("rules-fair?rules=classic")
-    words = text(player.client.get("/game/rules").get_data(as_text=True))
+    page = player.client.get("/game/rules").get_data(as_text=True)
+    words = text(page)
     for sentence in said:
         assert sentence in words
+    # The section is a link the site answers (the docs were not served, and
+    # the page only named the file).
+    link = re.search(r'<a href="([^"]+)">“Checking a deal yourself”', page)
+    assert link is not None
+    href = link.group(1)
+    assert href == "/docs/record-format.md#:~:text=Checking%20a%20deal%20yourself"
+    document = player.client.get(href.split("#")[0])
+    assert document.status_code == 200
+    assert "## Checking a deal yourself" in document.get_data(as_text=True)
