@@ -58,6 +58,9 @@ COPY --from=build /srv/pisti ./
 COPY templates ./templates
 COPY static ./static
 COPY migrations ./migrations
+# The documents the site serves (app/web/documents.py: SERVED; the rest of
+# docs/ stays out, as .dockerignore says).
+COPY docs/record-format.md ./docs/
 COPY scripts/healthcheck /usr/local/bin/pisti-healthcheck
 RUN mkdir instance \
     && chown 10001:10001 instance

@@ -5,6 +5,7 @@ builds the image for real.)"""
 
 from __future__ import annotations
 
+import fnmatch
 import importlib.metadata
 import os
 import re
@@ -23,6 +24,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from app import create_app
+from app.web.documents import SERVED
 from app.web.i18n import LANGUAGES
 from app.web.security import HEADERS
 from benchmarks.load_servers import free_port
@@ -413,3 +415,30 @@ def test_the_image_is_built_in_two_stages_without_the_build_tools():
     assert "COPY --from=build /opt/venv /opt/venv" in final
     assert "pip install" not in final
     assert "pip uninstall --quiet --yes setuptools pip" in dockerfile
+
+
+def in_build_context(path: str) -> bool:
+    """Whether ``.dockerignore`` lets file ``path`` (relative to the
+    repository) into the build context: its last rule matching the path or
+    a folder above it decides, a ``!`` rule letting it in."""
+    rules = [line for line in (ROOT / ".dockerignore").read_text().splitlines() if line]
+    parts = path.split("/")
+    paths = ["/".join(parts[: end + 1]) for end in range(len(parts))]
+    sent = True
+    for rule in rules:
+        pattern = rule.removeprefix("!")
+        if any(fnmatch.fnmatchcase(candidate, pattern) for candidate in paths):
+            sent = rule.startswith("!")
+    return sent
+
+
+def test_the_image_holds_the_documents_the_site_serves_and_no_other():
+    # The rules page links to docs/record-format.md; the image had no docs/
+    # at all, so a self-hoster's site answered the link with a 404.
+    final = (ROOT / "Dockerfile").read_text().split("\nFROM ")[-1]
+    for name in SERVED:
+        assert f"COPY docs/{name} ./docs/\n" in final
+        assert in_build_context(f"docs/{name}")
+    assert not in_build_context("docs/translations.md")
+    assert not in_build_context("tests/conftest.py")
+    assert in_build_context("scripts/healthcheck") and not in_build_context("scripts/serve")
