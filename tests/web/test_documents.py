@@ -27,6 +27,9 @@ def test_the_record_format_is_served_as_readable_text(client):
     body = response.get_data(as_text=True)
     assert body == (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
     assert SECTION in body and "python3 check.py game.json" in body
+    # The rules page's link finds the section by its heading's words (a
+    # text fragment), which the document must say nowhere else.
+    assert body.count("Checking a deal yourself") == 1
     assert "pişti" in body  # UTF-8 as written
     # As every answer: the security headers; as a static file: checked
     # each time, and a browser's current copy is a 304.
