@@ -92,7 +92,9 @@ def test_the_server_runs_with_two_malloc_arenas():
     image = dockerfile[dockerfile.rindex("\nFROM ") :]
     assert re.search(r"^ENV (?:.*\\\n)*\s*MALLOC_ARENA_MAX=2$", image, re.M)
     serve = (ROOT / "scripts" / "serve").read_text()
-    assert serve.index('export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"') < serve.index("exec ")
+    assert serve.index('export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"') < serve.index(
+        "exec .venv/bin/python"
+    )
 
 
 def test_compose_app_settings_are_accepted(compose, monkeypatch, tmp_path):
