@@ -286,13 +286,22 @@ def latin_look(text: str) -> str:
 ASCII_LOOKS = {"0": "O", "1": "l", "I": "l", "m": "rn", "w": "vv", "W": "VV"}
 #: The letters a name may have that Unicode's confusables (UTS #39) say
 #: look like an apostrophe ``'`` (the modifier letter apostrophe ``ʼ``,
-#: the okina ``ʻ``, primes and accents, the saltillo ``ꞌ``), in their NFKC
-#: form: :func:`look_key` takes each as ``'``, so ``Oʼbrien`` is taken next
-#: to ``O'brien``. Letters of an alphabet of their own (the Hebrew yod) are
-#: not among them.
+#: the okina ``ʻ``, primes and accents, the saltillo ``ꞌ``, N'Ko's tone
+#: apostrophes ``ߴ`` and ``ߵ``, which no script check sees, being modifier
+#: letters) or two (``ˮ``), in their NFKC form: :func:`look_key` takes each
+#: as ``'``, so ``Oʼbrien`` is taken next to ``O'brien``. Letters of an
+#: alphabet of their own (the Hebrew yod) are not among them.
 APOSTROPHE_LOOKS = str.maketrans(
-    dict.fromkeys("\u02b9\u02bb\u02bc\u02bd\u02be\u02c8\u02ca\u02cb\ua78c", "'")
+    {
+        **dict.fromkeys("\u02b9\u02bb\u02bc\u02bd\u02be\u02c8\u02ca\u02cb\ua78c\u07f4\u07f5", "'"),
+        "\u02ee": "''",
+    }
 )
+#: The letters a name may have that look like a middle dot ``·`` (the
+#: Japanese ``・``, the Latin sinological dot ``ꞏ``, a letter where ``·`` is
+#: not: ``Galꞏla`` would pass for ``Gal·la``): :func:`look_key` takes each
+#: as ``·``.
+DOT_LOOKS = str.maketrans(dict.fromkeys("\u30fb\ua78f", "\u00b7"))
 
 
 def look_key(name: str) -> str:
@@ -302,13 +311,14 @@ def look_key(name: str) -> str:
     looks like an ASCII letter or digit taken as it (:func:`latin_look`),
     then each of :data:`ASCII_LOOKS` as its look-alike, so ``AIi`` (a
     capital ``I``) is ``Ali``, ``B0B`` is ``BOB`` and ``Ernre`` is ``Emre``,
-    and each of :data:`APOSTROPHE_LOOKS` as ``'``.
+    each of :data:`APOSTROPHE_LOOKS` as ``'`` and each of :data:`DOT_LOOKS`
+    as ``·``.
 
     Unlike :func:`name_key` it keeps the case: an ``I`` looks like an
     ``l``, but an ``i`` does not, so ``All`` stays another name than
     ``Ali``. A name is taken when either key is."""
     text = latin_look(unicodedata.normalize("NFKC", name))
-    text = text.replace("\u30fb", "\u00b7").translate(APOSTROPHE_LOOKS)
+    text = text.translate(DOT_LOOKS).translate(APOSTROPHE_LOOKS)
     return "".join(ASCII_LOOKS.get(char, char) for char in text)[:NAME_KEY_MAX]
 
 
@@ -407,8 +417,9 @@ def rename_player(player: Player, name: str) -> None:
     """Give ``player`` a new display name (the same name changes nothing:
     a player whose look-alike took the name's key when keys changed, see
     migrations ``0005_name_keys``, ``0012_name_look_keys``,
-    ``0013_name_look_keys_case``, ``0014_ascii_look_keys`` and
-    ``0015_apostrophe_look_keys``, keeps theirs).
+    ``0013_name_look_keys_case``, ``0014_ascii_look_keys``,
+    ``0015_apostrophe_look_keys`` and ``0016_tone_and_dot_look_keys``, keeps
+    theirs).
 
     Raises:
         NameRefused: as :func:`create_player`.

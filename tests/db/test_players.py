@@ -438,6 +438,72 @@ def test_the_name_keys_are_worked_out_again_by_the_migration(app):
     }
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("O'Brien", "O\u07f4Brien"),  # N'Ko's high tone apostrophe
+        ("D'Souza", "D\u07f5Souza"),  # and its low one
+        ("O''Neil", "O\u02eeNeil"),  # the modifier letter double apostrophe
+        ("Gal\u00b7la", "Gal\ua78fla"),  # the Latin sinological dot
+        (
+            "\u30b8\u30e7\u30f3\u30fb\u30b9\u30df\u30b9",
+            "\u30b8\u30e7\u30f3\ua78f\u30b9\u30df\u30b9",
+        ),
+    ],
+)
+def test_a_letter_that_looks_like_an_apostrophe_or_a_middle_dot_is_taken_as_one(app, first, second):
+    """N'Ko's tone apostrophes are modifier letters, which the script check
+    leaves out, and the sinological dot is a Latin letter: ``OߴBrien`` and
+    ``Galꞏla`` were names of their own next to ``O'Brien`` and ``Gal·la``,
+    though Unicode's confusables have them as ``'`` and ``·``."""
+    assert_taken(app, first, second)
+
+
+def test_the_tone_and_dot_look_keys_are_worked_out_by_the_migration(app):
+    """Players named with N'Ko's tone apostrophe or the sinological dot
+    before the look keys took them as ``'`` and ``·`` keep their names: the
+    first to sign up gets the new key, a later look-alike none."""
+    # The names and their look keys as 0015_apostrophe_look_keys worked them out.
+    names = {
+        "Gal\u00b7la": "Gal\u00b7la",
+        "Gal\ua78fla": "Gal\ua78fla",
+        "O\u07f4Brien": "O\u07f4Brien",
+        "Ali": "Ali",
+    }
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0015_apostrophe_look_keys")
+        for name, look_key in names.items():
+            row = {
+                "name": name,
+                "name_key": queries.name_key(name),
+                "look_key": look_key,
+                "created_at": queries.utcnow(),
+            }
+            db.session.execute(insert(Player).values(row))
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+    assert keys == {
+        "Gal\u00b7la": "Gal\u00b7la",
+        "Gal\ua78fla": None,
+        "O\u07f4Brien": "O'Brien",
+        "Ali": "Ali",
+    }
+    response = Browser(app.test_client()).choose_name("O'Brien")
+    assert response.status_code == 400
+    assert "it looks like \u201cO\u07f4Brien\u201d" in response.get_data(as_text=True)
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0015_apostrophe_look_keys")
+        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+    assert keys == {
+        "Gal\u00b7la": "Gal\u00b7la",
+        "Gal\ua78fla": None,
+        "O\u07f4Brien": None,
+        "Ali": "Ali",
+    }
+
+
 def test_a_player_whose_look_alike_kept_the_key_may_save_their_own_name(app, visitor):
     # After the migration above, "İSTANBUL1" keeps its old key because
     # "istanbul1" holds the new one: saving the very same name changes
