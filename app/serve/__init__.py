@@ -76,9 +76,11 @@ REQUEST_READ_SECONDS = 20
 #: Seconds a connection may stay silent (between requests too) before it is
 #: closed.
 IDLE_SECONDS = 30
-#: Seconds a stopping server gives the requests it holds to be answered
-#: (under the 10 s that ``docker stop`` and Compose wait before a kill).
-STOP_GRACE_SECONDS = 8.0
+#: Seconds from a stop asked for (SIGTERM) that a stopping server gives the
+#: requests it holds to be answered: with the second or two its search
+#: pool and the interpreter take to end, under the 10 s that ``docker
+#: stop`` and Compose wait before a kill.
+STOP_GRACE_SECONDS = 7.0
 #: Seconds a stopping server waits for the request of a connection just made.
 FIRST_BYTES_SECONDS = 1.0
 #: Open connections at most; past that, new ones wait in the listen backlog.
@@ -329,22 +331,27 @@ class _Server(TcpWSGIServer):
     error_pages: dict[int, ServerPage]
     #: Whether a stop was asked for (:meth:`stop`).
     stopping = False
+    #: ``time.monotonic()`` of the stop asked for.
+    stop_asked = 0.0
     #: The open connections and the listening socket, by file number
     #: (waitress's socket map, set by :func:`make_server`).
     connections: dict[int, Any]
 
     def stop(self) -> None:
         """Ask :meth:`run` to end, the requests in hand answered first
-        (safe in a signal handler: it only sets a flag, seen within the
-        event loop's timeout, a second)."""
+        (safe in a signal handler: it sets a flag and wakes the event loop
+        through waitress's trigger, a write to a pipe, so the loop sees it
+        at once rather than at its next turn)."""
+        self.stop_asked = time.monotonic()
         self.stopping = True
+        self.pull_trigger()
 
     def run(self) -> None:
         """Serve until :meth:`stop`, then stop taking connections (the
         listening socket closes, so a proxy in front sends the next
         request to another replica) and answer the requests already
-        taken, those being worked out included, for at most
-        :data:`STOP_GRACE_SECONDS`; then end the worker threads, close
+        taken, those being worked out included, until
+        :data:`STOP_GRACE_SECONDS` after the stop was asked for; then end the worker threads, close
         every connection and return. A ``KeyboardInterrupt`` (a second
         stop asked for) skips the wait. (Waitress's own ``run`` returned at once on a stop, so the
         process ended with the answers being worked out unsent: a play
@@ -361,7 +368,7 @@ class _Server(TcpWSGIServer):
                 if len(self.connections) == made:
                     break
             wasyncore.dispatcher.close(self)
-            deadline = time.monotonic() + STOP_GRACE_SECONDS
+            deadline = self.stop_asked + STOP_GRACE_SECONDS
             while self._answering() and time.monotonic() < deadline:
                 self._loop(0.05)
         except (SystemExit, KeyboardInterrupt):

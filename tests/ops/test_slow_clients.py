@@ -461,3 +461,28 @@ def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection(mo
     assert answers[0].endswith(b"played")
     assert late_answer.startswith(b"HTTP/1.1 200 OK") and late_answer.endswith(b"played")
     assert serve_module._STOPPED_BY == ["SIGTERM"]
+
+
+def test_a_stop_counts_its_grace_from_the_signal_however_long_the_loop_waits(monkeypatch):
+    # A replica stopped with a client that sent half its headers and then
+    # nothing: the event loop, waiting for that client, saw the stop only
+    # at its next turn (up to a second later), and the 8 s grace began
+    # then, so the process ended 10.3 s after the SIGTERM (measured with
+    # scripts/serve), past the 10 s docker stop waits before a kill, which
+    # cut the stop's last steps (the summaries given back). Now the stop
+    # wakes the loop at once and the grace runs from the signal. Here the
+    # loop's turn is made 60 s long: the stop must not wait for it.
+    server = serve_module.make_server(_nothing, "127.0.0.1", 0, threads=1)
+    server.adj.asyncore_loop_timeout = 60
+    port = server.getsockname()[1]
+    monkeypatch.setattr(serve_module, "_SERVING", [server], raising=False)
+    monkeypatch.setattr(serve_module, "_STOPPED_BY", [])
+    monkeypatch.setattr(serve_module, "STOP_GRACE_SECONDS", 0.5)
+    running = threading.Thread(target=server.run, daemon=True)
+    with _held_open(port, 1, SLOW_HEADERS):
+        running.start()
+        time.sleep(0.2)  # the loop waiting for the stalled client
+        serve_module._stop(signal.SIGTERM, None)
+        running.join(30)
+        assert not running.is_alive(), "the stop waited for the loop's next turn"
+    assert serve_module._STOPPED_BY == ["SIGTERM"]
