@@ -123,3 +123,56 @@ rmdir "{tmp_path}/busy" 2>/dev/null || true
     # The first installs and compiles; the second finds it done.
     assert (tmp_path / "runs").read_text().split() == ["pip", "pip", "pybabel"]
     assert sum("Installing the app's packages" in output for output in outputs) == 1
+
+
+def test_replicas_started_together_from_a_fresh_checkout_make_one_venv(tmp_path):
+    # Two scripts/serve started at once from a checkout with no .venv yet
+    # (the first start of the README's replicas) both ran "python3 -m venv
+    # .venv" at once, before the install's lock: with the real venv one of
+    # them stopped with "Error: [Errno 17] File exists: '.../.venv'", and so
+    # did its replica. Here a stand-in python3 notes two runs at once.
+    (tmp_path / "scripts").mkdir()
+    serve = tmp_path / "scripts" / "serve"
+    serve.write_text((ROOT / "scripts" / "serve").read_text())
+    serve.chmod(0o755)
+    (tmp_path / "requirements.lock").write_text("a==1\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    catalogue = tmp_path / "app" / "translations" / "tr" / "LC_MESSAGES"
+    catalogue.mkdir(parents=True)
+    (catalogue / "messages.po").write_text("")
+    (catalogue / "messages.mo").write_text("")
+    os.utime(catalogue / "messages.po", (1, 1))
+    outside = tmp_path / "path"
+    outside.mkdir()
+    tools = tmp_path / ".venv" / "bin"
+    _stand_in(
+        outside / "python3",
+        f"""
+if ! mkdir "{tmp_path}/busy" 2>/dev/null; then touch "{tmp_path}/at-once"; exit 1; fi
+echo venv >> "{tmp_path}/runs"
+sleep 1
+mkdir -p "{tools}"
+printf '#!/usr/bin/env bash\\nif [ "$1" = -V ]; then echo "Python 3.11.7"; fi\\n' > "{tools}/python"
+printf '#!/usr/bin/env bash\\necho pip >> "{tmp_path}/runs"\\n' > "{tools}/pip"
+chmod +x "{tools}/python" "{tools}/pip"
+rmdir "{tmp_path}/busy"
+""",
+    )
+    replicas = [
+        subprocess.Popen(
+            [str(serve)],
+            env={
+                **os.environ,
+                "PISTI_BIND": f"127.0.0.1:{port}",
+                "PATH": f"{outside}:{os.environ['PATH']}",
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for port in (5001, 5002)
+    ]
+    outputs = [replica.communicate(timeout=60)[0] for replica in replicas]
+    assert [replica.returncode for replica in replicas] == [0, 0], outputs
+    assert not (tmp_path / "at-once").exists(), "two venvs were made at once"
+    assert (tmp_path / "runs").read_text().split() == ["venv", "pip", "pip"]
