@@ -101,3 +101,37 @@ def test_the_lessons_hand_keeps_inside_its_box(browser: Browser, live_server, si
     assert page.locator(".lesson-play > .you .hand .card").count() == 4
     assert page.evaluate(LESSON_HAND_PAST) <= 0
     context.close()
+
+
+#: The cards (your hand's, the pile's, the backs) lying past the felt's
+#: left or right edge, by their seat's class and how far, in CSS px.
+CARDS_OFF_THE_FELT = """() => {
+  const felt = document.querySelector(".table").getBoundingClientRect();
+  return [...document.querySelectorAll(".table .card")].map((card) => {
+    const box = card.getBoundingClientRect();
+    const past = Math.max(felt.left - box.left, box.right - felt.right);
+    return [card.closest(".place, .centre")?.className, Math.round(past)];
+  }).filter(([, past]) => past > 1);
+}"""
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("screen", [(1600, 2560), (2160, 3840)], ids=["1600x2560", "2160x3840"])
+def test_a_portrait_big_screen_keeps_the_table_on_it(browser: Browser, live_server, screen, game):
+    """A big screen turned upright (2560x1600 or a 4K one, at 100 %) took
+    the big screen's sizes, cards a fifth of its height: 512 and 768 px
+    tall, four of them wider than the felt, so your hand ran off the
+    screen's left edge and under the column beside the felt, and the pile
+    off it too. It has the laptop's sizes again."""
+    context = browser.new_context(
+        viewport={"width": screen[0], "height": screen[1]}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server}/deal/{GAMES[game]}")
+    take_deal(page)
+    settled_when_ready(page)
+    clashes = page.evaluate(CLASHES)
+    clashes["tall"] = page.evaluate("document.scrollingElement.scrollHeight - innerHeight")
+    assert clashes == {"clashes": [], "outside": [], "wide": 0, "tall": 0}
+    assert page.evaluate(CARDS_OFF_THE_FELT) == []
+    context.close()
