@@ -136,7 +136,9 @@ def check_name(text: object) -> str:
             ``"accents"`` (a combining mark on no letter, the same one twice in a row, or more
             than :data:`NAME_MARKS_ON_A_LETTER` on one letter), ``"dots"`` (a
             middle dot not between two letters), ``"marks"`` (no
-            letter or digit: a "-", "." or "'" reads as a row with no name),
+            letter or digit: a "-", "." or "'", or a letter that looks like
+            one of :data:`APOSTROPHE_LOOKS` or :data:`DOT_LOOKS`, reads as a
+            row with no name),
             ``"spelled"`` (ligatures that spell out to more than
             :data:`NAME_KEY_MAX` letters) or ``"scripts"`` (letters of
             scripts that are not written together, :func:`mixes_scripts`: a
@@ -168,7 +170,8 @@ def check_name(text: object) -> str:
         raise NameRefused("accents")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
-    if all(char in NAME_MARKS for char in name):
+    if all(char in NAME_MARKS or char in NAME_DOTS for char in look_key(name)):
+        # Signs only, or letters that look like them (``ʼ``, ``ꞏ``).
         raise NameRefused("marks")
     if mixes_scripts(name):
         raise NameRefused("scripts")

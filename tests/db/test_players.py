@@ -109,6 +109,12 @@ def test_good_names_are_kept(visitor, app, name):
         ("Ali\u00b7\u00b7Veli", "A middle dot (\u00b7) goes between two letters."),
         ("7\u30fbA", "A middle dot (\u00b7) goes between two letters."),
         ("- \u2019", "at least one letter or digit"),
+        # Letters that look like an apostrophe or a middle dot, and nothing
+        # else: the refused "'" or "·" to the eye.
+        ("\u02bc", "at least one letter or digit"),
+        ("\u02bb \u02bb", "at least one letter or digit"),
+        ("- \u07f4", "at least one letter or digit"),
+        ("\ua78f", "at least one letter or digit"),
     ],
 )
 def test_bad_names_are_refused_and_nothing_is_made(visitor, app, name, message):
