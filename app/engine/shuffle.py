@@ -61,6 +61,7 @@ def check_seed(seed: object) -> str:
         or len(seed) > 64
         or not SEED_PATTERN.fullmatch(_without_marks(seed))
         or not unicodedata.is_normalized("NFC", seed)
+        or not _marks_fit(seed)
     ):
         raise InvalidSeed("a seed is 1 to 64 letters, digits, '-' or '_'")
     return seed
@@ -84,6 +85,23 @@ def _without_marks(seed: str) -> str:
             marks = ""
         kept.append(char)
     return "".join(kept)
+
+
+def _marks_fit(seed: str) -> bool:
+    """Whether the combining marks on each letter of ``seed`` are at most
+    :data:`SEED_MARKS_ON_A_LETTER`, none twice in a row, counted apart
+    (NFD), as UTS #39 counts them: an ``á`` is an ``a`` and one accent, so
+    ``á`` with four more has five (its composed form hid one). No seed
+    valid before marks were has a letter past the limit."""
+    marks = ""  # the marks on the letter so far
+    for char in unicodedata.normalize("NFD", seed):
+        if unicodedata.category(char) in ("Mn", "Mc"):
+            if len(marks) == SEED_MARKS_ON_A_LETTER or char in marks[-1:]:
+                return False
+            marks += char
+        else:
+            marks = ""
+    return True
 
 
 def normalize_seed(text: str) -> str:

@@ -133,6 +133,8 @@ def test_different_seeds_give_different_decks():
         "x\u0301\u0301",
         "x\u0300\u0301\u0302\u0304\u0306",
         "नमस्ते" * 11,
+        "\u00e1\u0302\u0303\u0304\u0306",
+        "\u1ec7\u0302\u0303\u0304",
     ],
     ids=[
         "empty",
@@ -153,6 +155,8 @@ def test_different_seeds_give_different_decks():
         "an accent twice",
         "five accents on a letter",
         "66 Devanagari characters",
+        "four accents on an accented letter",  # á, composed: five in all
+        "three on a letter with two",  # ệ
     ],
 )
 def test_invalid_seeds_are_rejected(seed):
@@ -170,7 +174,18 @@ def test_valid_seeds_are_accepted(seed):
     assert len(seeded_deck(seed, CARDEMS)) == 52
 
 
-@pytest.mark.parametrize("seed", ["दिवाली", "สงกรานต์", "முருகன்", "x\u0301", "नमस्ते" * 10 + "abcd"])
+@pytest.mark.parametrize(
+    "seed",
+    [
+        "दिवाली",
+        "สงกรานต์",
+        "முருகன்",
+        "x\u0301",
+        "नमस्ते" * 10 + "abcd",
+        "\u00e1\u0302\u0303\u0304",  # á and three more: four in all
+        "nguy\u1ec5n",
+    ],
+)
 def test_a_seed_in_a_script_with_vowel_signs_is_accepted(seed):
     """Devanagari, Thai or Tamil vowels are combining marks, which Python's
     ``\\w`` does not match: a seed in those scripts was refused, though the
