@@ -311,13 +311,30 @@ def _first_games() -> list[str] | None:
     return None if named_player_has_played() else []
 
 
+#: The request's answer of :func:`named_player_has_played` (its environ's key).
+_NAMED_PLAYER_HAS_PLAYED = "pisti.named_player_has_played"
+
+
 def named_player_has_played() -> bool:
     """Whether this device's player cookie names a player who has finished
     a game; ``False`` without one, or when the database does not answer.
     Looked up without :func:`.identity.current_player`, so that a page
     that does not look for the player (home, the table) never drops a
-    cookie that names nobody."""
-    token = request.cookies.get(PLAYER_COOKIE) if has_request_context() else None
+    cookie that names nobody; and once a request (the home page asks for
+    its newcomer's page and for its hints), so a database that does not
+    answer is waited for once."""
+    if not has_request_context():
+        return False
+    # Kept in the request's environ: flask.g outlives a request made
+    # inside an app context of its own (a test's, a command's).
+    if _NAMED_PLAYER_HAS_PLAYED not in request.environ:
+        request.environ[_NAMED_PLAYER_HAS_PLAYED] = _named_player_has_played()
+    return bool(request.environ[_NAMED_PLAYER_HAS_PLAYED])
+
+
+def _named_player_has_played() -> bool:
+    """:func:`named_player_has_played`, looked up."""
+    token = request.cookies.get(PLAYER_COOKIE)
     if not token:
         return False
     try:

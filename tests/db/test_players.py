@@ -968,3 +968,36 @@ def test_a_known_player_back_after_their_games_expired_gets_no_first_game_hints(
     assert not re.search(r'name="hints"[^>]* checked', visitor.get("/").get_data(as_text=True))
     visitor.deal("hints-back-2")
     assert "The Hard level would play" not in visitor.get("/game").get_data(as_text=True)
+
+
+def test_a_known_players_home_page_looks_their_name_up_once(app, visitor, monkeypatch):
+    """The home page of a player back after their session expired looked
+    the device's name up twice (is this a newcomer; are hints on), so with
+    a database that does not answer it waited for it twice (a connection
+    may take 5 s to fail) before showing the first-visit page."""
+    visitor.choose_name("Looked Up")
+    visitor.deal("looked-up")
+    visitor.play_to_the_end()
+    for cookie in ("pisti_session", "pisti_csrf"):  # let go by the browser
+        visitor.client.delete_cookie(cookie)
+    lookups = []
+    found = queries.player_by_token
+
+    def counted(token):
+        lookups.append(token)
+        return found(token)
+
+    monkeypatch.setattr(queries, "player_by_token", counted)
+    assert "New to Pişti?" not in visitor.get("/").get_data(as_text=True)
+    assert len(lookups) == 1
+
+    def gone(token):
+        lookups.append(token)
+        raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+    lookups.clear()
+    monkeypatch.setattr(queries, "player_by_token", gone)
+    response = visitor.get("/")
+    assert response.status_code == 200
+    assert "New to Pişti?" in response.get_data(as_text=True)
+    assert len(lookups) == 1
