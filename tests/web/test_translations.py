@@ -22,18 +22,24 @@ CATALOGUE = ROOT / "app" / "translations" / "tr" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
+def extract(folder: Path) -> Path:
+    """Run ``pybabel extract`` as the docs say (at the top of the checkout,
+    no options but where to write) into ``folder``; the template's path."""
+    pot = folder / "messages.pot"
+    subprocess.run(
+        [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-o", str(pot)],
+        cwd=ROOT,
+        check=True,
+        timeout=120,
+    )
+    return pot
+
+
 @functools.cache
 def template() -> Catalog:
-    """Return the messages ``pybabel extract`` finds, run as the docs say
-    (at the top of the checkout, no options but where to write)."""
+    """Return the messages ``pybabel extract`` finds (:func:`extract`)."""
     with tempfile.TemporaryDirectory() as folder:
-        pot = Path(folder) / "messages.pot"
-        subprocess.run(
-            [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-o", str(pot)],
-            cwd=ROOT,
-            check=True,
-            timeout=120,
-        )
+        pot = extract(Path(folder))
         with pot.open("rb") as file:
             return read_po(file)
 
@@ -135,3 +141,35 @@ def test_every_turkish_message_is_still_used():
         if key and (key, entry.context) not in used:
             unused.append(key)
     assert unused == []
+
+
+def test_the_catalogue_is_as_pybabel_update_writes_it():
+    """The steps of docs/translations.md (extract, then update) change
+    nothing in the Turkish catalogue but its template's date: a catalogue
+    edited by hand in another order made the next update rewrite the whole
+    file, a diff of thousands of lines that hid the messages it changed."""
+    with tempfile.TemporaryDirectory() as folder:
+        pot = extract(Path(folder))
+        updated = Path(folder) / "tr" / "LC_MESSAGES" / "messages.po"
+        updated.parent.mkdir(parents=True)
+        updated.write_bytes(CATALOGUE.read_bytes())
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "babel.messages.frontend",
+                "-q",
+                "update",
+                "-i",
+                str(pot),
+                "-d",
+                folder,
+            ],
+            cwd=folder,
+            check=True,
+            timeout=120,
+        )
+        dated = re.compile(r'^"POT-Creation-Date: .*\n', re.M)
+        assert dated.sub("", updated.read_text("utf-8")) == dated.sub(
+            "", CATALOGUE.read_text("utf-8")
+        )
