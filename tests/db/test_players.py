@@ -321,20 +321,29 @@ def test_names_that_do_not_look_alike_stay_apart(app, first, second):
     assert Browser(app.test_client()).choose_name(second).status_code == 303
 
 
+def keys_after_migrating(app, revision: str, rows: list[dict], key=Player.look_key) -> dict:
+    """Go down to ``revision``, add a player of each of ``rows`` (a dict of
+    that revision's columns, ``created_at`` added; the first to sign up
+    first), go up to the newest revision: each name's ``key`` column."""
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision=revision)
+        for row in rows:
+            db.session.execute(insert(Player).values({**row, "created_at": queries.utcnow()}))
+        db.session.commit()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        return dict(db.session.execute(select(Player.name, key)).all())
+
+
 def test_the_look_alike_keys_are_worked_out_again_by_the_migration(app):
     """Players named before look-alike letters were folded keep their names;
     each gets the new key unless another player holds it, and no new player
     can take a look-alike of either."""
     cyrillic = "\u0420\u0430\u0440\u0430"
-    with app.app_context():
-        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0011_constraint_names")
-        for name in ("Papa", cyrillic, "\u0391\u0392\u0395"):
-            key = unicodedata.normalize("NFKC", name).casefold()
-            row = {"name": name, "name_key": key, "created_at": queries.utcnow()}
-            db.session.execute(insert(Player).values(row))  # the first to sign up first
-        db.session.commit()
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-        keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
+    rows = [
+        {"name": name, "name_key": unicodedata.normalize("NFKC", name).casefold()}
+        for name in ("Papa", cyrillic, "\u0391\u0392\u0395")
+    ]
+    keys = keys_after_migrating(app, "0011_constraint_names", rows, Player.name_key)
     assert keys == {"Papa": "papa", cyrillic: cyrillic.casefold(), "\u0391\u0392\u0395": "abe"}
     for look_alike in ("PAPA", cyrillic.upper(), "Abe"):
         response = Browser(app.test_client()).choose_name(look_alike)
@@ -347,15 +356,11 @@ def test_the_keys_in_any_case_are_worked_out_again_by_the_migration(app):
     both keep their names, and no new player can take either."""
     small, capitals = "\u0418\u0432\u0430\u043d", "\u0418\u0412\u0410\u041d"  # Иван, ИВАН
     accented = "\u0420\u04d3\u0440\u04d3"  # a Cyrillic Рӓрӓ
-    with app.app_context():
-        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0012_name_look_keys")
-        for name, key in ((small, "иван"), (capitals, "иbah"), (accented, "pӓpӓ")):
-            # The columns of 0012's table only, the first to sign up first.
-            row = {"name": name, "name_key": key, "created_at": queries.utcnow()}
-            db.session.execute(insert(Player).values(row))
-        db.session.commit()
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-        keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
+    rows = [
+        {"name": name, "name_key": key}  # the columns of 0012's table only
+        for name, key in ((small, "иван"), (capitals, "иbah"), (accented, "pӓpӓ"))
+    ]
+    keys = keys_after_migrating(app, "0012_name_look_keys", rows, Player.name_key)
     # Иван's new key is ИВАН's, held: it keeps its own.
     assert keys == {small: "иван", capitals: "иbah", accented: "p\u00e4p\u00e4"}
     for look_alike in (small.upper(), capitals.lower(), "P\u00c4P\u00c4"):
@@ -368,14 +373,8 @@ def test_the_ascii_look_keys_are_worked_out_by_the_migration(app):
     names: the first to sign up gets the look key, a later look-alike none;
     no new player can take a look-alike of either."""
     names = ["Ali", "AIi", "BOB", "B0B", "Emre"]
-    with app.app_context():
-        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0012_name_look_keys")
-        for name in names:
-            row = {"name": name, "name_key": queries.name_key(name), "created_at": queries.utcnow()}
-            db.session.execute(insert(Player).values(row))  # the first to sign up first
-        db.session.commit()
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+    rows = [{"name": name, "name_key": queries.name_key(name)} for name in names]
+    keys = keys_after_migrating(app, "0012_name_look_keys", rows)
     assert keys == {"Ali": "Ali", "AIi": None, "BOB": "BOB", "B0B": None, "Emre": "Ernre"}
     for look_alike, like in (("A1i", "Ali"), ("AIİ", "AIi"), ("8OB", None), ("B0B", "B0B")):
         response = Browser(app.test_client()).choose_name(look_alike)
@@ -404,19 +403,11 @@ def test_the_apostrophe_look_keys_are_worked_out_by_the_migration(app):
     the new key, a later look-alike none; nobody can take an ``'`` twin."""
     # The names and their look keys as 0014_ascii_look_keys worked them out.
     names = {"Hawai\u02bbi": "Havvai\u02bbi", "Hawai\u02bci": "Havvai\u02bci", "Ali": "Ali"}
-    with app.app_context():
-        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0014_ascii_look_keys")
-        for name, look_key in names.items():
-            row = {
-                "name": name,
-                "name_key": queries.name_key(name),
-                "look_key": look_key,
-                "created_at": queries.utcnow(),
-            }
-            db.session.execute(insert(Player).values(row))
-        db.session.commit()
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+    rows = [
+        {"name": name, "name_key": queries.name_key(name), "look_key": look_key}
+        for name, look_key in names.items()
+    ]
+    keys = keys_after_migrating(app, "0014_ascii_look_keys", rows)
     assert keys == {"Hawai\u02bbi": "Havvai'i", "Hawai\u02bci": None, "Ali": "Ali"}
     response = Browser(app.test_client()).choose_name("Hawai'i")
     assert response.status_code == 400
@@ -427,14 +418,8 @@ def test_the_name_keys_are_worked_out_again_by_the_migration(app):
     # Players made with the earlier key (the name case-folded), then the
     # migration: each key is the new one unless another player holds it.
     names = ["istanbul1", "İSTANBUL1", "ａｌｉ3", "Kıyı1", "KIYI2"]
-    with app.app_context():
-        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0004_reviews")
-        for name in names:
-            row = {"name": name, "name_key": name.casefold(), "created_at": queries.utcnow()}
-            db.session.execute(insert(Player).values(row))  # the first to sign up first
-        db.session.commit()
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-        keys = dict(db.session.execute(select(Player.name, Player.name_key)).all())
+    rows = [{"name": name, "name_key": name.casefold()} for name in names]
+    keys = keys_after_migrating(app, "0004_reviews", rows, Player.name_key)
     assert keys == {
         "istanbul1": "istanbul1",
         "İSTANBUL1": "İSTANBUL1".casefold(),  # kept: "istanbul1" is taken
@@ -476,19 +461,11 @@ def test_the_tone_and_dot_look_keys_are_worked_out_by_the_migration(app):
         "O\u07f4Brien": "O\u07f4Brien",
         "Ali": "Ali",
     }
-    with app.app_context():
-        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0015_apostrophe_look_keys")
-        for name, look_key in names.items():
-            row = {
-                "name": name,
-                "name_key": queries.name_key(name),
-                "look_key": look_key,
-                "created_at": queries.utcnow(),
-            }
-            db.session.execute(insert(Player).values(row))
-        db.session.commit()
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
-        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+    rows = [
+        {"name": name, "name_key": queries.name_key(name), "look_key": look_key}
+        for name, look_key in names.items()
+    ]
+    keys = keys_after_migrating(app, "0015_apostrophe_look_keys", rows)
     assert keys == {
         "Gal\u00b7la": "Gal\u00b7la",
         "Gal\ua78fla": None,
