@@ -81,21 +81,47 @@ def _stand_in(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
+def _stand_in_checkout(folder: Path) -> tuple[Path, Path]:
+    """Make ``folder`` a checkout holding scripts/serve, a lock, a
+    pyproject and an empty Turkish catalogue: its scripts/serve and the
+    catalogue's folder."""
+    (folder / "scripts").mkdir()
+    serve = folder / "scripts" / "serve"
+    serve.write_text((ROOT / "scripts" / "serve").read_text())
+    serve.chmod(0o755)
+    (folder / "requirements.lock").write_text("a==1\n")
+    (folder / "pyproject.toml").write_text("[project]\n")
+    catalogue = folder / "app" / "translations" / "tr" / "LC_MESSAGES"
+    catalogue.mkdir(parents=True)
+    (catalogue / "messages.po").write_text("")
+    return serve, catalogue
+
+
+def _two_replicas(serve: Path, **env: str) -> list[str]:
+    """Start ``serve`` twice at once (ports 5001 and 5002, ``env`` added to
+    the environment), check both end with status 0: their outputs."""
+    replicas = [
+        subprocess.Popen(
+            [str(serve)],
+            env={**os.environ, "PISTI_BIND": f"127.0.0.1:{port}", **env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for port in (5001, 5002)
+    ]
+    outputs = [replica.communicate(timeout=60)[0] for replica in replicas]
+    assert [replica.returncode for replica in replicas] == [0, 0], outputs
+    return outputs
+
+
 def test_replicas_started_together_from_one_checkout_install_one_at_a_time(tmp_path):
     # The README's several replicas without Docker: two scripts/serve
     # started at once from one checkout after an upgrade both ran pip into
     # the one .venv at the same time (seen: both logged "Installing").
     # Here scripts/serve runs in a stand-in checkout whose pip and pybabel
     # note when two run at once.
-    (tmp_path / "scripts").mkdir()
-    serve = tmp_path / "scripts" / "serve"
-    serve.write_text((ROOT / "scripts" / "serve").read_text())
-    serve.chmod(0o755)
-    (tmp_path / "requirements.lock").write_text("a==1\n")
-    (tmp_path / "pyproject.toml").write_text("[project]\n")
-    catalogue = tmp_path / "app" / "translations" / "tr" / "LC_MESSAGES"
-    catalogue.mkdir(parents=True)
-    (catalogue / "messages.po").write_text("")
+    serve, catalogue = _stand_in_checkout(tmp_path)
     tools = tmp_path / ".venv" / "bin"
     tools.mkdir(parents=True)
     _stand_in(tools / "python", 'if [ "$1" = -V ]; then echo "Python 3.11.7"; fi\n')
@@ -107,18 +133,7 @@ rmdir "{tmp_path}/busy" 2>/dev/null || true
 """
     _stand_in(tools / "pip", at_once)
     _stand_in(tools / "pybabel", at_once + f'touch "{catalogue}/messages.mo"\n')
-    replicas = [
-        subprocess.Popen(
-            [str(serve)],
-            env={**os.environ, "PISTI_BIND": f"127.0.0.1:{port}"},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        for port in (5001, 5002)
-    ]
-    outputs = [replica.communicate(timeout=60)[0] for replica in replicas]
-    assert [replica.returncode for replica in replicas] == [0, 0], outputs
+    outputs = _two_replicas(serve)
     assert not (tmp_path / "at-once").exists(), "two installs ran at once"
     # The first installs and compiles; the second finds it done.
     assert (tmp_path / "runs").read_text().split() == ["pip", "pip", "pybabel"]
@@ -131,15 +146,7 @@ def test_replicas_started_together_from_a_fresh_checkout_make_one_venv(tmp_path)
     # .venv" at once, before the install's lock: with the real venv one of
     # them stopped with "Error: [Errno 17] File exists: '.../.venv'", and so
     # did its replica. Here a stand-in python3 notes two runs at once.
-    (tmp_path / "scripts").mkdir()
-    serve = tmp_path / "scripts" / "serve"
-    serve.write_text((ROOT / "scripts" / "serve").read_text())
-    serve.chmod(0o755)
-    (tmp_path / "requirements.lock").write_text("a==1\n")
-    (tmp_path / "pyproject.toml").write_text("[project]\n")
-    catalogue = tmp_path / "app" / "translations" / "tr" / "LC_MESSAGES"
-    catalogue.mkdir(parents=True)
-    (catalogue / "messages.po").write_text("")
+    serve, catalogue = _stand_in_checkout(tmp_path)
     (catalogue / "messages.mo").write_text("")
     os.utime(catalogue / "messages.po", (1, 1))
     outside = tmp_path / "path"
@@ -158,21 +165,6 @@ chmod +x "{tools}/python" "{tools}/pip"
 rmdir "{tmp_path}/busy"
 """,
     )
-    replicas = [
-        subprocess.Popen(
-            [str(serve)],
-            env={
-                **os.environ,
-                "PISTI_BIND": f"127.0.0.1:{port}",
-                "PATH": f"{outside}:{os.environ['PATH']}",
-            },
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        for port in (5001, 5002)
-    ]
-    outputs = [replica.communicate(timeout=60)[0] for replica in replicas]
-    assert [replica.returncode for replica in replicas] == [0, 0], outputs
+    _two_replicas(serve, PATH=f"{outside}:{os.environ['PATH']}")
     assert not (tmp_path / "at-once").exists(), "two venvs were made at once"
     assert (tmp_path / "runs").read_text().split() == ["venv", "pip", "pip"]
