@@ -105,10 +105,8 @@ def daily_day_of(match: Match, levels: tuple[str, ...]) -> date | None:
     every card, so a game begun before and finished after it is played on
     unranked, as is any later game of a past day's deal. A game under house
     rules is never a Daily game, even from a Daily seed."""
-    rules = match.rules.name
-    if rules not in DAILY_RULES or match.rules.overrides or levels != daily_levels(rules):
-        return None
-    if match.target != _daily_target(rules):
+    rules = _daily_rules(match, levels)
+    if rules is None:
         return None
     now = today()
     return now if _same_seed(match.seed, daily_seed(now, rules)) else None
@@ -123,12 +121,22 @@ def late_daily_day(match: Match, levels: tuple[str, ...]) -> date | None:
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database failed.
     """
+    rules = _daily_rules(match, levels)
+    if rules is None:
+        return None
+    return queries.past_daily_day(match.seed, rules, today())
+
+
+def _daily_rules(match: Match, levels: tuple[str, ...]) -> str | None:
+    """The name of ``match``'s rule set when it is played as a Daily game
+    is (a Daily rule set without house rules, the Daily's computers and
+    target), else ``None``; its seed not looked at."""
     rules = match.rules.name
     if rules not in DAILY_RULES or match.rules.overrides or levels != daily_levels(rules):
         return None
     if match.target != _daily_target(rules):
         return None
-    return queries.past_daily_day(match.seed, rules, today())
+    return rules
 
 
 def _same_seed(seed: str, daily: str) -> bool:

@@ -89,7 +89,7 @@ def game_finished(table: Table) -> None:
         # a Daily deal dealt before in this browser, or one finished after
         # its day (its seed public by then) can be worked out beforehand:
         # its points do not count.
-        known = table.seed_public or table.known_deal or _late_daily(table, day)
+        known = table.seed_public or table.known_deal or _late_daily(table, levels, day)
         facts = game_facts(table.match, levels, table.game_id, day, known_deal=known)
         queries.record_result(player.id, facts)
     except (OperationalError, PoolTimeout) as error:
@@ -107,17 +107,17 @@ def game_finished(table: Table) -> None:
         db.session.rollback()
 
 
-def _late_daily(table: Table, day: date | None) -> bool:
-    """Whether ``table`` is a Daily game played on after its day (``day``:
-    the Daily day it counts for now, ``None`` when none), whose seed and
-    every card were public by its end (:func:`app.web.daily.late_daily_day`).
+def _late_daily(table: Table, levels: tuple[str, ...], day: date | None) -> bool:
+    """Whether ``table`` (its computers' ``levels``) is a Daily game played
+    on after its day (``day``: the Daily day it counts for now, ``None``
+    when none), whose seed and every card were public by its end
+    (:func:`app.web.daily.late_daily_day`).
 
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database failed.
     """
     if day is not None or table.seed_public:
         return False
-    levels = tuple(level or "" for level in table.levels[1:])
     return daily.late_daily_day(table.match, levels) is not None
 
 
@@ -210,7 +210,7 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
             )
     if player is not None and panel["recorded"]:
         # Finished after its day, its deal public: no points.
-        panel["late_day"] = _late_daily(table, panel["daily_day"])
+        panel["late_day"] = _late_daily(table, levels, panel["daily_day"])
     if (
         player is not None
         and panel["recorded"]
