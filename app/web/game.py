@@ -301,6 +301,7 @@ def home() -> str:
         kept=kept,
         newcomer=newcomer,
         new_level=FIRST_LEVEL if newcomer else settings["level"],
+        player=store.named_player(),
     )
 
 

@@ -4,6 +4,13 @@ The cookie (``pisti_player``: ``HttpOnly``, ``SameSite=Lax``, 400 days, the
 longest browsers keep one, from the last game finished under it) holds a
 long random token; the database keeps only its SHA-256. A forged or stale
 token is nobody: the pages are then the anonymous ones.
+
+A device shared by a family keeps the others who played on it in a second
+cookie (``pisti_device``, the same attributes): their tokens, up to
+:data:`DEVICE_PLAYERS`, joined by full stops. "Someone else is playing"
+moves this device's player there (:func:`step_aside`) and a switch takes
+one back (:func:`switch_to`); nobody's results move, and a token of a
+forgotten player is dropped when the list is next written.
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ from app.web.security import cookie_path
 COOKIE = "pisti_player"
 #: The cookie's lifetime in seconds (browsers cap cookies at 400 days).
 COOKIE_AGE = 400 * 24 * 3600
+#: The cookie of the other players this device remembers.
+DEVICE = "pisti_device"
+#: How many other players a device remembers (the oldest goes first).
+DEVICE_PLAYERS = 8
 
 
 def current_player() -> Player | None:
@@ -27,6 +38,84 @@ def current_player() -> Player | None:
         g.player = queries.player_by_token(request.cookies.get(COOKIE))
     player: Player | None = g.player
     return player
+
+
+def _device_tokens() -> list[str]:
+    """The tokens of the :data:`DEVICE` cookie, newest first, at most
+    :data:`DEVICE_PLAYERS`, without repeats or this device's own token."""
+    own = request.cookies.get(COOKIE)
+    tokens: list[str] = []
+    for token in request.cookies.get(DEVICE, "").split("."):
+        if token and token != own and token not in tokens and len(token) <= 100:
+            tokens.append(token)
+    return tokens[:DEVICE_PLAYERS]
+
+
+def device_players() -> list[Player]:
+    """The other players this device remembers (:data:`DEVICE`), newest
+    first: those a switch can take back; forgotten ones are left out.
+    Asked once per request.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    if "device_players" not in g:
+        found = (queries.player_by_token(token) for token in _device_tokens())
+        g.device_players = [player for player in found if player is not None]
+    players: list[Player] = g.device_players
+    return players
+
+
+def _keep_device(response: Response, tokens: list[str]) -> Response:
+    """Set the :data:`DEVICE` cookie to ``tokens`` (those of known players
+    only, the first :data:`DEVICE_PLAYERS`), or drop it when none is left."""
+    known = [token for token in tokens if queries.player_by_token(token) is not None]
+    if not known:
+        secure = bool(current_app.config["SESSION_COOKIE_SECURE"])
+        response.delete_cookie(
+            DEVICE, path=cookie_path(), httponly=True, samesite="Lax", secure=secure
+        )
+        return response
+    return keep_cookie(response, DEVICE, ".".join(known[:DEVICE_PLAYERS]))
+
+
+def step_aside(response: Response) -> Response:
+    """Let someone else play on this device: its player's token joins the
+    :data:`DEVICE` list (first) and the player cookie is dropped, so the
+    pages are the anonymous ones until a name is chosen, a transfer code
+    used or a switch made. Without a player, nothing changes."""
+    token = request.cookies.get(COOKIE)
+    if not token or current_player() is None:
+        return response
+    return forget(_keep_device(response, [token, *_device_tokens()]))
+
+
+def switch_to(response: Response, player_id: int) -> Response | None:
+    """Make the remembered player ``player_id`` (:func:`device_players`)
+    this device's player: their token becomes the player cookie, and the
+    player of this device so far, if any, joins the :data:`DEVICE` list.
+    Return ``response`` with both cookies set, or ``None`` when this device
+    does not remember that player (nothing set).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    tokens = _device_tokens()
+    chosen = next(
+        (
+            token
+            for token in tokens
+            if (player := queries.player_by_token(token)) is not None and player.id == player_id
+        ),
+        None,
+    )
+    if chosen is None:
+        return None
+    rest = [token for token in tokens if token != chosen]
+    own = request.cookies.get(COOKIE)
+    if own and current_player() is not None:
+        rest.insert(0, own)
+    return remember(_keep_device(response, rest), chosen)
 
 
 def remember(response: Response, token: str) -> Response:

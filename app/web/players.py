@@ -1,5 +1,6 @@
 """Players without sign-up: a display name, the profile (tasks, transfer
-code, forget me), leaderboards, statistics, and recording a finished game.
+code, forget me, the players of a shared device), leaderboards,
+statistics, and recording a finished game.
 
 A player becomes known when they first choose a display name (on the final
 page or the profile page); anonymous play is as before and is not recorded.
@@ -38,7 +39,15 @@ from app.logs import first_line
 
 from . import charts, daily, game, store
 from .errors import database_gone
-from .identity import current_player, drop_stale_cookie, forget, remember
+from .identity import (
+    current_player,
+    device_players,
+    drop_stale_cookie,
+    forget,
+    remember,
+    step_aside,
+    switch_to,
+)
 from .rule_words import BASE_NAMES, rules_summary
 from .table import Table
 
@@ -302,7 +311,9 @@ def _profile_page(
         message=message,
         about=about if message else "",
         transfer_code=code,
+        others=device_players(),
         forgotten=request.args.get("forgotten") == "1",
+        aside=request.args.get("aside") == "1",
         tasks_left=math.ceil((tomorrow - now).total_seconds()),
         challenge_left=math.ceil((monday - now).total_seconds()),
     )
@@ -376,6 +387,30 @@ def continue_here() -> Response | tuple[str, int]:
     player, token = claimed
     store.adopt_story_progress(player.id)
     return remember(redirect(url_for("players.profile"), 303), token)
+
+
+@bp.post("/me/aside")
+def someone_else() -> Response:
+    """Let someone else play on this device (:func:`.identity.step_aside`):
+    back to the profile page, anonymous, whose name form, transfer code
+    form and switch buttons are theirs; nothing is deleted."""
+    return step_aside(redirect(url_for("players.profile", aside=1), 303))
+
+
+@bp.post("/me/switch")
+def switch() -> Response | tuple[str, int]:
+    """Play as the player this device remembers whose id is the field
+    ``player`` (:func:`.identity.switch_to`), back to their profile; one it
+    does not remember (forgotten meanwhile, or never here) is refused, 400
+    with the profile page saying so."""
+    chosen = request.form.get("player", "")
+    done = None
+    if chosen.isascii() and chosen.isdigit() and len(chosen) < 12:
+        done = switch_to(redirect(url_for("players.profile"), 303), int(chosen))
+    if done is None:
+        message = gettext("This device does not remember that player any more. Nothing changed.")
+        return _profile_page(message, status=400)
+    return done
 
 
 @bp.post("/me/forget")

@@ -32,6 +32,7 @@ from flask_babel import format_timedelta
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.db import queries
+from app.db.models import Player
 from app.engine import InvalidState, rules_to_json
 from app.sessions import CSRF_COOKIE, Stale, VersionedSession, VersionedSessions
 from app.story import progress
@@ -312,37 +313,44 @@ def _first_games() -> list[str] | None:
 
 
 #: The request's answer of :func:`named_player_has_played` (its environ's key).
-_NAMED_PLAYER_HAS_PLAYED = "pisti.named_player_has_played"
+_NAMED_PLAYER = "pisti.named_player"
 
 
 def named_player_has_played() -> bool:
     """Whether this device's player cookie names a player who has finished
-    a game; ``False`` without one, or when the database does not answer.
-    Looked up without :func:`.identity.current_player`, so that a page
-    that does not look for the player (home, the table) never drops a
-    cookie that names nobody; and once a request (the home page asks for
-    its newcomer's page and for its hints), so a database that does not
-    answer is waited for once."""
+    a game (:func:`named_player`); ``False`` without one, or when the
+    database does not answer."""
     if not has_request_context():
         return False
+    player = named_player()
+    return player is not None and player.games > 0
+
+
+def named_player() -> Player | None:
+    """The player this device's player cookie names; ``None`` without one,
+    or when the database does not answer. Looked up without
+    :func:`.identity.current_player`, so that a page that does not look for
+    the player (home, the table) never drops a cookie that names nobody;
+    and once a request (the home page asks for its newcomer's page, its
+    hints and whose device it is), so a database that does not answer is
+    waited for once."""
     # Kept in the request's environ: flask.g outlives a request made
     # inside an app context of its own (a test's, a command's).
-    if _NAMED_PLAYER_HAS_PLAYED not in request.environ:
-        request.environ[_NAMED_PLAYER_HAS_PLAYED] = _named_player_has_played()
-    return bool(request.environ[_NAMED_PLAYER_HAS_PLAYED])
+    if _NAMED_PLAYER not in request.environ:
+        request.environ[_NAMED_PLAYER] = _look_up_player()
+    player: Player | None = request.environ[_NAMED_PLAYER]
+    return player
 
 
-def _named_player_has_played() -> bool:
-    """:func:`named_player_has_played`, looked up."""
+def _look_up_player() -> Player | None:
     token = request.cookies.get(PLAYER_COOKIE)
     if not token:
-        return False
+        return None
     try:
-        player = queries.player_by_token(token)
+        return queries.player_by_token(token)
     except SQLAlchemyError as error:
         database_gone(error)
-        return False
-    return player is not None and player.games > 0
+        return None
 
 
 def _hints_by_default() -> bool:

@@ -1,0 +1,143 @@
+"""A device a family shares: each player their own name on it, switched
+with one press, nobody's results moved, renamed or deleted by another."""
+
+from __future__ import annotations
+
+import html
+
+from sqlalchemy import func, select
+
+from app.db import db
+from app.db.models import Player, PlayerToken
+from app.web.identity import COOKIE, DEVICE
+from app.web.store import LANGUAGE_COOKIE
+from tests.db.conftest import Browser
+
+
+def _player(app, name: str) -> Player:
+    with app.app_context():
+        player = db.session.scalar(select(Player).where(Player.name == name))
+        assert player is not None
+        db.session.expunge(player)
+        return player
+
+
+def _heading(page: str) -> str:
+    return html.unescape(page.split("<h1>")[1].split("</h1>")[0])
+
+
+def test_a_second_player_on_the_same_browser_gets_their_own_name_and_switches_back(app, visitor):
+    """The only way for a second person to put their name on a device
+    that knew someone was "Change your name", which renamed the first
+    player: their results, Daily rank and tasks went under the new name.
+    "Someone else is playing" leaves the first player's name as it is, the
+    second chooses their own, and one press switches back."""
+    visitor.choose_name("Nene")
+    visitor.deal("family-nene")
+    visitor.play_to_the_end()
+    visitor.get("/me")
+    aside = visitor.post("/me/aside")
+    assert aside.status_code == 303
+    page = visitor.get(aside.headers["Location"]).get_data(as_text=True)
+    assert _heading(page) == "Your profile"
+    assert "This device plays without a name now; nothing was deleted." in page
+    assert "Play as Nene" in page
+    assert visitor.choose_name("Ali").status_code == 303
+    page = visitor.get("/me").get_data(as_text=True)
+    assert _heading(page) == "Ali"
+    assert "recorded under the name “Ali”" in html.unescape(page)
+    assert "Play as Nene" in page
+    nene = _player(app, "Nene")
+    assert (nene.games, _player(app, "Ali").games) == (1, 0)
+
+    switched = visitor.post("/me/switch", player=str(nene.id))
+    assert switched.status_code == 303
+    page = visitor.get("/me").get_data(as_text=True)
+    assert _heading(page) == "Nene"
+    assert "Play as Ali" in page
+    assert "<dt>Games / wins</dt><dd>1 / " in page
+    # A switch makes no new device token: the device holds both names' own.
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(PlayerToken)) == 2
+    # And back to Ali, whose name stays his.
+    visitor.post("/me/switch", player=str(_player(app, "Ali").id))
+    assert _heading(visitor.get("/me").get_data(as_text=True)) == "Ali"
+
+
+def test_the_home_and_daily_pages_say_who_is_playing(visitor):
+    """Nothing but the profile said whose name a device plays under, so a
+    child could start grandmother's ranked Daily game without knowing it."""
+    assert "Playing as" not in visitor.get("/").get_data(as_text=True)
+    visitor.choose_name("Nene")
+    for path in ("/", "/daily"):
+        page = visitor.get(path).get_data(as_text=True)
+        assert "Playing as Nene." in page
+        assert "Someone else? Switch player" in page
+
+
+def test_a_switch_to_a_player_this_device_does_not_remember_is_refused(app, visitor):
+    """The field names a player by id: one whose token this device does
+    not hold (another device's player) is refused, and nothing changes."""
+    Browser(app.test_client()).choose_name("Elsewhere")
+    visitor.choose_name("Here")
+    visitor.get("/me")
+    for chosen in (str(_player(app, "Elsewhere").id), "x", "", "9" * 40):
+        refused = visitor.post("/me/switch", player=chosen)
+        assert refused.status_code == 400
+        assert "This device does not remember that player any more." in refused.get_data(
+            as_text=True
+        )
+    assert _heading(visitor.get("/me").get_data(as_text=True)) == "Here"
+
+
+def test_forget_me_deletes_only_the_player_on_screen(app, visitor):
+    """Forget me names whose name it deletes; it deletes that one only,
+    and the device still offers the others."""
+    visitor.choose_name("Nene")
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("Ali")
+    page = visitor.get("/me").get_data(as_text=True)
+    assert "Delete the name “Ali” and everything kept under it for good" in html.unescape(page)
+    assert visitor.post("/me/forget", confirm="yes").status_code == 303
+    page = visitor.get("/me?forgotten=1").get_data(as_text=True)
+    assert "Play as Nene" in page and "Play as Ali" not in page
+    with app.app_context():
+        assert db.session.scalars(select(Player.name)).all() == ["Nene"]
+    visitor.post("/me/switch", player=str(_player(app, "Nene").id))
+    assert _heading(visitor.get("/me").get_data(as_text=True)) == "Nene"
+
+
+def test_a_player_forgotten_on_another_device_leaves_this_devices_list(app, visitor):
+    """A remembered player forgotten elsewhere (by a transfer code's other
+    device) is no longer offered, and their token leaves the cookie at
+    the next switch."""
+    visitor.choose_name("Traveller")
+    visitor.get("/me")
+    code = visitor.post("/me/transfer").get_data(as_text=True)
+    code = code.split('class="transfer-code"><code>')[1].split("<")[0]
+    visitor.post("/me/aside")
+    visitor.choose_name("Stays")
+    phone = Browser(app.test_client())
+    phone.get("/me")
+    assert phone.post("/me/continue", code=code).status_code == 303
+    phone.get("/me")
+    phone.post("/me/forget", confirm="yes")
+    page = visitor.get("/me").get_data(as_text=True)
+    assert _heading(page) == "Stays" and "Play as Traveller" not in page
+    visitor.post("/me/aside")
+    # Stays's token alone is kept: Traveller's names nobody.
+    assert visitor.client.get_cookie(DEVICE).value.count(".") == 0
+    assert visitor.client.get_cookie(COOKIE) is None
+
+
+def test_the_shared_device_words_are_turkish_too(visitor):
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    visitor.choose_name("Nene")
+    page = html.unescape(visitor.get("/me").get_data(as_text=True))
+    assert "Başka biri oynuyor" in page
+    assert "Bu cihazda biten oyunlar “Nene” adıyla kaydedilir." in page
+    assert "Oynayan: Nene." in visitor.get("/").get_data(as_text=True)
+    visitor.post("/me/aside")
+    page = visitor.get("/me?aside=1").get_data(as_text=True)
+    assert "Nene olarak oyna" in page and "Bu cihazdaki oyuncular:" in page
