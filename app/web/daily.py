@@ -40,7 +40,7 @@ from app.engine.match import Match
 
 from . import game, i18n, links, store
 from .errors import database_gone
-from .identity import current_player
+from .identity import current_player, player_key
 from .table import Table
 
 bp = Blueprint("daily", __name__, url_prefix="/daily")
@@ -247,16 +247,7 @@ def _seen_here(player: Player | None, day: date, rules: str) -> bool:
     name or another than ``player``'s (anonymous: at all), so that a game of
     it started under ``player``'s name (or a name chosen now) is unranked."""
     dealers = store.daily_dealers(day, rules)
-    return bool(dealers - {_dealer(player)}) if player is not None else bool(dealers)
-
-
-def _dealer(player: Player | None) -> str:
-    """Who deals a Daily game, for :func:`app.web.store.note_daily`: ``""``
-    for no name, else the player's id and when they joined (a forgotten
-    player's id may be given again, to the same name taken again)."""
-    if player is None:
-        return ""
-    return f"{player.id}@{player.created_at.isoformat()}"
+    return bool(dealers - {player_key(player)}) if player is not None else bool(dealers)
 
 
 def _rank_spent(player_id: int, day: date, rules: str) -> bool:
@@ -304,7 +295,7 @@ def play() -> Response | tuple[str, int]:
 
     def start() -> None:
         store.start_table(table)
-        store.note_daily(day, rules, _dealer(player))
+        store.note_daily(day, rules, player_key(player))
 
     try:
         store.apply(start)

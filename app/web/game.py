@@ -262,9 +262,12 @@ def _queue_answers(app: Flask) -> None:
 
 
 def _current(table: Table | None) -> dict[str, Any] | None:
-    """The game in progress in a line (:func:`.store.summary`), for its
-    "Continue your game" button; ``None`` with none or when it is over."""
-    return None if table is None or table.match.over else store.summary(table)
+    """The game in progress in a line (:func:`.store.summary`, with
+    :func:`.store.with_starter`), for its "Continue your game" button;
+    ``None`` with none or when it is over."""
+    if table is None or table.match.over:
+        return None
+    return store.with_starter(store.summary(table))
 
 
 @bp.get("/")

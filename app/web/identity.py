@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import after_this_request, current_app, g, request
 from werkzeug.wrappers import Response
 
-from app.db import queries
+from app.db import db, queries
 from app.db.models import Player
 from app.web.security import cookie_path
 
@@ -38,6 +38,29 @@ def current_player() -> Player | None:
         g.player = queries.player_by_token(request.cookies.get(COOKIE))
     player: Player | None = g.player
     return player
+
+
+def player_key(player: Player | None) -> str:
+    """Who a game is started or a Daily deal dealt under: ``""`` for no
+    name, else the player's id and when they joined (a forgotten player's
+    id may be given again, to the same name taken again)."""
+    if player is None:
+        return ""
+    return f"{player.id}@{player.created_at.isoformat()}"
+
+
+def player_by_key(key: str) -> Player | None:
+    """The player of a :func:`player_key`; ``None`` for ``""``, a damaged
+    key, or a player forgotten since.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    number = key.partition("@")[0]
+    if not (number.isascii() and number.isdigit() and len(number) < 12):
+        return None
+    player = db.session.get(Player, int(number))
+    return player if player_key(player) == key else None
 
 
 def _device_tokens() -> list[str]:

@@ -33,6 +33,7 @@ from werkzeug.wrappers import Response
 
 from app.db import db, queries
 from app.db.facts import deal_key, game_facts, house_rules
+from app.db.models import Player
 from app.db.tasks import week_start
 from app.engine import RULE_SETS, InvalidRules, parse_rules_text
 from app.logs import first_line
@@ -44,6 +45,7 @@ from .identity import (
     device_players,
     drop_stale_cookie,
     forget,
+    player_by_key,
     remember,
     step_aside,
     switch_to,
@@ -80,16 +82,21 @@ PERIODS = ("all", "week", "last")
 
 
 def game_finished(table: Table) -> None:
-    """Record ``table``'s finished match for this device's player, once (a
-    second call for the same game changes nothing); anonymous games are not
-    kept. Call it when a move ends the match. When the database fails, the
+    """Record ``table``'s finished match for the player it was started
+    under (:attr:`Table.player`), whoever has the device now, or, started
+    under no name or a name forgotten since, for this device's player;
+    once (a second call for the same game changes nothing); anonymous
+    games are not kept. Call it when a move ends the match. When the database fails, the
     error is logged and the move stands (the game is safe in the session):
     the final page records the result when it is next shown
     (:func:`finished_game_panel`)."""
     if not table.match.over:
         return
     try:
-        player = current_player()
+        # This device's player is looked up first, so its cookie is renewed
+        # (:func:`.identity.renew`) whoever's game it is.
+        here = current_player()
+        player = player_by_key(table.player) or here
         if player is None:
             return
         levels = tuple(level or "" for level in table.levels[1:])
@@ -160,6 +167,7 @@ def finished_game_panel() -> dict[str, Any]:
         "place": None,
         "late_daily": None,
         "unavailable": False,
+        "recorded_for": None,
     }
     if table is None or not table.match.over:
         return panel
@@ -184,12 +192,14 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
     """
     player = current_player()
     panel["player"] = player
+    holder = None
+    if player is not None or table.player:
+        holder = queries.result_holder(table.game_id)
     if player is not None:
         # A result the database could not take when the game ended is
         # recorded now, unless it is anyone's already (a game is one
-        # player's: another who took over this device with a transfer code
-        # does not get it); the page says "Recorded" only once it is.
-        holder = queries.result_holder(table.game_id)
+        # player's: the one it was started under, not another who took
+        # over this device since); the page says "Recorded" only once it is.
         if holder is None:
             game_finished(table)
             holder = queries.result_holder(table.game_id)
@@ -197,6 +207,10 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
         panel["pending"] = holder is None
         # A deal chosen by its seed adds no points (:attr:`GameFacts.known_deal`).
         panel["known_deal"] = table.seed_public
+    if holder is not None and (player is None or holder != player.id):
+        # Started under another name on this shared device: theirs.
+        starter = db.session.get(Player, holder)
+        panel["recorded_for"] = starter.name if starter is not None else None
     match = table.match
     levels = tuple(level or "" for level in table.levels[1:])
     panel["daily_day"] = daily.daily_day_of(match, levels)

@@ -39,7 +39,7 @@ from app.story import progress
 
 from .errors import StoreWriteFailed, database_gone
 from .identity import COOKIE as PLAYER_COOKIE
-from .identity import current_player, keep_cookie
+from .identity import current_player, keep_cookie, player_by_key, player_key
 from .table import Table
 
 __all__ = ["Stale"]
@@ -193,6 +193,7 @@ def summary(table: Table) -> dict[str, Any]:
         "plays": match.rules.deals * 4 * match.players,
         "totals": match.totals if match.target else [],
         "seed": match.seed if table.seed_public else None,
+        "player": table.player,
     }
 
 
@@ -202,9 +203,25 @@ def kept_games() -> list[dict[str, Any]]:
     ``hand`` from 1, ``move``, ``plays`` in a hand, ``totals`` of a match,
     ``seed`` when public, and ``put_aside``, how long ago in words in the
     page's language, "12 minutes ago", for games kept since that was
-    recorded: games alike in everything else are told apart by it)."""
+    recorded: games alike in everything else are told apart by it), and
+    ``started_by`` (:func:`with_starter`)."""
     now = time.time()
-    return [_with_age(entry["summary"], now) for entry in _kept()]
+    return [with_starter(_with_age(entry["summary"], now)) for entry in _kept()]
+
+
+def with_starter(summary: dict[str, Any]) -> dict[str, Any]:
+    """``summary`` (:func:`summary`) with ``started_by``: the name its game
+    was started under when that is not this device's player's (another
+    player of a shared device, whose result it will be), else ``None``
+    (also when the database does not answer)."""
+    key = summary.get("player")
+    starter = None
+    if isinstance(key, str) and key and key != player_key(named_player()):
+        try:
+            starter = player_by_key(key)
+        except SQLAlchemyError as error:
+            database_gone(error)
+    return {**summary, "started_by": starter.name if starter is not None else None}
 
 
 def _with_age(summary: dict[str, Any], now: float) -> dict[str, Any]:
@@ -289,6 +306,7 @@ def start_table(table: Table) -> None:
             raise Stale("this browser's first game was started a moment ago: sent twice")
         # Another form (other settings, another deal) starts a game of its
         # own: the player changed their mind after a first answer was lost.
+    table.player = player_key(named_player())
     _keep_current(_kept())
     first = _first_games()
     if first is not None and len(first) < FIRST_GAMES:

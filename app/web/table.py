@@ -137,6 +137,9 @@ class Table:
         known_deal: whether the deal was dealt before in this browser (a
             Daily deal dealt again), so its cards may be known: its points
             do not count (:attr:`app.db.facts.GameFacts.known_deal`).
+        player: whose name the game was started under
+            (:func:`app.web.identity.player_key`; ``""`` for none): its
+            result is theirs, whoever has the device when it ends.
     """
 
     match: Match
@@ -146,6 +149,7 @@ class Table:
     expert_ms: float = BUDGET_MS
     game_id: str = field(default_factory=lambda: secrets.token_hex(4))
     known_deal: bool = False
+    player: str = ""
 
     @classmethod
     def start(
@@ -303,6 +307,7 @@ class Table:
             "seed_public": self.seed_public,
             "game_id": self.game_id,
             "known_deal": self.known_deal,
+            "player": self.player,
             "levels": self.levels,
             "log": self.log,
         }
@@ -331,6 +336,7 @@ class Table:
                 seed_public=bool(data["seed_public"]),
                 game_id=str(data["game_id"]),
                 known_deal=bool(data.get("known_deal", False)),
+                player=str(data.get("player", "")),
                 levels=levels,
                 log=list(data["log"]),
                 expert_ms=expert_ms,

@@ -514,7 +514,8 @@ def test_a_name_ending_in_a_full_stop_is_not_given_a_second_one(app, visitor):
 
 def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(app, visitor):
     # Ana's game is recorded for Ana. Her device then continues as Bora
-    # (a transfer code): the final page shown to Bora records nothing.
+    # (a transfer code): the final page shown to Bora records nothing, and
+    # says whose game it is.
     visitor.choose_name("Ana")
     visitor.deal("taken-over")
     assert "Recorded for Ana." in visitor.play_to_the_end()
@@ -527,7 +528,8 @@ def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(ap
     assert visitor.post("/me/continue", code=code).status_code == 303
     page = visitor.get("/game").get_data(as_text=True)
     assert _count(app, Result) == 1
-    assert "Recorded for" not in page and "Not recorded yet" not in page
+    assert "Recorded for Ana, who started this game on this device." in page
+    assert "Recorded for Bora" not in page and "Not recorded yet" not in page
 
 
 @pytest.mark.parametrize(

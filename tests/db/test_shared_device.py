@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+import pytest
 from sqlalchemy import func, select
 
 from app.db import db
@@ -141,3 +142,55 @@ def test_the_shared_device_words_are_turkish_too(visitor):
     visitor.post("/me/aside")
     page = visitor.get("/me?aside=1").get_data(as_text=True)
     assert "Nene olarak oyna" in page and "Bu cihazdaki oyuncular:" in page
+
+
+@pytest.mark.usefixtures("midday")
+def test_a_game_is_recorded_for_the_player_it_was_started_under(app, visitor):
+    """Grandmother starts her ranked Daily game and hands the laptop over;
+    the child switches to his own name and finishes it: it was recorded
+    for the child (his Daily entry unranked, hers left unfinished, her rank
+    lost), and nothing told him whose game it was. A game is the player's
+    it was started under, and the home page says so."""
+    visitor.choose_name("Nene")
+    visitor.start_daily()
+    assert "started by" not in visitor.get("/").get_data(as_text=True)
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("Ali")
+    # The home page says whose game "Continue your game" goes back to.
+    assert "started by Nene, whose result it will be" in visitor.get("/").get_data(as_text=True)
+    final = html.unescape(visitor.play_to_the_end())
+    assert "Recorded for Nene, who started this game on this device." in final
+    assert "Recorded for Ali." not in final
+    assert (_player(app, "Nene").games, _player(app, "Ali").games) == (1, 0)
+    visitor.post("/me/switch", player=str(_player(app, "Nene").id))
+    page = visitor.get("/daily").get_data(as_text=True)
+    assert "Your ranked game is done:" in page
+    assert "This was your ranked Daily game." in visitor.get("/game").get_data(as_text=True)
+
+
+def test_a_game_started_without_a_name_is_the_name_chosen_at_its_end(visitor, app):
+    visitor.deal("family-anonymous")
+    final = visitor.play_to_the_end()
+    assert "Keep this result" in final
+    visitor.post("/me/name", name="Baba", next="game")
+    assert "Recorded for Baba." in visitor.get("/game").get_data(as_text=True)
+    assert _player(app, "Baba").games == 1
+
+
+@pytest.mark.usefixtures("midday")
+def test_the_daily_is_ranked_once_a_browser_and_the_second_player_is_told(visitor):
+    """The browser has shown the day's cards to the first player: the
+    second name on it plays the Daily unranked, and the page says why."""
+    visitor.choose_name("Nene")
+    assert "Play today's deal (ranked)" in html.unescape(
+        visitor.get("/daily").get_data(as_text=True)
+    )
+    visitor.start_daily()
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("Ali")
+    page = html.unescape(visitor.get("/daily").get_data(as_text=True))
+    assert "Playing as Ali." in page
+    assert "Play today's deal (unranked)" in page
+    assert "dealt in this browser without a name or under another" in page
