@@ -319,7 +319,9 @@ def test_a_profile_forms_answer_opens_at_that_form_on_a_phone(browser: Browser, 
     page.get_by_role("button", name="Forget me").click()
     expect(page.get_by_role("alert")).to_have_text("Tick the box to confirm; nothing was deleted.")
     expect(page.get_by_role("alert")).to_be_in_viewport()
-    tick = page.get_by_role("checkbox", name="Delete my name and everything kept under it for good")
+    tick = page.get_by_role(
+        "checkbox", name="Delete the name “Far Down” and everything kept under it for good"
+    )
     expect(tick).to_be_focused()
     page.reload()
     expect(page.locator("h1")).to_have_text("Far Down")
