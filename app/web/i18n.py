@@ -195,23 +195,35 @@ PREVIEW_BOTS = re.compile(
 
 def link_language(value: str | None) -> str | None:
     """Return the site's language ``value`` names, a link's
-    :data:`LINK_LANGUAGE` (its code, read up to the punctuation of the chat
-    message that ends with the link: ``tr.``), or ``None``: none, one the
-    site does not speak, or English (the language of a page when nothing
-    names another, so a link need not name it)."""
-    code = re.split(r"[^A-Za-z_]", value or "", maxsplit=1)[0]
-    return code if code in LANGUAGES and code != "en" else None
+    :data:`LINK_LANGUAGE` (a language tag, in any case and with or without
+    its region, as :func:`spoken` reads it: ``TR``, `` tr-TR``, read up to
+    the punctuation of the chat message that ends with the link: ``tr.``),
+    or ``None``: none, one the site does not speak, or English (the
+    language of a page when nothing names another, so a link need not
+    name it). The code returned is the site's own (``tr``), the form a
+    link carries on."""
+    written = re.match(r"[A-Za-z_-]*", (value or "").strip())
+    code = spoken(written.group() if written else "")
+    return code if code != "en" else None
+
+
+def unescaped_name(name: str) -> str:
+    """Return a query parameter's ``name`` without the ``amp;`` prefixes an
+    ``&`` escaped on the way put before it (``amp;lang``: a link copied out
+    of a page's source or an e-mail, or badly unescaped by a chat app)."""
+    while name.startswith("amp;"):
+        name = name.removeprefix("amp;")
+    return name
 
 
 def linked_language(args: Mapping[str, str]) -> str | None:
     """Return the language a link's query ``args`` name: the
     :func:`link_language` of its :data:`LINK_LANGUAGE`, named as written
-    or after an ``&`` escaped on the way (``amp;lang=tr``, a link copied
-    out of a page's source, or badly unescaped by a chat app); ``None``
-    when none names a language the site speaks (what else it says is
-    never used)."""
+    or after an ``&`` escaped on the way (:func:`unescaped_name`);
+    ``None`` when none names a language the site speaks (what else it says
+    is never used)."""
     for name, value in args.items():
-        if re.fullmatch(f"(?:amp;)*{LINK_LANGUAGE}", name):
+        if unescaped_name(name) == LINK_LANGUAGE:
             language = link_language(value)
             if language is not None:
                 return language
@@ -249,23 +261,34 @@ def pick_language(chosen: object, accepted: LanguageAccept, linked: str | None =
         return str(chosen)
     if not accepted:
         return linked or "en"
-    # The site's languages by their codes in lower case ("pt_br"), and by
-    # their language alone ("pt") for a variant the site speaks (the first).
-    lowered = {code.lower(): code for code in LANGUAGES}
-    variants = {code.partition("_")[0]: code for code in reversed(lowered.values())}
     refused = {value.replace("-", "_").lower() for value, quality in accepted if quality <= 0}
     # Werkzeug lists a "*" after every language, whatever its quality.
     for value, quality in sorted(accepted, key=lambda item: -item[1]):
         if quality <= 0:
             continue
         if value == "*":  # any language: the first the browser does not refuse
-            return next((code for code in lowered.values() if code.lower() not in refused), "en")
-        tag = value.replace("-", "_").lower()
-        language = tag.partition("_")[0]
-        found = lowered.get(tag) or lowered.get(language) or variants.get(language)
+            return next((code for code in LANGUAGES if code.lower() not in refused), "en")
+        found = spoken(value)
         if found:
             return found
     return "en"
+
+
+def spoken(tag: str) -> str | None:
+    """Return the site's language (its code, a key of :data:`LANGUAGES`)
+    that the language ``tag`` names, or ``None``: tags are case-insensitive
+    (BCP 47) and written with ``-`` or ``_`` (``TR``, ``tr-TR``,
+    ``pt_br``); a tag is matched whole, else by its language alone, to the
+    site's language or to the first variant of it the site speaks
+    (``tr-CY`` is Turkish, ``pt`` Brazilian Portuguese if that is the one
+    the site speaks)."""
+    # The site's languages by their codes in lower case ("pt_br"), and by
+    # their language alone ("pt") for a variant the site speaks (the first).
+    lowered = {code.lower(): code for code in LANGUAGES}
+    variants = {code.partition("_")[0]: code for code in reversed(lowered.values())}
+    whole = tag.replace("-", "_").lower()
+    language = whole.partition("_")[0]
+    return lowered.get(whole) or lowered.get(language) or variants.get(language)
 
 
 #: The kinds of character a quoted value shows as U+FFFD (:func:`quoted`):

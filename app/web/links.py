@@ -34,7 +34,7 @@ from app.engine import (
 )
 from app.engine.shuffle import normalize_seed
 
-from .i18n import LINK_LANGUAGE, quoted
+from .i18n import LINK_LANGUAGE, quoted, unescaped_name
 
 #: The game a link without ``rules`` deals.
 DEFAULT_RULES = "cardems"
@@ -255,9 +255,7 @@ def escaped_name(name: str) -> str:
     """Return ``name`` without the ``amp;`` prefixes that escaping a link's
     ``&`` put before it, if what remains is a deal link parameter or its
     language (:data:`.i18n.LINK_LANGUAGE`); else ``name`` as it is."""
-    bare = name
-    while bare.startswith("amp;"):
-        bare = bare.removeprefix("amp;")
+    bare = unescaped_name(name)
     return bare if _is_link_parameter(bare) or bare == LINK_LANGUAGE else name
 
 

@@ -925,3 +925,21 @@ def test_a_shared_links_language_written_amp_lang_is_read(app, escaped):
         assert moved.status_code == 308 and moved.location == link
         page = bot.get(moved.location, headers=headers).get_data(as_text=True)
         assert '<html lang="en">' in page and "<script>" not in page.split("</head>")[0]
+
+
+@pytest.mark.parametrize("written", ["TR", "Tr", "tr-TR", "TR-tr", "tr_TR", "%20tr", "+tr+", "TR."])
+def test_a_links_language_is_read_in_any_case(app, written):
+    """Language tags are case-insensitive (BCP 47): ``lang=TR``, ``tr_TR``
+    or `` tr`` was ignored (a preview in English) while ``lang=tr`` was
+    read. Each names Turkish now, and the deal page's clean address
+    carries it in the site's own form, ``lang=tr``."""
+    link = checked("/deal/dil?rules=cardems&level=hard")
+    bot = app.test_client()
+    headers = {"User-Agent": "Discordbot/2.0"}
+    page = bot.get(f"{link}&lang={written}", headers=headers).get_data(as_text=True)
+    assert '<html lang="tr">' in page
+    assert '<meta property="og:title" content="Pişti: paylaşılan dağıtım, “dil”">' in page
+    clean = html.escape(f"http://localhost{link}&lang=tr")
+    assert f'<meta property="og:url" content="{clean}">' in page
+    home = bot.get(f"/?lang={written}", headers=headers).get_data(as_text=True)
+    assert '<html lang="tr">' in home
