@@ -33,6 +33,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import FrameType
@@ -484,8 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     # a stop asked for meanwhile ends the server cleanly too: in a container
     # the server is process 1, which a SIGTERM without a handler leaves
     # running until the runtime kills it.
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    stop = Stop()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     serving = False
     try:
         try:
@@ -520,15 +522,15 @@ def main(argv: list[str] | None = None) -> int:
             host, port = server.getsockname()[:2]
             waitress_log.info("serving on %s", address_url(str(host), int(port)))
             serving = True
-            _SERVING.append(server)
+            stop.server = server
             server.run()
         finally:
             stop_summaries(app)
             searches.shutdown()
-    except KeyboardInterrupt:  # a stop asked for (_stop) before or after serving
+    except KeyboardInterrupt:  # a stop asked for (Stop) before or after serving
         pass
     # A stop asked for, told from a crash (which logs its error instead).
-    stopped_by = _STOPPED_BY[-1] if _STOPPED_BY else "request"
+    stopped_by = stop.signals[-1] if stop.signals else "request"
     waitress_log.info("stopped on %s%s", stopped_by, "" if serving else " while starting")
     return 0
 
@@ -684,12 +686,6 @@ def _describe_setup(app: Flask, log: logging.Logger) -> None:
         )
 
 
-#: The signals that stopped the server, by name (logged once it stopped).
-_STOPPED_BY: list[str] = []
-#: The server once it serves, which a stop lets answer the requests in hand.
-_SERVING: list[_Server] = []
-
-
 def build_commit() -> str | None:
     """Return the commit this server was built from, its first 12 hex
     digits: ``PISTI_COMMIT`` when set (the image's, given to its build as
@@ -714,11 +710,23 @@ def build_commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    _STOPPED_BY.append(signal.Signals(signum).name)
-    if _SERVING and not _SERVING[-1].stopping:
-        _SERVING[-1].stop()
-        return
-    # Starting, or a second stop while the requests in hand are answered:
-    # at once (the server's loop ends cleanly on KeyboardInterrupt).
-    raise KeyboardInterrupt
+@dataclass
+class Stop:
+    """The handler of the signals that stop :func:`main` (SIGTERM, SIGINT),
+    called with a signal's number and the frame it came in: the first stop
+    once ``server`` serves lets it answer the requests in hand
+    (:meth:`_Server.stop`); a stop while starting (``server`` is ``None``),
+    or a second one meanwhile, stops at once by raising
+    :class:`KeyboardInterrupt` (the server's loop ends cleanly on it).
+    ``signals`` are the signals received, by name (``"SIGTERM"``), the last
+    logged once the server stopped."""
+
+    server: _Server | None = None
+    signals: list[str] = field(default_factory=list)
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.signals.append(signal.Signals(signum).name)
+        if self.server is not None and not self.server.stopping:
+            self.server.stop()
+            return
+        raise KeyboardInterrupt

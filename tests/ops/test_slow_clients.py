@@ -402,7 +402,7 @@ def test_a_client_gone_before_the_400_of_its_request_line_is_no_traceback(caplog
         server.close()
 
 
-def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection(monkeypatch):
+def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection():
     # A replica stopped (SIGTERM: docker stop, systemctl restart) while it
     # worked out a play: the play's answer was never sent, as the process
     # ended with it, and nginx answered the player 502 though another
@@ -419,8 +419,7 @@ def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection(mo
 
     server = serve_module.make_server(play, "127.0.0.1", 0, threads=2)
     port = server.getsockname()[1]
-    monkeypatch.setattr(serve_module, "_SERVING", [server], raising=False)
-    monkeypatch.setattr(serve_module, "_STOPPED_BY", [])
+    stop = serve_module.Stop(server)
     running = threading.Thread(target=server.run, daemon=True)
     running.start()
     answers: list[bytes] = []
@@ -431,7 +430,7 @@ def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection(mo
     late = socket.create_connection(("127.0.0.1", port), 30)
     try:
         assert working.wait(30), "the play never reached the app"
-        serve_module._stop(signal.SIGTERM, None)
+        stop(signal.SIGTERM, None)
         # New connections are refused while the play is worked out.
         refused = False
         for _ in range(300):
@@ -460,7 +459,7 @@ def test_a_stop_answers_the_play_being_worked_out_and_takes_no_new_connection(mo
     assert answers and answers[0].startswith(b"HTTP/1.1 200 OK"), answers
     assert answers[0].endswith(b"played")
     assert late_answer.startswith(b"HTTP/1.1 200 OK") and late_answer.endswith(b"played")
-    assert serve_module._STOPPED_BY == ["SIGTERM"]
+    assert stop.signals == ["SIGTERM"]
 
 
 def test_a_stop_counts_its_grace_from_the_signal_however_long_the_loop_waits(monkeypatch):
@@ -475,14 +474,13 @@ def test_a_stop_counts_its_grace_from_the_signal_however_long_the_loop_waits(mon
     server = serve_module.make_server(_nothing, "127.0.0.1", 0, threads=1)
     server.adj.asyncore_loop_timeout = 60
     port = server.getsockname()[1]
-    monkeypatch.setattr(serve_module, "_SERVING", [server], raising=False)
-    monkeypatch.setattr(serve_module, "_STOPPED_BY", [])
+    stop = serve_module.Stop(server)
     monkeypatch.setattr(serve_module, "STOP_GRACE_SECONDS", 0.5)
     running = threading.Thread(target=server.run, daemon=True)
     with _held_open(port, 1, SLOW_HEADERS):
         running.start()
         time.sleep(0.2)  # the loop waiting for the stalled client
-        serve_module._stop(signal.SIGTERM, None)
+        stop(signal.SIGTERM, None)
         running.join(30)
         assert not running.is_alive(), "the stop waited for the loop's next turn"
-    assert serve_module._STOPPED_BY == ["SIGTERM"]
+    assert stop.signals == ["SIGTERM"]
