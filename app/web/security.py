@@ -273,13 +273,19 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     own, as many a minute as new games, so uploads never use up the
     player's new games.
 
-    ``limits``' sliding window counter weighs the last window's count by
-    the part of it still inside the window that ends now, so a burst over
-    a window's boundary is refused, as fixed windows would not; it is
-    an estimate, not a moving window: requests at a window's end and
-    others spread over the next window pass up to twice a limit within
-    one window's length (measured, "3 per minute": plays 1, 2 and 3 s
-    before a window's start, then 1, 21 and 41 s after it), never more.
+    Counted in Redis, a limit is a moving window, exact: a request passes
+    when fewer than the limit passed in the window's length before it (a
+    list of their times per key, at most the limit long, expiring with the
+    window; counted in memory while Redis is down). In memory, ``limits``
+    (5.8) keeps every key of a moving window once its times are past, one
+    per game ever played, so there the limit is a sliding window counter,
+    whose counts go with their windows: it weighs the last window's count
+    by the part of it still inside the window that ends now, so a burst
+    over a window's boundary is refused, as fixed windows would not; it is
+    an estimate: requests at a window's end and others spread over the
+    next window pass up to twice a limit within one window's length
+    (measured, "3 per minute": plays 1, 2 and 3 s before a window's start,
+    then 1, 21 and 41 s after it), never more.
     Call after every blueprint is registered. Hits are counted in Redis
     when ``redis_client`` is given, so all instances share them; else in
     the server process's memory (one process: :mod:`app.serve`).
@@ -290,21 +296,19 @@ def limit_game_creation(app: Flask, redis_client: redis.Redis | None) -> None:
     if not app.config["RATELIMIT_ENABLED"]:
         return
     storage: dict[str, Any] = {"storage_uri": "memory://"}
+    # Exact in Redis; in memory, counts that go once their windows are past.
+    strategy = "sliding-window-counter"
     if redis_client is not None:
+        strategy = "moving-window"
         storage = {
             "storage_uri": "redis://",
             "storage_options": {"connection_pool": redis_client.connection_pool},
         }
-    # A sliding window counter: the last window's count weighs on the
-    # current one's, so 5 at a window's end and 5 at the next one's start do
-    # not all pass, as with fixed windows (5 spread over the next second
-    # still do); unlike the moving window, whose memory storage kept a key
-    # for every game ever played, its counts go once their windows are past.
     limiter = Limiter(
         _address_key,
         app=app,
         key_prefix="pisti-limit",
-        strategy="sliding-window-counter",
+        strategy=strategy,
         **storage,
     )
     # A limit's storage error (Redis stalled: every request in flight fails on it

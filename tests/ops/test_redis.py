@@ -10,14 +10,15 @@ import signal
 import threading
 import time
 
+import limits.storage.redis
 import pytest
 import redis
 
 from app import create_app, sessions
 from app.web.security import address_digest
 from benchmarks.load_test import Player
+from tests.conftest import Clock, form_fields, start_deal
 from tests.conftest import Player as ClientPlayer
-from tests.conftest import form_fields, start_deal
 
 
 def redis_app(server, **config):
@@ -150,6 +151,28 @@ def test_the_new_game_limit_is_shared_through_redis(redis_server):
         counted = f"/pisti-limit/{address_digest('127.0.0.1')}/new-game/".encode()
     assert any(counted in key for key in keys)
     assert any(re.match(rb"session:", key) for key in keys)
+
+
+def test_a_limit_counted_in_redis_is_exact_over_a_windows_edge(redis_server, monkeypatch):
+    """Counted in Redis, "3 plays a minute" lets 3 plays pass in any minute,
+    no more and no fewer: the sliding window counter, an estimate, let up
+    to twice a limit pass within a minute at a window's edge (measured: 6
+    of "3 per 2 seconds" within 1.7 s) and refused a play a minute after
+    the oldest of the last three. Redis's moving window counts each
+    play's time."""
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(limits.storage.redis, "time", clock)
+    app = redis_app(redis_server, PLAY_LIMIT="3 per minute")
+    player = ClientPlayer(app.test_client())
+    player.deal("redis-window")
+    statuses = {}
+    for at in (0.0, 59.0, 59.5, 60.5, 61.0, 119.5):
+        clock.now = 1_800_000_000.0 + at
+        statuses[at] = player.post(card=player.hand[0], move=player.move).status_code
+        player.get()
+    # At 60.5 the play at 0.0 is past a minute; at 61.0 three plays were
+    # made within the last minute; at 119.5 the one at 59.0 is past.
+    assert statuses == {0.0: 303, 59.0: 303, 59.5: 303, 60.5: 303, 61.0: 429, 119.5: 303}
 
 
 def test_sessions_per_address_are_bounded_in_redis(redis_server):
