@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import DESKTOP, play_card, settled_when_ready, take_deal
-from tests.e2e.test_table_aids import assert_foot_controls_apart
+from tests.e2e.test_table_aids import assert_foot_controls_apart, set_aid
 
 #: Pairs of the table's parts, each in a different region (a seat, the
 #: centre, the score, what happened), whose boxes overlap by more than 2 px;
@@ -395,4 +395,55 @@ def test_four_sides_each_for_themselves_held_sideways_fit_through_a_hand_with_la
         browser, live_server, size, "rules=partners&teams=solo", seed, locale=locale
     )
     assert fits_at_every_turn(page, screenshots / f"large-text-sideways-solo-{size}-{seed}") == 12
+    context.close()
+
+
+#: The boxes of what happened and of the counter beside the felt: their
+#: tops and bottoms, and the height of one line of what happened and its
+#: room for lines (its height but for its padding).
+COUNTER_BESIDE = """() => {
+  const box = (part) => part.getBoundingClientRect();
+  const happened = document.querySelector(".board > .happened");
+  const counter = document.querySelector(".board > .counter");
+  const style = getComputedStyle(happened);
+  const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  return {
+    happened: [box(happened).top, box(happened).bottom],
+    counter: [box(counter).top, box(counter).bottom],
+    line: parseFloat(style.fontSize) * 1.3,
+    room: happened.clientHeight - padding,
+    covered: [...counter.querySelectorAll("li")].filter((cell) => {
+      const {left, right, top, bottom} = box(cell);
+      return !cell.contains(document.elementFromPoint((left + right) / 2, (top + bottom) / 2));
+    }).length,
+    wide: document.scrollingElement.scrollWidth - innerWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", ["844x390", "740x360"])
+@pytest.mark.parametrize("query", ["rules=cardems", "rules=partners", "rules=classic&players=3"])
+def test_the_counter_beside_the_felt_leaves_what_happened_its_room_with_larger_text(
+    browser: Browser, live_server, screenshots, size, query
+):
+    """With text at 24 px on a phone held sideways, the played-cards
+    counter took 71 px of the column beside the felt: what happened kept
+    no room (740x360: its 14 px box lay over the counter's title) or half
+    a line (844x390). The counter is smaller there now, its title said to
+    a screen reader alone: nothing lies over its cells, and with two
+    sides what happened shows a whole line at least."""
+    context, page = sideways_with_text_of_24(browser, live_server, size, query)
+    set_aid(page, "Played-cards counter", True)
+    page.locator("details.settings summary").click()
+    expect(page.locator("details.settings")).not_to_have_attribute("open", "")
+    found = page.evaluate(COUNTER_BESIDE)
+    if found["covered"]:
+        page.screenshot(path=screenshots / f"large-text-counter-{size}-{query}.png")
+    assert found["covered"] == 0 and found["wide"] <= 0, found
+    if query == "rules=cardems":
+        # (Three or four sides' score, with a line saying how many cards
+        # lie face down, may leave what happened less than a line.)
+        assert found["happened"][1] <= found["counter"][0] + 1, found
+        assert found["room"] >= found["line"], found
+    expect(page.get_by_role("heading", name="Cards seen face up")).to_have_count(1)
     context.close()
