@@ -10,7 +10,7 @@ raised. So overlapping requests of one player never overwrite each other,
 and a request stalled for minutes cannot bring back what it loaded.
 
 Only what a request changed is ever written: nothing for GET and HEAD,
-static files, the documents (``/docs/...``) and ``/healthz`` (which do not
+static files, the documents' files (``/docs/*.md``) and ``/healthz`` (which do not
 even load the session), error answers, or a session whose content is
 unchanged. Game pages store their
 changes themselves with :meth:`VersionedSessions.commit`, so they can answer

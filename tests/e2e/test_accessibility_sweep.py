@@ -82,7 +82,8 @@ def sweep_the_site(sweep: Sweep, url: str, drawn: dict[str, str]) -> Sweep:
     """Visit every page and state with ``sweep``'s page, checking each
     (see the module; ``sweep.check`` says what a check is)."""
     page = sweep.page
-    for path in ("/", "/house", "/game/rules", "/daily", "/leaderboard", "/me", "/review/"):
+    paths = ("/", "/house", "/game/rules", "/daily", "/leaderboard", "/me", "/review/")
+    for path in (*paths, "/docs/record-format"):
         sweep.visit(url + path)
     sweep.visit(url + "/nowhere", "error 404")
     for name, html in drawn.items():

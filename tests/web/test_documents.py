@@ -1,6 +1,8 @@
 """The documents the pages name (``/docs/<name>``): the rules page's "Fair
 deals" sends a doubting player to the record format's "Checking a deal
-yourself", which the site did not serve (nor did the image hold docs/)."""
+yourself", which the site did not serve (nor did the image hold docs/),
+then served only as plain text (on a phone its tables and code blocks ran
+off the screen); now a page of the site, the file itself beside it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app import ROOT
-from app.web.documents import SERVED
+from app.web.documents import MARKDOWN, SERVED
 
 SECTION = "## Checking a deal yourself"
 
@@ -27,9 +29,6 @@ def test_the_record_format_is_served_as_readable_text(client):
     body = response.get_data(as_text=True)
     assert body == (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
     assert SECTION in body and "python3 check.py game.json" in body
-    # The rules page's link finds the section by its heading's words (a
-    # text fragment), which the document must say nowhere else.
-    assert body.count("Checking a deal yourself") == 1
     assert "pişti" in body  # UTF-8 as written
     # As every answer: the security headers; as a static file: checked
     # each time, and a browser's current copy is a 304.
@@ -51,7 +50,10 @@ def test_the_record_format_is_served_as_readable_text(client):
         "/docs/table.png",
         "/docs/",
         "/docs/RECORD-FORMAT.md",
-        "/docs/record-format",
+        "/docs/record-format.md.md",
+        "/docs/rules",
+        "/docs/translations",
+        "/docs/README",
         "/docs/../README.md",
         "/docs/..%2FREADME.md",
         "/docs/..%2fapp%2fconfig.py",
@@ -91,3 +93,57 @@ def test_reading_a_document_touches_no_session(app, player):
 def test_every_served_document_exists():
     for name in SERVED:
         assert (ROOT / "docs" / name).is_file()
+
+
+def test_the_record_format_is_a_page_of_the_site(client):
+    response = client.get("/docs/record-format")
+    assert response.status_code == 200
+    assert response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    # The site's own page: its header, its language switch, its style.
+    assert '<a class="brand" href="/">Pişti</a>' in page
+    assert 'class="languages"' in page
+    assert "<title>Game records · Pişti</title>" in page
+    # The Markdown as HTML: the headings with the ids the links use (the
+    # rules page's, and the document's own "the games").
+    assert '<h1 id="game-records">Game records</h1>' in page
+    assert '<h2 id="checking-a-deal-yourself">Checking a deal yourself</h2>' in page
+    assert '<h3 id="the-three-games">The three games</h3>' in page
+    assert '<a href="#the-three-games">the games</a>' in page
+    assert "## " not in page and "|---|" not in page
+    # Every table and every code block scrolls in a box of its own, which
+    # the keyboard can reach; the script is there, its text escaped.
+    source = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
+    assert page.count('<div class="doc-scroll" tabindex="0">\n<table>') == 3
+    blocks = [t for t in MARKDOWN.parse(source) if t.type in ("fence", "code_block")]
+    assert len(blocks) >= 5
+    assert page.count('<pre class="doc-scroll" tabindex="0">') == len(blocks)
+    assert page.count("<pre") == len(blocks)
+    assert "python3 check.py game.json" in page
+    assert "<th>key</th>" in page and "<code>&quot;pisti-record/1&quot;</code>" in page
+    # The file itself, a click away (downloaded), for the check script.
+    assert '<a href="/docs/record-format.md" download>Download it as Markdown' in page
+    # In English, the page does not say the document is in English.
+    assert "This document is in English." not in page
+
+
+def test_the_page_tells_a_turkish_reader_the_document_is_in_english(client):
+    page = client.get("/docs/record-format?lang=tr").get_data(as_text=True)
+    assert '<html lang="tr">' in page
+    assert "Bu belge İngilizcedir." in page
+    assert "Markdown olarak indirin (record-format.md)" in page
+    assert '<article lang="en">' in page
+    assert '<h2 id="checking-a-deal-yourself">Checking a deal yourself</h2>' in page
+
+
+def test_raw_html_in_a_document_is_shown_as_text():
+    html = MARKDOWN.render('<script>alert(1)</script>\n\n<b onclick="x">b</b> [a](javascript:x)')
+    assert "<script" not in html and "<b " not in html and "href" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_reading_the_page_stores_no_session(app):
+    empty = stored_sessions(app)
+    visitor = app.test_client()
+    assert visitor.get("/docs/record-format").status_code == 200
+    assert stored_sessions(app) == empty
