@@ -27,7 +27,7 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import format_timedelta, get_locale
 from flask_limiter import RateLimitExceeded
 from markupsafe import Markup
 from sqlalchemy import text
@@ -91,6 +91,8 @@ bp = Blueprint("game", __name__)
 # A blueprint is only ever registered on a Flask app; setup.app is typed as the sansio App.
 bp.record_once(lambda setup: i18n.init_app(cast(Flask, setup.app)))
 bp.record_once(lambda setup: templating.init_app(cast(Flask, setup.app)))
+# The browser's count of its unfinished games, kept up to date as they change.
+bp.after_app_request(store.count_unfinished)
 
 #: The request header the table page's script sends with a play (``1``),
 #: kept by the browser through the redirect to ``GET /game``: that page
@@ -276,10 +278,18 @@ def home() -> str:
     table = store.load_table()
     remembered = store.settings()
     kept = store.kept_games()
+    # Back after their session expired: told how many unfinished games went.
+    let_go = store.games_let_go()
     # A player who has started no game yet is pointed to the lesson and the
     # rules, and the New game form offers the gentlest computer (Easy); not
-    # one whose name has games, back after their session expired.
-    newcomer = not remembered and table is None and not kept and not store.named_player_has_played()
+    # one whose name has games, or whose games expired, back after that.
+    newcomer = (
+        not remembered
+        and table is None
+        and not kept
+        and not let_go
+        and not store.named_player_has_played()
+    )
     settings = _settings(remembered)
     rules = RULE_SETS[settings["rules"]]
     # The form's target: "" is each game's own (Classic 51, Partners 151);
@@ -302,6 +312,8 @@ def home() -> str:
         },
         current=_current(table),
         kept=kept,
+        let_go=let_go,
+        kept_for=format_timedelta(current_app.permanent_session_lifetime, "minute"),
         newcomer=newcomer,
         new_level=FIRST_LEVEL if newcomer else settings["level"],
         player=store.named_player(),

@@ -30,6 +30,7 @@ import redis
 from flask import after_this_request, current_app, has_request_context, request, session
 from flask_babel import format_timedelta
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.wrappers import Response
 
 from app.db import queries
 from app.db.models import Player
@@ -40,6 +41,7 @@ from app.story import progress
 from .errors import StoreWriteFailed, database_gone
 from .identity import COOKIE as PLAYER_COOKIE
 from .identity import current_player, keep_cookie, player_by_key, player_key
+from .security import cookie_path
 from .table import Table
 
 __all__ = ["Stale"]
@@ -684,3 +686,81 @@ def adopt_story_progress(player_id: int) -> None:
         # The session cannot be written now: the answer (a 503 when the
         # session is saved at the end) must still carry the player's cookie.
         current_app.logger.warning("story progress not dropped from the session: %s", failure)
+
+
+#: The cookie that remembers, in the browser, how many unfinished games its
+#: session held (the current game and those put aside) and when that was
+#: last sent: ``"<count>.<seconds since the epoch>"``. The session itself
+#: is gone once it expires (``PERMANENT_SESSION_LIFETIME`` after its last
+#: change), and with it any trace of the games; the home page then tells a
+#: returning player, once, how many were let go (:func:`games_let_go`).
+#: Only a browser whose session holds an unfinished game gets it: nothing
+#: is stored for a visitor, nor on the server.
+UNFINISHED_COOKIE = "pisti_unfinished"
+
+
+def _seconds_now() -> int:
+    """Whole seconds since the epoch, the clock of :data:`UNFINISHED_COOKIE`."""
+    return int(time.time())
+
+
+def unfinished_games() -> int:
+    """How many unfinished games the session holds: the current game when
+    it is not over, and the games put aside."""
+    current = load_table()
+    return len(_kept()) + (1 if current is not None and not current.match.over else 0)
+
+
+def _unfinished_cookie() -> tuple[int, int] | None:
+    """The browser's :data:`UNFINISHED_COOKIE` as (games, seconds), or
+    ``None`` without one (or with one that does not read as two whole
+    numbers, the first at least 1)."""
+    games, _, sent = request.cookies.get(UNFINISHED_COOKIE, "").partition(".")
+    if not (games.isdigit() and sent.isdigit() and int(games) > 0):
+        return None
+    return int(games), int(sent)
+
+
+def _forget_unfinished(response: Response) -> Response:
+    """Drop :data:`UNFINISHED_COOKIE` from the browser."""
+    secure = bool(current_app.config["SESSION_COOKIE_SECURE"])
+    response.delete_cookie(
+        UNFINISHED_COOKIE, path=cookie_path(), httponly=True, samesite="Lax", secure=secure
+    )
+    return response
+
+
+def count_unfinished(response: Response) -> Response:
+    """After a request that stored the session: send :data:`UNFINISHED_COOKIE`
+    when the count of unfinished games changed, or when the session's own
+    cookies are sent again (once a day at most, so the time it holds is at
+    most a day older than the session's last change); drop it once no game
+    is unfinished. An ``after_request`` hook."""
+    stored = _session()
+    if getattr(stored, "detached", True) or not getattr(stored, "committed", False):
+        return response
+    games = unfinished_games()
+    held = _unfinished_cookie()
+    if games == 0:
+        return _forget_unfinished(response) if UNFINISHED_COOKIE in request.cookies else response
+    if held is None or held[0] != games or stored.cookies_due:
+        keep_cookie(response, UNFINISHED_COOKIE, f"{games}.{_seconds_now()}")
+    return response
+
+
+def games_let_go() -> int:
+    """How many unfinished games this returning player's expired session
+    held, for the home page to say so, once: the count of
+    :data:`UNFINISHED_COOKIE` when nothing is stored for the browser any
+    more and the cookie was sent a lifetime ago or more (the session,
+    changed then or later, may have expired; sooner, it was lost some other
+    way, which this does not claim). The cookie is dropped with this
+    answer whenever nothing is stored; 0 otherwise (a session the store
+    could not load keeps it)."""
+    held = _unfinished_cookie()
+    if held is None or not holds_nothing():
+        return 0
+    after_this_request(_forget_unfinished)
+    games, sent = held
+    lifetime = current_app.permanent_session_lifetime.total_seconds()
+    return games if _seconds_now() - sent >= lifetime else 0

@@ -1,6 +1,7 @@
 """A player whose game is interrupted (a phone locked for days, a game put
 aside for weeks) finds it again: the browser keeps the game's cookies as
-long as the server keeps the game."""
+long as the server keeps the game; back after it let the games go, the
+player is told so."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 from itsdangerous import TimestampSigner
 
 from app import sessions
+from app.web import store
 from tests.conftest import Player
 
 #: The session's lifetime (FLASK_PERMANENT_SESSION_LIFETIME's default).
@@ -57,7 +59,8 @@ def test_a_move_weeks_after_the_start_keeps_the_game_s_cookies_a_lifetime(client
         client.set_cookie(name, client.get_cookie(name).value, expires=six_days_left)
     answer = player.post(card=player.hand[0], move=player.move)
     assert answer.status_code == 303
-    assert sent(answer) == set(COOKIES)
+    # With them, the count of unfinished games, its time brought forward.
+    assert sent(answer) == {*COOKIES, store.UNFINISHED_COOKIE}
     for name in COOKIES:
         assert client.get_cookie(name).expires > datetime.now(UTC) + LIFETIME, name
 
@@ -74,7 +77,7 @@ def test_moves_of_the_same_day_send_no_cookie(client, monkeypatch):
     player.get()
     clock.now += 3600
     answer = player.post(card=player.hand[0], move=player.move)
-    assert answer.status_code == 303 and sent(answer) == set(COOKIES)
+    assert answer.status_code == 303 and sent(answer) == {*COOKIES, store.UNFINISHED_COOKIE}
 
 
 def test_a_page_left_open_past_the_cookies_lifetime_says_so(app, client, monkeypatch):
@@ -98,7 +101,9 @@ def test_a_page_left_open_past_the_cookies_lifetime_says_so(app, client, monkeyp
     assert "Bu sayfa 1 ay önce açıldı" in turkish.get_data(as_text=True)
     fresh = Player(app.test_client())
     fresh.deal("just-opened")
-    for name in COOKIES:
+    # A browser that keeps no cookie: the count of unfinished games is not
+    # kept either.
+    for name in (*COOKIES, store.UNFINISHED_COOKIE):
         fresh.client.delete_cookie(name)
     text = fresh.post(card=fresh.hand[0], move=fresh.move).get_data(as_text=True)
     assert "allow cookies for this site" in text and "This page was opened" not in text
@@ -150,3 +155,95 @@ def test_an_old_page_whose_game_is_still_kept_is_not_told_it_is_gone(client, mon
     assert "and the game with them" not in text
     assert "reload the page and try again" in text
     assert player.get().status_code == 200 and player.hand
+
+
+def unfinished_clock(monkeypatch) -> SimpleNamespace:
+    """Set the clock of the cookie counting the unfinished games (move it
+    with ``clock.now``, in seconds), and only that one."""
+    clock = SimpleNamespace(now=int(time.time()))
+    monkeypatch.setattr(store, "_seconds_now", lambda: clock.now)
+    return clock
+
+
+def browser_lets_the_session_go(client) -> None:
+    """The browser drops the game's cookies, as it does 32 days after they
+    were last sent (the session, 31 days after its last change, is gone)."""
+    for name in COOKIES:
+        client.delete_cookie(name)
+
+
+def test_a_player_back_after_their_games_expired_is_told_once(app, client, monkeypatch):
+    """Two games left unfinished for five weeks: the session expired and
+    the home page showed the New game form as to a newcomer, the games
+    gone without a word. It says so once; the next visit says nothing."""
+    clock = unfinished_clock(monkeypatch)
+    player = Player(client)
+    player.deal("kept-one")
+    player.play(player.hand[0])
+    player.deal("kept-two")
+    assert client.get_cookie(store.UNFINISHED_COOKIE).value == f"2.{clock.now}"
+    home = client.get("/").get_data(as_text=True)
+    assert "Your other games in progress" in home and "were let go" not in home
+    clock.now += 35 * 24 * 3600
+    browser_lets_the_session_go(client)
+    answer = client.get("/")
+    text = answer.get_data(as_text=True)
+    assert (
+        "Welcome back. Your 2 unfinished games were let go: a game is kept 1 month after "
+        "its last move, and they had waited longer."
+    ) in text
+    assert "New to Pişti?" not in text  # no newcomer
+    assert sent(answer) == {store.UNFINISHED_COOKIE, "pisti_csrf"}
+    assert client.get_cookie(store.UNFINISHED_COOKIE) is None
+    again = client.get("/").get_data(as_text=True)
+    assert "let go" not in again
+
+
+def test_one_game_let_go_is_told_in_turkish(client, monkeypatch):
+    clock = unfinished_clock(monkeypatch)
+    player = Player(client)
+    player.deal("tek-oyun")
+    clock.now += 32 * 24 * 3600
+    browser_lets_the_session_go(client)
+    text = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert (
+        "Tekrar hoş geldiniz. Bitmemiş oyununuz silindi: bir oyun son hamlesinden sonra "
+        "1 ay saklanır ve bu oyun daha uzun süre bekledi."
+    ) in text
+
+
+def test_games_lost_sooner_are_not_said_to_have_expired(client, monkeypatch):
+    """Cookies cleared by the player (or a store wiped) a week on: the
+    games are gone, but not for their age; nothing is claimed, and the
+    count goes with the first home page."""
+    clock = unfinished_clock(monkeypatch)
+    Player(client).deal("cleared")
+    clock.now += 7 * 24 * 3600
+    browser_lets_the_session_go(client)
+    answer = client.get("/")
+    assert "let go" not in answer.get_data(as_text=True)
+    assert client.get_cookie(store.UNFINISHED_COOKIE) is None
+
+
+def test_the_count_follows_the_games_and_costs_a_visitor_nothing(app, client, monkeypatch):
+    """A visitor gets no count; a game started, put aside, resumed or
+    finished changes it; moves that change nothing send no cookie."""
+    clock = unfinished_clock(monkeypatch)
+    assert store.UNFINISHED_COOKIE not in sent(client.get("/"))
+    assert client.get_cookie(store.UNFINISHED_COOKIE) is None
+    player = Player(client)
+    player.deal("count-one")
+    assert client.get_cookie(store.UNFINISHED_COOKIE).value == f"1.{clock.now}"
+    answer = player.post(card=player.hand[0], move=player.move)
+    assert answer.status_code == 303 and store.UNFINISHED_COOKIE not in sent(answer)
+    player.get()
+    # A single hand (Cardems) played out: no game left unfinished.
+    while player.hand:
+        player.play(player.hand[0])
+    assert "Final score" in player.page
+    assert "Continue your game" not in client.get("/").get_data(as_text=True)
+    assert client.get_cookie(store.UNFINISHED_COOKIE) is None
+    # Weeks on, the finished game's session expired: nothing to tell.
+    clock.now += 40 * 24 * 3600
+    browser_lets_the_session_go(client)
+    assert "let go" not in client.get("/").get_data(as_text=True)

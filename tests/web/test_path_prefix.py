@@ -139,7 +139,11 @@ def test_the_cookies_are_for_the_path_only(visitor):
     started = visitor.post(
         f"{PREFIX}/new", data={"csrf_token": CSRF.search(home).group(1), "level": "easy"}
     )
-    assert cookie_paths(started) == {"pisti_session": PREFIX, "pisti_csrf": PREFIX}
+    assert cookie_paths(started) == {
+        "pisti_session": PREFIX,
+        "pisti_csrf": PREFIX,
+        "pisti_unfinished": PREFIX,
+    }
     table = page_of(visitor.get(f"{PREFIX}/game"))
     fields = form_fields(table, f"{PREFIX}/settings")
     saved = visitor.post(f"{PREFIX}/settings", data={**fields, "hints": "on"})
