@@ -1,6 +1,7 @@
 """Command line: ``flask --app app replay FILE``, ``flask --app app arena``,
 ``flask --app app review-worker``, and for a player who asks the host,
-``flask --app app player-data NAME`` and ``flask --app app forget-player NAME``."""
+``flask --app app player-data NAME`` and ``flask --app app forget-player NAME``, and
+for a host moving to another database, ``flask --app app copy-database FROM``."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ import click
 import redis
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from sqlalchemy.exc import SQLAlchemyError
 
 from . import jobs
 from .ai import BOTS
 from .arena import report, run_arena
 from .config import hide_password
-from .db import queries, shown_url
+from .db import copy, queries, shown_url
 from .engine import (
     InvalidRecord,
     InvalidRules,
@@ -217,6 +219,32 @@ def forget_player_command(name: str, yes: bool) -> None:
     click.echo(f"deleted {shown!r} and their {games} game(s); the name is free again")
 
 
+@click.command("copy-database")
+@click.argument("source")
+@with_appcontext
+def copy_database_command(source: str) -> None:
+    """Copy every row (players, results, Daily entries and deals, tasks,
+    leaderboards, story progress, reviews) of the database SOURCE, a SQLite
+    file's path or a postgresql:// URL, into this app's database
+    (FLASK_DATABASE_URL), which must be empty (as a new database is once
+    the app has made its tables); both at this version's migration. One
+    line per table with the rows copied; a copy refused, or a database
+    that cannot be reached, prints one line and exits with status 2,
+    having written nothing."""
+    app: Flask = cast(Any, current_app)._get_current_object()
+    try:
+        copied = copy.copy_database(copy.source_url(source, app.instance_path))
+    except copy.CopyRefused as error:
+        _fail(f"nothing copied: {error}")
+    except SQLAlchemyError as error:
+        # The driver's first line only: the rest may hold a row's values.
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        _fail(f"nothing copied: a database could not be read or written: {reason}")
+    for table, rows in copied.items():
+        click.echo(f"{table}: {rows} rows")
+    click.echo(f"copied into {shown_url()}")
+
+
 def register_cli(app: Flask) -> None:
     """Add the project's commands to ``app.cli``."""
     app.cli.add_command(replay_command)
@@ -224,3 +252,4 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(review_worker_command)
     app.cli.add_command(player_data_command)
     app.cli.add_command(forget_player_command)
+    app.cli.add_command(copy_database_command)
