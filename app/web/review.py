@@ -769,6 +769,7 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
             save_steps(review.key, [], finished=True)
         return "started"
     _job_lost(review)
+    silent = _gone_silent(review)
     if not claim_review(review.key, limit=MAX_SUMMARIES):
         # Claimed elsewhere, or no room: only the latter leaves it unclaimed.
         waiting = _review(review.key).status in ("new", "failed")
@@ -782,6 +783,8 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
             release_review(review.key)
             return "busy"
         JOBS.submit(_summarize, app, review.key)
+        if silent:
+            _taken_over(app, review)
         return "started"
     try:
         queued = jobs.enqueue_summary(app, review.key, MAX_SUMMARIES)
@@ -794,7 +797,23 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
     if not queued:
         release_review(review.key)
         return "busy"
+    if silent:
+        _taken_over(app, review)
     return "started"
+
+
+def _taken_over(app: Flask, review: Review) -> None:
+    """Log that ``review``'s summary, whose job had stored nothing for
+    :data:`~app.db.reviews.STALE_AFTER` (its server or worker died), was
+    started again here, from the decisions stored."""
+    app.logger.warning(
+        "the review %s's summary had stored nothing since %s UTC (its server or worker "
+        "stopped): started again from decision %d of %d",
+        short_key(review.key),
+        review.updated_at.strftime("%H:%M:%S"),
+        review.done + 1,
+        review.total,
+    )
 
 
 def _job_lost(review: Review) -> bool:

@@ -1056,7 +1056,7 @@ def silence(app, key: str) -> None:
 
 
 def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(
-    client, monkeypatch, tmp_path
+    client, monkeypatch, tmp_path, caplog
 ):
     # The server died mid-summary (a crash, a kill) and was started again:
     # the page's script asks for the status every few seconds, and once the
@@ -1072,9 +1072,19 @@ def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(
     assert client.get(f"/review/{key}/status").get_json()["status"] == "running"
     assert started == [key]
     silence(client.application, key)
+    assert "started again" not in caplog.text
     restarted = create_app(app_config(tmp_path)).test_client()
     assert restarted.get(f"/review/{key}/status").get_json()["status"] == "running"
     assert started == [key, key]
+    # The log says so, once, by the key's first characters.
+    taken = [record for record in caplog.records if "started again" in record.getMessage()]
+    assert [record.levelname for record in taken] == ["WARNING"]
+    said = taken[0].getMessage()
+    assert said.startswith(f"the review {key[:8]}…'s summary had stored nothing since ")
+    assert said.endswith("(its server or worker stopped): started again from decision 1 of 18")
+    assert key not in caplog.text
+    assert restarted.get(f"/review/{key}/status").get_json()["status"] == "running"
+    assert len([r for r in caplog.records if "started again" in r.getMessage()]) == 1
 
 
 def test_summaries_waiting_past_the_stale_time_still_take_their_room(client, monkeypatch):
