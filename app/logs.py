@@ -44,6 +44,9 @@ REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_FORM = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Where the request's id is kept in the WSGI environ.
 REQUEST_ID_KEY = "pisti.request_id"
+#: Where a request refused by a rate limit keeps the limit's setting
+#: (``FLASK_PLAY_ADDRESS_LIMIT``...), which its line gives as ``limit``.
+REQUEST_LIMIT_KEY = "pisti.limit"
 #: A review's key (64 hex digits), wherever a line has one (a path, the
 #: review worker's job lines): the key is the review page's only access
 #: control, so a log shows its first :data:`KEY_SHOWN` characters only.
@@ -230,6 +233,8 @@ class RequestLog:
                     "addr": environ.get("REMOTE_ADDR") if self.addresses else None,
                     "id": request_id,
                 }
+                if REQUEST_LIMIT_KEY in environ:
+                    fields["limit"] = environ[REQUEST_LIMIT_KEY]
                 REQUESTS.handle(
                     REQUESTS.makeRecord(
                         REQUESTS.name,

@@ -23,7 +23,7 @@ from werkzeug.exceptions import (
 )
 
 from app.db import db
-from app.logs import first_line
+from app.logs import REQUEST_LIMIT_KEY, first_line
 from app.searches import SearchBusy, SearchWorkerDied
 
 from .security import PLAYING, UnknownHost
@@ -202,12 +202,32 @@ class StoreUnavailable(ServiceUnavailable):
     changed anything: a 503."""
 
 
+#: The setting of each rate limit (by its scope in :mod:`.security`), as
+#: the request line of a request it refused names it.
+LIMIT_SETTINGS = {
+    "new-game": "FLASK_NEW_GAME_LIMIT",
+    "review-keeping": "FLASK_NEW_GAME_LIMIT",
+    "ranking": "FLASK_RANKING_LIMIT",
+    "play": "FLASK_PLAY_LIMIT",
+    "play-address": "FLASK_PLAY_ADDRESS_LIMIT",
+}
+
+
+def note_limit(error: RateLimitExceeded) -> None:
+    """Have the request's log line name the setting of the limit that
+    refused it (``limit``), so a host knows which one to raise."""
+    scope = str(error.limit.scope)  # every limit of security.py has a scope
+    request.environ[REQUEST_LIMIT_KEY] = LIMIT_SETTINGS.get(scope, scope)
+
+
 def rate_limited_page(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     """Return the 429 page for a request over one of the rate limits, as
     ``(html, status, headers)`` with ``Retry-After`` in seconds; needs a
     request context. (A play or next hand over the limit, with a game
     stored, gets the game's page instead, the table or the hand's score:
-    :mod:`app.web.game`.)"""
+    :mod:`app.web.game`.) The request's log line names the limit
+    (:func:`note_limit`)."""
+    note_limit(error)
     if error.limit.scope == "new-game":
         message = MESSAGES[429]
     elif error.limit.scope == "review-keeping":

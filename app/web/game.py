@@ -59,6 +59,7 @@ from . import daily, i18n, identity, links, players, regions, security, store, s
 from .errors import (
     StoreWriteFailed,
     database_gone,
+    note_limit,
     play_limit_message,
     rate_limited_page,
     retry_after,
@@ -822,6 +823,7 @@ def _too_fast(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
     if request.endpoint in security.PLAYING:
         table = store.load_table()
         if table is not None:
+            note_limit(error)
             page = render_table(table, play_limit_message(error))
             return page, 429, retry_after(error)
     return rate_limited_page(error)

@@ -205,6 +205,42 @@ def test_the_move_that_ends_a_game_logs_it_once(served_app, capsys):
     assert finished[0]["rules"] == "cardems" and finished[0]["levels"] == ["medium"]
 
 
+@pytest.mark.parametrize(
+    "limits,refused",
+    [
+        ({"PLAY_LIMIT": "1 per minute"}, "FLASK_PLAY_LIMIT"),
+        ({"PLAY_ADDRESS_LIMIT": "1 per minute"}, "FLASK_PLAY_ADDRESS_LIMIT"),
+    ],
+)
+def test_a_request_a_rate_limit_refused_names_the_limits_setting(tmp_path, capsys, limits, refused):
+    # A host told "too many moves" by a school must know which limit to
+    # raise: the game's own or its address's, the answer being 429 either way.
+    app = create_app(
+        {
+            "SECRET_KEY": "ops-logging",
+            "SESSION_FILE_DIR": str(tmp_path),
+            "NEW_GAME_LIMIT": "1 per minute",
+            **limits,
+        }
+    )
+    client = app.test_client()
+    assert start_deal(client, "/deal/limited").status_code == 303
+    assert start_deal(client, "/deal/limited-again").status_code == 429
+    page = client.get("/game").get_data(as_text=True)
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+    cards = re.findall(r'name="card" value="([^"]+)"', page)
+    assert client.post("/play", data={**fields, "card": cards[0]}).status_code == 303
+    page = client.get("/game").get_data(as_text=True)
+    fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+    cards = re.findall(r'name="card" value="([^"]+)"', page)
+    assert client.post("/play", data={**fields, "card": cards[0]}).status_code == 429
+    logged = [line for line in lines(capsys.readouterr().out) if line["event"] == "request"]
+    named = [(line["path"].split("/")[1], line["limit"]) for line in logged if "limit" in line]
+    # Only a refused request's line has one.
+    assert named == [("deal", "FLASK_NEW_GAME_LIMIT"), ("play", refused)]
+    assert [line["status"] for line in logged if "limit" in line] == [429, 429]
+
+
 LIBRARY_LOGS = """
 import os, sys, tempfile, warnings
 from cachelib import FileSystemCache
