@@ -47,6 +47,10 @@ REQUEST_ID_KEY = "pisti.request_id"
 #: Where a request refused by a rate limit keeps the limit's setting
 #: (``FLASK_PLAY_ADDRESS_LIMIT``...), which its line gives as ``limit``.
 REQUEST_LIMIT_KEY = "pisti.limit"
+#: Where a request whose session cookie names a session the store does not
+#: hold (expired, evicted, dropped, the store emptied) says so; its line
+#: gives ``"session": "gone"``.
+SESSION_GONE_KEY = "pisti.session_gone"
 #: A review's key (64 hex digits), wherever a line has one (a path, the
 #: review worker's job lines): the key is the review page's only access
 #: control, so a log shows its first :data:`KEY_SHOWN` characters only.
@@ -235,6 +239,8 @@ class RequestLog:
                 }
                 if REQUEST_LIMIT_KEY in environ:
                     fields["limit"] = environ[REQUEST_LIMIT_KEY]
+                if environ.get(SESSION_GONE_KEY):
+                    fields["session"] = "gone"
                 REQUESTS.handle(
                     REQUESTS.makeRecord(
                         REQUESTS.name,

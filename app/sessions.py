@@ -68,7 +68,7 @@ from redis.retry import Retry
 from werkzeug.exceptions import HTTPException
 
 from .config import hide_password
-from .logs import error_in_one_line
+from .logs import SESSION_GONE_KEY, error_in_one_line
 from .web.errors import (
     StoreNotReached,
     StoreUnavailable,
@@ -346,12 +346,19 @@ class VersionedSessions(ServerSideSessionInterface):
     def open_session(self, app: Flask, request: Request) -> VersionedSession:
         """Load the player's session (not for static files, the documents
         and health checks), remembering its version; an id the store does
-        not know is never adopted. The CSRF cookie's value goes in as Flask-WTF's key."""
+        not know is never adopted (the request's log line says ``"session":
+        "gone"``). The CSRF cookie's value goes in as Flask-WTF's key."""
         if _endpoint(app, request) in _STORELESS:
             new = self._new()
             new.detached = True
             return new
-        opened = self._open_stored(request.cookies.get(app.config["SESSION_COOKIE_NAME"]))
+        sid = request.cookies.get(app.config["SESSION_COOKIE_NAME"])
+        opened = self._open_stored(sid)
+        # A cookie of a game the store no longer holds: the request's log
+        # line says so ("my game vanished at 10:42").
+        request.environ[SESSION_GONE_KEY] = (
+            bool(sid) and opened.stored_sid is None and not (opened.moved)
+        )
         csrf = request.cookies.get(CSRF_COOKIE)
         if csrf:
             dict.__setitem__(opened, CSRF_KEY, csrf)

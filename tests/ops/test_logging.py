@@ -241,6 +241,26 @@ def test_a_request_a_rate_limit_refused_names_the_limits_setting(tmp_path, capsy
     assert [line["status"] for line in logged if "limit" in line] == [429, 429]
 
 
+def test_a_request_whose_game_the_store_no_longer_holds_says_so(served_app, tmp_path, capsys):
+    # "My game vanished at 10:42": the first request that came with the
+    # cookie of a game the store no longer held (expired, evicted, the
+    # store emptied) is marked, so the host finds when and from where.
+    client = served_app.test_client()
+    start_deal(client, "/deal/vanishing")
+    assert client.get("/game").status_code == 200
+    for file in tmp_path.iterdir():
+        if file.is_file():
+            file.unlink()  # the store emptied
+    assert client.get("/game").status_code == 404
+    served_app.test_client().get("/")  # a new visitor: no cookie, nothing gone
+    logged = [line for line in lines(capsys.readouterr().out) if line["event"] == "request"]
+    assert [(line["path"], line["status"], line.get("session")) for line in logged][-3:] == [
+        ("/game", 200, None),
+        ("/game", 404, "gone"),
+        ("/", 200, None),
+    ]
+
+
 LIBRARY_LOGS = """
 import os, sys, tempfile, warnings
 from cachelib import FileSystemCache
