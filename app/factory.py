@@ -148,7 +148,9 @@ def _starting(part: str) -> Iterator[None]:
             )
         elif isinstance(error, OSError) and error.errno == errno.ENOENT:
             hint = "; correct the path, or make the folders on it first"
-        elif isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        elif (isinstance(error, OSError) and error.errno == errno.ENOSPC) or (
+            isinstance(error, SQLAlchemyError) and _disk_full(error)
+        ):
             hint = "; free some space on its disk"
         elif isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             hint = (
@@ -170,6 +172,13 @@ _UNREACHED = (
     "network is unreachable",
     "the database system is starting up",
 )
+
+
+def _disk_full(error: SQLAlchemyError) -> bool:
+    """Whether ``error`` says the database's disk is full (SQLite's
+    "database or disk is full", PostgreSQL's "No space left on device")."""
+    said = str(error).lower()
+    return "disk is full" in said or "no space left on device" in said
 
 
 def _unreached(error: OperationalError) -> bool:

@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -567,6 +568,32 @@ def test_the_flask_commands_say_a_configuration_error_without_a_traceback(tmp_pa
     assert done.returncode == 1
     assert done.stderr.startswith("Error: configuration error:\n  FLASK_EXPERT_MS: must be")
     assert "Traceback" not in done.stderr
+
+
+def test_a_database_whose_disk_is_full_at_start_up_says_to_free_space(tmp_path):
+    # SQLite says only "database or disk is full" when the migrations
+    # cannot grow the file: the host is told what to do, as for a full
+    # session folder. (A page limit stands in for the full disk.)
+    file = tmp_path / "pisti.db"
+
+    def small_disk() -> sqlite3.Connection:
+        connection = sqlite3.connect(file, check_same_thread=False)
+        connection.execute("PRAGMA max_page_count = 8")
+        return connection
+
+    with pytest.raises(StartupError) as stopped:
+        create_app(
+            {
+                "SECRET_KEY": "ops-config-disk-full",
+                "SESSION_FILE_DIR": str(tmp_path / "sessions"),
+                "DATABASE_URL": f"sqlite:///{file}",
+                "SQLALCHEMY_ENGINE_OPTIONS": {"creator": small_disk},
+            }
+        )
+    assert stopped.value.message == (
+        "the app cannot start: the database (FLASK_DATABASE_URL) cannot be used: "
+        "database or disk is full; free some space on its disk"
+    )
 
 
 def test_a_redis_that_does_not_answer_at_start_up_is_logged_and_the_server_starts(serve):
