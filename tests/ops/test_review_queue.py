@@ -370,7 +370,7 @@ def test_a_job_waiting_past_the_stale_time_is_not_queued_twice(queue_app, queue)
     assert status(client, key) == summary_status("done", total, total)
 
 
-def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app, queue):
+def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app, queue, caplog):
     key, total = kept(queue_app, "queue-vanished")
     client = queue_app.test_client()
     client.get(f"/review/{key}")
@@ -383,6 +383,11 @@ def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app
     silence(queue_app, key)
     client.get(f"/review/{key}")
     assert queue.job_ids == [key]
+    # The log says it was taken over, once.
+    taken = [r.getMessage() for r in caplog.records if "started again" in r.getMessage()]
+    assert len(taken) == 1
+    assert taken[0].startswith(f"the review {key[:8]}…'s summary had stored nothing since ")
+    assert taken[0].endswith(f"started again from decision 1 of {total}")
     run_burst(queue_app, queue)
     assert status(client, key) == summary_status("done", total, total)
 
