@@ -37,6 +37,7 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any, Literal, cast
 
 from flask import (
@@ -114,6 +115,10 @@ BUSY_PAUSE = 1.0
 BUSY_ATTEMPTS = 120
 #: Seconds between reloads of the summary page without JavaScript.
 REFRESH_SECONDS = 2
+#: A running summary that has stored nothing for this long is said to be
+#: stalled on its page (waiting its turn, or its server stopped: then it is
+#: taken over after :data:`~app.db.reviews.STALE_AFTER`).
+STALLED_AFTER = timedelta(seconds=20)
 #: The most summaries claimed at once over every server (queued or
 #: running): past it a new one waits, its page says so and starts it when
 #: there is room, so a flood of uploads cannot make a queue without end.
@@ -361,6 +366,7 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
     players = record.extra.get("players")
     own = _is_own(review)
     recorded_you = _is_you(players, review.seat)
+    ahead = _ahead(review)
     context: dict[str, Any] = {
         "review": review,
         "result": _result(record.state, review.seat, players, own),
@@ -372,7 +378,8 @@ def summary(key: str) -> str | tuple[str, int, dict[str, str]]:
         "queue_down": queue_down,
         "retry_after": RETRY_AFTER,
         "busy": busy,
-        "ahead": _ahead(review),
+        "ahead": ahead,
+        "stalled": _stalled(review, ahead),
         # The way back to the player's game (its final page, say).
         "has_game": bool(store.current_game_id()),
     }
@@ -394,7 +401,8 @@ def status(key: str) -> Response:
     ``ahead``: the jobs ahead of it while it waits for a review worker
     (else ``null``), and ``busy``: whether a new one waits for room among
     the :data:`MAX_SUMMARIES` (the page's script visits the page, which
-    starts it, once there is)."""
+    starts it, once there is), and ``stalled``: whether it runs but has
+    stored nothing for :data:`STALLED_AFTER` (:func:`_stalled`)."""
     review = _review(key, page=False)
     if _job_lost(review):
         review = _review(key, page=False)
@@ -404,12 +412,26 @@ def status(key: str) -> Response:
         _start(review)
         review = _review(key, page=False)
     busy = review.status == "new" and not _room_for(review)
+    ahead = _ahead(review)
     return jsonify(
         status=review.status,
         done=review.done,
         total=review.total,
-        ahead=_ahead(review),
+        ahead=ahead,
         busy=busy,
+        stalled=_stalled(review, ahead),
+    )
+
+
+def _stalled(review: Review, ahead: int | None) -> bool:
+    """Whether ``review``'s summary runs (not waiting in the queue, when
+    ``ahead`` is ``None``) yet has stored nothing for
+    :data:`STALLED_AFTER`: waiting for the search pool, or its server or
+    worker stopped, which the page says may be."""
+    return (
+        review.status == "running"
+        and ahead is None
+        and review.updated_at < utcnow() - STALLED_AFTER
     )
 
 

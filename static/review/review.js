@@ -13,6 +13,7 @@
   const text = document.getElementById("review-progress-text");
   const waiting = document.getElementById("review-waiting");
   const busy = document.getElementById("review-busy");
+  const stalled = document.getElementById("review-stalled");
   if (!bar || !text) return;
   let timer = null; // the next ask, while the page is seen
   let asking = false; // an ask on its way
@@ -65,6 +66,8 @@
           return;
         }
         if (busy) busy.hidden = !status.busy;
+        // No decision stored for a while: waiting, or its server stopped.
+        if (stalled) stalled.hidden = !status.stalled;
         if (status.status === "new" && !status.busy) {
           // Not started (the queue was not answering, or there was no room
           // among the summaries): the page's visit starts it; after a
@@ -78,6 +81,7 @@
           over = true;
           text.textContent = text.dataset.failed;
           if (waiting) waiting.hidden = true;
+          if (stalled) stalled.hidden = true;
           return;
         }
       }

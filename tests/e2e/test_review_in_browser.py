@@ -435,6 +435,51 @@ def test_the_progress_is_read_out_only_when_it_moves(page: Page, live_server):
     ]
 
 
+def test_a_summary_stalled_for_a_while_says_so_until_it_moves(page: Page, live_server):
+    """The status says a running summary stored nothing for a while (its
+    server may have died: another takes it over within two minutes): the
+    page says so while it lasts, and no longer once the bar moves."""
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(live_server + "/deal/e2e-review-stalled")
+    take_deal(page)
+    play_out(page)
+    answers = [(2, True), (3, False)]
+    asked: list[int] = []
+
+    def status(route):
+        done, stalled = answers[min(len(asked), len(answers) - 1)]
+        asked.append(done)
+        route.fulfill(
+            json={
+                "status": "running",
+                "done": done,
+                "total": 18,
+                "ahead": None,
+                "busy": False,
+                "stalled": stalled,
+            }
+        )
+
+    page.route("**/status", status)
+    page.clock.install()
+    page.get_by_role("button", name="Review this game").click()
+    page.get_by_role("link", name="Summary").first.click()
+    stalled = page.locator("#review-stalled")
+    expect(page.locator("#review-progress")).to_be_visible()
+    for count, seen in ((1, True), (2, False)):
+        for _ in range(200):
+            if len(asked) >= count:
+                break
+            page.clock.run_for(100)
+            page.wait_for_timeout(100)
+        assert len(asked) >= count, "the page stopped asking for the status"
+        if seen:
+            expect(stalled).to_be_visible()
+            expect(stalled).to_contain_text("its server stopped")
+        else:
+            expect(stalled).to_be_hidden()
+
+
 def test_the_progress_is_not_asked_for_while_nobody_sees_it(page: Page, live_server):
     """A summary's page left in a background tab, or on a phone whose
     screen is off, does not ask for the status every second (it woke the

@@ -73,7 +73,14 @@ def status(client, key: str) -> dict:
 
 def summary_status(state: str, done: int, total: int, ahead: int | None = None) -> dict:
     """The status JSON of a summary that is not waiting for room."""
-    return {"status": state, "done": done, "total": total, "ahead": ahead, "busy": False}
+    return {
+        "status": state,
+        "done": done,
+        "total": total,
+        "ahead": ahead,
+        "busy": False,
+        "stalled": False,
+    }
 
 
 @pytest.fixture

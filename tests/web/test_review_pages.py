@@ -505,7 +505,14 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
     total = len(decisions(load_record(json.dumps(record)), 0))
     evaluated = count_evaluations(monkeypatch)
     status = client.get(f"/review/{key}/status").get_json()
-    assert status == {"status": "new", "done": 0, "total": total, "ahead": None, "busy": False}
+    assert status == {
+        "status": "new",
+        "done": 0,
+        "total": total,
+        "ahead": None,
+        "busy": False,
+        "stalled": False,
+    }
     # Several visitors at once start one job.
     pages = visit_at_once(app, f"/review/{key}")
     assert all(page.status_code == 200 for page in pages)
@@ -517,6 +524,7 @@ def test_the_summary_is_computed_once_and_its_progress_is_json(client, app, monk
         "total": total,
         "ahead": None,
         "busy": False,
+        "stalled": False,
     }
     assert sorted(evaluated) == list(range(1, total + 1))
     done = client.get(f"/review/{key}").get_data(as_text=True)
@@ -714,6 +722,7 @@ def test_a_running_summary_shows_its_progress_with_and_without_javascript(client
         "total": total,
         "ahead": None,
         "busy": False,
+        "stalled": False,
     }
     # Another visit while it runs starts nothing more.
     client.get(f"/review/{key}")
@@ -1010,6 +1019,7 @@ def test_a_record_before_the_seats_first_card_has_nothing_to_review(
         "total": 0,
         "ahead": None,
         "busy": False,
+        "stalled": False,
     }
     page = visible(client.get(f"/review/{key}").get_data(as_text=True))
     assert f"{english} in this record yet: there is nothing to review." in page
@@ -1085,6 +1095,34 @@ def test_an_open_summary_starts_again_by_itself_when_its_job_went_silent(
     assert key not in caplog.text
     assert restarted.get(f"/review/{key}/status").get_json()["status"] == "running"
     assert len([r for r in caplog.records if "started again" in r.getMessage()]) == 1
+
+
+def test_a_summary_that_stored_nothing_for_a_while_says_it_may_have_stopped(client, monkeypatch):
+    # Between a server's death and the takeover two minutes later, the
+    # page does not go on saying that the Expert is at work and nothing more.
+    jobs_submitted(monkeypatch)
+    key = uploaded(client, "stalled-page")
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert '<p id="review-stalled" class="small" hidden>' in page
+    assert client.get(f"/review/{key}/status").get_json()["stalled"] is False
+    quiet = reviews.utcnow() - review_pages.STALLED_AFTER - timedelta(seconds=1)
+    with client.application.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=quiet))
+        db.session.commit()
+    answer = client.get(f"/review/{key}/status").get_json()
+    assert (answer["status"], answer["stalled"]) == ("running", True)
+    page = client.get(f"/review/{key}").get_data(as_text=True)
+    assert (
+        '<p id="review-stalled" class="small">No decision has been evaluated for a while: '
+        "the review is waiting its turn, or its server stopped, and then another server "
+        "takes it over by itself within two minutes.</p>"
+    ) in page
+    turkish = client.get(f"/review/{key}?lang=tr").get_data(as_text=True)
+    assert "Bir süredir hiçbir karar değerlendirilmedi" in turkish
+    # Once it moves on, it is no longer said.
+    with client.application.app_context():
+        reviews.save_steps(key, [], finished=True)
+    assert client.get(f"/review/{key}/status").get_json()["stalled"] is False
 
 
 def test_summaries_waiting_past_the_stale_time_still_take_their_room(client, monkeypatch):
