@@ -39,6 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import ColumnElement, Select
 
+from app.engine.letters import marks_fit
 from app.engine.rules import POINTS
 from app.story import progress as story
 
@@ -85,10 +86,6 @@ APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u05f3\uff07", "'"))
 #: hyphenation point ``‧`` as ``·``. The two are one to the keys.
 NAME_DOTS = frozenset("\u00b7\u30fb")
 _DOTS_TYPED = str.maketrans({"\uff65": "\u30fb", "\u2027": "\u00b7"})
-#: The most accents and vowel signs (combining marks) on one letter of a
-#: name, none twice in a row: UTS #39's limit on nonspacing marks, past
-#: which a name stacks marks above and below the rows of a leaderboard.
-NAME_MARKS_ON_A_LETTER = 4
 #: How long a transfer code works, and its alphabet (no 0/O, 1/I/L).
 TRANSFER_LIFETIME = timedelta(hours=1)
 TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -134,7 +131,9 @@ def check_name(text: object) -> str:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
             not allowed, or a letter or mark that draws nothing),
             ``"accents"`` (a combining mark on no letter, the same one twice in a row, or more
-            than :data:`NAME_MARKS_ON_A_LETTER` on one letter), ``"dots"`` (a
+            than :data:`~app.engine.letters.MARKS_ON_A_LETTER` on one letter,
+            past which a name stacks marks over and under the rows of a
+            leaderboard: :func:`~app.engine.letters.marks_fit`), ``"dots"`` (a
             middle dot not between two letters), ``"marks"`` (no
             letter or digit: a "-", "." or "'", or a letter that looks like
             one of :data:`APOSTROPHE_LOOKS` or :data:`DOT_LOOKS`, reads as a
@@ -166,7 +165,7 @@ def check_name(text: object) -> str:
             raise NameRefused("characters")
         if char in BLANK_LETTERS or char in BLANK_MARKS:
             raise NameRefused("characters")
-    if not _marks_on_letters(name):
+    if not marks_fit(name):
         raise NameRefused("accents")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
@@ -176,26 +175,6 @@ def check_name(text: object) -> str:
     if mixes_scripts(name):
         raise NameRefused("scripts")
     return name
-
-
-def _marks_on_letters(name: str) -> bool:
-    """Whether each combining mark of ``name`` (its accents apart, NFD: an
-    ``á`` is an ``a`` and an acute) follows a letter or another mark, with
-    at most :data:`NAME_MARKS_ON_A_LETTER` on one letter and none twice in
-    a row."""
-    marks = ""  # the marks on the letter so far
-    previous = " "
-    for char in unicodedata.normalize("NFD", name):
-        if unicodedata.category(char) in ("Mn", "Mc"):
-            if unicodedata.category(previous)[0] not in "LM":
-                return False
-            if len(marks) == NAME_MARKS_ON_A_LETTER or char in marks[-1:]:
-                return False
-            marks += char
-        else:
-            marks = ""
-        previous = char
-    return True
 
 
 #: Scripts written together in one name (Unicode's "highly restrictive"

@@ -28,15 +28,13 @@ import unicodedata
 from collections.abc import Iterator
 
 from .cards import FULL_DECK
+from .letters import is_mark, marks_fit
 from .rules import RuleSet
 
 #: 1 to 64 letters (any alphabet: ``şans``), digits, ``-`` or ``_``: what
-#: Python's Unicode ``\w`` matches, and the hyphen; a letter's combining
-#: marks (:func:`_without_marks`) aside.
+#: Python's Unicode ``\w`` matches, and the hyphen; the combining marks on
+#: its letters and digits (:func:`~app.engine.letters.marks_fit`) aside.
 SEED_PATTERN = re.compile(r"[\w-]{1,64}")
-#: The most combining marks (accents, vowel signs) on one letter of a seed,
-#: none twice in a row (UTS #39's limit on nonspacing marks).
-SEED_MARKS_ON_A_LETTER = 4
 _LIMIT = 2**64
 
 
@@ -48,7 +46,9 @@ class InvalidSeed(ValueError):
 def check_seed(seed: object) -> str:
     """Return ``seed`` if it is a valid deal seed: 1 to 64 characters, each
     a letter of any alphabet (``ç ğ ı ö ş ü`` too) or one of its vowel
-    signs or accents (combining marks, :func:`_without_marks`), a digit,
+    signs or accents (combining marks on a letter or digit, at most
+    :data:`~app.engine.letters.MARKS_ON_A_LETTER` on one, none twice in a
+    row: :func:`~app.engine.letters.marks_fit`), a digit,
     ``-`` or ``_``, in the composed form (NFC) that :func:`normalize_seed`
     gives, so one word typed on any keyboard is one seed.
 
@@ -59,49 +59,12 @@ def check_seed(seed: object) -> str:
     if (
         not isinstance(seed, str)
         or len(seed) > 64
-        or not SEED_PATTERN.fullmatch(_without_marks(seed))
+        or not SEED_PATTERN.fullmatch("".join(c for c in seed if not is_mark(c)))
         or not unicodedata.is_normalized("NFC", seed)
-        or not _marks_fit(seed)
+        or not marks_fit(seed, str.isalnum)
     ):
         raise InvalidSeed("a seed is 1 to 64 letters, digits, '-' or '_'")
     return seed
-
-
-def _without_marks(seed: str) -> str:
-    """Return ``seed`` without the combining marks on its letters and
-    digits: the vowel signs of Devanagari or Thai (``दिवाली``, ``สงกรานต์``),
-    or an accent that has no composed letter, at most
-    :data:`SEED_MARKS_ON_A_LETTER` on one, none twice in a row. Other marks
-    (on nothing, on ``-``, one too many) stay, and ``\\w`` refuses them."""
-    kept: list[str] = []
-    marks = ""  # the marks on the letter so far
-    for char in seed:
-        if unicodedata.category(char) in ("Mn", "Mc"):
-            on_letter = bool(kept) and (kept[-1].isalnum() or bool(marks))
-            if on_letter and len(marks) < SEED_MARKS_ON_A_LETTER and char not in marks[-1:]:
-                marks += char
-                continue
-        else:
-            marks = ""
-        kept.append(char)
-    return "".join(kept)
-
-
-def _marks_fit(seed: str) -> bool:
-    """Whether the combining marks on each letter of ``seed`` are at most
-    :data:`SEED_MARKS_ON_A_LETTER`, none twice in a row, counted apart
-    (NFD), as UTS #39 counts them: an ``á`` is an ``a`` and one accent, so
-    ``á`` with four more has five (its composed form hid one). No seed
-    valid before marks were has a letter past the limit."""
-    marks = ""  # the marks on the letter so far
-    for char in unicodedata.normalize("NFD", seed):
-        if unicodedata.category(char) in ("Mn", "Mc"):
-            if len(marks) == SEED_MARKS_ON_A_LETTER or char in marks[-1:]:
-                return False
-            marks += char
-        else:
-            marks = ""
-    return True
 
 
 def normalize_seed(text: str) -> str:
