@@ -268,14 +268,17 @@ def latin_look(text: str) -> str:
 ASCII_LOOKS = {"0": "O", "1": "l", "I": "l", "m": "rn", "w": "vv", "W": "VV"}
 #: The letters a name may have that Unicode's confusables (UTS #39) say
 #: look like an apostrophe ``'`` (the modifier letter apostrophe ``ʼ``,
-#: the okina ``ʻ``, primes and accents, the saltillo ``ꞌ``, N'Ko's tone
+#: the okina ``ʻ``, primes and accents, the saltillo ``ꞌ`` and its capital
+#: ``Ꞌ`` (a name in capitals has it), N'Ko's tone
 #: apostrophes ``ߴ`` and ``ߵ``, which no script check sees, being modifier
 #: letters) or two (``ˮ``), in their NFKC form: :func:`look_key` takes each
 #: as ``'``, so ``Oʼbrien`` is taken next to ``O'brien``. Letters of an
 #: alphabet of their own (the Hebrew yod) are not among them.
 APOSTROPHE_LOOKS = str.maketrans(
     {
-        **dict.fromkeys("\u02b9\u02bb\u02bc\u02bd\u02be\u02c8\u02ca\u02cb\ua78c\u07f4\u07f5", "'"),
+        **dict.fromkeys(
+            "\u02b9\u02bb\u02bc\u02bd\u02be\u02c8\u02ca\u02cb\ua78b\ua78c\u07f4\u07f5", "'"
+        ),
         "\u02ee": "''",
     }
 )
@@ -400,7 +403,8 @@ def rename_player(player: Player, name: str) -> None:
     a player whose look-alike took the name's key when keys changed, see
     migrations ``0005_name_keys``, ``0012_name_look_keys``,
     ``0013_name_look_keys_case``, ``0014_ascii_look_keys``,
-    ``0015_apostrophe_look_keys`` and ``0016_tone_and_dot_look_keys``, keeps
+    ``0015_apostrophe_look_keys``, ``0016_tone_and_dot_look_keys`` and
+    ``0017_capital_saltillo_look_keys``, keeps
     theirs).
 
     Raises:

@@ -388,12 +388,20 @@ def test_the_ascii_look_keys_are_worked_out_by_the_migration(app):
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("O'Brien", "O\u02bcBrien"), ("Hawai\u02bbi", "Hawai'i"), ("D\u02bcSouza", "D\ua78cSouza")],
+    [
+        ("O'Brien", "O\u02bcBrien"),
+        ("Hawai\u02bbi", "Hawai'i"),
+        ("D\u02bcSouza", "D\ua78cSouza"),
+        ("O'Brien", "O\ua78bBrien"),  # the capital saltillo
+        ("O\ua78bBRIEN", "O'BRIEN"),
+    ],
 )
 def test_a_letter_that_looks_like_an_apostrophe_is_taken_as_one(app, first, second):
     """``ʼ`` (the modifier letter apostrophe), the okina ``ʻ`` and the
     saltillo ``ꞌ`` are letters a name could have: once names could have
-    an apostrophe, ``OʼBrien`` passed for another player's ``O'Brien``."""
+    an apostrophe, ``OʼBrien`` passed for another player's ``O'Brien``. The
+    capital saltillo ``Ꞌ`` (a name in capitals has it) looks as much like
+    one, as UTS #39's confusables have it, and passed too."""
     assert_taken(app, first, second)
 
 
@@ -485,6 +493,28 @@ def test_the_tone_and_dot_look_keys_are_worked_out_by_the_migration(app):
         "O\u07f4Brien": None,
         "Ali": "Ali",
     }
+
+
+def test_the_capital_saltillo_look_keys_are_worked_out_by_the_migration(app):
+    """Players named with the capital saltillo ``Ꞌ`` before the look keys
+    took it as ``'`` keep their names: the first to sign up gets the new
+    key, a later look-alike none; going down gives them none."""
+    # The names and their look keys as 0016_tone_and_dot_look_keys worked them out.
+    names = {"O'BRIEN": "O'BRlEN", "O\ua78bBRIEN": "O\ua78bBRlEN", "\ua78bA\ua78b": "\ua78bA\ua78b"}
+    rows = [
+        {"name": name, "name_key": queries.name_key(name), "look_key": look_key}
+        for name, look_key in names.items()
+    ]
+    keys = keys_after_migrating(app, "0016_tone_and_dot_look_keys", rows)
+    assert keys == {"O'BRIEN": "O'BRlEN", "O\ua78bBRIEN": None, "\ua78bA\ua78b": "'A'"}
+    response = Browser(app.test_client()).choose_name("'A'")
+    assert response.status_code == 400
+    assert "it looks like \u201c\ua78bA\ua78b\u201d" in response.get_data(as_text=True)
+    with app.app_context():
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0016_tone_and_dot_look_keys")
+        keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+    assert keys == {"O'BRIEN": "O'BRlEN", "O\ua78bBRIEN": None, "\ua78bA\ua78b": None}
 
 
 def test_a_player_whose_look_alike_kept_the_key_may_save_their_own_name(app, visitor):
