@@ -39,7 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import ColumnElement, Select
 
-from app.engine.letters import marks_fit
+from app.engine.letters import ZWJ, ZWNJ, joiners_fit, marks_fit
 from app.engine.rules import POINTS
 from app.story import progress as story
 
@@ -124,8 +124,10 @@ def check_name(text: object) -> str:
     one; each of :data:`APOSTROPHES` a ``'``; 1–24 characters, each a
     letter of any script, a digit, a space, ``-``, ``_``, ``.`` or ``'``,
     or an accent or vowel sign (a combining mark: Devanagari, Thai, Arabic
-    or Hebrew vowels) on a letter, as UAX #31's identifiers have them, or
-    one of :data:`NAME_DOTS` between two letters.
+    or Hebrew vowels) on a letter, as UAX #31's identifiers have them, a
+    zero-width non-joiner or joiner where UAX #31 allows one (Persian's
+    half-space, :func:`~app.engine.letters.joiners_fit`), or one of
+    :data:`NAME_DOTS` between two letters.
 
     Raises:
         NameRefused: ``"empty"``, ``"long"``, ``"characters"`` (one that is
@@ -134,7 +136,8 @@ def check_name(text: object) -> str:
             than :data:`~app.engine.letters.MARKS_ON_A_LETTER` on one letter,
             past which a name stacks marks over and under the rows of a
             leaderboard: :func:`~app.engine.letters.marks_fit`), ``"dots"`` (a
-            middle dot not between two letters), ``"marks"`` (no
+            middle dot not between two letters), ``"joiners"`` (a zero-width
+            non-joiner or joiner where it draws nothing), ``"marks"`` (no
             letter or digit: a "-", "." or "'", or a letter that looks like
             one of :data:`APOSTROPHE_LOOKS` or :data:`DOT_LOOKS`, reads as a
             row with no name),
@@ -161,12 +164,16 @@ def check_name(text: object) -> str:
             if unicodedata.category(name[index - 1])[0] not in "LM":
                 raise NameRefused("dots")
             continue
+        if char in (ZWNJ, ZWJ):
+            continue
         if not (kind[0] in "LM" or kind == "Nd" or char in NAME_MARKS) or kind == "Me":
             raise NameRefused("characters")
         if char in BLANK_LETTERS or char in BLANK_MARKS:
             raise NameRefused("characters")
     if not marks_fit(name):
         raise NameRefused("accents")
+    if not joiners_fit(name):
+        raise NameRefused("joiners")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
     if all(char in NAME_MARKS or char in NAME_DOTS for char in look_key(name)):
@@ -287,6 +294,7 @@ APOSTROPHE_LOOKS = str.maketrans(
 #: not: ``Galꞏla`` would pass for ``Gal·la``): :func:`look_key` takes each
 #: as ``·``.
 DOT_LOOKS = str.maketrans(dict.fromkeys("\u30fb\ua78f", "\u00b7"))
+_NO_JOINERS = str.maketrans(dict.fromkeys(ZWNJ + ZWJ))
 
 
 def look_key(name: str) -> str:
@@ -297,13 +305,15 @@ def look_key(name: str) -> str:
     then each of :data:`ASCII_LOOKS` as its look-alike, so ``AIi`` (a
     capital ``I``) is ``Ali``, ``B0B`` is ``BOB`` and ``Ernre`` is ``Emre``,
     each of :data:`APOSTROPHE_LOOKS` as ``'`` and each of :data:`DOT_LOOKS`
-    as ``·``.
+    as ``·``, without its zero-width non-joiners and joiners: ``نیک‌نام``
+    (with a half-space) reads as ``نیکنام`` (a Persian reader sees one word
+    either way, its letters only joined apart), ``क्‌ष`` as ``क्ष``.
 
     Unlike :func:`name_key` it keeps the case: an ``I`` looks like an
     ``l``, but an ``i`` does not, so ``All`` stays another name than
     ``Ali``. A name is taken when either key is."""
     text = latin_look(unicodedata.normalize("NFKC", name))
-    text = text.translate(DOT_LOOKS).translate(APOSTROPHE_LOOKS)
+    text = text.translate(DOT_LOOKS).translate(APOSTROPHE_LOOKS).translate(_NO_JOINERS)
     return "".join(ASCII_LOOKS.get(char, char) for char in text)[:NAME_KEY_MAX]
 
 

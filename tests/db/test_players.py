@@ -194,6 +194,69 @@ def test_the_middle_dots_of_japanese_and_chinese_names_are_one(visitor, app):
     assert "Orta nokta (·) iki harfin arasına konur." in page
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian می‌خواهم
+        "\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645",  # نیک‌نام
+        "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627",  # کتاب‌ها, books
+        "\u0628\u064e\u200c\u0646",  # a vowel mark between: passed over
+        "\u0926\u0930\u094d\u200d\u0936\u0928",  # Hindi दर्‍शन: a ZWJ after the virama
+        "\u0915\u094d\u200c\u0937",  # क्‌ष: a ZWNJ after the virama
+        "\u0d05\u0d35\u0d28\u0d4d\u200d",  # Malayalam അവന്‍, the old chillu
+    ],
+)
+def test_a_zero_width_joiner_where_a_script_needs_it_is_kept(visitor, app, name):
+    """Persian, Urdu or Kurdish words have the zero-width non-joiner (a
+    half-space keeps ``می`` from joining ``خواهم``), Hindi or Malayalam ones
+    a joiner after a virama: such names were refused for their
+    "characters". Now they are kept as typed where UAX #31 allows them."""
+    assert visitor.choose_name(name).status_code == 303
+    assert f"<h1>{name}</h1>" in visitor.get("/me").get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(Player.name)) == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200c\u0646\u06cc\u06a9",  # first
+        "\u0646\u06cc\u06a9\u200c",  # last
+        "\u0646\u06cc\u06a9\u200c\u200c\u0646\u0627\u0645",  # twice
+        "\u062f\u200c\u0646",  # after a letter that joins no letter after it
+        "\u0646\u200c \u0646",  # before a space
+        "Ali\u200cVeli",  # between Latin letters
+        "Ali\u200dVeli",
+        "\u0915\u200d\u0937",  # a ZWJ with no virama
+        "\u0646\u06cc\u06a9\u200d\u0646\u0627\u0645",  # a ZWJ in Persian
+    ],
+)
+def test_a_zero_width_joiner_that_draws_nothing_is_refused(visitor, app, name):
+    """Anywhere else a joiner or non-joiner changes nothing on the screen:
+    ``Ali‌Veli`` would be another name than ``AliVeli`` that looks the same."""
+    response = visitor.choose_name(name)
+    assert response.status_code == 400
+    assert "zero-width" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("\u0646\u06cc\u06a9\u0646\u0627\u0645", "\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645"),
+        ("\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645", "\u0646\u06cc\u06a9\u0646\u0627\u0645"),
+        ("\u0915\u094d\u200c\u0937", "\u0915\u094d\u0937"),
+        ("\u0926\u0930\u094d\u200d\u0936\u0928", "\u0926\u0930\u094d\u0936\u0928"),
+    ],
+)
+def test_a_name_with_a_zero_width_joiner_is_taken_by_the_name_without(app, first, second):
+    """``نیک‌نام`` and ``نیکنام`` are one word to a Persian reader (the
+    half-space only keeps two letters from joining), as ``क्‌ष`` and ``क्ष``
+    to a Hindi one: on a leaderboard they would pass for each other."""
+    assert_taken(app, first, second)
+
+
 def assert_taken_by(app, name: str) -> None:
     """``name``, chosen by another browser, is refused (400) as taken."""
     response = Browser(app.test_client()).choose_name(name)
