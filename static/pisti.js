@@ -946,6 +946,20 @@ document.addEventListener(
   true,
 );
 
+// A name box (data-name-most) counts a name as the server does (check_name
+// in app/db/queries.py): letters composed (NFC), each run of spaces of any
+// width one space, none at either end, then its characters. Its pattern
+// counts the same without this script but cannot compose letters: an "ê"
+// typed as "e" and its accent would count two. A box of a page put in place
+// later (a match's end) is counted too, from its first keystroke.
+document.addEventListener("input", (event) => {
+  const box = event.target;
+  if (!(box instanceof HTMLInputElement) || !box.dataset.nameMost) return;
+  box.removeAttribute("pattern");
+  const name = box.value.normalize("NFC").replace(/\p{Zs}+/gu, " ").replace(/^ | $/g, "");
+  box.setCustomValidity([...name].length > Number(box.dataset.nameMost) ? box.title : "");
+});
+
 // Number keys 1-4 play the cards of your hand.
 document.addEventListener("keydown", (event) => {
   // A held key's repeats play nothing.
