@@ -28,12 +28,14 @@ import unicodedata
 from collections.abc import Iterator
 
 from .cards import FULL_DECK
-from .letters import is_mark, marks_fit
+from .letters import ZWJ, ZWNJ, is_mark, joiners_fit, marks_fit
 from .rules import RuleSet
 
 #: 1 to 64 letters (any alphabet: ``şans``), digits, ``-`` or ``_``: what
 #: Python's Unicode ``\w`` matches, and the hyphen; the combining marks on
-#: its letters and digits (:func:`~app.engine.letters.marks_fit`) aside.
+#: its letters and digits (:func:`~app.engine.letters.marks_fit`) and the
+#: zero-width joiners between its letters
+#: (:func:`~app.engine.letters.joiners_fit`) aside.
 SEED_PATTERN = re.compile(r"[\w-]{1,64}")
 _LIMIT = 2**64
 
@@ -48,7 +50,9 @@ def check_seed(seed: object) -> str:
     a letter of any alphabet (``ç ğ ı ö ş ü`` too) or one of its vowel
     signs or accents (combining marks on a letter or digit, at most
     :data:`~app.engine.letters.MARKS_ON_A_LETTER` on one, none twice in a
-    row: :func:`~app.engine.letters.marks_fit`), a digit,
+    row: :func:`~app.engine.letters.marks_fit`) or a zero-width non-joiner
+    or joiner where its script needs one (Persian's half-space:
+    :func:`~app.engine.letters.joiners_fit`), a digit,
     ``-`` or ``_``, in the composed form (NFC) that :func:`normalize_seed`
     gives, so one word typed on any keyboard is one seed.
 
@@ -59,9 +63,12 @@ def check_seed(seed: object) -> str:
     if (
         not isinstance(seed, str)
         or len(seed) > 64
-        or not SEED_PATTERN.fullmatch("".join(c for c in seed if not is_mark(c)))
+        or not SEED_PATTERN.fullmatch(
+            "".join(c for c in seed if c not in (ZWNJ, ZWJ) and not is_mark(c))
+        )
         or not unicodedata.is_normalized("NFC", seed)
         or not marks_fit(seed, str.isalnum)
+        or not joiners_fit(seed)
     ):
         raise InvalidSeed("a seed is 1 to 64 letters, digits, '-' or '_'")
     return seed

@@ -100,3 +100,16 @@ def test_a_seed_of_64_letters_beyond_the_first_plane_is_typed_whole(browser: Bro
     submit(page, page.get_by_role("button", name="Deal from a seed"))
     assert seed in unquote(page.url)
     page.close()
+
+
+def test_a_persian_seed_with_its_half_space_is_dealt(browser: Browser, live_server):
+    """The seed box's pattern and the server refused the zero-width
+    non-joiner of a Persian word: ``نیک‌نام`` could not be a seed."""
+    seed = "\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645"
+    page = browser.new_page()
+    page.goto(f"{live_server}/")
+    page.locator("#seed").fill(seed)
+    assert page.locator("#seed").evaluate("(box) => box.checkValidity()") is True
+    submit(page, page.get_by_role("button", name="Deal from a seed"))
+    assert page.locator("code.seed").first.inner_text() == seed
+    page.close()

@@ -194,6 +194,31 @@ def test_a_seed_in_a_script_with_vowel_signs_is_accepted(seed):
     assert len(seeded_deck(seed, CARDEMS)) == 52
 
 
+@pytest.mark.parametrize(
+    "seed",
+    [
+        "\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645",  # Persian نیک‌نام, with its half-space
+        "\u0915\u094d\u200d\u0937",  # Hindi क्‍ष, a joiner after the virama
+    ],
+)
+def test_a_seed_with_a_zero_width_joiner_where_its_script_needs_it_is_accepted(seed):
+    """A Persian word has the zero-width non-joiner between letters it keeps
+    apart: such a seed was refused, though it is one word of letters. It
+    deals another deck than the word without it, as any two seeds do."""
+    assert check_seed(seed) == seed
+    assert seeded_deck(seed, CARDEMS) != seeded_deck(
+        seed.replace("\u200c", "").replace("\u200d", ""), CARDEMS
+    )
+
+
+@pytest.mark.parametrize(
+    "seed", ["\u200c", "a\u200cb", "\u0646\u200c", "\u0646\u200c\u200c\u0646", "a-\u200d"]
+)
+def test_a_zero_width_joiner_that_draws_nothing_is_refused_in_a_seed(seed):
+    with pytest.raises(InvalidSeed):
+        check_seed(seed)
+
+
 def test_a_seed_is_normalized_to_composed_letters():
     # "ş" typed as "s" and a combining cedilla, "İ" as "I" and a dot above.
     assert normalize_seed(" cuma-aks\u0327am-I\u0307zmir\n") == "cuma-akşam-İzmir"
