@@ -529,7 +529,7 @@ def test_a_ranked_game_s_final_page_seen_a_week_later_leads_to_its_day_s_board(
     link = "/daily/2026-12-01?rules=cardems"
     assert f'href="{link}">Daily deal</a>' in html.unescape(page)
     board = visitor.get(link).get_data(as_text=True)
-    assert "Ranked games of December 1, 2026" in board and "Week Later (you)" in board
+    assert "Ranked games of December 1, 2026" in board and "<bdi>Week Later</bdi> (you)" in board
 
 
 @pytest.mark.parametrize("ranked", [True, False], ids=["ranked", "second-look"])

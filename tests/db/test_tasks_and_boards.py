@@ -412,7 +412,7 @@ def test_your_row_under_a_board_page_says_it_is_you(app, visitor, language, you)
     visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     page = visitor.get("/leaderboard").get_data(as_text=True)
     foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
-    assert f"Bottom Row {you}" in foot
+    assert f"<bdi>Bottom Row</bdi> {you}" in foot
 
 
 @pytest.mark.parametrize(("language", "you"), [("en", "(you)"), ("tr", "(siz)")])
@@ -431,8 +431,15 @@ def test_your_row_on_a_board_page_says_it_is_you(app, visitor, language, you):
     visitor.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     page = visitor.get("/leaderboard").get_data(as_text=True)
     assert "<tfoot>" not in page
-    rows = re.findall(r"<tr( class=\"mine\")?>\s*<td>(\d)</td><th scope=\"row\">([^<]*)</th>", page)
-    assert rows == [("", "1", "Above"), (' class="mine"', "2", f"Middle {you}"), ("", "3", "Below")]
+    rows = re.findall(
+        r"<tr( class=\"mine\")?>\s*<td>(\d)</td><th scope=\"row\"><bdi>([^<]*)</bdi>([^<]*)</th>",
+        page,
+    )
+    assert rows == [
+        ("", "1", "Above", ""),
+        (' class="mine"', "2", "Middle", f" {you}"),
+        ("", "3", "Below", ""),
+    ]
     assert page.count(you) == 1
 
 

@@ -11,8 +11,12 @@ from urllib.parse import unquote
 
 import pytest
 from playwright.sync_api import Browser
+from sqlalchemy import update
 
-from tests.e2e.conftest import submit
+from app.db import db, queries
+from app.db.models import Player
+from tests.conftest import serve
+from tests.e2e.conftest import PHONE, e2e_app, submit
 
 GOTHIC = "".join(
     letter for letter in map(chr, range(0x10330, 0x1034B)) if unicodedata.category(letter) == "Lo"
@@ -100,6 +104,48 @@ def test_a_seed_of_64_letters_beyond_the_first_plane_is_typed_whole(browser: Bro
     submit(page, page.get_by_role("button", name="Deal from a seed"))
     assert seed in unquote(page.url)
     page.close()
+
+
+#: Where the drawn text of ``node``'s characters ``first`` and ``second``
+#: starts on the screen (their rectangles' left sides).
+LEFTS = """([node, first, second]) => [first, second].map((index) => {
+  const range = document.createRange();
+  range.setStart(node, index);
+  range.setEnd(node, index + 1);
+  return range.getBoundingClientRect().left;
+})"""
+
+
+def test_a_name_written_right_to_left_reads_so_on_the_board_and_the_profile(
+    browser: Browser, tmp_path_factory
+):
+    """A Persian or Arabic name ending in a full stop, ``س.ع.``, was drawn
+    ``ع.س.`` (that stop to the right, as in the page's left-to-right
+    lines): read from the right, it began with the stop. The name is its
+    own right-to-left run now, with "(you)" after it on the board."""
+    name = "\u0633.\u0639."  # س.ع.
+    app = e2e_app(tmp_path_factory)
+    with serve(app) as url:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{url}/me")
+        page.locator("#name").fill(name)
+        submit(page, page.get_by_role("button", name="Keep my results"))
+        with app.app_context():
+            db.session.execute(update(Player).values(score=150, games=3, points=150))
+            db.session.commit()
+            queries.recount_scores()
+        for path, where in (("/me", "h1"), ("/leaderboard", "tr.mine th")):
+            page.goto(f"{url}{path}")
+            text = page.locator(where).first
+            node = text.evaluate_handle(
+                "(element) => [...element.querySelectorAll('*'), element].flatMap((e) => "
+                "[...e.childNodes]).find((n) => n.nodeType === 3 && n.data.includes('\u0639'))"
+            )
+            letter, stop = page.evaluate(LEFTS, [node, name.index("\u0639"), len(name) - 1])
+            assert stop < letter, path
+        you = page.locator("tr.mine th").inner_text()
+        assert you.startswith(name) and you.endswith("(you)")
+        page.close()
 
 
 def test_a_persian_seed_with_its_half_space_is_dealt(browser: Browser, live_server):
