@@ -2,7 +2,7 @@
 zero-width joiners go, for deal seeds (:mod:`app.engine.shuffle`) and
 players' names (:mod:`app.db.queries`) alike: both may have the accents and
 vowel signs of their letters, as UAX #31's identifiers do, within UTS #39's
-limit on stacked marks, and a name the joiners of Persian or Hindi words
+limit on stacked marks, and the zero-width joiners of Persian or Hindi words
 where UAX #31 allows them."""
 
 from __future__ import annotations
