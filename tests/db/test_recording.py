@@ -353,7 +353,7 @@ def test_a_shared_deal_under_house_rules_is_another_deal(app):
     assert "Preset" in pages["Preset"] and "House" not in pages["Preset"]
     assert "House" in pages["House"] and "Preset" not in pages["House"]
     # The same options in another order are the same deal.
-    assert '"row">House<' in pages["Also House"] and "Also House" in pages["Also House"]
+    assert '"row"><bdi>House</bdi><' in pages["Also House"] and "Also House" in pages["Also House"]
     assert "Preset" not in pages["Also House"]
     with app.app_context():
         keys = set(db.session.scalars(select(Result.deal_key)))
