@@ -63,7 +63,7 @@ def test_daily_flow_and_statistics(page: Page, live_server, screenshots, size_na
     # goes under the name there, leaving it the room).
     lines = page.evaluate(
         """() => {
-          const text = document.querySelector('tr.mine th').firstChild;
+          const text = document.querySelector('tr.mine th bdi').firstChild;
           const range = document.createRange();
           range.setStart(text, 0);
           range.setEnd(text, 'Karaosmanoğlu'.length);
