@@ -136,7 +136,7 @@ def test_a_friends_surname_stays_whole_in_the_deals_results_on_a_phone(browser, 
     expect(row).to_be_visible()
     lines = row.evaluate(
         """(cell) => {
-          const text = cell.firstChild;
+          const text = cell.querySelector('bdi').firstChild;
           const range = document.createRange();
           const start = text.data.indexOf('Karaosmanoğlu');
           range.setStart(text, start);
