@@ -160,7 +160,9 @@ def finished_game_panel() -> dict[str, Any]:
     after its day (``late_day``: no points), the player's tasks it did not
     advance because its deal could be known beforehand (``held_back``, the tasks'
     words as a list, and ``held_back_count``), and everyone's results of
-    this deal."""
+    this deal. A game started under another name on this shared device
+    has ``recorded_for``, that name once its result is recorded, else
+    ``pending_for``, that name while the database does not take it."""
     table = store.load_table()
     panel: dict[str, Any] = {
         "player": None,
@@ -172,6 +174,7 @@ def finished_game_panel() -> dict[str, Any]:
         "late_daily": None,
         "unavailable": False,
         "recorded_for": None,
+        "pending_for": None,
     }
     if table is None or not table.match.over:
         return panel
@@ -196,25 +199,30 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
     """
     player = current_player()
     panel["player"] = player
+    starter = player_by_key(table.player)
     holder = None
     if player is not None or table.player:
         holder = queries.result_holder(table.game_id)
-    if player is not None:
+    if holder is None and (player is not None or starter is not None):
         # A result the database could not take when the game ended is
         # recorded now, unless it is anyone's already (a game is one
         # player's: the one it was started under, not another who took
-        # over this device since); the page says "Recorded" only once it is.
-        if holder is None:
-            game_finished(table)
-            holder = queries.result_holder(table.game_id)
+        # over this device since, nor one with no name who finishes it);
+        # the page says "Recorded" only once it is.
+        game_finished(table)
+        holder = queries.result_holder(table.game_id)
+    if holder is None and starter is not None and (player is None or starter.id != player.id):
+        # Still not recorded: for its starter, not for whoever has the device.
+        panel["pending_for"] = starter.name
+    if player is not None:
         panel["recorded"] = holder == player.id
         panel["pending"] = holder is None
         # A deal chosen by its seed adds no points (:attr:`GameFacts.known_deal`).
         panel["known_deal"] = table.seed_public
     if holder is not None and (player is None or holder != player.id):
         # Started under another name on this shared device: theirs.
-        starter = db.session.get(Player, holder)
-        panel["recorded_for"] = starter.name if starter is not None else None
+        owner = db.session.get(Player, holder)
+        panel["recorded_for"] = owner.name if owner is not None else None
     match = table.match
     levels = tuple(level or "" for level in table.levels[1:])
     panel["daily_day"] = daily.daily_day_of(match, levels)

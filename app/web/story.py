@@ -113,12 +113,18 @@ def path() -> str:
 
 def _in_progress() -> dict[str, Any] | None:
     """The player's current game when it is an unfinished story match:
-    ``{"opponent": Opponent, "game": store.summary(table)}``, else ``None``."""
+    ``{"opponent": Opponent, "game": store.summary(table)}`` (with
+    :func:`store.with_starter`: whose name it was started under when not this
+    device's player's), else ``None``."""
     table = store.load_table()
     if table is None or table.match.over or table.seed_public or table.match.players != 2:
         return None
     member = opponent(table.levels[-1])
-    return None if member is None else {"opponent": member, "game": store.summary(table)}
+    return (
+        None
+        if member is None
+        else {"opponent": member, "game": store.with_starter(store.summary(table))}
+    )
 
 
 @bp.post("/play")

@@ -8,11 +8,12 @@ import html
 import pytest
 from sqlalchemy import func, select
 
-from app.db import db
+from app.db import db, queries
 from app.db.models import Player, PlayerToken
 from app.web.identity import COOKIE, DEVICE
 from app.web.store import LANGUAGE_COOKIE
 from tests.db.conftest import Browser
+from tests.db.test_recording import _database_gone
 
 
 def _player(app, name: str) -> Player:
@@ -194,3 +195,53 @@ def test_the_daily_is_ranked_once_a_browser_and_the_second_player_is_told(visito
     assert "Playing as Ali." in page
     assert "Play today's deal (unranked)" in page
     assert "dealt in this browser without a name or under another" in page
+
+
+def _result_panel(page: str) -> str:
+    return html.unescape(page.split('id="your-result"')[1].split("</section>")[0])
+
+
+def test_a_game_the_database_could_not_take_is_its_starters_whoever_has_no_name(
+    app, visitor, monkeypatch
+):
+    """Nene's game, finished by someone with no name while the database
+    did not take its result: the final page offered "Keep this result",
+    and still did with the database back (nobody recorded the game); a
+    name chosen there was told nothing of whose it was. It says the
+    result waits for Nene, and records it for her on the next view."""
+    visitor.choose_name("Nene")
+    visitor.deal("family-outage")
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    monkeypatch.setattr(queries, "record_result", _database_gone)
+    panel = _result_panel(visitor.play_to_the_end())
+    assert "Not recorded yet for Nene: the results database did not answer." in panel
+    assert "Keep this result" not in panel
+    monkeypatch.undo()
+    panel = _result_panel(visitor.get("/game").get_data(as_text=True))
+    assert "Recorded for Nene, who started this game on this device." in panel
+    assert "Keep this result" not in panel
+    assert _player(app, "Nene").games == 1
+    # Someone with a name on the device now is not told it is theirs.
+    visitor.choose_name("Ali")
+    panel = _result_panel(visitor.get("/game").get_data(as_text=True))
+    assert "Recorded for Nene, who started this game on this device." in panel
+    assert (_player(app, "Nene").games, _player(app, "Ali").games) == (1, 0)
+
+
+def test_the_story_page_says_whose_match_it_goes_back_to(visitor):
+    """The home page's Continue line says "started by Nene" to another
+    player; the story page's, for the same match, did not."""
+    visitor.choose_name("Nene")
+    visitor.post("/story/lesson/skip")
+    visitor.get("/story")
+    visitor.post("/story/play", opponent="hayriye")
+    assert "started by" not in visitor.get("/story").get_data(as_text=True)
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("Ali")
+    page = visitor.get("/story").get_data(as_text=True)
+    assert "started by Nene, whose result it will be" in page
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    page = visitor.get("/story").get_data(as_text=True)
+    assert "Nene başlattı; sonucu onun adına kaydedilir" in page
