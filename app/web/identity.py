@@ -117,12 +117,16 @@ def switch_to(response: Response, player_id: int) -> Response | None:
     """Make the remembered player ``player_id`` (:func:`device_players`)
     this device's player: their token becomes the player cookie, and the
     player of this device so far, if any, joins the :data:`DEVICE` list.
-    Return ``response`` with both cookies set, or ``None`` when this device
-    does not remember that player (nothing set).
+    Return ``response`` with both cookies set, ``response`` as it is when
+    that player is this device's already (a second press: nothing set), or
+    ``None`` when this device does not remember that player (nothing set).
 
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database failed.
     """
+    here = current_player()
+    if here is not None and here.id == player_id:
+        return response
     tokens = _device_tokens()
     chosen = next(
         (
@@ -136,7 +140,7 @@ def switch_to(response: Response, player_id: int) -> Response | None:
         return None
     rest = [token for token in tokens if token != chosen]
     own = request.cookies.get(COOKIE)
-    if own and current_player() is not None:
+    if own and here is not None:
         rest.insert(0, own)
     return remember(_keep_device(response, rest), chosen)
 

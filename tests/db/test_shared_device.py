@@ -229,6 +229,24 @@ def test_a_game_the_database_could_not_take_is_its_starters_whoever_has_no_name(
     assert (_player(app, "Nene").games, _player(app, "Ali").games) == (1, 0)
 
 
+def test_a_second_press_of_play_as_changes_nothing(app, visitor):
+    """A double click on "Play as Nene" (or the button of a tab opened
+    before the switch): the second press was refused 400 with "This
+    device does not remember that player any more", although it did."""
+    visitor.choose_name("Nene")
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("Ali")
+    visitor.get("/me")
+    nene = str(_player(app, "Nene").id)
+    assert visitor.post("/me/switch", player=nene).status_code == 303
+    again = visitor.post("/me/switch", player=nene)
+    assert again.status_code == 303
+    assert again.headers.getlist("Set-Cookie") == []
+    page = visitor.get("/me").get_data(as_text=True)
+    assert _heading(page) == "Nene" and "Play as Ali" in page
+
+
 def test_the_story_page_says_whose_match_it_goes_back_to(visitor):
     """The home page's Continue line says "started by Nene" to another
     player; the story page's, for the same match, did not."""
