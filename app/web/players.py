@@ -346,11 +346,38 @@ def _profile_page(
     return page, status
 
 
+def _page_of_another() -> bool:
+    """Whether the posted form was shown for another player than this
+    device's now (field ``player``: the id of the player the page was for,
+    ``""`` for none): a page left open in one tab while another switched
+    players, or stepped aside. A form without the field is taken as this
+    player's (a page shown before forms carried it)."""
+    if "player" not in request.form:
+        return False
+    player = current_player()
+    return request.form["player"] != ("" if player is None else str(player.id))
+
+
+def _refuse_page_of_another() -> tuple[str, int]:
+    """The answer to a form of another player's page (:func:`_page_of_another`):
+    409, nothing changed, and the page of the player on this device now."""
+    message = gettext("This page was for another player: nothing changed.")
+    table = store.load_table() if _from_game() else None
+    if table is not None:
+        g.answer_page = "game.table"
+        return game.render_table(table, message), 409
+    return _profile_page(message, status=409)
+
+
 @bp.post("/me/name")
 def choose_name() -> Response | tuple[str, int]:
     """Choose (or change) the display name (field ``name``). A first name
     makes the player known, records the game just finished, if any, and
-    moves the session's story progress to the database."""
+    moves the session's story progress to the database. A form shown for
+    another player (field ``player``, :func:`_page_of_another`) is refused,
+    409."""
+    if _page_of_another():
+        return _refuse_page_of_another()
     player = current_player()
     name = request.form.get("name", "")
     try:
@@ -442,7 +469,10 @@ def switch() -> Response | tuple[str, int]:
 @bp.post("/me/forget")
 def forget_me() -> Response | tuple[str, int]:
     """Delete this player, their results and tasks (field ``confirm`` must
-    be ``yes``), and drop the cookie."""
+    be ``yes``), and drop the cookie. A form shown for another player
+    (field ``player``, :func:`_page_of_another`) is refused, 409."""
+    if _page_of_another():
+        return _refuse_page_of_another()
     player = current_player()
     if player is None:
         return redirect(url_for("players.profile"), 303)

@@ -263,3 +263,45 @@ def test_the_story_page_says_whose_match_it_goes_back_to(visitor):
     visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
     page = visitor.get("/story").get_data(as_text=True)
     assert "Nene başlattı; sonucu onun adına kaydedilir" in page
+
+
+def _names(app) -> list[str]:
+    with app.app_context():
+        return sorted(db.session.scalars(select(Player.name)))
+
+
+def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visitor):
+    """A profile left open in one tab while another switched players:
+    its Forget me deleted the player switched to, whose name the page had
+    never shown (and its name form renamed them, and an anonymous page's
+    "Keep my results" renamed the player switched to). Each form says whose
+    page it was; another's is refused 409 and nothing changes."""
+    visitor.choose_name("Nene")
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("Ali")
+    ali, nene = str(_player(app, "Ali").id), str(_player(app, "Nene").id)
+    page = visitor.get("/me").get_data(as_text=True)
+    assert f'name="player" value="{ali}"' in page
+    visitor.post("/me/switch", player=nene)
+    # The forms of Ali's page, sent after the switch to Nene.
+    for path, fields in (
+        ("/me/forget", {"confirm": "yes"}),
+        ("/me/name", {"name": "Ali2"}),
+    ):
+        refused = visitor.post(path, player=ali, **fields)
+        assert refused.status_code == 409
+        assert "This page was for another player: nothing changed." in refused.get_data(
+            as_text=True
+        )
+        assert _names(app) == ["Ali", "Nene"]
+    # The name form of a page with no name, sent once Nene plays here.
+    refused = visitor.post("/me/name", player="", name="Veli")
+    assert refused.status_code == 409
+    assert _names(app) == ["Ali", "Nene"]
+    assert _heading(visitor.get("/me").get_data(as_text=True)) == "Nene"
+    # The same forms of Nene's own page do what they say.
+    assert visitor.post("/me/name", player=nene, name="Babaanne").status_code == 303
+    assert _names(app) == ["Ali", "Babaanne"]
+    assert visitor.post("/me/forget", player=nene, confirm="yes").status_code == 303
+    assert _names(app) == ["Ali"]
