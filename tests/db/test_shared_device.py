@@ -299,9 +299,37 @@ def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visi
     refused = visitor.post("/me/name", player="", name="Veli")
     assert refused.status_code == 409
     assert _names(app) == ["Ali", "Nene"]
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    refused = visitor.post("/me/forget", player=ali, confirm="yes")
+    assert refused.status_code == 409
+    assert "Bu sayfa başka bir oyuncu içindi: hiçbir şey değişmedi." in refused.get_data(
+        as_text=True
+    )
+    assert _names(app) == ["Ali", "Nene"]
     assert _heading(visitor.get("/me").get_data(as_text=True)) == "Nene"
     # The same forms of Nene's own page do what they say.
     assert visitor.post("/me/name", player=nene, name="Babaanne").status_code == 303
     assert _names(app) == ["Ali", "Babaanne"]
     assert visitor.post("/me/forget", player=nene, confirm="yes").status_code == 303
     assert _names(app) == ["Ali"]
+
+
+def test_the_final_pages_name_form_sent_after_a_name_was_chosen_elsewhere_renames_nobody(
+    app, visitor
+):
+    """The final page of a game with no name, its "Keep my results" form
+    sent after another tab chose a name: it renamed that player. It is
+    refused 409 on the final page, whose result is the name's."""
+    visitor.deal("family-final-form")
+    visitor.play_to_the_end()
+    assert "Keep this result" in visitor.page
+    token = visitor.token
+    visitor.choose_name("Baba")
+    refused = visitor.client.post(
+        "/me/name", data={"csrf_token": token, "player": "", "name": "Veli", "next": "game"}
+    )
+    assert refused.status_code == 409
+    page = html.unescape(refused.get_data(as_text=True))
+    assert "This page was for another player: nothing changed." in page
+    assert "Recorded for Baba." in page
+    assert _names(app) == ["Baba"]
