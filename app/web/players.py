@@ -443,10 +443,15 @@ def continue_here() -> Response | tuple[str, int]:
 
 
 @bp.post("/me/aside")
-def someone_else() -> Response:
+def someone_else() -> Response | tuple[str, int]:
     """Let someone else play on this device (:func:`.identity.step_aside`):
     back to the profile page, anonymous, whose name form, transfer code
-    form and switch buttons are theirs; nothing is deleted."""
+    form and switch buttons are theirs; nothing is deleted. Sent again
+    once done (a double click), it changes nothing; sent from a page shown
+    for another player than this device's now (field ``player``,
+    :func:`_page_of_another`), it is refused, 409."""
+    if current_player() is not None and _page_of_another():
+        return _refuse_page_of_another()
     return step_aside(redirect(url_for("players.profile", aside=1), 303))
 
 

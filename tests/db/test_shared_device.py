@@ -273,8 +273,9 @@ def _names(app) -> list[str]:
 def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visitor):
     """A profile left open in one tab while another switched players:
     its Forget me deleted the player switched to, whose name the page had
-    never shown (and its name form renamed them, and an anonymous page's
-    "Keep my results" renamed the player switched to). Each form says whose
+    never shown (and its name form renamed them, its "Someone else is
+    playing" put them aside, and an anonymous page's "Keep my results"
+    renamed the player switched to). Each form says whose
     page it was; another's is refused 409 and nothing changes."""
     visitor.choose_name("Nene")
     visitor.get("/me")
@@ -288,6 +289,7 @@ def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visi
     for path, fields in (
         ("/me/forget", {"confirm": "yes"}),
         ("/me/name", {"name": "Ali2"}),
+        ("/me/aside", {}),
     ):
         refused = visitor.post(path, player=ali, **fields)
         assert refused.status_code == 409
@@ -333,3 +335,16 @@ def test_the_final_pages_name_form_sent_after_a_name_was_chosen_elsewhere_rename
     assert "This page was for another player: nothing changed." in page
     assert "Recorded for Baba." in page
     assert _names(app) == ["Baba"]
+
+
+def test_someone_else_is_playing_pressed_twice_changes_nothing_more(app, visitor):
+    visitor.choose_name("Nene")
+    page = visitor.get("/me").get_data(as_text=True)
+    nene = str(_player(app, "Nene").id)
+    assert f'name="player" value="{nene}"' in page
+    first = visitor.post("/me/aside", player=nene)
+    assert first.status_code == 303
+    again = visitor.post("/me/aside", player=nene)
+    assert again.status_code == 303
+    assert again.headers.getlist("Set-Cookie") == []
+    assert "Play as Nene" in visitor.get("/me?aside=1").get_data(as_text=True)
