@@ -418,7 +418,11 @@ def choose_name() -> Response | tuple[str, int]:
 
 @bp.post("/me/transfer")
 def transfer() -> tuple[str, int] | tuple[str, int, dict[str, str]]:
-    """Show a new one-time code to continue as this player on another device."""
+    """Show a new one-time code to continue as this player on another
+    device. A form shown for another player (field ``player``,
+    :func:`_page_of_another`) makes no code: 409."""
+    if _page_of_another():
+        return _refuse_page_of_another()
     player = current_player()
     if player is None:
         return _profile_page(gettext("Choose a name first."), status=400)

@@ -274,9 +274,10 @@ def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visi
     """A profile left open in one tab while another switched players:
     its Forget me deleted the player switched to, whose name the page had
     never shown (and its name form renamed them, its "Someone else is
-    playing" put them aside, and an anonymous page's "Keep my results"
-    renamed the player switched to). Each form says whose
-    page it was; another's is refused 409 and nothing changes."""
+    playing" put them aside, its transfer code form showed their code, and
+    an anonymous page's "Keep my results" renamed the player switched to).
+    Each form says whose page it was; another's is refused 409 and nothing
+    changes."""
     visitor.choose_name("Nene")
     visitor.get("/me")
     visitor.post("/me/aside")
@@ -290,6 +291,7 @@ def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visi
         ("/me/forget", {"confirm": "yes"}),
         ("/me/name", {"name": "Ali2"}),
         ("/me/aside", {}),
+        ("/me/transfer", {}),
     ):
         refused = visitor.post(path, player=ali, **fields)
         assert refused.status_code == 409
@@ -297,6 +299,8 @@ def test_a_page_left_open_for_another_player_deletes_or_renames_nobody(app, visi
             as_text=True
         )
         assert _names(app) == ["Ali", "Nene"]
+    with app.app_context():
+        assert db.session.scalars(select(Player.transfer_hash)).all() == [None, None]
     # The name form of a page with no name, sent once Nene plays here.
     refused = visitor.post("/me/name", player="", name="Veli")
     assert refused.status_code == 409
