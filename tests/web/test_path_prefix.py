@@ -274,3 +274,24 @@ def test_at_the_root_nothing_changes(proxied):
     # A proxy at the root may send "/" for "no path".
     slash = page_of(client.get("/", headers={"Host": HOST, "X-Forwarded-Prefix": "/"}))
     assert 'data-reach="/healthz"' in slash
+
+
+def test_the_shared_device_cookies_are_for_the_path_only(visitor):
+    """The player and device cookies of "Someone else is playing" and a
+    switch back, set and dropped under the path, with the others' flags."""
+    profile = page_of(visitor.get(f"{PREFIX}/me"))
+    token = CSRF.search(profile).group(1)
+    named = visitor.post(f"{PREFIX}/me/name", data={"csrf_token": token, "name": "Nene"})
+    assert cookie_paths(named) == {"pisti_player": PREFIX}
+    nene = re.search(r'name="player" value="(\d+)"', page_of(visitor.get(f"{PREFIX}/me")))
+    aside = visitor.post(f"{PREFIX}/me/aside", data={"csrf_token": token})
+    assert cookie_paths(aside) == {"pisti_device": PREFIX, "pisti_player": PREFIX}
+    switched = visitor.post(
+        f"{PREFIX}/me/switch", data={"csrf_token": token, "player": nene.group(1)}
+    )
+    assert cookie_paths(switched) == {"pisti_device": PREFIX, "pisti_player": PREFIX}
+    for line in aside.headers.getlist("Set-Cookie") + switched.headers.getlist("Set-Cookie"):
+        assert "HttpOnly" in line and "SameSite=Lax" in line
+    # Back as Nene: the device remembers nobody else, so its cookie is dropped.
+    assert "pisti_device=;" in " ".join(switched.headers.getlist("Set-Cookie"))
+    assert "Nene" in page_of(visitor.get(f"{PREFIX}/me")).split("<h1>")[1].split("</h1>")[0]
