@@ -27,7 +27,7 @@ COOKIE = "pisti_player"
 COOKIE_AGE = 400 * 24 * 3600
 #: The cookie of the other players this device remembers.
 DEVICE = "pisti_device"
-#: How many other players a device remembers (the oldest goes first).
+#: How many other players a device remembers (``/me/aside`` refuses one more).
 DEVICE_PLAYERS = 8
 
 

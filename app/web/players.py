@@ -41,6 +41,7 @@ from app.logs import first_line
 from . import charts, daily, game, store
 from .errors import database_gone
 from .identity import (
+    DEVICE_PLAYERS,
     current_player,
     device_players,
     drop_stale_cookie,
@@ -453,9 +454,19 @@ def someone_else() -> Response | tuple[str, int]:
     form and switch buttons are theirs; nothing is deleted. Sent again
     once done (a double click), it changes nothing; sent from a page shown
     for another player than this device's now (field ``player``,
-    :func:`_page_of_another`), it is refused, 409."""
+    :func:`_page_of_another`), or when the device remembers
+    :data:`.identity.DEVICE_PLAYERS` others already, it is refused, 409."""
     if current_player() is not None and _page_of_another():
         return _refuse_page_of_another()
+    if current_player() is not None and len(device_players()) >= DEVICE_PLAYERS:
+        # One more would push the oldest off the device, their name kept
+        # where no device could take it back.
+        message = gettext(
+            "This device remembers %(count)s other players, the most it can: nothing "
+            "changed. To make room, play as one of them and press Forget me.",
+            count=DEVICE_PLAYERS,
+        )
+        return _profile_page(message, status=409)
     return step_aside(redirect(url_for("players.profile", aside=1), 303))
 
 

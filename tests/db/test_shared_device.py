@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from app.db import db, queries
 from app.db.models import Player, PlayerToken
-from app.web.identity import COOKIE, DEVICE
+from app.web.identity import COOKIE, DEVICE, DEVICE_PLAYERS
 from app.web.store import LANGUAGE_COOKIE
 from tests.db.conftest import Browser
 from tests.db.test_recording import _database_gone
@@ -352,3 +352,30 @@ def test_someone_else_is_playing_pressed_twice_changes_nothing_more(app, visitor
     assert again.status_code == 303
     assert again.headers.getlist("Set-Cookie") == []
     assert "Play as Nene" in visitor.get("/me?aside=1").get_data(as_text=True)
+
+
+def test_a_ninth_player_does_not_push_the_first_off_the_device(app, visitor):
+    """A child pressing "Someone else is playing" and choosing a new name
+    eight times pushed grandmother's name off the device (it keeps eight
+    others): no "Play as Nene" any more, her results kept under a name no
+    device could take back. The ninth is refused 409 and says how to make
+    room; nobody is dropped."""
+    visitor.choose_name("Nene")
+    for number in range(1, 9):
+        visitor.get("/me")
+        assert visitor.post("/me/aside").status_code == 303
+        visitor.choose_name(f"Child{number}")
+    page = visitor.get("/me").get_data(as_text=True)
+    assert page.count("Play as ") == DEVICE_PLAYERS and "Play as Nene" in page
+    refused = visitor.post("/me/aside")
+    assert refused.status_code == 409
+    assert refused.headers.getlist("Set-Cookie") == []
+    said = html.unescape(refused.get_data(as_text=True))
+    assert "This device remembers 8 other players, the most it can: nothing changed." in said
+    assert "To make room, play as one of them and press Forget me." in said
+    assert _heading(visitor.get("/me").get_data(as_text=True)) == "Child8"
+    visitor.post("/me/switch", player=str(_player(app, "Nene").id))
+    assert _heading(visitor.get("/me").get_data(as_text=True)) == "Nene"
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    said = html.unescape(visitor.post("/me/aside").get_data(as_text=True))
+    assert "Bu cihaz 8 başka oyuncuyu hatırlıyor" in said
