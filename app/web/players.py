@@ -370,17 +370,28 @@ def _refuse_page_of_another() -> tuple[str, int]:
     return _profile_page(message, status=409)
 
 
+def _named(player: Player, name: str) -> bool:
+    """Whether ``name``, as a name form sends it, is ``player``'s name."""
+    try:
+        return queries.check_name(name) == player.name
+    except queries.NameRefused:
+        return False
+
+
 @bp.post("/me/name")
 def choose_name() -> Response | tuple[str, int]:
     """Choose (or change) the display name (field ``name``). A first name
     makes the player known, records the game just finished, if any, and
     moves the session's story progress to the database. A form shown for
     another player (field ``player``, :func:`_page_of_another`) is refused,
-    409."""
-    if _page_of_another():
-        return _refuse_page_of_another()
+    409, unless it is the same form sent again (a double click on a page
+    with no name, whose first press made this very player)."""
     player = current_player()
     name = request.form.get("name", "")
+    if _page_of_another():
+        if player is not None and request.form["player"] == "" and _named(player, name):
+            return redirect(_back(url_for("players.profile"), anchor="your-result"), 303)
+        return _refuse_page_of_another()
     try:
         if player is not None:
             queries.rename_player(player, name)
@@ -490,12 +501,13 @@ def switch() -> Response | tuple[str, int]:
 def forget_me() -> Response | tuple[str, int]:
     """Delete this player, their results and tasks (field ``confirm`` must
     be ``yes``), and drop the cookie. A form shown for another player
-    (field ``player``, :func:`_page_of_another`) is refused, 409."""
-    if _page_of_another():
-        return _refuse_page_of_another()
+    (field ``player``, :func:`_page_of_another`) is refused, 409; sent
+    again once done (a double click), it changes nothing."""
     player = current_player()
     if player is None:
         return redirect(url_for("players.profile"), 303)
+    if _page_of_another():
+        return _refuse_page_of_another()
     if request.form.get("confirm") != "yes":
         message = gettext("Tick the box to confirm; nothing was deleted.")
         return _profile_page(message, status=400, about="forget")

@@ -379,3 +379,22 @@ def test_a_ninth_player_does_not_push_the_first_off_the_device(app, visitor):
     visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
     said = html.unescape(visitor.post("/me/aside").get_data(as_text=True))
     assert "Bu cihaz 8 başka oyuncuyu hatırlıyor" in said
+
+
+def test_the_name_and_forget_me_forms_sent_twice_are_answered_as_once(app, visitor):
+    """A double click on "Keep my results" or Forget me: the second press
+    finds the device changed by the first, and must be answered as done,
+    not as a page of another player."""
+    visitor.get("/me")
+    token = visitor.token
+    fields = {"csrf_token": token, "player": "", "name": "Ali"}
+    assert visitor.client.post("/me/name", data=fields).status_code == 303
+    again = visitor.client.post("/me/name", data=fields)
+    assert again.status_code == 303
+    assert _names(app) == ["Ali"]
+    ali = str(_player(app, "Ali").id)
+    fields = {"csrf_token": token, "player": ali, "confirm": "yes"}
+    assert visitor.client.post("/me/forget", data=fields).status_code == 303
+    again = visitor.client.post("/me/forget", data=fields)
+    assert again.status_code == 303
+    assert _names(app) == []
