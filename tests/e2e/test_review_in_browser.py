@@ -387,6 +387,18 @@ def test_the_shown_cards_note_keeps_even_lines_on_a_phone(page: Page, live_serve
     assert note.bounding_box()["y"] >= link.bounding_box()["y"] + link.bounding_box()["height"] - 1
 
 
+def wait_for_asks(page: Page, asked: list[int], count: int) -> None:
+    """Runs the page's installed clock 100 ms at a time (with 100 ms of
+    real time each, up to 20 s) until the page has asked for the review's
+    status ``count`` times (``asked`` holds one entry an ask)."""
+    for _ in range(200):
+        if len(asked) >= count:
+            return
+        page.clock.run_for(100)
+        page.wait_for_timeout(100)
+    raise AssertionError("the page stopped asking for the status")
+
+
 def test_the_progress_is_read_out_only_when_it_moves(page: Page, live_server):
     """The progress text is a live region and the page asks for the status
     every second: an answer that brings no new decision leaves the text as
@@ -422,12 +434,7 @@ def test_the_progress_is_read_out_only_when_it_moves(page: Page, live_server):
     # Each answer is shown before the next is asked for (real time, up to
     # 20 s each: the page's clock only runs when told to).
     for count in range(1, len(answers) + 1):
-        for _ in range(200):
-            if len(asked) >= count:
-                break
-            page.clock.run_for(100)
-            page.wait_for_timeout(100)
-        assert len(asked) >= count, "the page stopped asking for the status"
+        wait_for_asks(page, asked, count)
     expect(page.locator("#review-progress-text")).to_have_text("3 of 18 decisions evaluated")
     assert page.evaluate("window.told") == [
         "2 of 18 decisions evaluated",
@@ -467,12 +474,7 @@ def test_a_summary_stalled_for_a_while_says_so_until_it_moves(page: Page, live_s
     stalled = page.locator("#review-stalled")
     expect(page.locator("#review-progress")).to_be_visible()
     for count, seen in ((1, True), (2, False)):
-        for _ in range(200):
-            if len(asked) >= count:
-                break
-            page.clock.run_for(100)
-            page.wait_for_timeout(100)
-        assert len(asked) >= count, "the page stopped asking for the status"
+        wait_for_asks(page, asked, count)
         if seen:
             expect(stalled).to_be_visible()
             expect(stalled).to_contain_text("its server stopped")
