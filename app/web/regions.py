@@ -53,20 +53,27 @@ PAUSE = '<span class="visually-hidden">, </span>'
 
 
 def scoreboard(v: Mapping[str, Any]) -> Markup:
-    """The score so far, a line per side (``data-region="score"``)."""
+    """The score so far, a line per side (``data-region="score"``), after
+    a line of the counts' headings hidden from a screen reader (``.heads``,
+    shown only where the chips show their numbers alone: a phone held
+    sideways with large text, pisti.css)."""
     target = v["match"].target
     running = v["running"]
     unseen = v["unseen_taken"]
     title = _("Score so far")
-    parts = [f'<ul class="scoreboard" data-region="score" aria-label="{title}">\n  ']
+    heads = [_("Cards"), _("Piştis"), _("Points")] + ([_("Match")] if target else [])
+    cells = "".join(f"<span>{escape(head)}</span>" for head in heads)
+    parts = [
+        f'<ul class="scoreboard" data-region="score" aria-label="{title}">\n  '
+        f'<li class="heads" aria-hidden="true"><span></span>{cells}</li>\n  '
+    ]
     last = len(v["sides"]) - 1
     for index, side in enumerate(v["sides"]):
         jack = side["jack_pisti"]
         # The "·" between the counts stays on the line of the count before
         # it (in Turkish at 360 px it stood alone on a line of its own).
-        pistis = _bound(
-            ngettext("%(num)s pişti", "%(num)s piştis", side["pisti"]), after=" ·" if jack else ""
-        )
+        said = ngettext("%(num)s pişti", "%(num)s piştis", side["pisti"])
+        pistis = _bound(said, after=" ·") if jack else _counted(_bound(said))
         jacks = (
             " " + _bound(ngettext("%(num)s Jack pişti", "%(num)s Jack piştis", jack))
             if jack
@@ -81,10 +88,10 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             spoken = _("%(points)s of %(target)s points", points=side["total"], target=target)
             total = (
                 '<button type="button" class="chip total" popovertarget="key-points">'
-                f'<span aria-hidden="true">{short}</span>'
+                f'<span aria-hidden="true">{_counted(short, last=True)}</span>'
                 f'<span class="visually-hidden">, {spoken}</span></button>'
             )
-        cards = ngettext("%(num)s card", "%(num)s cards", side["captured"])
+        cards = _counted(ngettext("%(num)s card", "%(num)s cards", side["captured"]))
         if side.get("most_cards"):
             # The side already sure of the most-cards points (whatever
             # becomes of the cards not taken yet), marked as on the hand's
@@ -108,12 +115,26 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
             # A button that shows what it counts (the page's "key-points"
             # popover, :func:`keys`): a phone shows no title.
             f'    <button type="button" class="chip points" popovertarget="key-points" title="'
-            f'{what}">{PAUSE}{points}</button>\n'
+            f'{what}">{PAUSE}{_counted(points)}</button>\n'
             f"    {total}{_unseen_chip(unseen[index], to_come=last == index and not any(unseen))}"
             "\n  </li>\n  "
         )
     parts.append("\n</ul>")
     return Markup("".join(parts))
+
+
+def _counted(count: str | Markup, last: bool = False) -> Markup:
+    """``count`` ("27 cards", "0 / 51 pts") whole (``.said-whole``) and,
+    hidden from a screen reader, its number alone (``.said-short``: up to
+    its first space, or its last one when ``last``), which a phone held
+    sideways with large text shows in place of the whole under the
+    counts' headings (pisti.css). ``count`` may be markup ("0 piştis" in
+    a ``.nowrap`` span): its number is read from its text."""
+    text = count.striptags() if isinstance(count, Markup) else count
+    number = text.rpartition(" ")[0] if last else text.partition(" ")[0]
+    return Markup(
+        '<span class="said-whole">{}</span><span class="said-short" aria-hidden="true">{}</span>'
+    ).format(count, number)
 
 
 def _bound(count: str, after: str = "") -> Markup:

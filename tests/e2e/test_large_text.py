@@ -409,10 +409,10 @@ COUNTER_BESIDE = """() => {
   const padding = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
   return {
     happened: [box(happened).top, box(happened).bottom],
-    counter: [box(counter).top, box(counter).bottom],
+    counter: counter && [box(counter).top, box(counter).bottom],
     line: parseFloat(style.fontSize) * 1.3,
     room: happened.clientHeight - padding,
-    covered: [...counter.querySelectorAll("li")].filter((cell) => {
+    covered: [...(counter ? counter.querySelectorAll("li") : [])].filter((cell) => {
       const {left, right, top, bottom} = box(cell);
       return !cell.contains(document.elementFromPoint((left + right) / 2, (top + bottom) / 2));
     }).length,
@@ -446,4 +446,45 @@ def test_the_counter_beside_the_felt_leaves_what_happened_its_room_with_larger_t
         assert found["happened"][1] <= found["counter"][0] + 1, found
         assert found["room"] >= found["line"], found
     expect(page.get_by_role("heading", name="Cards seen face up")).to_have_count(1)
+    context.close()
+
+
+@pytest.mark.parametrize("size", ["844x390", "740x360"])
+@pytest.mark.parametrize(
+    ("seed", "query"),
+    [
+        ("large-sideways", "rules=classic"),
+        ("large-sideways", "rules=classic&players=3"),
+        ("counter-look", "rules=partners"),
+        ("large-sideways", "rules=partners&teams=solo"),
+    ],
+)
+@pytest.mark.parametrize("counter", [False, True])
+def test_what_happened_keeps_a_line_beside_the_score_with_larger_text(
+    browser: Browser, live_server, screenshots, size, seed, query, counter
+):
+    """With text at 24 px on a phone held sideways the score took two or
+    three lines a side, 130-189 px of the column: with three or four
+    sides and the counter on, what happened kept 0-7 px, a line cut or
+    none; partners (counter-look) scrolled by 5 px, three sides with the
+    counter by 2. The score is a table now, the counts' headings over a
+    line a side of numbers (a screen reader still hears each count's
+    words): what happened shows a whole line at least and the page does
+    not scroll, for two, three and four sides, the counter on and off."""
+    context, page = sideways_with_text_of_24(browser, live_server, size, query, seed)
+    if counter:
+        set_aid(page, "Played-cards counter", True)
+        page.locator("details.settings summary").click()
+        expect(page.locator("details.settings")).not_to_have_attribute("open", "")
+    found = {**page.evaluate(COUNTER_BESIDE), **page.evaluate(SIDEWAYS)}
+    shown = found["room"] >= found["line"] and found["down"] == found["across"] == 0
+    if counter:
+        shown = shown and found["happened"][1] <= found["counter"][0] + 1
+    if not shown:
+        page.screenshot(path=screenshots / f"large-text-log-{size}-{seed}-{query}-{counter}.png")
+    assert found["room"] >= found["line"], found
+    assert found["down"] == found["across"] == 0, found
+    if counter:
+        assert found["happened"][1] <= found["counter"][0] + 1, found
+    expect(page.locator(".scoreboard .side-0 .chip.points")).to_contain_text("0 points")
     context.close()

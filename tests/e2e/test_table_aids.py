@@ -990,10 +990,10 @@ SIDE_LINES = """() => [...document.querySelectorAll(".scoreboard .side")].map((s
   return [Math.round(side.getBoundingClientRect().height), alone];
 })"""
 
-#: Put ``figures`` into every side's first four chips (the total's shown words).
+#: Put ``figures`` into every side's first four chips (their words as shown).
 LATE_CHIPS = """(figures) => document.querySelectorAll(".scoreboard .side").forEach((side) => {
   [...side.querySelectorAll(".chip")].slice(0, 4).forEach((chip, i) => {
-    (chip.querySelector("[aria-hidden]") || chip).textContent = figures[i];
+    (chip.querySelector(".said-whole") || chip).textContent = figures[i];
   });
 })"""
 

@@ -28,7 +28,10 @@ TABLES = {
 }
 SIDE = re.compile(
     r'<li class="side side-(\d)"><span class="who">([^<]+)</span>\s*'
-    r'<span class="chip"><span class="visually-hidden">, </span>(\d+) cards?'
+    r'<span class="chip"><span class="visually-hidden">, </span>'
+    r'<span class="said-whole">(\d+) cards?'
+    # (then its number alone, for a phone held sideways with large text)
+    r'</span><span class="said-short" aria-hidden="true">\d+</span>'
     # then the chip's end, or the mark of a side sure of the most cards
     r'(?:</span>| <span class="bonus")'
 )

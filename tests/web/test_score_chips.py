@@ -58,13 +58,13 @@ def test_a_sides_counts_are_read_apart(app):
         "sides": [side("You", 2, 1), side("Computer", 1, 0)],
     }
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        lines = re.findall(r"<li.*?</li>", str(scoreboard(view)), re.S)
+        lines = re.findall(r"<li class=\"side.*?</li>", str(scoreboard(view)), re.S)
     assert [read_out(line) for line in lines] == [
         "You, 26 cards, 2 piştis · 1 Jack pişti, 43 points, 100 of 101 points, 3 of them face down",
         "Computer, 26 cards, 1 pişti, 12 points, 100 of 101 points",
     ]
     with app.test_request_context(headers={"Accept-Language": "tr"}):
-        lines = re.findall(r"<li.*?</li>", str(scoreboard(view)), re.S)
+        lines = re.findall(r"<li class=\"side.*?</li>", str(scoreboard(view)), re.S)
     assert read_out(lines[1]).startswith("Computer, 26 kart, 1 pişti, 12 puan, ")
 
 

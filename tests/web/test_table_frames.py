@@ -14,7 +14,7 @@ FRAME = re.compile(r'<template class="frame" data-position="(\d)">(.*?)</templat
 FLIP = re.compile(r'data-flip="([2-9TJQKA][CDHS])"')
 POINTS = re.compile(
     r'<button[^>]* class="chip points"[^>]*>'
-    r'<span class="visually-hidden">, </span>(\d+) points?</button>'
+    r'<span class="visually-hidden">, </span><span class="said-whole">(\d+) points?</span>'
 )
 #: Where a region begins in a step (regions are never nested).
 REGION = re.compile(r'(?=<[a-z]+\b[^>]*\bdata-region="([a-z0-9-]+)")')
@@ -231,7 +231,10 @@ def test_the_hands_last_cards_are_steps_of_its_score_page(player):
     raise AssertionError(f"only {seen} in 40 hands")
 
 
-TOTAL = re.compile(r'class="chip total"[^>]*><span aria-hidden="true">(\d+) / 51 pts</span>')
+TOTAL = re.compile(
+    r'class="chip total"[^>]*><span aria-hidden="true">'
+    r'<span class="said-whole">(\d+) / 51 pts</span>'
+)
 
 
 def test_the_last_steps_show_the_match_totals_before_the_hand(player):
