@@ -31,6 +31,7 @@ from typing import NamedTuple
 
 from flask import Blueprint, Response, abort, render_template, request
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
@@ -72,12 +73,13 @@ def _content(name: str) -> tuple[bytes, str]:
 class _Renderer(RendererHTML):
     """markdown-it-py's HTML, with each table and code block in a box that
     scrolls sideways on its own (:data:`SCROLLS`) and takes the keyboard's
-    focus, so that it can be scrolled without a pointer."""
+    focus, so that it can be scrolled without a pointer: a region named
+    by what it is and the section it stands in (:func:`_box`)."""
 
     def table_open(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return f'<div class="{SCROLLS}" tabindex="0">\n<table>\n'
+        return f"<div {_box(tokens, idx, 'Table')}>\n<table>\n"
 
     def table_close(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
@@ -85,17 +87,34 @@ class _Renderer(RendererHTML):
         return "</table>\n</div>\n"
 
     def fence(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        return _scrolling(super().fence(tokens, idx, options, env))
+        return _scrolling(super().fence(tokens, idx, options, env), tokens, idx)
 
     def code_block(
         self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
     ) -> str:
-        return _scrolling(super().code_block(tokens, idx, options, env))
+        return _scrolling(super().code_block(tokens, idx, options, env), tokens, idx)
 
 
-def _scrolling(html: str) -> str:
-    """A code block's ``html`` (``<pre>...``) with its ``<pre>`` scrolling."""
-    return html.replace("<pre>", f'<pre class="{SCROLLS}" tabindex="0">', 1)
+def _box(tokens: Sequence[Token], idx: int, kind: str) -> str:
+    """The attributes of the scrolling box of the table or code block at
+    ``tokens[idx]``: its class, a stop of the Tab key, and a region's name
+    saying ``kind`` ("Table", "Code") and the heading it stands under
+    ("Table: The three games"; the second box of its kind there is
+    "Code 2: What a replay prints", so that no two regions share a name),
+    in English, as the documents are."""
+    start = next((i for i in range(idx - 1, -1, -1) if tokens[i].type == "heading_open"), -1)
+    heading = tokens[start + 1].content.replace("`", "") if start >= 0 else ""
+    types = ("table_open",) if kind == "Table" else ("fence", "code_block")
+    same = sum(token.type in types for token in tokens[start + 1 : idx])
+    numbered = f"{kind} {same + 1}" if same else kind
+    name = escapeHtml(f"{numbered}: {heading}" if heading else numbered)
+    return f'class="{SCROLLS}" tabindex="0" role="region" aria-label="{name}"'
+
+
+def _scrolling(html: str, tokens: Sequence[Token], idx: int) -> str:
+    """A code block's ``html`` (``<pre>...``) with its ``<pre>`` scrolling
+    (:func:`_box`; ``tokens[idx]`` is the block)."""
+    return html.replace("<pre>", f"<pre {_box(tokens, idx, 'Code')}>", 1)
 
 
 #: The renderer: CommonMark with tables, raw HTML off (shown as text), ids

@@ -112,12 +112,18 @@ def test_the_record_format_is_a_page_of_the_site(client):
     assert '<a href="#the-three-games">the games</a>' in page
     assert "## " not in page and "|---|" not in page
     # Every table and every code block scrolls in a box of its own, which
-    # the keyboard can reach; the script is there, its text escaped.
+    # the keyboard can reach, named by what it is and where it stands;
+    # the script is there, its text escaped.
     source = (ROOT / "docs" / "record-format.md").read_text(encoding="utf-8")
-    assert page.count('<div class="doc-scroll" tabindex="0">\n<table>') == 3
+    assert page.count('<div class="doc-scroll" tabindex="0" role="region" aria-label="Table: ') == 3
+    assert 'aria-label="Table: The three games">\n<table>' in page
     blocks = [t for t in MARKDOWN.parse(source) if t.type in ("fence", "code_block")]
     assert len(blocks) >= 5
-    assert page.count('<pre class="doc-scroll" tabindex="0">') == len(blocks)
+    assert page.count('<pre class="doc-scroll" tabindex="0" role="region" aria-label="Code') == len(
+        blocks
+    )
+    assert 'aria-label="Code: Checking a deal yourself">' in page
+    assert 'aria-label="Code 2: What a replay prints">' in page  # no two named alike
     assert page.count("<pre") == len(blocks)
     assert "python3 check.py game.json" in page
     assert "<th>key</th>" in page and "<code>&quot;pisti-record/1&quot;</code>" in page
