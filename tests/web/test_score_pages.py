@@ -411,7 +411,8 @@ def test_the_match_totals_are_spoken_as_points_not_pts(client):
     order seen ("0 / 101 puan": "0 puan, hedef 101 puan")."""
     start_deal(client, "/deal/spoken-total?rules=classic&target=101")
     english = client.get("/game").get_data(as_text=True)
-    assert english.count('<span aria-hidden="true">0 / 101 pts</span>') == 2
+    shown = '<span aria-hidden="true"><span class="said-whole">0 / 101 pts</span>'
+    assert english.count(shown) == 2
     assert english.count('<span class="visually-hidden">, 0 of 101 points</span>') == 2
     turkish = client.get("/game", headers={"Accept-Language": "tr"}).get_data(as_text=True)
     assert turkish.count('<span class="visually-hidden">, 0 puan, hedef 101 puan</span>') == 2
