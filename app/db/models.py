@@ -86,6 +86,15 @@ class PlayerToken(db.Model):  # type: ignore[name-defined]
     created_at: Mapped[datetime] = mapped_column(DateTime())
 
 
+#: Every column of a result that a player's statistics and story path
+#: read, so those queries read ``ix_results_player_games`` alone however
+#: many games the player has (migration ``0018_results_player_games``).
+_PLAYER_GAMES = (
+    "player_id", "rules", "levels", "house", "target", "outcome", "hands", "points", "pistis",
+    "jack_pistis", "most_cards",
+)  # fmt: skip
+
+
 class Result(db.Model):  # type: ignore[name-defined]
     """A known player's finished game, written once (unique per player and
     game id) when the server saw the game end.
@@ -126,6 +135,7 @@ class Result(db.Model):  # type: ignore[name-defined]
         Index("ix_results_player_time", "player_id", "finished_at"),
         Index("ix_results_deal", "deal_key", points.desc()),
         Index("ix_results_game", "game_id"),
+        Index("ix_results_player_games", *_PLAYER_GAMES),
     )
 
 

@@ -20,7 +20,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import func, insert, inspect, select, text
+from sqlalchemy import event, func, insert, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.sql.schema import DEFAULT_NAMING_CONVENTION
 
@@ -528,3 +528,71 @@ def test_a_replica_waits_for_anothers_migrations_longer_than_a_page_waits(
     assert app.extensions[SCHEMA] == (None, HEAD)
     with app.app_context():
         db.engine.dispose()
+
+
+def _plans_of(run) -> list[str]:
+    """The query plans of the SELECTs ``run()`` sends to the database, as
+    one text each (SQLite's ``EXPLAIN QUERY PLAN``; PostgreSQL's
+    ``EXPLAIN`` with sequential scans priced out, as they would be with a
+    year of results rather than a test's few)."""
+    sent: list[tuple[str, object]] = []
+
+    def keep(conn, cursor, statement, parameters, context, executemany):
+        if statement.lstrip().upper().startswith("SELECT"):
+            sent.append((statement, parameters))
+
+    event.listen(db.engine, "before_cursor_execute", keep)
+    try:
+        run()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", keep)
+    plans = []
+    with db.engine.connect() as connection:
+        cursor = connection.connection.driver_connection.cursor()
+        if connection.dialect.name == "postgresql":
+            cursor.execute("SET enable_seqscan = off")
+            cursor.execute("SET enable_bitmapscan = off")
+        explain = "EXPLAIN QUERY PLAN" if connection.dialect.name == "sqlite" else "EXPLAIN"
+        for statement, parameters in sent:
+            cursor.execute(f"{explain} {statement}", parameters)
+            plans.append(" | ".join(str(row[-1]) for row in cursor.fetchall()))
+    return plans
+
+
+def test_a_players_statistics_and_story_read_their_games_from_one_index(app, database_url):
+    # The statistics page's sums and the story path's tallies read every
+    # result of the player; 0018_results_player_games holds all they read,
+    # so the database never fetches the player's rows from the table. A
+    # downgrade drops the index, the upgrade makes it again, rows kept.
+    with app.app_context():
+        record_one_game("Çok Oynayan")
+        player_id = db.session.scalar(select(Player.id))
+        reads = [
+            lambda: queries.games_by_rules_and_level(player_id),
+            lambda: queries.hand_totals(player_id),
+            lambda: queries.games_against(player_id, ["hayriye", "nuri"], "classic", 51),
+        ]
+        for read in reads:
+            plans = _plans_of(read)
+            assert len(plans) == 1
+            if db.engine.dialect.name == "sqlite":
+                assert "USING COVERING INDEX ix_results_player_games" in plans[0]
+            else:
+                assert "Index Only Scan using ix_results_player_games" in plans[0]
+        assert queries.hand_totals(player_id)["pistis"] == 1
+        db.session.remove()
+        db.engine.dispose()
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "downgrade", PREVIOUS]).exit_code == 0
+    with app.app_context(), db.engine.connect() as connection:
+        assert "ix_results_player_games" not in {
+            index["name"] for index in inspect(connection).get_indexes("results")
+        }
+    with app.app_context():
+        db.engine.dispose()
+    assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context(), db.engine.connect() as connection:
+        assert "ix_results_player_games" in {
+            index["name"] for index in inspect(connection).get_indexes("results")
+        }
+        assert connection.scalar(text("SELECT count(*) FROM results")) == 1
