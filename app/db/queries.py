@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql import ColumnElement, Select
+from sqlalchemy.sql import ColumnElement, Select, Subquery
 
 from app.engine.letters import ZWJ, ZWNJ, joiners_fit, marks_fit
 from app.story import progress as story
@@ -1194,6 +1194,23 @@ def _ranked_page(query: Select[*tuple[Any, ...]]) -> Select[*tuple[Any, ...]]:
     )
 
 
+def _named_page(
+    ranked: Subquery, order: tuple[ColumnElement[Any], ...], *extra: ColumnElement[Any]
+) -> Select[Any]:
+    """A page of a board from ``ranked``, the page's rows picked from the
+    board's own index (with ``b_offset``/``b_limit``), each with its
+    player's name (and the players' columns ``extra``): only the page's
+    rows are joined to the players, not every row skipped to reach a deep
+    page (0.2 s at row 26,000 of a week on SQLite, 1 ms so; the all-time
+    board's row 25,000 on PostgreSQL 156 ms, 3 ms so)."""
+    columns = [column for column in ranked.c if column.key != "player_id"]
+    return (
+        select(ranked.c.player_id, _PLAYERS.c.name, *columns, *extra)
+        .select_from(ranked.join(_PLAYERS, _PLAYERS.c.id == ranked.c.player_id))
+        .order_by(*order)
+    )
+
+
 def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
     """The leaderboards' queries, built once as Core statements with bound
     parameters ``b_...`` (a page view then only runs them): for each board
@@ -1214,11 +1231,13 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
     )
     joined = _DAILY.join(_PLAYERS, players.id == daily.player_id)
     boards["daily total"] = select(func.count()).select_from(_DAILY).where(*finished)
-    boards["daily page"] = _ranked_page(
-        select(*columns)
-        .select_from(joined)
+    ranked = _ranked_page(
+        select(daily.player_id, daily.points, daily.pistis, daily.finished_at)
         .where(*finished)
         .order_by(daily.points.desc(), daily.pistis.desc(), daily.finished_at)
+    ).subquery("ranked")
+    boards["daily page"] = _named_page(
+        ranked, (ranked.c.points.desc(), ranked.c.pistis.desc(), ranked.c.finished_at)
     )
     # The entries ahead of the viewer's, counted in three ranges of
     # ix_daily_rank (more points; as many and more piştis; as many of both
@@ -1267,8 +1286,18 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
     )
     players_in = func.coalesce(func.sum(counts.players), 0)
     boards["all total"] = select(players_in).where(counts.score > 0)
-    boards["all page"] = _ranked_page(
-        select(*columns).where(players.score > 0).order_by(players.score.desc(), players.id)
+    ranked = _ranked_page(
+        select(players.id.label("player_id"), players.score)
+        .where(players.score > 0)
+        .order_by(players.score.desc(), players.id)
+    ).subquery("ranked")
+    boards["all page"] = _named_page(
+        ranked,
+        (ranked.c.score.desc(), ranked.c.player_id),
+        players.points,
+        players.rewards,
+        players.games,
+        players.wins,
     )
     other = _PLAYERS.alias("other")
     above = select(players_in).where(counts.score > players.score).scalar_subquery()
@@ -1287,12 +1316,12 @@ def _build_boards() -> dict[str, Select[*tuple[Any, ...]]]:
     columns = (weekly.player_id, players.name, weekly.score)
     joined = _WEEKLY.join(_PLAYERS, players.id == weekly.player_id)
     boards["week total"] = select(func.count()).select_from(_WEEKLY).where(week_is)
-    boards["week page"] = _ranked_page(
-        select(*columns)
-        .select_from(joined)
+    ranked = _ranked_page(
+        select(weekly.player_id, weekly.score)
         .where(week_is)
         .order_by(weekly.score.desc(), weekly.player_id)
-    )
+    ).subquery("ranked")
+    boards["week page"] = _named_page(ranked, (ranked.c.score.desc(), ranked.c.player_id))
     other = _WEEKLY.alias("other")
     better = (
         select(func.count())
