@@ -136,6 +136,7 @@ class Result(db.Model):  # type: ignore[name-defined]
         Index("ix_results_deal", "deal_key", points.desc()),
         Index("ix_results_game", "game_id"),
         Index("ix_results_player_games", *_PLAYER_GAMES),
+        Index("ix_results_player_daily", "player_id", "daily_day", "rules", "game_id"),
     )
 
 

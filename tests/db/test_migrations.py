@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import uuid
+from dataclasses import replace
 
 import flask_migrate
 import pytest
@@ -583,7 +584,8 @@ def test_a_players_statistics_and_story_read_their_games_from_one_index(app, dat
         db.session.remove()
         db.engine.dispose()
     runner = app.test_cli_runner()
-    assert runner.invoke(args=["db", "downgrade", PREVIOUS]).exit_code == 0
+    before = "0017_capital_saltillo_look_keys"
+    assert runner.invoke(args=["db", "downgrade", before]).exit_code == 0
     with app.app_context(), db.engine.connect() as connection:
         assert "ix_results_player_games" not in {
             index["name"] for index in inspect(connection).get_indexes("results")
@@ -596,3 +598,37 @@ def test_a_players_statistics_and_story_read_their_games_from_one_index(app, dat
             index["name"] for index in inspect(connection).get_indexes("results")
         }
         assert connection.scalar(text("SELECT count(*) FROM results")) == 1
+
+
+def test_recording_a_daily_game_finds_the_players_games_of_that_deal_by_index(app, database_url):
+    # Whether the player finished that day's deal before (a known deal,
+    # unranked, its tasks held back) was answered by reading every result
+    # of the player; 0019_results_player_daily goes straight to their games
+    # of that day and rule set. A downgrade drops it, rows kept.
+    with app.app_context():
+        record_one_game("Her Gün")
+        player_id = db.session.scalar(select(Player.id))
+        facts = GameFacts(
+            game_id="d2", rules="cardems", target=None, seed="s", levels=("hard",),
+            outcome="win", points=12, opp_points=3, hands=1, pistis=1, jack_pistis=0,
+            most_cards=1, ten_of_diamonds=1, two_of_clubs=0, used_jack=False,
+            daily_day=queries.utcnow().date(),
+        )  # fmt: skip
+        plans = _plans_of(lambda: queries._finished_daily_before(player_id, facts))
+        assert len(plans) == 1
+        if db.engine.dialect.name == "sqlite":
+            assert "USING COVERING INDEX ix_results_player_daily" in plans[0]
+        else:
+            assert re.search(r"Index (Only )?Scan using ix_results_player_daily", plans[0])
+        assert queries._finished_daily_before(player_id, facts) is False
+        queries.record_result(player_id, replace(facts, game_id="d1"))
+        assert queries._finished_daily_before(player_id, facts) is True
+        db.session.remove()
+        db.engine.dispose()
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "downgrade", PREVIOUS]).exit_code == 0
+    with app.app_context(), db.engine.connect() as connection:
+        assert "ix_results_player_daily" not in {
+            index["name"] for index in inspect(connection).get_indexes("results")
+        }
+        assert connection.scalar(text("SELECT count(*) FROM results")) == 2
