@@ -1,15 +1,17 @@
 """Logging to standard output, one JSON object a line: a line per request
-(method, path, status, milliseconds, client address, request id) and a line
-per finished game (rule set, levels, result), beside the app's, the
-libraries' and Python's warnings and errors.
+(method, path, status, milliseconds, client address, request id, and the
+game it read or wrote) and a line per finished game (its id, rule set,
+levels, result), beside the app's, the libraries' and Python's
+warnings and errors.
 
 Example lines::
 
     {"time": "2026-11-29T10:00:00.123Z", "level": "INFO", "event": "request",
      "method": "POST", "path": "/play", "status": 303, "ms": 12.4,
-     "addr": "203.0.113.7", "id": "5f0c2a9be1d34c77"}
+     "addr": "203.0.113.7", "id": "5f0c2a9be1d34c77", "game": "3f9a1c07"}
     {"time": "2026-11-29T10:00:00.124Z", "level": "INFO", "event": "game finished",
-     "rules": "cardems", "levels": ["medium"], "result": "win", "points": [14, 9], "hands": 1}
+     "game": "3f9a1c07", "rules": "cardems", "levels": ["medium"], "result": "win",
+     "points": [14, 9], "hands": 1}
 
 (each on one line in the log).
 """
@@ -51,6 +53,12 @@ REQUEST_LIMIT_KEY = "pisti.limit"
 #: hold (expired, evicted, dropped, the store emptied) says so; its line
 #: gives ``"session": "gone"``.
 SESSION_GONE_KEY = "pisti.session_gone"
+#: Where a request that read or wrote a game (the table, a play, a new game,
+#: a deal link, a record, a review of a hand) keeps that game's id
+#: (:attr:`app.web.table.Table.game_id`, 8 hex digits: the end of its record
+#: files' names and the "Game" line of its final page); its line gives it as
+#: ``game``. Set by :func:`note_game`.
+GAME_KEY = "pisti.game"
 #: A review's key (64 hex digits), wherever a line has one (a path, the
 #: review worker's job lines): the key is the review page's only access
 #: control, so a log shows its first :data:`KEY_SHOWN` characters only.
@@ -135,8 +143,17 @@ def _with_request_id(record: logging.LogRecord) -> bool:
     return True
 
 
+def note_game(game_id: str) -> None:
+    """Name the game ``game_id`` in this request's line (``game``); the
+    last game noted wins (a new game after the one it puts aside). Outside
+    a request, nothing."""
+    if has_request_context():
+        request.environ[GAME_KEY] = game_id
+
+
 def log_game_finished(table: Table) -> None:
-    """Log one line for a finished match: rule set, computer levels, the
+    """Log one line for a finished match: the game's id (``game``, as its
+    request lines give it), rule set, computer levels, the
     player's result (``"win"``, ``"loss"`` or ``"draw"``), each side's points
     (the player's side first) and the number of hands played.
 
@@ -148,6 +165,7 @@ def log_game_finished(table: Table) -> None:
         "game finished",
         extra={
             "fields": {
+                "game": table.game_id,
                 "rules": match.rules.name,
                 "levels": table.levels[1:],
                 # Any other side's win is a loss, with two, three or four sides.
@@ -188,7 +206,8 @@ class RequestLog:
     """WSGI middleware logging each request once it is answered: method,
     path (no query string; a review's key cut short, :func:`short_key`),
     status, the time the app took in milliseconds, the client's address (the
-    one ``FLASK_TRUSTED_PROXIES`` forwarded, with proxies trusted) and the
+    one ``FLASK_TRUSTED_PROXIES`` forwarded, with proxies trusted), the game
+    the request read or wrote (``game``, when one did: :data:`GAME_KEY`) and the
     request's id (``addresses`` false, ``FLASK_LOG_ADDRESSES=false``: no
     address, ``null``), which the answer carries as ``X-Request-ID`` (with
     ``proxy_ids``, proxies being trusted, the proxy's own when it sent a
@@ -239,6 +258,8 @@ class RequestLog:
                 }
                 if REQUEST_LIMIT_KEY in environ:
                     fields["limit"] = environ[REQUEST_LIMIT_KEY]
+                if GAME_KEY in environ:
+                    fields["game"] = environ[GAME_KEY]
                 if environ.get(SESSION_GONE_KEY):
                     fields["session"] = "gone"
                 REQUESTS.handle(

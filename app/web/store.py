@@ -35,6 +35,7 @@ from werkzeug.wrappers import Response
 from app.db import queries
 from app.db.models import Player
 from app.engine import InvalidState, rules_to_json
+from app.logs import note_game
 from app.sessions import CSRF_COOKIE, Stale, VersionedSession, VersionedSessions
 from app.story import progress
 
@@ -156,9 +157,13 @@ def _table(data: Any) -> Table | None:
 
 def load_table() -> Table | None:
     """Return the player's table, or ``None`` when there is none (or the
-    saved one is damaged, which is logged)."""
+    saved one is damaged, which is logged); the request's log line names
+    the game (:func:`app.logs.note_game`)."""
     data = session.get(_TABLE)
-    return None if data is None else _table(data)
+    table = None if data is None else _table(data)
+    if table is not None:
+        note_game(table.game_id)
+    return table
 
 
 def holds_nothing() -> bool:
@@ -175,8 +180,9 @@ def has_table() -> bool:
 
 
 def save_table(table: Table) -> None:
-    """Keep ``table`` in the session."""
+    """Keep ``table`` in the session; the request's log line names it."""
     session[_TABLE] = table.to_dict()
+    note_game(table.game_id)
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -396,6 +402,7 @@ def resume(game_id: str) -> bool:
     kept.remove(chosen)
     _keep_current(kept)
     session[_TABLE] = chosen["table"]
+    note_game(game_id)
     return True
 
 

@@ -205,6 +205,36 @@ def test_the_move_that_ends_a_game_logs_it_once(served_app, capsys):
     assert finished[0]["rules"] == "cardems" and finished[0]["levels"] == ["medium"]
 
 
+def test_a_games_request_lines_carry_the_code_its_player_is_shown(served_app, capsys):
+    """A player quotes the code their final page shows (the end of the
+    record's file name); every line of that game's requests, and its
+    "game finished" line, carry it as ``game``; a page that reads no game
+    carries none."""
+    client = served_app.test_client()
+    client.get("/rules")
+    start_deal(client, "/deal/logged-by-its-code")
+    page = client.get("/game").get_data(as_text=True)
+    while cards := re.findall(r'name="card" value="([^"]+)"', page):
+        fields = dict(re.findall(r'name="(csrf_token|move|hand|game)" value="([^"]+)"', page))
+        client.post("/play", data={**fields, "card": cards[0]})
+        page = client.get("/game").get_data(as_text=True)
+    code = re.search(r"Game code: ([0-9a-f]{8})\.", page).group(1)
+    record = client.get("/record?hand=1")
+    assert record.headers["Content-Disposition"].endswith(f"-{code}.json")
+    out = lines(capsys.readouterr().out)
+    requests = [line for line in out if line["event"] == "request"]
+    assert "game" not in requests[0] and requests[0]["path"] == "/rules"
+    plays = [line for line in requests if line["path"] == "/play"]
+    assert plays and all(line["game"] == code for line in plays)
+    # Each table and the record.
+    touched = [line for line in requests if line["path"] in ("/game", "/record")]
+    assert touched and all(line["game"] == code for line in touched)
+    # The deal link's page deals nothing yet; its button deals this game.
+    deal = [line.get("game") for line in requests if line["path"].startswith("/deal/")]
+    assert deal == [None, code]
+    assert [line["game"] for line in out if line["event"] == "game finished"] == [code]
+
+
 @pytest.mark.parametrize(
     "limits,refused",
     [
