@@ -30,7 +30,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from types import FrameType
 from typing import Any, cast
 
@@ -65,6 +65,14 @@ FAILURE_TTL = 24 * 3600
 #: A claimed review whose RQ job cannot be found after this long was lost
 #: (Redis lost it, or its record expired): the page says the review failed.
 LOST_AFTER = timedelta(seconds=30)
+#: Seconds between a review worker's beats while it runs a job: RQ's worker
+#: process, which only waits for the job's own forked process, writes the
+#: job's ``last_heartbeat`` this often, however long a step takes.
+BEAT_SECONDS = 5
+#: A started job whose worker has missed four beats is taken over (its
+#: worker died, or its container) after 20 s; one whose worker beats is
+#: not, however long it stores nothing (a slow step).
+BEATS_MISSED_AFTER = timedelta(seconds=4 * BEAT_SECONDS)
 #: Seconds a review worker waits before it starts again after Redis stopped
 #: answering.
 RECONNECT_PAUSE = 5.0
@@ -164,6 +172,30 @@ def job_lost(app: Flask, key: str, claimed_at: Any, now: Any) -> bool:
     except redis.RedisError:
         return False
     return status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
+
+
+def worker_beats(app: Flask, key: str, now: datetime) -> bool | None:
+    """Whether the worker that started the RQ job of review ``key`` still
+    beats: its last beat no more than :data:`BEATS_MISSED_AFTER` before
+    ``now`` (naive UTC). ``True``: it is alive, however long since the job
+    stored a step; ``False``: it died with the job (its container gone),
+    which RQ marks failed only much later; ``None``: unknown (the job did
+    not start, is not there, never beat, or Redis cannot tell)."""
+    try:
+        job = Job.fetch(key, connection=review_queue(app).connection)
+        if job.get_status() != JobStatus.STARTED:
+            return None
+    except (NoSuchJobError, redis.RedisError):
+        return None
+    age = _beat_age(job, now)
+    return None if age is None else age <= BEATS_MISSED_AFTER
+
+
+def _beat_age(job: Job, now: datetime) -> timedelta | None:
+    """How long before ``now`` (naive UTC) ``job``'s worker last beat,
+    or ``None`` when it never did."""
+    beat = job.last_heartbeat
+    return None if beat is None else now - beat.astimezone(UTC).replace(tzinfo=None)
 
 
 def waiting_ahead(app: Flask, key: str) -> int | None:
@@ -301,6 +333,8 @@ def work(app: Flask, burst: bool = False) -> bool:
     time, each in a fresh child process (a job that crashes it is marked
     failed, and the worker goes on). Call inside ``app``'s context; with
     ``burst``, return once the queue is empty. Returns whether any job ran.
+    While a job runs the worker beats every :data:`BEAT_SECONDS`
+    (:func:`worker_beats`).
 
     When Redis stops answering later, RQ's worker quits; this one waits
     :data:`RECONNECT_PAUSE` seconds and starts again until it answers (a
@@ -319,7 +353,10 @@ def work(app: Flask, burst: bool = False) -> bool:
     worked = False
     while True:
         try:
-            worked |= bool(Worker([queue], connection=queue.connection).work(burst=burst))
+            worker = Worker(
+                [queue], connection=queue.connection, job_monitoring_interval=BEAT_SECONDS
+            )
+            worked |= bool(worker.work(burst=burst))
             queue.connection.ping()
             return worked
         except redis.RedisError as error:

@@ -19,7 +19,12 @@ from .models import Review
 from .queries import utcnow
 
 #: A running job whose progress has not moved for this long is taken to be
-#: dead (its server stopped) and may be claimed again.
+#: dead (its server stopped) and may be claimed again. A live job in a
+#: server without the queue may store nothing for as long: each step waits
+#: up to 120 s for a turn in the search pool (``BUSY_ATTEMPTS`` times
+#: ``BUSY_PAUSE`` in :mod:`app.web.review`). On the queue the worker's beats
+#: decide sooner (:data:`app.jobs.BEATS_MISSED_AFTER`); this is for a job
+#: whose worker never beat.
 STALE_AFTER = timedelta(minutes=2)
 
 
@@ -208,15 +213,15 @@ def fail_review(key: str) -> None:
     db.session.commit()
 
 
-def release_review(key: str) -> None:
-    """Give up this server's claim on review ``key``'s summary job (its job
-    could not be started): it is ``"new"`` again, its stored steps kept, so
-    the next visit claims it."""
-    db.session.execute(
-        update(Review)
-        .where(Review.key == key, Review.status == "running")
-        .values(status="new", updated_at=utcnow())
-    )
+def release_review(key: str, claimed_at: datetime | None = None) -> None:
+    """Give up the claim on review ``key``'s summary job (its job could not
+    be started, or its worker died): it is ``"new"`` again, its stored
+    steps kept, so the next visit claims it. With ``claimed_at``, only
+    the claim last renewed then (another visit may have claimed it since)."""
+    conditions = [Review.key == key, Review.status == "running"]
+    if claimed_at is not None:
+        conditions.append(Review.updated_at == claimed_at)
+    db.session.execute(update(Review).where(*conditions).values(status="new", updated_at=utcnow()))
     db.session.commit()
 
 

@@ -37,7 +37,7 @@ import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
 from flask import (
@@ -453,10 +453,18 @@ def _jobs_full() -> bool:
 
 
 def _gone_silent(review: Review) -> bool:
-    """Whether ``review``'s job is claimed but has stored nothing for
-    :data:`~app.db.reviews.STALE_AFTER` (its server or worker died; a
-    step takes about a second at most)."""
-    return review.status == "running" and review.updated_at < utcnow() - STALE_AFTER
+    """Whether ``review``'s job is claimed but its server or worker died:
+    on the queue, its worker stopped beating (:func:`app.jobs.worker_beats`;
+    one that beats is alive, however slow its step); else, or when that is
+    unknown, it has stored nothing for :data:`~app.db.reviews.STALE_AFTER`
+    (a step takes about a second at most)."""
+    if review.status != "running":
+        return False
+    app = cast(Any, current_app)._get_current_object()
+    beats = jobs.worker_beats(app, review.key, utcnow()) if jobs.uses_queue(app) else None
+    if beats is not None:
+        return not beats
+    return review.updated_at < utcnow() - STALE_AFTER
 
 
 @bp.get("/<string(length=64):key>/<int:number>")
@@ -792,6 +800,14 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
         return "started"
     _job_lost(review)
     silent = _gone_silent(review)
+    # As it was: giving up the claim below reloads the review.
+    since, done = review.updated_at, review.done
+    stale = review.status == "running" and review.updated_at < utcnow() - STALE_AFTER
+    if stale and not silent:
+        return "started"  # its worker beats: a slow step, left to it
+    if silent and not stale:
+        # Its worker stopped beating: the claim is given up to be taken.
+        release_review(review.key, claimed_at=review.updated_at)
     if not claim_review(review.key, limit=MAX_SUMMARIES):
         # Claimed elsewhere, or no room: only the latter leaves it unclaimed.
         waiting = _review(review.key).status in ("new", "failed")
@@ -806,7 +822,7 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
             return "busy"
         JOBS.submit(_summarize, app, review.key)
         if silent:
-            _taken_over(app, review)
+            _taken_over(app, review, since, done)
         return "started"
     try:
         queued = jobs.enqueue_summary(app, review.key, MAX_SUMMARIES)
@@ -820,20 +836,21 @@ def _start(review: Review) -> Literal["started", "busy", "down"]:
         release_review(review.key)
         return "busy"
     if silent:
-        _taken_over(app, review)
+        _taken_over(app, review, since, done)
     return "started"
 
 
-def _taken_over(app: Flask, review: Review) -> None:
-    """Log that ``review``'s summary, whose job had stored nothing for
-    :data:`~app.db.reviews.STALE_AFTER` (its server or worker died), was
-    started again here, from the decisions stored."""
+def _taken_over(app: Flask, review: Review, since: datetime, done: int) -> None:
+    """Log that ``review``'s summary, whose job had stored nothing since
+    ``since`` (naive UTC; its server or worker died), was started again
+    here, from the ``done`` decisions stored (both as they were before the
+    claim was taken again)."""
     app.logger.warning(
         "the review %s's summary had stored nothing since %s UTC (its server or worker "
         "stopped): started again from decision %d of %d",
         short_key(review.key),
-        review.updated_at.strftime("%H:%M:%S"),
-        review.done + 1,
+        since.strftime("%H:%M:%S"),
+        done + 1,
         review.total,
     )
 

@@ -11,6 +11,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -399,6 +401,89 @@ def test_a_job_whose_whole_worker_vanished_is_queued_again_once_silent(queue_app
     assert status(client, key) == summary_status("done", total, total)
 
 
+def started_by_a_worker(queue, key: str, beat_before: timedelta) -> None:
+    """Make review ``key``'s queued job look taken by a worker whose last
+    beat was ``beat_before`` ago."""
+    queue.remove(key)
+    job = Job.fetch(key, connection=queue.connection)
+    job.set_status(JobStatus.STARTED)
+    job.heartbeat(datetime.now(UTC) - beat_before, 60)
+
+
+def test_a_job_whose_worker_stopped_beating_is_taken_over_long_before_the_stale_time(
+    queue_app, queue, caplog
+):
+    key, total = kept(queue_app, "queue-beats-stopped")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    # Its worker beat, then died with its container, four beats ago: the
+    # claim is far younger than STALE_AFTER, yet the page's next look at
+    # the progress queues it again, and says it waits there.
+    started_by_a_worker(queue, key, jobs.BEATS_MISSED_AFTER + timedelta(seconds=1))
+    assert jobs.BEATS_MISSED_AFTER * 4 < reviews.STALE_AFTER
+    last_store = reviews.utcnow() - jobs.BEATS_MISSED_AFTER
+    with queue_app.app_context():
+        db.session.execute(update(Review).where(Review.key == key).values(updated_at=last_store))
+        db.session.commit()
+    assert status(client, key) == summary_status("running", 0, total, ahead=0)
+    assert queue.job_ids == [key]
+    # The log says when it last stored a step, and that it was taken over once.
+    taken = [r.getMessage() for r in caplog.records if "started again" in r.getMessage()]
+    assert taken == [
+        f"the review {key[:8]}…'s summary had stored nothing since "
+        f"{last_store:%H:%M:%S} UTC (its server or worker stopped): "
+        f"started again from decision 1 of {total}"
+    ]
+    run_burst(queue_app, queue)
+    assert status(client, key) == summary_status("done", total, total)
+
+
+def test_a_slow_job_whose_worker_still_beats_is_not_taken_over(queue_app, queue, caplog):
+    key, total = kept(queue_app, "queue-beats-on")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    # A step that takes longer than STALE_AFTER (a crowded machine, a
+    # niced worker): nothing stored for that long, but its worker beats.
+    started_by_a_worker(queue, key, timedelta(seconds=1))
+    silence(queue_app, key)
+    # Its page says it is slow (stalled), and it is left to its worker.
+    assert status(client, key) == {**summary_status("running", 0, total), "stalled": True}
+    client.get(f"/review/{key}")
+    assert queue.count == 0  # not queued a second time
+    assert Job.fetch(key, connection=queue.connection).get_status() == JobStatus.STARTED
+    assert not [r for r in caplog.records if "started again" in r.getMessage()]
+
+
+def test_a_review_worker_beats_while_a_step_runs(queue_app, queue, monkeypatch, tmp_path):
+    # The worker as deployed (jobs.work, each job in a forked work horse),
+    # not niced here. Its first step waits for a beat after the job's start
+    # (RQ's default is one each 30 s: none would come in 15 s).
+    key, total = kept(queue_app, "queue-beating")
+    client = queue_app.test_client()
+    client.get(f"/review/{key}")
+    seen = tmp_path / "beat"
+    real = jobs.evaluate_here
+
+    def waits_for_a_beat(decision, number):
+        if number == 1:
+            job = Job.fetch(key, connection=queue.connection)
+            first = job.last_heartbeat
+            for _ in range(150):
+                job.refresh()
+                if job.last_heartbeat != first:
+                    seen.write_text(f"{(job.last_heartbeat - first).total_seconds():.1f}")
+                    break
+                time.sleep(0.1)
+        return real(decision, number)
+
+    monkeypatch.setattr(jobs, "evaluate_here", waits_for_a_beat)
+    monkeypatch.setattr(jobs.os, "nice", lambda increment: 0)
+    with queue_app.app_context():
+        assert jobs.work(queue_app, burst=True)
+    assert seen.exists(), "no beat while the step ran"
+    assert status(client, key) == summary_status("done", total, total)
+
+
 def test_jobs_waiting_past_the_stale_time_still_fill_the_queue(queue_app, queue, monkeypatch):
     # No worker runs. Jobs queued longer than the stale time no longer count
     # in the database, but the queue itself is full: a flood of uploads
@@ -439,8 +524,8 @@ def test_a_worker_that_rq_let_quit_on_a_redis_outage_starts_again(queue_app, mon
     runs = []
 
     class QuittingWorker:
-        def __init__(self, queues, connection) -> None:
-            pass
+        def __init__(self, queues, connection, job_monitoring_interval) -> None:
+            assert job_monitoring_interval == jobs.BEAT_SECONDS
 
         def work(self, burst: bool) -> bool:
             runs.append(burst)
