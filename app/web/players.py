@@ -501,11 +501,20 @@ def switch() -> Response | tuple[str, int]:
 def forget_me() -> Response | tuple[str, int]:
     """Delete this player, their results and tasks (field ``confirm`` must
     be ``yes``), and drop the cookie. A form shown for another player
-    (field ``player``, :func:`_page_of_another`) is refused, 409; sent
-    again once done (a double click), it changes nothing."""
+    (field ``player``, :func:`_page_of_another`) is refused, 409; so is
+    one sent when this device plays under no name (another tab forgot the
+    name, or a second press did), whose page says there was nothing to
+    forget; a form of a player this device remembers (stepped aside in
+    another tab) is another player's."""
     player = current_player()
     if player is None:
-        return redirect(url_for("players.profile"), 303)
+        if request.form.get("player") in {str(other.id) for other in device_players()}:
+            return _refuse_page_of_another()
+        message = gettext(
+            "There was nothing to forget: this device plays under no name now (it was "
+            "forgotten already, in another tab or by a second press). Nothing changed."
+        )
+        return _profile_page(message, status=409)
     if _page_of_another():
         return _refuse_page_of_another()
     if request.form.get("confirm") != "yes":

@@ -383,8 +383,9 @@ def test_a_ninth_player_does_not_push_the_first_off_the_device(app, visitor):
 
 def test_the_name_and_forget_me_forms_sent_twice_are_answered_as_once(app, visitor):
     """A double click on "Keep my results" or Forget me: the second press
-    finds the device changed by the first, and must be answered as done,
-    not as a page of another player."""
+    finds the device changed by the first, and must not be answered as a
+    page of another player: the name form's as done, Forget me's as a stale
+    form saying the name is gone already (the next test)."""
     visitor.get("/me")
     token = visitor.token
     fields = {"csrf_token": token, "player": "", "name": "Ali"}
@@ -396,5 +397,41 @@ def test_the_name_and_forget_me_forms_sent_twice_are_answered_as_once(app, visit
     fields = {"csrf_token": token, "player": ali, "confirm": "yes"}
     assert visitor.client.post("/me/forget", data=fields).status_code == 303
     again = visitor.client.post("/me/forget", data=fields)
-    assert again.status_code == 303
+    assert again.status_code == 409
+    assert "There was nothing to forget" in again.get_data(as_text=True)
     assert _names(app) == []
+
+
+def test_a_stale_forget_me_says_there_was_nothing_to_forget(app, visitor):
+    """Two tabs on Nene's profile; one pressed Forget me, then the other:
+    its press was answered by a redirect to the anonymous profile, no word
+    of what happened. It is a stale form (409, as the others), and the page
+    says the name was forgotten already and nothing changed; a tab of a
+    player stepped aside in another tab is another player's page."""
+    visitor.choose_name("Nene")
+    visitor.get("/me")
+    nene = str(_player(app, "Nene").id)
+    assert visitor.post("/me/forget", player=nene, confirm="yes").status_code == 303
+    stale = visitor.post("/me/forget", player=nene, confirm="yes")
+    assert stale.status_code == 409
+    assert stale.headers.getlist("Set-Cookie") == []
+    said = html.unescape(stale.get_data(as_text=True))
+    assert (
+        "There was nothing to forget: this device plays under no name now (it was "
+        "forgotten already, in another tab or by a second press). Nothing changed."
+    ) in said
+    assert 'role="alert"' in said
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    stale = visitor.post("/me/forget", player=nene, confirm="yes")
+    said = html.unescape(stale.get_data(as_text=True))
+    assert "Unutulacak bir şey yoktu" in said
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "en")
+    # Ali steps aside in one tab; the other tab's Forget me deletes nobody.
+    visitor.choose_name("Ali")
+    ali = str(_player(app, "Ali").id)
+    visitor.get("/me")
+    visitor.post("/me/aside", player=ali)
+    refused = visitor.post("/me/forget", player=ali, confirm="yes")
+    assert refused.status_code == 409
+    assert "This page was for another player: nothing changed." in refused.get_data(as_text=True)
+    assert _names(app) == ["Ali"]
