@@ -865,6 +865,17 @@ def table_out_of_date(table: Table, message: str) -> tuple[str, int]:
     return render_table(table, message), 409
 
 
+def _starter_forgotten(table: Table) -> bool:
+    """Whether ``table`` was started under a name forgotten since
+    (:func:`.identity.forgotten_starter`): its pages say it is recorded for
+    nobody. ``False`` when the database does not answer (the game plays on)."""
+    try:
+        return identity.forgotten_starter(table.player)
+    except SQLAlchemyError as error:
+        database_gone(error)
+        return False
+
+
 def render_table(
     table: Table,
     message: str | None = None,
@@ -888,6 +899,7 @@ def render_table(
     context.update(story.table_extras(table, aids))
     match = table.match
     context["daily_game"] = _is_daily(table)
+    context["unrecorded"] = _starter_forgotten(table)
     # Today's Daily: no seed, link or record (every card) while others play it.
     secret = not table.seed_public and match.hand_counted and daily.seed_secret(match)
     context["records_later"] = DAILY_RECORDS_LATER if secret else None

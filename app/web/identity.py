@@ -63,6 +63,18 @@ def player_by_key(key: str) -> Player | None:
     return player if player_key(player) == key else None
 
 
+def forgotten_starter(key: str) -> bool:
+    """Whether a game started under the :func:`player_key` ``key`` was
+    started under a name forgotten since (Forget me, on this device or
+    another; or a damaged key): such a game is recorded for nobody, not
+    for whoever finishes it. ``False`` for ``""`` (no name).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database failed.
+    """
+    return bool(key) and player_by_key(key) is None
+
+
 def _device_tokens() -> list[str]:
     """The tokens of the :data:`DEVICE` cookie, newest first, at most
     :data:`DEVICE_PLAYERS`, without repeats or this device's own token."""

@@ -47,6 +47,7 @@ from .identity import (
     drop_stale_cookie,
     forget,
     player_by_key,
+    player_key,
     remember,
     step_aside,
     switch_to,
@@ -89,10 +90,12 @@ PERIODS = ("all", "week", "last")
 def game_finished(table: Table) -> None:
     """Record ``table``'s finished match for the player it was started
     under (:attr:`Table.player`), whoever has the device now, or, started
-    under no name or a name forgotten since, for this device's player;
-    once (a second call for the same game changes nothing); anonymous
-    games are not kept. Call it when a move ends the match. When the database fails, the
-    error is logged and the move stands (the game is safe in the session):
+    under no name, for this device's player; started under a name
+    forgotten since, for nobody (who pressed Forget me keeps nothing, and
+    the next player is not credited with their game); once (a second call
+    for the same game changes nothing); anonymous games are not kept. Call
+    it when a move ends the match. When the database fails, the error is
+    logged and the move stands (the game is safe in the session):
     the final page records the result when it is next shown
     (:func:`finished_game_panel`)."""
     if not table.match.over:
@@ -101,7 +104,11 @@ def game_finished(table: Table) -> None:
         # This device's player is looked up first, so its cookie is renewed
         # (:func:`.identity.renew`) whoever's game it is.
         here = current_player()
-        player = player_by_key(table.player) or here
+        starter = player_by_key(table.player)
+        if table.player and starter is None:
+            # Started under a name forgotten since: nobody's.
+            return
+        player = starter or here
         if player is None:
             return
         levels = tuple(level or "" for level in table.levels[1:])
@@ -163,7 +170,9 @@ def finished_game_panel() -> dict[str, Any]:
     words as a list, and ``held_back_count``), and everyone's results of
     this deal. A game started under another name on this shared device
     has ``recorded_for``, that name once its result is recorded, else
-    ``pending_for``, that name while the database does not take it."""
+    ``pending_for``, that name while the database does not take it; one
+    started under a name forgotten since has ``forgotten`` (recorded for
+    nobody)."""
     table = store.load_table()
     panel: dict[str, Any] = {
         "player": None,
@@ -176,6 +185,7 @@ def finished_game_panel() -> dict[str, Any]:
         "unavailable": False,
         "recorded_for": None,
         "pending_for": None,
+        "forgotten": False,
     }
     if table is None or not table.match.over:
         return panel
@@ -201,10 +211,12 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
     player = current_player()
     panel["player"] = player
     starter = player_by_key(table.player)
+    # Started under a name forgotten since: recorded for nobody.
+    panel["forgotten"] = forgotten = bool(table.player) and starter is None
     holder = None
     if player is not None or table.player:
         holder = queries.result_holder(table.game_id)
-    if holder is None and (player is not None or starter is not None):
+    if holder is None and not forgotten and (player is not None or starter is not None):
         # A result the database could not take when the game ended is
         # recorded now, unless it is anyone's already (a game is one
         # player's: the one it was started under, not another who took
@@ -217,7 +229,7 @@ def _fill_panel(panel: dict[str, Any], table: Table) -> None:
         panel["pending_for"] = starter.name
     if player is not None:
         panel["recorded"] = holder == player.id
-        panel["pending"] = holder is None
+        panel["pending"] = holder is None and not forgotten
         # A deal chosen by its seed adds no points (:attr:`GameFacts.known_deal`).
         panel["known_deal"] = table.seed_public
     if holder is not None and (player is None or holder != player.id):
@@ -500,7 +512,9 @@ def switch() -> Response | tuple[str, int]:
 @bp.post("/me/forget")
 def forget_me() -> Response | tuple[str, int]:
     """Delete this player, their results and tasks (field ``confirm`` must
-    be ``yes``), and drop the cookie. A form shown for another player
+    be ``yes``), and drop the cookie; this session's games started under
+    the name, or finished with no name and recorded under it, are recorded
+    for nobody from then on (:func:`game_finished`). A form shown for another player
     (field ``player``, :func:`_page_of_another`) is refused, 409; so is
     one sent when this device plays under no name (another tab forgot the
     name, or a second press did), whose page says there was nothing to
@@ -520,6 +534,12 @@ def forget_me() -> Response | tuple[str, int]:
     if request.form.get("confirm") != "yes":
         message = gettext("Tick the box to confirm; nothing was deleted.")
         return _profile_page(message, status=400, about="forget")
+    table = store.load_table()
+    if table is not None and not table.player and queries.result_holder(table.game_id) == player.id:
+        # A game begun with no name and recorded under this one at its end:
+        # nobody's once the name is forgotten, not the next name's.
+        table.player = player_key(player)
+        store.save_table(table)
     queries.forget_player(player.id)
     return forget(redirect(url_for("players.profile", forgotten=1), 303))
 

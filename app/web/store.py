@@ -221,15 +221,23 @@ def with_starter(summary: dict[str, Any]) -> dict[str, Any]:
     """``summary`` (:func:`summary`) with ``started_by``: the name its game
     was started under when that is not this device's player's (another
     player of a shared device, whose result it will be), else ``None``
-    (also when the database does not answer)."""
+    (also when the database does not answer); and ``starter_forgotten``:
+    whether that name was forgotten since (the game is recorded for
+    nobody)."""
     key = summary.get("player")
     starter = None
+    forgotten = False
     if isinstance(key, str) and key and key != player_key(named_player()):
         try:
             starter = player_by_key(key)
+            forgotten = starter is None
         except SQLAlchemyError as error:
             database_gone(error)
-    return {**summary, "started_by": starter.name if starter is not None else None}
+    return {
+        **summary,
+        "started_by": starter.name if starter is not None else None,
+        "starter_forgotten": forgotten,
+    }
 
 
 def _with_age(summary: dict[str, Any], now: float) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db import db, queries
-from app.db.models import Player, PlayerToken
+from app.db.models import Player, PlayerToken, Result
 from app.web.identity import COOKIE, DEVICE, DEVICE_PLAYERS
 from app.web.store import LANGUAGE_COOKIE
 from tests.db.conftest import Browser
@@ -435,3 +435,54 @@ def test_a_stale_forget_me_says_there_was_nothing_to_forget(app, visitor):
     assert refused.status_code == 409
     assert "This page was for another player: nothing changed." in refused.get_data(as_text=True)
     assert _names(app) == ["Ali"]
+
+
+def test_a_game_of_a_name_forgotten_meanwhile_is_recorded_for_nobody(app, visitor):
+    """Nene starts a game, presses Forget me before its end and hands the
+    laptop over; Ali chose a name and finished it: it was recorded for Ali
+    (his first game, someone else's deal). A name forgotten leaves nothing
+    behind: the game plays on, recorded for nobody, and the table, the home
+    page's "Continue your game" and the final page say so."""
+    visitor.choose_name("Nene")
+    visitor.deal("forgotten-midgame")
+    visitor.get("/me")
+    assert visitor.post("/me/forget", confirm="yes").status_code == 303
+    visitor.choose_name("Ali")
+    assert "Recorded for nobody" in visitor.get("/game").get_data(as_text=True)
+    home = html.unescape(visitor.get("/").get_data(as_text=True))
+    assert "started under a name forgotten since; its result is recorded for nobody" in home
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    assert "Kimsenin adına kaydedilmiyor" in visitor.get("/game").get_data(as_text=True)
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "en")
+    panel = _result_panel(visitor.play_to_the_end())
+    assert "Recorded for nobody: the name this game was started under was forgotten" in panel
+    assert "Recorded for Ali." not in panel and "Not recorded yet" not in panel
+    assert _player(app, "Ali").games == 0
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Result)) == 0
+    # Nobody with a name on the device now: no "Keep this result" either.
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    panel = _result_panel(visitor.get("/game").get_data(as_text=True))
+    assert "Recorded for nobody" in panel and "Keep this result" not in panel
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    panel = _result_panel(visitor.get("/game").get_data(as_text=True))
+    assert "Kimsenin adına kaydedilmedi: bu oyunun başlatıldığı ad unutuldu" in panel
+
+
+def test_a_result_kept_under_a_name_then_forgotten_goes_to_no_other_name(app, visitor):
+    """A game played with no name, kept under Nene on its final page; Nene
+    presses Forget me and the next name chosen on that final page got the
+    game. It stays nobody's."""
+    visitor.deal("forgotten-final")
+    visitor.play_to_the_end()
+    visitor.post("/me/name", name="Nene", next="game")
+    assert "Recorded for Nene." in visitor.get("/game").get_data(as_text=True)
+    visitor.get("/me")
+    assert visitor.post("/me/forget", confirm="yes").status_code == 303
+    panel = _result_panel(visitor.get("/game").get_data(as_text=True))
+    assert "Recorded for nobody" in panel and "Keep this result" not in panel
+    visitor.get("/game")
+    visitor.post("/me/name", name="Ali", next="game")
+    assert "Recorded for Ali." not in visitor.get("/game").get_data(as_text=True)
+    assert _player(app, "Ali").games == 0
