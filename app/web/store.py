@@ -27,7 +27,7 @@ from datetime import date, timedelta
 from typing import Any, TypeVar, cast
 
 import redis
-from flask import after_this_request, current_app, has_request_context, request, session
+from flask import after_this_request, current_app, g, has_request_context, request, session
 from flask_babel import format_timedelta
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
@@ -74,6 +74,10 @@ def commit() -> None:
         Stale: the session changed since this request loaded it (another
             tab, a repeated click); nothing was stored.
     """
+    if "let_go_due" not in g:
+        # Before the first change of the request: whether the session it
+        # loaded was an expired one's successor (nothing stored).
+        g.let_go_due = _let_go_due()
     _interface().commit(current_app, _session())
 
 
@@ -705,12 +709,16 @@ def adopt_story_progress(player_id: int) -> None:
 
 #: The cookie that remembers, in the browser, how many unfinished games its
 #: session held (the current game and those put aside) and when that was
-#: last sent: ``"<count>.<seconds since the epoch>"``. The session itself
-#: is gone once it expires (``PERMANENT_SESSION_LIFETIME`` after its last
-#: change), and with it any trace of the games; the home page then tells a
-#: returning player, once, how many were let go (:func:`games_let_go`).
-#: Only a browser whose session holds an unfinished game gets it: nothing
-#: is stored for a visitor, nor on the server.
+#: last sent: ``"<count>.<seconds since the epoch>"``, and
+#: ``".<count let go>"`` after them while a returning player has not seen
+#: the home page yet. The session itself is gone once it expires
+#: (``PERMANENT_SESSION_LIFETIME`` after its last change), and with it any
+#: trace of the games; the home page then tells a returning player, once,
+#: how many were let go (:func:`games_let_go`), also when they came back
+#: through another page that stored a new game first (the count let go is
+#: carried, :func:`count_unfinished`). Only a browser whose session holds
+#: an unfinished game, or whose player has not been told yet, gets it:
+#: nothing is stored for a visitor, nor on the server.
 UNFINISHED_COOKIE = "pisti_unfinished"
 
 
@@ -726,14 +734,35 @@ def unfinished_games() -> int:
     return len(_kept()) + (1 if current is not None and not current.match.over else 0)
 
 
-def _unfinished_cookie() -> tuple[int, int] | None:
-    """The browser's :data:`UNFINISHED_COOKIE` as (games, seconds), or
-    ``None`` without one (or with one that does not read as two whole
-    numbers, the first at least 1)."""
-    games, _, sent = request.cookies.get(UNFINISHED_COOKIE, "").partition(".")
-    if not (games.isdigit() and sent.isdigit() and int(games) > 0):
+def _unfinished_cookie() -> tuple[int, int, int] | None:
+    """The browser's :data:`UNFINISHED_COOKIE` as (games, seconds, games
+    let go not told yet), or ``None`` without one (or with one that does
+    not read as two or three whole numbers, the first or the third at
+    least 1)."""
+    fields = request.cookies.get(UNFINISHED_COOKIE, "").split(".")
+    if not 2 <= len(fields) <= 3 or not all(field.isdigit() for field in fields):
         return None
-    return int(games), int(sent)
+    games, sent, let_go = (int(field) for field in (*fields, "0")[:3])
+    if games == 0 and let_go == 0:
+        return None
+    return games, sent, let_go
+
+
+def _let_go_due() -> int:
+    """How many unfinished games this browser's player is to be told were
+    let go (:func:`games_let_go`): those the cookie carries (let go
+    before and not told yet), and those it counts when nothing is stored
+    for the browser any more and it was sent a lifetime ago or more (the
+    session, changed then or later, may have expired; sooner, it was lost
+    some other way, which this does not claim). Read it before the
+    request changes the session."""
+    held = _unfinished_cookie()
+    if held is None:
+        return 0
+    games, sent, carried = held
+    lifetime = current_app.permanent_session_lifetime.total_seconds()
+    expired = holds_nothing() and _seconds_now() - sent >= lifetime
+    return carried + (games if expired else 0)
 
 
 def _forget_unfinished(response: Response) -> Response:
@@ -750,32 +779,38 @@ def count_unfinished(response: Response) -> Response:
     when the count of unfinished games changed, or when the session's own
     cookies are sent again (once a day at most, so the time it holds is at
     most a day older than the session's last change); drop it once no game
-    is unfinished. An ``after_request`` hook."""
+    is unfinished; games let go that a returning player was not told of
+    yet (a deal link's game started before the home page was seen) are
+    carried in it until the home page says so. An ``after_request`` hook."""
     stored = _session()
     if getattr(stored, "detached", True) or not getattr(stored, "committed", False):
         return response
     games = unfinished_games()
     held = _unfinished_cookie()
-    if games == 0:
+    carried = 0 if g.get("let_go_told") else int(g.get("let_go_due", 0))
+    if games == 0 and carried == 0:
         return _forget_unfinished(response) if UNFINISHED_COOKIE in request.cookies else response
-    if held is None or held[0] != games or stored.cookies_due:
-        keep_cookie(response, UNFINISHED_COOKIE, f"{games}.{_seconds_now()}")
+    if held is None or held[0] != games or held[2] != carried or stored.cookies_due:
+        kept = f"{games}.{_seconds_now()}" + (f".{carried}" if carried else "")
+        keep_cookie(response, UNFINISHED_COOKIE, kept)
     return response
 
 
 def games_let_go() -> int:
     """How many unfinished games this returning player's expired session
-    held, for the home page to say so, once: the count of
-    :data:`UNFINISHED_COOKIE` when nothing is stored for the browser any
-    more and the cookie was sent a lifetime ago or more (the session,
-    changed then or later, may have expired; sooner, it was lost some other
-    way, which this does not claim). The cookie is dropped with this
-    answer whenever nothing is stored; 0 otherwise (a session the store
-    could not load keeps it)."""
+    held, for the home page to say so, once (:func:`_let_go_due`: also
+    those carried since another page stored a new game first). The
+    cookie is dropped with this answer whenever nothing is stored (or no
+    game is unfinished), else sent again without the count told; 0
+    without a cookie."""
     held = _unfinished_cookie()
-    if held is None or not holds_nothing():
+    if held is None:
         return 0
-    after_this_request(_forget_unfinished)
-    games, sent = held
-    lifetime = current_app.permanent_session_lifetime.total_seconds()
-    return games if _seconds_now() - sent >= lifetime else 0
+    due = int(g.let_go_due) if "let_go_due" in g else _let_go_due()
+    g.let_go_told = True
+    games, sent, carried = held
+    if holds_nothing() or (carried and games == 0):
+        after_this_request(_forget_unfinished)
+    elif carried:
+        after_this_request(lambda answer: keep_cookie(answer, UNFINISHED_COOKIE, f"{games}.{sent}"))
+    return due

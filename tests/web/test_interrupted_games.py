@@ -199,6 +199,48 @@ def test_a_player_back_after_their_games_expired_is_told_once(app, client, monke
     assert "let go" not in again
 
 
+def test_a_player_back_through_a_deal_link_is_told_on_the_next_home_page(client, monkeypatch):
+    """Back after five weeks through a friend's deal link, started at once:
+    the new game's count replaced the old one, and the home page never
+    said the two games were let go. The notice waits for the home page,
+    once, beside the new game."""
+    clock = unfinished_clock(monkeypatch)
+    player = Player(client)
+    player.deal("old-one")
+    player.deal("old-two")
+    clock.now += 35 * 24 * 3600
+    browser_lets_the_session_go(client)
+    assert "let go" not in player.deal("friend-link").get_data(as_text=True)
+    player.play(player.hand[0])
+    text = client.get("/").get_data(as_text=True)
+    assert "Welcome back. Your 2 unfinished games were let go" in text
+    assert "Continue your game" in text
+    assert client.get_cookie(store.UNFINISHED_COOKIE).value == f"1.{clock.now}"
+    assert "let go" not in client.get("/").get_data(as_text=True)
+    assert "Continue your game" in client.get("/").get_data(as_text=True)
+
+
+def test_a_game_let_go_is_told_after_a_deal_link_s_game_is_finished(client, monkeypatch):
+    """Back through a deal link and the game played out before the home
+    page: no game unfinished, the count was dropped and the notice with
+    it. It is told on the home page, in Turkish too."""
+    clock = unfinished_clock(monkeypatch)
+    Player(client).deal("old-tek")
+    clock.now += 32 * 24 * 3600
+    browser_lets_the_session_go(client)
+    player = Player(client)
+    player.deal("yeni")
+    while player.hand:
+        player.play(player.hand[0])
+    assert "Final score" in player.page
+    text = client.get("/", headers={"Accept-Language": "tr"}).get_data(as_text=True)
+    assert "Tekrar hoş geldiniz. Bitmemiş oyununuz silindi" in text
+    assert client.get_cookie(store.UNFINISHED_COOKIE) is None
+    assert "silindi" not in client.get("/", headers={"Accept-Language": "tr"}).get_data(
+        as_text=True
+    )
+
+
 def test_one_game_let_go_is_told_in_turkish(client, monkeypatch):
     clock = unfinished_clock(monkeypatch)
     player = Player(client)
