@@ -7,12 +7,8 @@
 // {h}, {m} and {s}), so they are in the page's language. A page nobody sees
 // (a tab in the background, a phone's screen turned off) does not tick: it
 // would wake the phone each second for nothing; seen again, it shows the
-// time left at once and ticks on.
-//
-// The next deal's time is written in UTC by the server, which does not
-// know where the player is; where the browser's clock is not on UTC, the
-// time of day there is added ("00:00 UTC, 03:00 your time"), with its
-// date when that is another day than the UTC one.
+// time left at once and ticks on. The next deal's time in the player's own
+// clock is local-time.js's.
 "use strict";
 
 (function () {
@@ -48,23 +44,4 @@
     if (!document.hidden && !countdown.hidden) tick();
   });
   tick();
-
-  const when = countdown.querySelector("time[datetime]");
-  const local = countdown.querySelector(".local-time");
-  if (!when || !local || !countdown.dataset.local) return;
-  const next = new Date(when.getAttribute("datetime"));
-  if (next.getTimezoneOffset() === 0) return;
-  const language = document.documentElement.lang || undefined;
-  const sameDay = next.getDate() === next.getUTCDate();
-  const format = new Intl.DateTimeFormat(language, {
-    month: sameDay ? undefined : "short",
-    day: sameDay ? undefined : "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
-  const phrase = document.createElement("span");
-  phrase.className = "nowrap";
-  phrase.textContent = countdown.dataset.local.replace("{t}", format.format(next));
-  local.replaceChildren(", ", phrase);
 })();

@@ -355,6 +355,8 @@ def _profile_page(
         aside=request.args.get("aside") == "1",
         tasks_left=math.ceil((tomorrow - now).total_seconds()),
         challenge_left=math.ceil((monday - now).total_seconds()),
+        tasks_at=tomorrow,
+        challenge_at=monday,
     )
     return page, status
 

@@ -84,8 +84,8 @@ def test_the_profile_shows_progress(app, visitor):
         (
             datetime(2026, 12, 6, 22, 0, 0),
             "tr",
-            "Yeni görevlere 2 sa 0 dk kaldı (her gün 00:00 UTC'de).",
-            "Yeni meydan okumaya 2 sa 0 dk kaldı (her pazartesi 00:00 UTC'de).",
+            "Yeni görevlere 2 sa 0 dk kaldı (her gün saat 00:00 UTC).",
+            "Yeni meydan okumaya 2 sa 0 dk kaldı (her pazartesi saat 00:00 UTC).",
         ),
         (
             datetime(2026, 12, 31, 23, 59, 30),
