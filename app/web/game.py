@@ -65,7 +65,7 @@ from .errors import (
     retry_after,
     stale_page,
 )
-from .i18n import gettext, lazy_gettext, pgettext, quoted
+from .i18n import gettext, isolated, lazy_gettext, markup_gettext, pgettext, quoted
 from .identity import current_player
 from .rule_words import every_rule, refusal, rules_summary
 from .table import Refused, Table
@@ -1019,10 +1019,10 @@ def _no_game() -> tuple[str, int]:
 
 
 def _bad_seed(seed: str) -> tuple[str, int]:
-    message = gettext(
+    message = markup_gettext(
         "“%(seed)s” cannot be used: a seed is 1 to 64 characters, each a letter (ç ğ ı ö ş ü "
         "too), a digit, a hyphen (-) or an underscore (_), with no spaces or other signs.",
-        seed=quoted(seed, 80),
+        seed=isolated(quoted(seed, 80)),
     )
     return _bad_request(gettext("That is not a valid seed"), message)
 
@@ -1038,12 +1038,12 @@ def link_changed(changed: links.LinkChanged) -> tuple[str, int]:
             "again, copied whole (the final page's Copy link button copies all of it)."
         )
     else:
-        message = gettext(
+        message = markup_gettext(
             "This deal link was changed or cut short on its way: what is left of it (seed "
             "“%(seed)s”) does not match the check it was written with, so it would deal "
             "another game than the one shared. Ask for it again, copied whole (the final "
             "page's Copy link button copies all of it).",
-            seed=changed.seed,
+            seed=isolated(changed.seed),
         )
     return _bad_request(gettext("This deal link is not whole"), message)
 

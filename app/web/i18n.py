@@ -375,6 +375,18 @@ def markup_ngettext(singular: str, plural: str, num: int, **variables: Any) -> M
     return _format(translations().ungettext(singular, plural, num), variables)
 
 
+def isolated(text: str) -> Markup:
+    """Return ``text``, a name or seed a player typed, as HTML that a
+    sentence holds apart from its own words: escaped, in a ``<bdi>``
+    (``"<bdi>Ali</bdi>"``), so a Persian or Hebrew name ending in a sign
+    (``س.ع.``) reads right to left within itself and leaves the words and
+    signs around it where the sentence has them. For the variables of
+    :func:`markup_gettext` and of the templates' ``_()`` (the filter
+    ``isolated``), which keep it as markup; not for a page's title or an
+    attribute, which hold text only."""
+    return Markup("<bdi>%s</bdi>") % (text,)
+
+
 @pass_context
 def template_gettext(context: Context, string: str, **variables: Any) -> str:
     """The templates' ``_()`` and ``gettext()``: :func:`gettext` as Jinja's
@@ -404,7 +416,7 @@ def init_app(app: Flask) -> None:
     templates' ``_()``, ``gettext()`` and ``ngettext()`` (Flask-Babel's Jinja
     i18n extension is newstyle; these replace its callables, and its ``_``,
     an alias that looks ``gettext`` up on every call), :func:`manifest` and
-    :func:`og_locale`."""
+    :func:`og_locale`, and the filter ``isolated`` (:func:`isolated`)."""
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(
         _=template_gettext,
@@ -413,3 +425,4 @@ def init_app(app: Flask) -> None:
         manifest=manifest,
         og_locale=og_locale,
     )
+    app.jinja_env.filters["isolated"] = isolated

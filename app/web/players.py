@@ -40,6 +40,7 @@ from app.logs import first_line
 
 from . import charts, daily, game, store
 from .errors import database_gone
+from .i18n import isolated, markup_gettext
 from .identity import (
     DEVICE_PLAYERS,
     current_player,
@@ -414,9 +415,9 @@ def choose_name() -> Response | tuple[str, int]:
     except queries.NameRefused as refusal:
         message = str(NAME_REFUSALS[refusal.reason])
         if refusal.like is not None:
-            message = gettext(
+            message = markup_gettext(
                 "That name is taken: it looks like “%(name)s”, the name of another player.",
-                name=refusal.like,
+                name=isolated(refusal.like),
             )
         table = store.load_table() if _from_game() else None
         if table is not None:

@@ -416,7 +416,7 @@ def test_a_daily_deal_dealt_before_adds_its_win_but_not_its_points(
     if "Second Look" not in page:  # the name chosen on the final page
         visitor.choose_name("Second Look")
         page = visitor.get("/game").get_data(as_text=True)
-    assert "Recorded for Second Look" in page and "Daily deal, unranked." in page
+    assert "Recorded for <bdi>Second Look</bdi>" in page and "Daily deal, unranked." in page
     assert "A Daily deal dealt again adds its game to your Pişti score, but not its points" in (
         html.unescape(page)
     )
@@ -554,7 +554,7 @@ def test_a_daily_game_finished_after_its_day_adds_its_game_but_not_its_points(
     _clock_at(monkeypatch, week_later)
     monkeypatch.setattr(queries, "utcnow", lambda: week_later)
     page = html.unescape(visitor.play_to_the_end())
-    assert "Recorded for Late Finisher." in page
+    assert "Recorded for <bdi>Late Finisher</bdi>." in page
     assert (
         "A Daily deal finished after its day adds its game to your Pişti score, but not its "
         "points: its cards were public by then."

@@ -143,7 +143,7 @@ def test_a_space_of_any_width_is_a_space(visitor, app, typed, kept):
     with the name typed with plain spaces."""
     response = visitor.choose_name(typed)
     assert response.status_code == 303
-    assert f"<h1>{kept}</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert f"<h1><bdi>{kept}</bdi></h1>" in visitor.get("/me").get_data(as_text=True)
     assert_taken_by(app, kept)
 
 
@@ -175,7 +175,7 @@ def test_a_name_may_have_an_apostrophe(visitor, app, typed, kept):
     response = visitor.choose_name(typed)
     assert response.status_code == 303
     escaped = kept.replace("'", "&#39;")
-    assert f"<h1>{escaped}</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert f"<h1><bdi>{escaped}</bdi></h1>" in visitor.get("/me").get_data(as_text=True)
     assert_taken_by(app, kept)
 
 
@@ -185,7 +185,7 @@ def test_the_middle_dots_of_japanese_and_chinese_names_are_one(visitor, app):
     half-width ･ of a Japanese phone keyboard is kept as ・, and a name with
     one dot is taken by the same name with the other (they look alike)."""
     assert visitor.choose_name("ジョン\uff65スミス").status_code == 303
-    assert "<h1>ジョン・スミス</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert "<h1><bdi>ジョン・スミス</bdi></h1>" in visitor.get("/me").get_data(as_text=True)
     assert_taken_by(app, "ジョン·スミス")
     turkish = Browser(app.test_client())
     turkish.get("/")
@@ -212,7 +212,7 @@ def test_a_zero_width_joiner_where_a_script_needs_it_is_kept(visitor, app, name)
     a joiner after a virama: such names were refused for their
     "characters". Now they are kept as typed where UAX #31 allows them."""
     assert visitor.choose_name(name).status_code == 303
-    assert f"<h1>{name}</h1>" in visitor.get("/me").get_data(as_text=True)
+    assert f"<h1><bdi>{name}</bdi></h1>" in visitor.get("/me").get_data(as_text=True)
     with app.app_context():
         assert db.session.scalar(select(Player.name)) == name
 
@@ -361,8 +361,8 @@ def test_a_name_in_look_alike_ascii_letters_is_taken_and_the_page_says_whose(app
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert (
-        f"That name is taken: it looks like \u201c{first}\u201d, the name of another player."
-        in page
+        f"That name is taken: it looks like \u201c<bdi>{first}</bdi>\u201d, the name of another "
+        "player." in page
     )
     turkish = Browser(app.test_client())
     turkish.get("/")
@@ -446,7 +446,7 @@ def test_the_ascii_look_keys_are_worked_out_by_the_migration(app):
             assert response.status_code == 303
         else:
             assert response.status_code == 400
-            assert f"it looks like \u201c{like}\u201d" in page
+            assert f"it looks like \u201c<bdi>{like}</bdi>\u201d" in page
 
 
 @pytest.mark.parametrize(
@@ -482,7 +482,7 @@ def test_the_apostrophe_look_keys_are_worked_out_by_the_migration(app):
     assert keys == {"Hawai\u02bbi": "Havvai'i", "Hawai\u02bci": None, "Ali": "Ali"}
     response = Browser(app.test_client()).choose_name("Hawai'i")
     assert response.status_code == 400
-    assert "it looks like \u201cHawai\u02bbi\u201d" in response.get_data(as_text=True)
+    assert "it looks like \u201c<bdi>Hawai\u02bbi</bdi>\u201d" in response.get_data(as_text=True)
 
 
 def test_the_name_keys_are_worked_out_again_by_the_migration(app):
@@ -545,7 +545,7 @@ def test_the_tone_and_dot_look_keys_are_worked_out_by_the_migration(app):
     }
     response = Browser(app.test_client()).choose_name("O'Brien")
     assert response.status_code == 400
-    assert "it looks like \u201cO\u07f4Brien\u201d" in response.get_data(as_text=True)
+    assert "it looks like \u201c<bdi>O\u07f4Brien</bdi>\u201d" in response.get_data(as_text=True)
     with app.app_context():
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0015_apostrophe_look_keys")
         keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())
@@ -572,7 +572,7 @@ def test_the_capital_saltillo_look_keys_are_worked_out_by_the_migration(app):
     assert keys == {"O'BRIEN": "O'BRlEN", "O\ua78bBRIEN": None, "\ua78bA\ua78b": "'A'"}
     response = Browser(app.test_client()).choose_name("'A'")
     assert response.status_code == 400
-    assert "it looks like \u201c\ua78bA\ua78b\u201d" in response.get_data(as_text=True)
+    assert "it looks like \u201c<bdi>\ua78bA\ua78b</bdi>\u201d" in response.get_data(as_text=True)
     with app.app_context():
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0016_tone_and_dot_look_keys")
         keys = dict(db.session.execute(select(Player.name, Player.look_key)).all())

@@ -81,7 +81,7 @@ def test_a_game_from_a_seed_in_turkish_letters_is_recorded(app, visitor):
     visitor.choose_name("Ayşe")
     visitor.deal("cuma-ak%C5%9Fam%C4%B1")
     page = visitor.play_to_the_end()
-    assert "Recorded for Ayşe." in page
+    assert "Recorded for <bdi>Ayşe</bdi>." in page
     with app.app_context():
         key = deal_key("cuma-akşamı", "cardems", None, ("medium",))
         assert db.session.scalar(select(Result.deal_key)) == key
@@ -102,7 +102,7 @@ def test_choosing_a_name_on_the_final_page_keeps_that_game(app, visitor):
     assert response.status_code == 303
     assert response.headers["Location"].endswith("/game#your-result")
     page = visitor.get("/game").get_data(as_text=True)
-    assert "Recorded for Afterwards." in page
+    assert "Recorded for <bdi>Afterwards</bdi>." in page
     assert _count(app, Result) == 1
     # Reloading the final page records nothing more.
     visitor.get("/game")
@@ -142,7 +142,7 @@ def test_a_taken_name_on_the_final_page_keeps_the_final_page(app, visitor):
     assert _count(app, Result) == 0
     response = visitor.post("/me/name", name="Free", next="game")
     assert response.status_code == 303
-    assert "Recorded for Free." in visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for <bdi>Free</bdi>." in visitor.get("/game").get_data(as_text=True)
     assert _count(app, Result) == 1
 
 
@@ -423,7 +423,7 @@ def test_a_result_the_database_could_not_take_is_recorded_when_it_answers_again(
     # and the final page does not claim a record it does not have.
     monkeypatch.setattr(queries, "record_result", _database_gone)
     page = visitor.play_to_the_end()
-    assert "Not recorded yet for Later: the results database did not answer." in page
+    assert "Not recorded yet for <bdi>Later</bdi>: the results database did not answer." in page
     assert "Recorded for Later." not in page
     assert _count(app, Result) == 0
     # Back: the next view of the final page records the game, once.
@@ -496,7 +496,7 @@ def test_a_database_that_does_not_answer_leaves_the_final_page_and_the_game(
     assert "Sonuç veritabanı şu anda yanıt vermiyor." in turkish.get_data(as_text=True)
     monkeypatch.undo()
     page = visitor.get("/game").get_data(as_text=True)
-    assert "Recorded for Outage." in page
+    assert "Recorded for <bdi>Outage</bdi>." in page
     assert _count(app, Result) == 1
 
 
@@ -514,7 +514,7 @@ def test_a_name_ending_in_a_full_stop_is_not_given_a_second_one(app, visitor):
     visitor.choose_name("Ayşe K.")
     visitor.deal("record-stop")
     page = visitor.play_to_the_end()
-    assert "Recorded for Ayşe K." in page and "Ayşe K.." not in page
+    assert "Recorded for <bdi>Ayşe K.</bdi>" in page and "Ayşe K.</bdi>." not in page
 
 
 def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(app, visitor):
@@ -523,7 +523,7 @@ def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(ap
     # says whose game it is.
     visitor.choose_name("Ana")
     visitor.deal("taken-over")
-    assert "Recorded for Ana." in visitor.play_to_the_end()
+    assert "Recorded for <bdi>Ana</bdi>." in visitor.play_to_the_end()
     bora = Browser(app.test_client())
     bora.choose_name("Bora")
     bora.get("/me")

@@ -25,7 +25,9 @@ def _player(app, name: str) -> Player:
 
 
 def _heading(page: str) -> str:
-    return html.unescape(page.split("<h1>")[1].split("</h1>")[0])
+    """The page's heading as text: a player's name is in a ``<bdi>``."""
+    heading = page.split("<h1>")[1].split("</h1>")[0]
+    return html.unescape(heading.removeprefix("<bdi>").removesuffix("</bdi>"))
 
 
 def test_a_second_player_on_the_same_browser_gets_their_own_name_and_switches_back(app, visitor):
@@ -43,12 +45,12 @@ def test_a_second_player_on_the_same_browser_gets_their_own_name_and_switches_ba
     page = visitor.get(aside.headers["Location"]).get_data(as_text=True)
     assert _heading(page) == "Your profile"
     assert "This device plays without a name now; nothing was deleted." in page
-    assert "Play as Nene" in page
+    assert "Play as <bdi>Nene</bdi>" in page
     assert visitor.choose_name("Ali").status_code == 303
     page = visitor.get("/me").get_data(as_text=True)
     assert _heading(page) == "Ali"
-    assert "recorded under the name “Ali”" in html.unescape(page)
-    assert "Play as Nene" in page
+    assert "recorded under the name “<bdi>Ali</bdi>”" in html.unescape(page)
+    assert "Play as <bdi>Nene</bdi>" in page
     nene = _player(app, "Nene")
     assert (nene.games, _player(app, "Ali").games) == (1, 0)
 
@@ -56,7 +58,7 @@ def test_a_second_player_on_the_same_browser_gets_their_own_name_and_switches_ba
     assert switched.status_code == 303
     page = visitor.get("/me").get_data(as_text=True)
     assert _heading(page) == "Nene"
-    assert "Play as Ali" in page
+    assert "Play as <bdi>Ali</bdi>" in page
     assert "<dt>Games / wins</dt><dd>1 / " in page
     # A switch makes no new device token: the device holds both names' own.
     with app.app_context():
@@ -73,7 +75,7 @@ def test_the_home_and_daily_pages_say_who_is_playing(visitor):
     visitor.choose_name("Nene")
     for path in ("/", "/daily"):
         page = visitor.get(path).get_data(as_text=True)
-        assert "Playing as Nene." in page
+        assert "Playing as <bdi>Nene</bdi>." in page
         assert "Someone else? Switch player" in page
 
 
@@ -100,10 +102,13 @@ def test_forget_me_deletes_only_the_player_on_screen(app, visitor):
     visitor.post("/me/aside")
     visitor.choose_name("Ali")
     page = visitor.get("/me").get_data(as_text=True)
-    assert "Delete the name “Ali” and everything kept under it for good" in html.unescape(page)
+    assert (
+        "Delete the name “<bdi>Ali</bdi>” and everything kept under it for good"
+        in html.unescape(page)
+    )
     assert visitor.post("/me/forget", confirm="yes").status_code == 303
     page = visitor.get("/me?forgotten=1").get_data(as_text=True)
-    assert "Play as Nene" in page and "Play as Ali" not in page
+    assert "Play as <bdi>Nene</bdi>" in page and "Play as <bdi>Ali</bdi>" not in page
     with app.app_context():
         assert db.session.scalars(select(Player.name)).all() == ["Nene"]
     visitor.post("/me/switch", player=str(_player(app, "Nene").id))
@@ -126,7 +131,7 @@ def test_a_player_forgotten_on_another_device_leaves_this_devices_list(app, visi
     phone.get("/me")
     phone.post("/me/forget", confirm="yes")
     page = visitor.get("/me").get_data(as_text=True)
-    assert _heading(page) == "Stays" and "Play as Traveller" not in page
+    assert _heading(page) == "Stays" and "Play as <bdi>Traveller</bdi>" not in page
     visitor.post("/me/aside")
     # Stays's token alone is kept: Traveller's names nobody.
     assert visitor.client.get_cookie(DEVICE).value.count(".") == 0
@@ -138,11 +143,11 @@ def test_the_shared_device_words_are_turkish_too(visitor):
     visitor.choose_name("Nene")
     page = html.unescape(visitor.get("/me").get_data(as_text=True))
     assert "Başka biri oynuyor" in page
-    assert "Bu cihazda biten oyunlar “Nene” adıyla kaydedilir." in page
-    assert "Oynayan: Nene." in visitor.get("/").get_data(as_text=True)
+    assert "Bu cihazda biten oyunlar “<bdi>Nene</bdi>” adıyla kaydedilir." in page
+    assert "Oynayan: <bdi>Nene</bdi>." in visitor.get("/").get_data(as_text=True)
     visitor.post("/me/aside")
     page = visitor.get("/me?aside=1").get_data(as_text=True)
-    assert "Nene olarak oyna" in page and "Bu cihazdaki oyuncular:" in page
+    assert "<bdi>Nene</bdi> olarak oyna" in page and "Bu cihazdaki oyuncular:" in page
 
 
 @pytest.mark.usefixtures("midday")
@@ -159,10 +164,12 @@ def test_a_game_is_recorded_for_the_player_it_was_started_under(app, visitor):
     visitor.post("/me/aside")
     visitor.choose_name("Ali")
     # The home page says whose game "Continue your game" goes back to.
-    assert "started by Nene, whose result it will be" in visitor.get("/").get_data(as_text=True)
+    assert "started by <bdi>Nene</bdi>, whose result it will be" in visitor.get("/").get_data(
+        as_text=True
+    )
     final = html.unescape(visitor.play_to_the_end())
-    assert "Recorded for Nene, who started this game on this device." in final
-    assert "Recorded for Ali." not in final
+    assert "Recorded for <bdi>Nene</bdi>, who started this game on this device." in final
+    assert "Recorded for <bdi>Ali</bdi>." not in final
     assert (_player(app, "Nene").games, _player(app, "Ali").games) == (1, 0)
     visitor.post("/me/switch", player=str(_player(app, "Nene").id))
     page = visitor.get("/daily").get_data(as_text=True)
@@ -175,7 +182,7 @@ def test_a_game_started_without_a_name_is_the_name_chosen_at_its_end(visitor, ap
     final = visitor.play_to_the_end()
     assert "Keep this result" in final
     visitor.post("/me/name", name="Baba", next="game")
-    assert "Recorded for Baba." in visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for <bdi>Baba</bdi>." in visitor.get("/game").get_data(as_text=True)
     assert _player(app, "Baba").games == 1
 
 
@@ -192,7 +199,7 @@ def test_the_daily_is_ranked_once_a_browser_and_the_second_player_is_told(visito
     visitor.post("/me/aside")
     visitor.choose_name("Ali")
     page = html.unescape(visitor.get("/daily").get_data(as_text=True))
-    assert "Playing as Ali." in page
+    assert "Playing as <bdi>Ali</bdi>." in page
     assert "Play today's deal (unranked)" in page
     assert "dealt in this browser without a name or under another" in page
 
@@ -215,17 +222,17 @@ def test_a_game_the_database_could_not_take_is_its_starters_whoever_has_no_name(
     visitor.post("/me/aside")
     monkeypatch.setattr(queries, "record_result", _database_gone)
     panel = _result_panel(visitor.play_to_the_end())
-    assert "Not recorded yet for Nene: the results database did not answer." in panel
+    assert "Not recorded yet for <bdi>Nene</bdi>: the results database did not answer." in panel
     assert "Keep this result" not in panel
     monkeypatch.undo()
     panel = _result_panel(visitor.get("/game").get_data(as_text=True))
-    assert "Recorded for Nene, who started this game on this device." in panel
+    assert "Recorded for <bdi>Nene</bdi>, who started this game on this device." in panel
     assert "Keep this result" not in panel
     assert _player(app, "Nene").games == 1
     # Someone with a name on the device now is not told it is theirs.
     visitor.choose_name("Ali")
     panel = _result_panel(visitor.get("/game").get_data(as_text=True))
-    assert "Recorded for Nene, who started this game on this device." in panel
+    assert "Recorded for <bdi>Nene</bdi>, who started this game on this device." in panel
     assert (_player(app, "Nene").games, _player(app, "Ali").games) == (1, 0)
 
 
@@ -244,7 +251,7 @@ def test_a_second_press_of_play_as_changes_nothing(app, visitor):
     assert again.status_code == 303
     assert again.headers.getlist("Set-Cookie") == []
     page = visitor.get("/me").get_data(as_text=True)
-    assert _heading(page) == "Nene" and "Play as Ali" in page
+    assert _heading(page) == "Nene" and "Play as <bdi>Ali</bdi>" in page
 
 
 def test_the_story_page_says_whose_match_it_goes_back_to(visitor):
@@ -259,7 +266,7 @@ def test_the_story_page_says_whose_match_it_goes_back_to(visitor):
     visitor.post("/me/aside")
     visitor.choose_name("Ali")
     page = visitor.get("/story").get_data(as_text=True)
-    assert "started by Nene, whose result it will be" in page
+    assert "started by <bdi>Nene</bdi>, whose result it will be" in page
     visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
     page = visitor.get("/story").get_data(as_text=True)
     assert "Nene başlattı; sonucu onun adına kaydedilir" in page
@@ -337,7 +344,7 @@ def test_the_final_pages_name_form_sent_after_a_name_was_chosen_elsewhere_rename
     assert refused.status_code == 409
     page = html.unescape(refused.get_data(as_text=True))
     assert "This page was for another player: nothing changed." in page
-    assert "Recorded for Baba." in page
+    assert "Recorded for <bdi>Baba</bdi>." in page
     assert _names(app) == ["Baba"]
 
 
@@ -351,7 +358,7 @@ def test_someone_else_is_playing_pressed_twice_changes_nothing_more(app, visitor
     again = visitor.post("/me/aside", player=nene)
     assert again.status_code == 303
     assert again.headers.getlist("Set-Cookie") == []
-    assert "Play as Nene" in visitor.get("/me?aside=1").get_data(as_text=True)
+    assert "Play as <bdi>Nene</bdi>" in visitor.get("/me?aside=1").get_data(as_text=True)
 
 
 def test_a_ninth_player_does_not_push_the_first_off_the_device(app, visitor):
@@ -366,7 +373,7 @@ def test_a_ninth_player_does_not_push_the_first_off_the_device(app, visitor):
         assert visitor.post("/me/aside").status_code == 303
         visitor.choose_name(f"Child{number}")
     page = visitor.get("/me").get_data(as_text=True)
-    assert page.count("Play as ") == DEVICE_PLAYERS and "Play as Nene" in page
+    assert page.count("Play as ") == DEVICE_PLAYERS and "Play as <bdi>Nene</bdi>" in page
     refused = visitor.post("/me/aside")
     assert refused.status_code == 409
     assert refused.headers.getlist("Set-Cookie") == []
@@ -456,7 +463,7 @@ def test_a_game_of_a_name_forgotten_meanwhile_is_recorded_for_nobody(app, visito
     visitor.client.set_cookie(LANGUAGE_COOKIE, "en")
     panel = _result_panel(visitor.play_to_the_end())
     assert "Recorded for nobody: the name this game was started under was forgotten" in panel
-    assert "Recorded for Ali." not in panel and "Not recorded yet" not in panel
+    assert "Recorded for <bdi>Ali</bdi>" not in panel and "Not recorded yet" not in panel
     assert _player(app, "Ali").games == 0
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Result)) == 0
@@ -477,12 +484,45 @@ def test_a_result_kept_under_a_name_then_forgotten_goes_to_no_other_name(app, vi
     visitor.deal("forgotten-final")
     visitor.play_to_the_end()
     visitor.post("/me/name", name="Nene", next="game")
-    assert "Recorded for Nene." in visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for <bdi>Nene</bdi>." in visitor.get("/game").get_data(as_text=True)
     visitor.get("/me")
     assert visitor.post("/me/forget", confirm="yes").status_code == 303
     panel = _result_panel(visitor.get("/game").get_data(as_text=True))
     assert "Recorded for nobody" in panel and "Keep this result" not in panel
     visitor.get("/game")
     visitor.post("/me/name", name="Ali", next="game")
-    assert "Recorded for Ali." not in visitor.get("/game").get_data(as_text=True)
+    assert "Recorded for <bdi>Ali</bdi>" not in visitor.get("/game").get_data(as_text=True)
     assert _player(app, "Ali").games == 0
+
+
+def test_a_name_in_a_sentence_is_set_apart_from_its_words(app, visitor):
+    """A Persian name ending in a sign (``س.ع.``) turned the sentence that
+    holds it around ("Playing as .ع.س." read "Playing as ع.س.."): the
+    boards held each name in a ``<bdi>``, the sentences did not. Now every
+    sentence does, in both languages, the name escaped (``O'Neil``'s
+    apostrophe as ``&#39;``), and a sentence's own full stop after a name
+    that ends in one is left out as before."""
+    visitor.choose_name("O'Neil")
+    visitor.deal("bdi-oneil")
+    visitor.get("/me")
+    visitor.post("/me/aside")
+    visitor.choose_name("س.ع.")
+    name, other = "<bdi>س.ع.</bdi>", "<bdi>O&#39;Neil</bdi>"
+    profile = visitor.get("/me").get_data(as_text=True)
+    assert f"<h1>{name}</h1>" in profile
+    assert f"recorded under the name “{name}”." in profile
+    assert f"Play as {other}</button>" in profile
+    assert f"Delete the name “{name}” and everything" in profile
+    home = visitor.get("/").get_data(as_text=True)
+    assert f"Playing as {name}." in home
+    assert f"started by {other}, whose result it will be" in home
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
+    assert f"Oynayan: {name}." in visitor.get("/").get_data(as_text=True)
+    assert f"Bu cihazda biten oyunlar “{name}” adıyla" in visitor.get("/me").get_data(as_text=True)
+    assert f"{other} olarak oyna" in visitor.page
+    visitor.client.set_cookie(LANGUAGE_COOKIE, "en")
+    final = visitor.play_to_the_end()
+    assert f"Recorded for {other}, who started this game on this device." in final
+    visitor.deal("bdi-own")
+    final = visitor.play_to_the_end()
+    assert f"Recorded for {name}" in final and f"Recorded for {name}." not in final

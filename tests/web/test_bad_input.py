@@ -294,8 +294,8 @@ def test_a_browser_that_keeps_no_cookies_is_told_so(app, fetch_site, said):
 @pytest.mark.parametrize(
     "path,status,shown",
     [
-        ("/deal/x%E2%80%AEy", 400, "“x\ufffdy” cannot be used"),
-        ("/deal/~abcdef/x%00y", 400, "(seed “x\ufffdy”)"),
+        ("/deal/x%E2%80%AEy", 400, "“<bdi>x\ufffdy</bdi>” cannot be used"),
+        ("/deal/~abcdef/x%00y", 400, "(seed “<bdi>x\ufffdy</bdi>”)"),
         ("/deal/x?rules=cl%E2%80%AEassic", 400, "no game called “cl\ufffdassic”"),
         ("/deal/x?level=ha%00rd", 400, "no computer level “ha\ufffdrd”"),
         ("/deal/x?jack_pisti=1%E2%80%AE0", 400, "“1\ufffd0” is not one of its values"),
@@ -314,6 +314,29 @@ def test_a_value_quoted_in_a_message_shows_no_control_character(client, path, st
     assert response.status_code == status
     assert shown in message.group(1)
     assert not {"\u202e", "\u200f", "\x00"} & set(message.group(1))
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+@pytest.mark.parametrize(
+    "path,shown",
+    [
+        ("/deal?seed=%D8%B3.%D8%B9.", "“<bdi>س.ع.</bdi>”"),
+        ("/deal?seed=%3Cb%3Ex%3C/b%3E", "“<bdi>&lt;b&gt;x&lt;/b&gt;</bdi>”"),
+        ("/deal/~abcdef/%D8%B3%D8%B9", "“<bdi>سع</bdi>”"),
+        ("/deal/~abcdef/x'y", "“<bdi>x&#39;y</bdi>”"),
+    ],
+)
+def test_a_seed_quoted_in_a_message_is_set_apart_from_its_words(client, path, shown, language):
+    """A seed typed in Persian or Hebrew, ending in a sign (``س.ع.``),
+    turned the sentence quoting it around: its full stop went to the
+    other end of the name, and the quote marks with it. The seed is in a
+    ``<bdi>`` of its own now, escaped (``<b>x</b>`` is shown as typed), in
+    both languages."""
+    response = client.get(path, headers={"Accept-Language": language})
+    message = re.search(r'<p class="alert"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
+    assert response.status_code == 400
+    assert shown in message.group(1)
+    assert "<b>" not in message.group(1)
 
 
 def test_a_card_from_another_games_page_is_refused(player):
