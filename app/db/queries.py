@@ -38,7 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql import ColumnElement, Select, Subquery
 
-from app.engine.letters import ZWJ, ZWNJ, joiners_fit, marks_fit
+from app.engine.letters import ZWJ, ZWNJ, marks_fit, without_idle_joiners
 from app.story import progress as story
 
 from . import db, dialect_insert
@@ -116,7 +116,10 @@ class NameRefused(ValueError):
 
 
 def check_name(text: object) -> str:
-    """Return ``text`` as a display name: NFC-normalised, each space of
+    """Return ``text`` as a display name: NFC-normalised, each zero-width
+    non-joiner or joiner that changes nothing on the screen left out
+    (:func:`~app.engine.letters.without_idle_joiners`: a half-space after a
+    Persian ``ا``, which joins no letter after it), each space of
     any width (a no-break space, the ideographic space of a Japanese or
     Chinese keyboard) a plain one, spaces trimmed and runs of spaces made
     one; each of :data:`APOSTROPHES` a ``'``; 1–24 characters, each a
@@ -124,7 +127,7 @@ def check_name(text: object) -> str:
     or an accent or vowel sign (a combining mark: Devanagari, Thai, Arabic
     or Hebrew vowels) on a letter, as UAX #31's identifiers have them, a
     zero-width non-joiner or joiner where UAX #31 allows one (Persian's
-    half-space, :func:`~app.engine.letters.joiners_fit`), or one of
+    half-space, :func:`~app.engine.letters.joiner_fits`), or one of
     :data:`NAME_DOTS` between two letters.
 
     Raises:
@@ -134,8 +137,7 @@ def check_name(text: object) -> str:
             than :data:`~app.engine.letters.MARKS_ON_A_LETTER` on one letter,
             past which a name stacks marks over and under the rows of a
             leaderboard: :func:`~app.engine.letters.marks_fit`), ``"dots"`` (a
-            middle dot not between two letters), ``"joiners"`` (a zero-width
-            non-joiner or joiner where it draws nothing), ``"marks"`` (no
+            middle dot not between two letters), ``"marks"`` (no
             letter or digit: a "-", "." or "'", or a letter that looks like
             one of :data:`APOSTROPHE_LOOKS` or :data:`DOT_LOOKS`, reads as a
             row with no name),
@@ -145,7 +147,8 @@ def check_name(text: object) -> str:
             Cyrillic ``А`` in ``Аyşe`` would pass for another player's
             ``Ayşe``).
     """
-    typed = unicodedata.normalize("NFC", str(text or "")).translate(APOSTROPHES)
+    typed = without_idle_joiners(unicodedata.normalize("NFC", str(text or "")))
+    typed = typed.translate(APOSTROPHES)
     name = "".join(
         " " if unicodedata.category(char) == "Zs" else char for char in typed.translate(_DOTS_TYPED)
     )
@@ -170,8 +173,6 @@ def check_name(text: object) -> str:
             raise NameRefused("characters")
     if not marks_fit(name):
         raise NameRefused("accents")
-    if not joiners_fit(name):
-        raise NameRefused("joiners")
     if len(_folded(name)) > NAME_KEY_MAX:  # ligatures that unfold to many letters
         raise NameRefused("spelled")
     if all(char in NAME_MARKS or char in NAME_DOTS for char in look_key(name)):

@@ -115,9 +115,9 @@ def _after_a_virama(text: str, index: int) -> bool:
     return False
 
 
-def joiners_fit(text: str) -> bool:
-    """Whether each zero-width non-joiner :data:`ZWNJ` and joiner
-    :data:`ZWJ` of ``text`` (any string, composed: NFC) stands where
+def joiner_fits(text: str, index: int) -> bool:
+    """Whether the zero-width non-joiner :data:`ZWNJ` or joiner :data:`ZWJ`
+    at ``text[index]`` (``text`` any string, composed: NFC) stands where
     UAX #31 (section 2.3) allows one in an identifier, and so changes how
     the word is drawn:
 
@@ -127,25 +127,46 @@ def joiners_fit(text: str) -> bool:
       (``$L $M* $V $M₁* ZWNJ``): Hindi's ``क्‍ष``.
 
     Anywhere else (first or last, twice, between Latin letters, after a
-    letter that joins nothing) it draws nothing and makes another name of
-    the same look: not allowed. A ``text`` without them fits."""
-    for index, char in enumerate(text):
-        if char not in (ZWNJ, ZWJ):
-            continue
-        if _after_a_virama(text, index):
-            continue
-        if char == ZWNJ:
-            before, after = index - 1, index + 1
-            while before >= 0 and _transparent(text[before]):
-                before -= 1
-            while after < len(text) and _transparent(text[after]):
-                after += 1
-            if (
-                before >= 0
-                and after < len(text)
-                and text[before] in _joining("next")
-                and text[after] in _joining("previous")
-            ):
-                continue
+    letter that joins nothing: ``رضا‌زاده``, whose ``ا`` joins no letter
+    after it) it draws nothing, and would make another name of the same
+    look."""
+    if _after_a_virama(text, index):
+        return True
+    if text[index] != ZWNJ:
         return False
-    return True
+    before, after = index - 1, index + 1
+    while before >= 0 and _transparent(text[before]):
+        before -= 1
+    while after < len(text) and _transparent(text[after]):
+        after += 1
+    return (
+        before >= 0
+        and after < len(text)
+        and text[before] in _joining("next")
+        and text[after] in _joining("previous")
+    )
+
+
+def joiners_fit(text: str) -> bool:
+    """Whether each zero-width non-joiner and joiner of ``text`` (any
+    string, composed: NFC) stands where it changes how the word is drawn
+    (:func:`joiner_fits`); a ``text`` without them fits."""
+    return all(joiner_fits(text, index) for index, char in enumerate(text) if char in (ZWNJ, ZWJ))
+
+
+def without_idle_joiners(text: str) -> str:
+    """Return ``text`` (any string, composed: NFC) without the zero-width
+    non-joiners and joiners that change nothing on the screen
+    (:func:`joiner_fits`), from the first on, each judged beside what is
+    kept: a Persian half-space typed where the letter before joins nothing
+    anyway (``رضا‌زاده``) or twice in a row (one is kept), a joiner between
+    Latin letters. What a player types (a name, a seed) is taken so, as it
+    looks: the result fits :func:`joiners_fit`."""
+    kept = text
+    index = 0
+    while index < len(kept):
+        if kept[index] in (ZWNJ, ZWJ) and not joiner_fits(kept, index):
+            kept = kept[:index] + kept[index + 1 :]
+        else:
+            index += 1
+    return kept

@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from .cards import FULL_DECK
-from .letters import ZWJ, ZWNJ, is_mark, joiners_fit, marks_fit
+from .letters import ZWJ, ZWNJ, is_mark, joiners_fit, marks_fit, without_idle_joiners
 from .rules import RuleSet
 
 #: 1 to 64 letters (any alphabet: ``şans``), digits, ``-`` or ``_``: what
@@ -76,9 +76,12 @@ def check_seed(seed: object) -> str:
 
 def normalize_seed(text: str) -> str:
     """Return ``text`` as a seed is written: spaces at either end removed,
-    letters composed (NFC: ``s`` + combining cedilla becomes ``ş``). The
-    result still needs :func:`check_seed`."""
-    return unicodedata.normalize("NFC", text.strip())
+    letters composed (NFC: ``s`` + combining cedilla becomes ``ş``), and
+    each zero-width non-joiner or joiner that changes nothing on the screen
+    left out (:func:`~app.engine.letters.without_idle_joiners`: a Persian
+    half-space after an ``ا``, which joins no letter after it). The result
+    still needs :func:`check_seed`."""
+    return without_idle_joiners(unicodedata.normalize("NFC", text.strip()))
 
 
 def new_seed() -> str:

@@ -73,10 +73,6 @@ NAME_REFUSALS = {
         "same one twice in a row."
     ),
     "dots": lazy_gettext("A middle dot (·) goes between two letters."),
-    "joiners": lazy_gettext(
-        "A zero-width non-joiner or joiner goes only between letters it keeps apart or "
-        "joins (as in Persian), or after a virama."
-    ),
     "marks": lazy_gettext("A name needs at least one letter or digit."),
     "scripts": lazy_gettext(
         "A name keeps to one alphabet: letters of two that look alike (a Cyrillic А among "

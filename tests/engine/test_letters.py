@@ -9,7 +9,7 @@ import pytest
 from idna import idnadata, intranges
 
 from app.engine import letters
-from app.engine.letters import ZWJ, ZWNJ, joiners_fit, marks_fit
+from app.engine.letters import ZWJ, ZWNJ, joiners_fit, marks_fit, without_idle_joiners
 
 
 @pytest.mark.parametrize(
@@ -51,6 +51,33 @@ def test_a_seeds_digit_carries_marks():
 )
 def test_joiners_fit_where_uax_31_allows_them(text, fits):
     assert joiners_fit(text) is fits
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        (
+            "\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645",
+            "\u0646\u06cc\u06a9\u200c\u0646\u0627\u0645",
+        ),
+        (
+            "\u0631\u0636\u0627\u200c\u0632\u0627\u062f\u0647",
+            "\u0631\u0636\u0627\u0632\u0627\u062f\u0647",
+        ),
+        ("\u0646" + ZWNJ + ZWNJ + "\u0646", "\u0646" + ZWNJ + "\u0646"),
+        (ZWNJ + "\u0646\u06cc\u06a9" + ZWJ, "\u0646\u06cc\u06a9"),
+        ("Ali" + ZWJ + "Veli", "AliVeli"),
+        ("\u0915\u094d\u200d\u0937", "\u0915\u094d\u200d\u0937"),
+        ("\u0915\u200d\u0937", "\u0915\u0937"),
+        ("", ""),
+    ],
+)
+def test_only_the_joiners_that_draw_nothing_are_left_out(typed, kept):
+    """``رضا‌زاده`` typed with a half-space after its ``ا`` (which joins no
+    letter after it) was refused for a character nobody can see; the
+    half-space is left out instead, those that keep letters apart stay."""
+    assert without_idle_joiners(typed) == kept
+    assert joiners_fit(kept)
 
 
 @pytest.mark.parametrize(("side", "types"), [("next", "DL"), ("previous", "DR")])

@@ -587,6 +587,29 @@ def test_a_link_without_a_check_deals_as_before_and_is_shared_with_one(client):
     assert client.get(response.location).status_code == 200
 
 
+def test_a_half_space_that_changes_nothing_is_left_out_of_a_seed(client):
+    """``رضا‌زاده`` typed with a half-space after its ``ا`` (which joins no
+    letter after it) was "not a valid seed", for a character nobody can
+    see. The half-space is left out: the form and the link deal
+    ``رضازاده``, as it looks."""
+    response = client.get(
+        "/deal",
+        query_string={
+            "seed": "\u0631\u0636\u0627\u200c\u0632\u0627\u062f\u0647",
+            "rules": "classic",
+            "level": "hard",
+        },
+    )
+    assert response.status_code == 303
+    seed = iri_to_uri("\u0631\u0636\u0627\u0632\u0627\u062f\u0647")
+    assert response.location == checked(f"/deal/{seed}?rules=classic&target=51&level=hard")
+    typed = iri_to_uri("/deal/\u0631\u0636\u0627\u200c\u0632\u0627\u062f\u0647")
+    response = client.get(f"{typed}?rules=classic&level=hard")
+    assert response.status_code in (301, 302, 303, 308)
+    assert urlsplit(response.location).path.endswith(f"/{seed}")
+    assert client.get(response.location).status_code == 200
+
+
 def test_a_link_not_whole_is_told_in_turkish_too(client):
     link = checked("/deal/cuma-gecesi?rules=classic&level=hard")
     tr = {"Accept-Language": "tr"}
