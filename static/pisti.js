@@ -949,8 +949,9 @@ document.addEventListener(
 // A name box (data-name-most) counts a name as the server does (check_name
 // in app/db/queries.py): letters composed (NFC), each run of spaces of any
 // width one space, none at either end, then its characters. Its pattern
-// counts the same without this script but cannot compose letters: an "ê"
-// typed as "e" and its accent would count two. A box of a page put in place
+// counts the same without this script but cannot compose letters: it counts
+// a Latin, Greek or Cyrillic letter and the accents typed after it as one
+// ("e" and a circumflex: "ê"), other marks apart. A box of a page put in place
 // later (a match's end) is counted too, from its first keystroke.
 document.addEventListener("input", (event) => {
   const box = event.target;

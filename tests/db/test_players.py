@@ -842,6 +842,10 @@ def test_the_name_rule_and_its_refusal_name_each_sign_they_allow(visitor, langua
     for sign in NAME_SIGNS[language]:
         assert sign in html.unescape(rule.group(1))
     assert ("1 to 24 characters" if language == "en" else "1–24 karakter") in rule.group(1)
+    # The half-spaces of Persian words, kept where they change how the word
+    # is drawn, were not named: a player could not tell they may type one.
+    joiners = "half-spaces or joiners" if language == "en" else "yarım boşluk ya da birleştirici"
+    assert joiners in " ".join(rule.group(1).split())
     visitor.get("/me")
     refused = visitor.client.post(
         "/me/name",

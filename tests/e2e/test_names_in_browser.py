@@ -44,6 +44,7 @@ OTHERS = {
     "devanagari": "\u0938\u0941\u0928\u0940\u0924\u093e" * 4,  # सुनीता
     "persian": "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 "  # می‌خواهم
     + LONGEST["persian"][9:],
+    "decomposed": "Tra\u0302\u0300n Thi\u0323 Ngo\u0323c Lan Anh Vy",  # Trần Thị Ngọc Lan Anh Vy
 }
 
 
@@ -68,13 +69,16 @@ def test_the_longest_name_in_any_script_is_typed_and_kept(
     box = page.locator("#name")
     box.press_sequentially(LONGER[script])
     assert box.evaluate("(box) => box.checkValidity()") is False
-    if javascript or script != "decomposed":  # the pattern cannot compose letters
-        name = LONGEST[script] if javascript else OTHERS[script]
-        box.fill("")
-        box.press_sequentially(name)
-        assert box.input_value() == name
-        submit(page, page.get_by_role("button", name="Keep my results"))
-        assert page.locator("h1").inner_text() == kept(name)
+    # Without the script the pattern counts a letter and the accents typed
+    # after it as one: 24 Vietnamese letters, accents typed apart (28 characters), were
+    # refused by the box itself, though the server keeps them.
+    name = LONGEST[script] if javascript else OTHERS[script]
+    box.fill("")
+    box.press_sequentially(name)
+    assert box.input_value() == name
+    assert box.evaluate("(box) => box.checkValidity()") is True
+    submit(page, page.get_by_role("button", name="Keep my results"))
+    assert page.locator("h1").inner_text() == kept(name)
     context.close()
 
 
