@@ -383,7 +383,9 @@ def test_a_name_in_look_alike_ascii_letters_is_taken_and_the_page_says_whose(app
     turkish.get("/")
     turkish.post("/language", language="tr")
     page = turkish.choose_name(second).get_data(as_text=True)
-    assert f"Bu ad alınmış: başka bir oyuncunun \u201c{first}\u201d adına benziyor." in page
+    assert (
+        f"Bu ad alınmış: başka bir oyuncunun \u201c<bdi>{first}</bdi>\u201d adına benziyor." in page
+    )
     with app.app_context():
         assert db.session.scalars(select(Player.name)).all() == [first]
 

@@ -424,12 +424,12 @@ def test_a_result_the_database_could_not_take_is_recorded_when_it_answers_again(
     monkeypatch.setattr(queries, "record_result", _database_gone)
     page = visitor.play_to_the_end()
     assert "Not recorded yet for <bdi>Later</bdi>: the results database did not answer." in page
-    assert "Recorded for Later." not in page
+    assert "Recorded for <bdi>Later</bdi>." not in page
     assert _count(app, Result) == 0
     # Back: the next view of the final page records the game, once.
     monkeypatch.undo()
     page = visitor.get("/game").get_data(as_text=True)
-    assert "Recorded for Later." in page
+    assert "Recorded for <bdi>Later</bdi>." in page
     assert _count(app, Result) == 1
     visitor.get("/game")
     assert _count(app, Result) == 1
@@ -533,7 +533,7 @@ def test_a_device_taken_over_by_another_player_does_not_record_the_game_again(ap
     assert visitor.post("/me/continue", code=code).status_code == 303
     page = visitor.get("/game").get_data(as_text=True)
     assert _count(app, Result) == 1
-    assert "Recorded for Ana, who started this game on this device." in page
+    assert "Recorded for <bdi>Ana</bdi>, who started this game on this device." in page
     assert "Recorded for Bora" not in page and "Not recorded yet" not in page
 
 

@@ -269,7 +269,7 @@ def test_the_story_page_says_whose_match_it_goes_back_to(visitor):
     assert "started by <bdi>Nene</bdi>, whose result it will be" in page
     visitor.client.set_cookie(LANGUAGE_COOKIE, "tr")
     page = visitor.get("/story").get_data(as_text=True)
-    assert "Nene başlattı; sonucu onun adına kaydedilir" in page
+    assert "<bdi>Nene</bdi> başlattı; sonucu onun adına kaydedilir" in page
 
 
 def _names(app) -> list[str]:

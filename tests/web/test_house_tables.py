@@ -252,7 +252,7 @@ def test_a_kept_three_player_game_is_named_by_its_rules(client):
     assert start_deal(client, "/deal/kept-new").status_code == 303
     home = client.get("/").get_data(as_text=True)
     kept = home.split('<span class="kept-what"')[1].split(">", 1)[1].split("</span>")[0]
-    assert kept.startswith("Classic · 3 players · to 51 · “kept-3”")
+    assert kept.startswith("Classic · 3 players · to 51 · “<bdi>kept-3</bdi>”")
     totals = re.findall(r"<td>(\d+)</td>", page.split("<tfoot>")[-1])
     assert "hand 1, " + "–".join(totals) in kept
     assert "· all Easy ·" in " ".join(kept.split())

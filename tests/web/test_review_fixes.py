@@ -182,7 +182,10 @@ def test_a_deal_link_asks_then_keeps_the_game_in_progress_aside(client):
     asked = client.get("/deal/second-game").get_data(as_text=True)
     assert "Start this deal" in asked
     # It says which game is kept, as the home page's "Continue" does.
-    which = "Classic match (2 players) · to 51 · “first-game” · Medium · hand 1, 0–0 · play 2 of 48"
+    which = (
+        "Classic match (2 players) · to 51 · “<bdi>first-game</bdi>” · Medium · hand 1, 0–0 · "
+        "play 2 of 48"
+    )
     assert f"You have a game in progress ({which}). It is kept" in " ".join(asked.split())
     home = " ".join(client.get("/").get_data(as_text=True).split())
     assert f'Continue your game</a> <span class="small" id="current-game">{which}</span>' in home
@@ -212,7 +215,7 @@ def test_up_to_five_unfinished_games_are_kept_most_recent_first(client):
         # Three or more are folded, the New game form kept near the top.
         assert ('<details class="kept">' in home) == (number >= 3), number
     page = client.get("/").get_data(as_text=True)
-    kept = re.findall(r"“(kept-\d)”", page)
+    kept = re.findall(r"“<bdi>(kept-\d)</bdi>”", page)
     # The game in progress beside "Continue your game", then those kept.
     assert kept == ["kept-6", "kept-5", "kept-4", "kept-3", "kept-2", "kept-1"]
     assert "Continue your game" in page

@@ -352,7 +352,7 @@ def test_a_game_put_aside_in_the_old_format_can_still_be_resumed(app):
     )
     player.get()
     assert player.move == "2"  # game A after its first play; B is kept in turn
-    assert "“old-format-b”" in player.page
+    assert "“<bdi>old-format-b</bdi>”" in player.page
 
 
 def _kept_ids(client) -> list[str]:
@@ -468,7 +468,7 @@ def test_resuming_a_game_twice_shows_it_as_out_of_date(app):
     again = player.client.post("/resume", data=fields)
     assert again.status_code == 409
     page = again.get_data(as_text=True)
-    assert "out of date" in page and "“resume-b”" in page  # A on the table, B kept
+    assert "out of date" in page and "“<bdi>resume-b</bdi>”" in page  # A on the table, B kept
     assert "No game in progress" not in page
 
 
