@@ -108,7 +108,7 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
         what = _("Card points and piştis so far in this hand")
         points = ngettext("%(num)s point", "%(num)s points", running[index])
         parts.append(
-            f'\n  <li class="side side-{index}"><span class="who">{escape(side["name"])}</span>\n'
+            f'\n  <li class="side side-{index}"><span class="who">{_who(side)}</span>\n'
             f'    <span class="chip">{PAUSE}{cards}</span>\n'
             f'    <span class="chip">{PAUSE}'
             f"{pistis}{jacks}</span>\n"
@@ -121,6 +121,20 @@ def scoreboard(v: Mapping[str, Any]) -> Markup:
         )
     parts.append("\n</ul>")
     return Markup("".join(parts))
+
+
+def _who(side: Mapping[str, Any]) -> Markup:
+    """A side's name on the score; with a ``short`` one (partners' "We",
+    "They") the whole name (``.said-whole``) and, hidden from a screen
+    reader, the short one (``.said-short``, the whole as its title), which
+    a phone held sideways with large text shows: there "You & North"
+    took two lines a side, "Doğu ve Batı" needing 108 px of 78 (pisti.css)."""
+    if not side.get("short"):
+        return escape(side["name"])
+    return Markup(
+        '<span class="said-whole">{}</span>'
+        '<span class="said-short" aria-hidden="true" title="{}">{}</span>'
+    ).format(side["name"], side["name"], side["short"])
 
 
 def _counted(count: str | Markup, last: bool = False) -> Markup:

@@ -117,6 +117,13 @@ SIDE_NAMES = {
     2: [lazy_gettext("You"), lazy_gettext("Computer")],
     4: [lazy_gettext("You & North"), lazy_gettext("East & West")],
 }
+#: Partners' teams on the score where a line has no room for their names
+#: (a phone held sideways with large text, :func:`.regions.scoreboard`):
+#: a scorepad's "We" and "They", the seats saying who sits where.
+TEAM_SHORT_NAMES = [
+    lazy_pgettext("team on the score", "We"),
+    lazy_pgettext("team on the score", "They"),
+]
 SIDE_OBJECTS = {
     2: [lazy_gettext("you"), lazy_gettext("the computer")],
     4: [lazy_gettext("you and North"), lazy_gettext("East and West")],
@@ -501,6 +508,8 @@ def table_context(table: Table, aids: dict[str, bool]) -> dict[str, Any]:
         sides.append(
             {
                 "name": names.sides[side],
+                # Partners' team named short where the score has no room.
+                "short": TEAM_SHORT_NAMES[side] if match.rules.teams == "partners" else None,
                 # As a sentence's subject: "The computer took the hand".
                 "subject": names.who[side] if players == 2 else names.sides[side],
                 "captured": obs.captured[team],

@@ -488,3 +488,71 @@ def test_what_happened_keeps_a_line_beside_the_score_with_larger_text(
         assert found["happened"][1] <= found["counter"][0] + 1, found
     expect(page.locator(".scoreboard .side-0 .chip.points")).to_contain_text("0 points")
     context.close()
+
+
+#: Each side's name on the score: the words shown (its short form when
+#: there is one), the lines it takes, the whole name a screen reader reads
+#: and the short form's title (which says the whole to a pointer).
+SIDE_NAMES = """() => [...document.querySelectorAll('.board > .scoreboard .who')].map((who) => {
+  const short = who.querySelector('.said-short');
+  const seen = short?.checkVisibility() ? short : who.querySelector('.said-whole') ?? who;
+  const whole = who.querySelector('.said-whole')?.textContent ?? who.textContent;
+  const range = document.createRange();
+  range.selectNodeContents(seen);
+  const tops = [...range.getClientRects()].filter((box) => box.width > 1).map((box) => box.top);
+  const step = parseFloat(getComputedStyle(who).fontSize) / 2;
+  tops.sort((a, b) => a - b);
+  return {
+    shown: seen.textContent,
+    lines: tops.filter((top, i) => i === 0 || top - tops[i - 1] > step).length,
+    read: whole,
+    hidden: short?.getAttribute('aria-hidden'),
+    title: short?.title,
+  };
+})"""
+
+
+@pytest.mark.parametrize("size", ["740x360", "844x390"])
+@pytest.mark.parametrize(
+    ("locale", "shown", "read"),
+    [
+        ("en-GB", ["We", "They"], ["You & North", "East & West"]),
+        ("tr-TR", ["Biz", "Onlar"], ["Siz ve Kuzey", "Doğu ve Batı"]),
+    ],
+)
+def test_partners_team_names_take_one_line_held_sideways_with_larger_text(
+    browser: Browser, live_server, screenshots, size, locale, shown, read
+):
+    """With text at 24 px on a phone held sideways a partners table's team
+    names ("You & North", "Doğu ve Batı") took two lines each in the
+    score's name column (78-88 px wide, the names 100-108 px), 39 px a
+    side, what happened losing two of its lines. There they are a
+    scorepad's "We" and "They" now, a line each; a screen reader still
+    reads the whole names (the short ones hidden from it, their title the
+    whole), and the seats on the felt say who sits where."""
+    context, page = sideways_with_text_of_24(
+        browser, live_server, size, "rules=partners", locale=locale
+    )
+    names = page.evaluate(SIDE_NAMES)
+    if any(name["lines"] != 1 for name in names):
+        page.screenshot(path=screenshots / f"large-text-team-names-{size}-{locale}.png")
+    assert [name["lines"] for name in names] == [1, 1], names
+    assert [name["shown"] for name in names] == shown
+    assert [name["read"] for name in names] == [name["title"] for name in names] == read
+    assert all(name["hidden"] == "true" for name in names), names
+    expect(page.locator(".seat .place-name").filter(has_text=read[0].split()[-1])).to_have_count(1)
+    context.close()
+
+
+def test_partners_team_names_stay_whole_with_the_usual_text_size(browser: Browser, live_server):
+    """The short names are for a phone held sideways with large text: at
+    the usual 16 px (the same phone, and a laptop) the score shows the
+    teams' whole names, on a line each."""
+    for size in ({"width": 740, "height": 360}, DESKTOP):
+        context, page = table_with_text_of(
+            browser, 16, f"{live_server}/deal/large-sideways?rules=partners", viewport=size
+        )
+        names = page.evaluate(SIDE_NAMES)
+        assert [name["shown"] for name in names] == ["You & North", "East & West"], size
+        assert [name["lines"] for name in names] == [1, 1], (size, names)
+        context.close()

@@ -371,7 +371,9 @@ def test_sides_left_alone_say_what_the_players_chosen_get(
     assert f'<p class="chosen-words" id="teams-chosen">{shown}' in page
     assert client.post("/house", data=data).status_code == 303
     table = client.get("/game").get_data(as_text=True)
-    sides = re.findall(r'class="who">([^<]*)', table)
+    # (Partners' whole names, beside their short ones: "We", "They".)
+    found = re.findall(r'class="who">(?:<span class="said-whole">)?([^<]*)', table)
+    sides = [html.unescape(side) for side in found]
     assert (sides == ["You & North", "East & West"]) == (teams == "partners")
 
 
