@@ -15,6 +15,7 @@ fanned over it."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -319,8 +320,11 @@ def test_a_profile_forms_answer_opens_at_that_form_on_a_phone(browser: Browser, 
     page.get_by_role("button", name="Forget me").click()
     expect(page.get_by_role("alert")).to_have_text("Tick the box to confirm; nothing was deleted.")
     expect(page.get_by_role("alert")).to_be_in_viewport()
+    # The name sits in a <bdi>, which Chromium's accessible name sets apart
+    # with spaces inside the quote marks; the words are the same.
     tick = page.get_by_role(
-        "checkbox", name="Delete the name “Far Down” and everything kept under it for good"
+        "checkbox",
+        name=re.compile(r"^Delete the name “ ?Far Down ?” and everything kept under it for good$"),
     )
     expect(tick).to_be_focused()
     page.reload()
